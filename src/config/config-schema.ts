@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+export const llmProviderIds = ['openai', 'openai-compatible', 'anthropic', 'google'] as const;
+export type LlmProviderId = (typeof llmProviderIds)[number];
+
+/** Every LLM call is made for one role; each role may use its own model and settings. */
+export const llmRoles = ['agent', 'beast', 'evaluator', 'analyzer', 'rewriter'] as const;
+export type LlmRole = (typeof llmRoles)[number];
+
+export const structuredOutputModes = ['auto', 'json-schema', 'prompt'] as const;
+export type StructuredOutputMode = (typeof structuredOutputModes)[number];
+
+const providerName = z.string().min(1);
+
+/** Settings a role may override; anything unset falls back to the top-level llm settings. */
+export const llmRoleSettingsSchema = z
+  .object({
+    provider: providerName.optional(),
+    baseURL: z.url().optional(),
+    model: z.string().min(1).optional(),
+    apiKey: z.string().min(1).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+    structuredOutput: z.enum(structuredOutputModes).optional(),
+  })
+  .strict();
+export type LlmRoleSettings = z.infer<typeof llmRoleSettingsSchema>;
+
+export const llmConfigSchema = llmRoleSettingsSchema
+  .extend({
+    structuredOutput: z.enum(structuredOutputModes).default('auto'),
+    /** Prompt budget per call, in tokens; default suits a 32k-context local model. */
+    contextTokens: z.number().int().min(2048).default(32_768),
+    timeoutSeconds: z.number().positive().default(120),
+    maxRetries: z.number().int().min(0).max(10).default(2),
+    roles: z.partialRecord(z.enum(llmRoles), llmRoleSettingsSchema).default({}),
+  })
+  .strict();
+
+/** Vendor keys from the vendors' usual variables; used when the provider matches. */
+export const vendorKeysSchema = z
+  .object({
+    openai: z.string().min(1).optional(),
+    anthropic: z.string().min(1).optional(),
+    google: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const searchConfigSchema = z
+  .object({
+    provider: providerName.default('searxng'),
+    searxngUrl: z.url().optional(),
+    resultsPerQuery: z.number().int().min(1).max(50).default(10),
+    timeoutSeconds: z.number().positive().default(15),
+  })
+  .strict();
+
+export const readerConfigSchema = z
+  .object({
+    provider: providerName.default('builtin'),
+    timeoutSeconds: z.number().positive().default(20),
+    maxBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(5 * 1024 * 1024),
+    maxRedirects: z.number().int().min(0).max(20).default(5),
+    /** Lets the reader (and search results) reach loopback/private addresses. Off by default. */
+    allowPrivateNetwork: z.boolean().default(false),
+    userAgent: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const budgetConfigSchema = z
+  .object({
+    maxSteps: z.number().int().min(1).default(30),
+    maxTokens: z.number().int().min(1000).default(1_000_000),
+    maxTimeSeconds: z.number().positive().default(600),
+    maxAttempts: z.number().int().min(1).default(3),
+  })
+  .strict();
+
+export const agentConfigSchema = z
+  .object({
+    maxQueriesPerStep: z.number().int().min(1).max(20).default(5),
+    maxUrlsPerStep: z.number().int().min(1).max(20).default(4),
+    /** Refuse the step-1 answer without search even for trivial questions. */
+    noDirectAnswer: z.boolean().default(false),
+    /** Answer language; unset means the language of the question. */
+    language: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    llm: llmConfigSchema.default(() => llmConfigSchema.parse({})),
+    keys: vendorKeysSchema.default({}),
+    search: searchConfigSchema.default(() => searchConfigSchema.parse({})),
+    reader: readerConfigSchema.default(() => readerConfigSchema.parse({})),
+    budget: budgetConfigSchema.default(() => budgetConfigSchema.parse({})),
+    agent: agentConfigSchema.default(() => agentConfigSchema.parse({})),
+    debug: z.boolean().default(false),
+  })
+  .strict();
+
+export type DeepSearchConfig = z.infer<typeof configSchema>;
+export type DeepSearchConfigInput = z.input<typeof configSchema>;
+export type LlmConfig = DeepSearchConfig['llm'];
+export type SearchConfig = DeepSearchConfig['search'];
+export type ReaderConfig = DeepSearchConfig['reader'];
+export type BudgetConfig = DeepSearchConfig['budget'];
+export type AgentConfig = DeepSearchConfig['agent'];

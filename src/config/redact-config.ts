@@ -1,0 +1,19 @@
+import type { DeepSearchConfig } from './config-schema.js';
+
+const secretKeys = new Set(['apiKey', 'openai', 'anthropic', 'google', 'apiKeys']);
+
+/** A copy safe to print in --debug output: every secret replaced by a marker. */
+export function redactConfig(config: DeepSearchConfig): unknown {
+  return redact(config, []);
+}
+
+function redact(value: unknown, path: string[]): unknown {
+  if (Array.isArray(value)) return value.map((item) => redact(item, path));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const isSecret = secretKeys.has(key) && (key === 'apiKey' || key === 'apiKeys' || path[0] === 'keys');
+    out[key] = isSecret && child !== undefined ? '[redacted]' : redact(child, [...path, key]);
+  }
+  return out;
+}

@@ -1,0 +1,219 @@
+import { type LlmRole, llmRoles } from './config-schema.js';
+
+export type SettingType = 'string' | 'integer' | 'number' | 'boolean';
+
+/** One configurable value: where it lives in the config and which env variable / flag sets it. */
+export interface SettingSource {
+  path: string;
+  type: SettingType;
+  description: string;
+  env?: string;
+  flag?: string;
+  secret?: boolean;
+}
+
+const baseSources: SettingSource[] = [
+  {
+    path: 'llm.provider',
+    env: 'DEEPSEARCH_LLM_PROVIDER',
+    flag: 'llm-provider',
+    type: 'string',
+    description: 'openai | openai-compatible | anthropic | google (inferred when unset)',
+  },
+  {
+    path: 'llm.baseURL',
+    env: 'DEEPSEARCH_LLM_BASE_URL',
+    flag: 'llm-base-url',
+    type: 'string',
+    description: 'base URL of an OpenAI-compatible server, e.g. http://localhost:11434/v1',
+  },
+  {
+    path: 'llm.model',
+    env: 'DEEPSEARCH_LLM_MODEL',
+    flag: 'llm-model',
+    type: 'string',
+    description: 'model id',
+  },
+  {
+    path: 'llm.apiKey',
+    env: 'DEEPSEARCH_LLM_API_KEY',
+    flag: 'llm-api-key',
+    type: 'string',
+    secret: true,
+    description: 'API key for the LLM (overrides the vendor variables below)',
+  },
+  {
+    path: 'llm.temperature',
+    env: 'DEEPSEARCH_LLM_TEMPERATURE',
+    flag: 'llm-temperature',
+    type: 'number',
+    description: 'sampling temperature for every role unless a role sets its own',
+  },
+  {
+    path: 'llm.maxOutputTokens',
+    env: 'DEEPSEARCH_LLM_MAX_OUTPUT_TOKENS',
+    flag: 'llm-max-output-tokens',
+    type: 'integer',
+    description: 'cap on tokens generated per call',
+  },
+  {
+    path: 'llm.contextTokens',
+    env: 'DEEPSEARCH_LLM_CONTEXT_TOKENS',
+    flag: 'llm-context-tokens',
+    type: 'integer',
+    description: 'prompt budget per call in tokens (default 32768)',
+  },
+  {
+    path: 'llm.structuredOutput',
+    env: 'DEEPSEARCH_LLM_STRUCTURED_OUTPUT',
+    flag: 'llm-structured-output',
+    type: 'string',
+    description: 'auto | json-schema | prompt (auto falls back to prompt if the server rejects JSON schema)',
+  },
+  {
+    path: 'llm.timeoutSeconds',
+    env: 'DEEPSEARCH_LLM_TIMEOUT',
+    flag: 'llm-timeout',
+    type: 'number',
+    description: 'seconds before one LLM call is abandoned (default 120)',
+  },
+  {
+    path: 'llm.maxRetries',
+    env: 'DEEPSEARCH_LLM_MAX_RETRIES',
+    flag: 'llm-max-retries',
+    type: 'integer',
+    description: 'retries on 408/409/429/5xx and network errors (default 2)',
+  },
+  {
+    path: 'keys.openai',
+    env: 'OPENAI_API_KEY',
+    type: 'string',
+    secret: true,
+    description: 'OpenAI key (provider openai)',
+  },
+  {
+    path: 'keys.anthropic',
+    env: 'ANTHROPIC_API_KEY',
+    type: 'string',
+    secret: true,
+    description: 'Anthropic key (provider anthropic)',
+  },
+  {
+    path: 'keys.google',
+    env: 'GEMINI_API_KEY',
+    type: 'string',
+    secret: true,
+    description: 'Google Gemini key (provider google)',
+  },
+  {
+    path: 'search.provider',
+    env: 'DEEPSEARCH_SEARCH_PROVIDER',
+    flag: 'search-provider',
+    type: 'string',
+    description: 'search provider (default searxng)',
+  },
+  {
+    path: 'search.searxngUrl',
+    env: 'DEEPSEARCH_SEARXNG_URL',
+    flag: 'searxng-url',
+    type: 'string',
+    description: 'base URL of a SearXNG instance with the JSON format enabled',
+  },
+  {
+    path: 'search.resultsPerQuery',
+    env: 'DEEPSEARCH_SEARCH_RESULTS',
+    flag: 'search-results',
+    type: 'integer',
+    description: 'hits kept per query (default 10)',
+  },
+  {
+    path: 'reader.allowPrivateNetwork',
+    env: 'DEEPSEARCH_ALLOW_PRIVATE_NETWORK',
+    flag: 'allow-private-network',
+    type: 'boolean',
+    description: 'let the reader and search results reach loopback/private addresses (default false)',
+  },
+  {
+    path: 'reader.timeoutSeconds',
+    env: 'DEEPSEARCH_READER_TIMEOUT',
+    flag: 'reader-timeout',
+    type: 'number',
+    description: 'seconds before a page fetch is abandoned (default 20)',
+  },
+  {
+    path: 'budget.maxSteps',
+    env: 'DEEPSEARCH_MAX_STEPS',
+    flag: 'max-steps',
+    type: 'integer',
+    description: 'agent steps, the forced final answer included (default 30)',
+  },
+  {
+    path: 'budget.maxTokens',
+    env: 'DEEPSEARCH_MAX_TOKENS',
+    flag: 'max-tokens',
+    type: 'integer',
+    description: 'LLM tokens for the whole run (default 1000000)',
+  },
+  {
+    path: 'budget.maxTimeSeconds',
+    env: 'DEEPSEARCH_MAX_TIME',
+    flag: 'max-time',
+    type: 'number',
+    description: 'wall time for the whole run in seconds (default 600)',
+  },
+  {
+    path: 'budget.maxAttempts',
+    env: 'DEEPSEARCH_MAX_ATTEMPTS',
+    flag: 'max-attempts',
+    type: 'integer',
+    description: 'rejected answers before the final answer is forced (default 3)',
+  },
+  {
+    path: 'agent.noDirectAnswer',
+    env: 'DEEPSEARCH_NO_DIRECT_ANSWER',
+    flag: 'no-direct-answer',
+    type: 'boolean',
+    description: 'always search before answering, even trivial questions',
+  },
+  {
+    path: 'agent.language',
+    env: 'DEEPSEARCH_LANGUAGE',
+    flag: 'language',
+    type: 'string',
+    description: 'answer language (default: the language of the question)',
+  },
+  {
+    path: 'debug',
+    env: 'DEEPSEARCH_DEBUG',
+    flag: 'debug',
+    type: 'boolean',
+    description: 'verbose diagnostics',
+  },
+];
+
+const roleFields: Array<{ field: string; suffix: string; type: SettingType; secret?: boolean }> = [
+  { field: 'provider', suffix: 'PROVIDER', type: 'string' },
+  { field: 'baseURL', suffix: 'BASE_URL', type: 'string' },
+  { field: 'model', suffix: 'MODEL', type: 'string' },
+  { field: 'apiKey', suffix: 'API_KEY', type: 'string', secret: true },
+  { field: 'temperature', suffix: 'TEMPERATURE', type: 'number' },
+  { field: 'maxOutputTokens', suffix: 'MAX_OUTPUT_TOKENS', type: 'integer' },
+];
+
+function roleSources(role: LlmRole): SettingSource[] {
+  return roleFields.map(({ field, suffix, type, secret }) => ({
+    path: `llm.roles.${role}.${field}`,
+    env: `DEEPSEARCH_LLM_${role.toUpperCase()}_${suffix}`,
+    flag: `llm-${role}-${suffix.toLowerCase().replaceAll('_', '-')}`,
+    type,
+    ...(secret ? { secret } : {}),
+    description: `${field} for the ${role} role`,
+  }));
+}
+
+export const settingSources: readonly SettingSource[] = [...baseSources, ...llmRoles.flatMap(roleSources)];
+
+/** Extra names accepted for a vendor key, checked after the main one. */
+export const envAliases: Readonly<Record<string, string>> = {
+  GOOGLE_GENERATIVE_AI_API_KEY: 'keys.google',
+};

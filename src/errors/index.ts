@@ -1,0 +1,20 @@
+export { AbortedError, isAbortError, throwIfAborted } from './aborted-error.js';
+export { DeepSearchError, type DeepSearchErrorOptions, isDeepSearchError } from './deepsearch-error.js';
+export {
+  AuthenticationError,
+  isAuthenticationError,
+  isProviderError,
+  isRetryableStatus,
+  isStructuredOutputError,
+  ProviderError,
+  type ProviderErrorOptions,
+  StructuredOutputError,
+} from './provider-error.js';
+export {
+  BlockedUrlError,
+  ConfigError,
+  InputError,
+  isBlockedUrlError,
+  isConfigError,
+  isInputError,
+} from './user-errors.js';

@@ -1,0 +1,40 @@
+import { DeepSearchError, type DeepSearchErrorOptions } from './deepsearch-error.js';
+
+/** The configuration is invalid or incomplete; the message names what to set. */
+export class ConfigError extends DeepSearchError {
+  constructor(message: string, options: Partial<DeepSearchErrorOptions> = {}) {
+    super(message, { code: options.code ?? 'config_invalid', cause: options.cause });
+  }
+}
+
+/** The request itself is unusable (no question, malformed option). */
+export class InputError extends DeepSearchError {
+  readonly param: string | undefined;
+
+  constructor(message: string, options: Partial<DeepSearchErrorOptions> & { param?: string } = {}) {
+    super(message, { code: options.code ?? 'invalid_input', cause: options.cause });
+    this.param = options.param;
+  }
+}
+
+/** A URL was refused before any connection was made (private network, bad scheme). */
+export class BlockedUrlError extends DeepSearchError {
+  readonly url: string;
+
+  constructor(message: string, options: { url: string; cause?: unknown }) {
+    super(message, { code: 'url_blocked', cause: options.cause });
+    this.url = options.url;
+  }
+}
+
+export function isConfigError(error: unknown): error is ConfigError {
+  return error instanceof ConfigError;
+}
+
+export function isInputError(error: unknown): error is InputError {
+  return error instanceof InputError;
+}
+
+export function isBlockedUrlError(error: unknown): error is BlockedUrlError {
+  return error instanceof BlockedUrlError;
+}

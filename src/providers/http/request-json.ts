@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import {
+  AbortedError,
+  AuthenticationError,
+  isAbortError,
+  isDeepSearchError,
+  ProviderError,
+} from '../../errors/index.js';
+import { parseRetryAfter } from '../with-retry.js';
+import { describeNetworkError, displayUrl } from './describe-network-error.js';
+
+export interface RequestJsonOptions<T> {
+  providerId: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** Serialised as JSON when an object. */
+  body?: unknown;
+  schema: z.ZodType<T>;
+  fetch?: typeof globalThis.fetch;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Names the variable to fix when the service answers 401/403. */
+  keyHint?: string;
+}
+
+/**
+ * One JSON request to a provider, with a timeout and typed errors: 401/403 → AuthenticationError,
+ * 408/409/429/5xx and network failures → retryable ProviderError, a body that is not the
+ * documented shape → ProviderError('provider_bad_response'). Retrying is the caller's job.
+ */
+export async function requestJson<T>(options: RequestJsonOptions<T>): Promise<T> {
+  const response = await sendRequest(options);
+  const where = `${options.providerId} (${displayUrl(options.url)})`;
+  if (!response.ok) await throwForStatus(response, options, where);
+  let raw: unknown;
+  try {
+    raw = await response.json();
+  } catch (cause) {
+    throw new ProviderError(`${where} returned a body that is not JSON`, {
+      providerId: options.providerId,
+      code: 'provider_bad_response',
+      statusCode: response.status,
+      cause,
+    });
+  }
+  const parsed = options.schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ProviderError(
+      `${where} returned an unexpected response shape (${issue?.path.join('.') || 'body'}: ${issue?.message})`,
+      { providerId: options.providerId, code: 'provider_bad_response', statusCode: response.status },
+    );
+  }
+  return parsed.data;
+}
+
+export async function sendRequest(options: Omit<RequestJsonOptions<unknown>, 'schema'>): Promise<Response> {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const hasBody = options.body !== undefined;
+  try {
+    return await fetchImpl(options.url, {
+      method: options.method ?? (hasBody ? 'POST' : 'GET'),
+      headers: {
+        accept: 'application/json',
+        ...(hasBody && typeof options.body !== 'string' ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
+      body: hasBody
+        ? typeof options.body === 'string'
+          ? options.body
+          : JSON.stringify(options.body)
+        : undefined,
+      signal,
+    });
+  } catch (cause) {
+    throw toTransportError(cause, options, timeout);
+  }
+}
+
+function toTransportError(
+  cause: unknown,
+  options: Pick<RequestJsonOptions<unknown>, 'providerId' | 'url' | 'signal' | 'timeoutMs'>,
+  timeout: AbortSignal,
+): Error {
+  if (isDeepSearchError(cause)) return cause;
+  if (options.signal?.aborted) return new AbortedError(undefined, { cause: options.signal.reason });
+  const where = `${options.providerId} (${displayUrl(options.url)})`;
+  if (timeout.aborted || (cause instanceof Error && cause.name === 'TimeoutError')) {
+    return new ProviderError(`${where} did not answer within ${Math.round(options.timeoutMs / 1000)}s`, {
+      providerId: options.providerId,
+      code: 'provider_timeout',
+      isRetryable: true,
+      cause,
+    });
+  }
+  if (isAbortError(cause)) return new AbortedError(undefined, { cause });
+  return new ProviderError(`cannot reach ${where}: ${describeNetworkError(cause)}`, {
+    providerId: options.providerId,
+    code: 'provider_unreachable',
+    isRetryable: true,
+    cause,
+  });
+}
+
+async function throwForStatus(
+  response: Response,
+  options: Pick<RequestJsonOptions<unknown>, 'providerId' | 'keyHint'>,
+  where: string,
+): Promise<never> {
+  const detail = await readErrorDetail(response);
+  const status = response.status;
+  if (status === 401 || status === 403) {
+    const hint = options.keyHint ? `: check ${options.keyHint}` : '';
+    throw new AuthenticationError(`${where} rejected the request with HTTP ${status}${hint}${detail}`, {
+      providerId: options.providerId,
+      statusCode: status,
+    });
+  }
+  throw new ProviderError(`${where} answered HTTP ${status}${detail}`, {
+    providerId: options.providerId,
+    statusCode: status,
+    code: status === 429 ? 'provider_rate_limited' : 'provider_http_error',
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+  });
+}
+
+/** A short excerpt of the error body: enough to diagnose, never a whole HTML page. */
+export async function readErrorDetail(response: Response): Promise<string> {
+  let text = '';
+  try {
+    text = await response.text();
+  } catch {
+    return '';
+  }
+  try {
+    const json = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
+    const error = json.error as { message?: unknown } | string | undefined;
+    const message =
+      (typeof error === 'object' && error ? error.message : error) ??
+      json.message ??
+      json.detail ??
+      undefined;
+    if (typeof message === 'string' && message.trim()) return `: ${message.trim().slice(0, 200)}`;
+  } catch {
+    // not JSON; fall through to the plain-text excerpt
+  }
+  const plain = text
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain ? `: ${plain.slice(0, 160)}` : '';
+}

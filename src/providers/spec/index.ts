@@ -1,0 +1,3 @@
+export * from './llm-client.js';
+export * from './page-reader.js';
+export * from './search-provider.js';

@@ -1,0 +1,32 @@
+/** A link found on a page, kept with its anchor text for URL ranking. */
+export interface PageLink {
+  url: string;
+  text: string;
+}
+
+export interface Page {
+  /** The URL asked for. */
+  requestedUrl: string;
+  /** The URL the content came from, after redirects. */
+  url: string;
+  title: string;
+  /** Main content as markdown. */
+  markdown: string;
+  /** Main content as plain text; quotes are verified against it. */
+  text: string;
+  links: PageLink[];
+  byline?: string;
+  /** ISO 8601 dates, when the page or the server says. */
+  publishedAt?: string;
+  modifiedAt?: string;
+  contentType: string;
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+}
+
+export interface PageReader {
+  readonly id: string;
+  read(url: string, options?: ReadOptions): Promise<Page>;
+}

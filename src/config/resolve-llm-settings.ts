@@ -60,6 +60,13 @@ export function resolveLlmSettings(config: DeepSearchConfig, role: LlmRole): Res
   const baseURL = own.baseURL ?? (inherits ? top.baseURL : undefined);
   const model = own.model ?? (inherits ? top.model : undefined) ?? defaultModelFor(provider, role);
   const apiKey = own.apiKey ?? (inherits ? top.apiKey : undefined) ?? vendorKey(config, provider);
+  if (provider === 'openai-compatible' && !baseURL) {
+    throw new ConfigError(
+      'the openai-compatible LLM provider needs a server address: set DEEPSEARCH_LLM_BASE_URL ' +
+        '(e.g. http://localhost:11434/v1 for Ollama)',
+      { code: 'config_missing_base_url' },
+    );
+  }
   return {
     role,
     provider,

@@ -16,6 +16,14 @@ export interface StructuredRequest<T> {
   schemaName: string;
   signal?: AbortSignal;
   maxOutputTokens?: number;
+  /** Told before each retry of a failed call (rate limit, server error, timeout). */
+  onRetry?: (info: RetryNotice) => void;
+}
+
+export interface RetryNotice {
+  attempt: number;
+  delayMs: number;
+  reason: string;
 }
 
 export interface StructuredResult<T> {

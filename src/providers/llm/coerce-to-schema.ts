@@ -1,0 +1,179 @@
+/**
+ * Nudges a parsed reply toward its JSON schema before validation, fixing the mistakes small
+ * models make: "true" for true, "3" for 3, a bare string where a list is wanted, `null` for an
+ * omitted optional field, snake_case keys, enum values in the wrong case, an object wrapped in
+ * one extra key. It never invents values: what cannot be fixed is left for zod to reject.
+ */
+export interface JsonSchemaNode {
+  type?: string | string[];
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  items?: JsonSchemaNode;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchemaNode[];
+  oneOf?: JsonSchemaNode[];
+  $ref?: string;
+  $defs?: Record<string, JsonSchemaNode>;
+  definitions?: Record<string, JsonSchemaNode>;
+}
+
+export interface CoerceResult {
+  value: unknown;
+  changed: boolean;
+}
+
+export function coerceToSchema(value: unknown, schema: JsonSchemaNode): CoerceResult {
+  const state = { changed: false, root: schema };
+  const result = coerceNode(value, schema, state);
+  return { value: result, changed: state.changed };
+}
+
+interface CoerceState {
+  changed: boolean;
+  root: JsonSchemaNode;
+}
+
+function coerceNode(value: unknown, schema: JsonSchemaNode, state: CoerceState): unknown {
+  const node = resolveNode(schema, value, state);
+  const type = primaryType(node);
+  let next = value;
+  if (node.enum) next = coerceEnum(value, node.enum);
+  else if (type === 'object') next = coerceObject(value, node, state);
+  else if (type === 'array') next = coerceArray(value, node, state);
+  else if (type === 'string') next = coerceString(value);
+  else if (type === 'number' || type === 'integer') next = coerceNumber(value, type);
+  else if (type === 'boolean') next = coerceBoolean(value);
+  if (next !== value) state.changed = true;
+  return next;
+}
+
+function resolveNode(schema: JsonSchemaNode, value: unknown, state: CoerceState): JsonSchemaNode {
+  if (schema.$ref) {
+    const name = schema.$ref.split('/').at(-1)!;
+    const target = state.root.$defs?.[name] ?? state.root.definitions?.[name];
+    return target ? resolveNode(target, value, state) : schema;
+  }
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (!branches) return schema;
+  const nonNull = branches.filter((branch) => primaryType(branch) !== 'null');
+  if (value === null && nonNull.length < branches.length) return { type: 'null' };
+  const matching = nonNull.find((branch) => primaryType(branch) === jsonType(value));
+  return matching ?? nonNull[0] ?? schema;
+}
+
+function primaryType(schema: JsonSchemaNode): string | undefined {
+  if (Array.isArray(schema.type)) return schema.type.find((type) => type !== 'null');
+  if (schema.type) return schema.type;
+  if (schema.properties) return 'object';
+  if (schema.items) return 'array';
+  return undefined;
+}
+
+function acceptsNull(schema: JsonSchemaNode): boolean {
+  if (Array.isArray(schema.type)) return schema.type.includes('null');
+  if (schema.type === 'null') return true;
+  return (schema.anyOf ?? schema.oneOf ?? []).some((branch) => acceptsNull(branch));
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+const normaliseKey = (key: string) => key.toLowerCase().replace(/[\s_-]/g, '');
+
+function coerceObject(value: unknown, schema: JsonSchemaNode, state: CoerceState): unknown {
+  let object = value;
+  if (typeof object === 'string') object = tryParseJson(object) ?? object;
+  if (Array.isArray(object) && object.length === 1) object = object[0];
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) return object;
+  const properties = schema.properties ?? {};
+  const expected = Object.keys(properties);
+  let record = object as Record<string, unknown>;
+  if (expected.length > 0 && !expected.some((key) => key in record))
+    record = unwrapSingleKey(record, expected);
+  const byNormalKey = new Map(expected.map((key) => [normaliseKey(key), key]));
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(record)) {
+    const target = key in properties ? key : (byNormalKey.get(normaliseKey(key)) ?? key);
+    const childSchema = properties[target];
+    if (childSchema && child === null && !acceptsNull(childSchema) && !schema.required?.includes(target))
+      continue;
+    if (target in out && !(key in properties)) continue;
+    out[target] = childSchema ? coerceNode(child, childSchema, state) : child;
+  }
+  return shallowEqual(out, object as Record<string, unknown>) ? object : out;
+}
+
+/** `{"response": {...expected keys...}}` → the inner object. */
+function unwrapSingleKey(record: Record<string, unknown>, expected: string[]): Record<string, unknown> {
+  const keys = Object.keys(record);
+  if (keys.length !== 1) return record;
+  const inner = record[keys[0]!];
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return record;
+  const innerRecord = inner as Record<string, unknown>;
+  return expected.some((key) => key in innerRecord) ? innerRecord : record;
+}
+
+function coerceArray(value: unknown, schema: JsonSchemaNode, state: CoerceState): unknown {
+  let list: unknown = value;
+  if (typeof list === 'string') {
+    const parsed = tryParseJson(list);
+    list = Array.isArray(parsed) ? parsed : list.trim() === '' ? [] : [list];
+  } else if (list === null) {
+    list = [];
+  } else if (!Array.isArray(list)) {
+    list = [list];
+  }
+  const items = list as unknown[];
+  if (!schema.items) return list === value ? value : items;
+  const coerced = items.map((item) => coerceNode(item, schema.items!, state));
+  const same = list === value && coerced.every((item, index) => item === items[index]);
+  return same ? value : coerced;
+}
+
+function coerceString(value: unknown): unknown {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join('\n');
+  return value;
+}
+
+function coerceNumber(value: unknown, type: string): unknown {
+  let number = value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    number = Number(value);
+  if (type === 'integer' && typeof number === 'number' && !Number.isInteger(number))
+    number = Math.round(number);
+  return number;
+}
+
+function coerceBoolean(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const lower = value.trim().toLowerCase();
+    if (['true', 'yes', '1'].includes(lower)) return true;
+    if (['false', 'no', '0'].includes(lower)) return false;
+  }
+  if (value === 1 || value === 0) return value === 1;
+  return value;
+}
+
+function coerceEnum(value: unknown, options: unknown[]): unknown {
+  if (options.includes(value) || typeof value !== 'string') return value;
+  const wanted = normaliseKey(value);
+  return options.find((option) => typeof option === 'string' && normaliseKey(option) === wanted) ?? value;
+}
+
+function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}

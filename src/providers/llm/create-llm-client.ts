@@ -1,0 +1,94 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { DeepSearchConfig, LlmRole } from '../../config/config-schema.js';
+import { type ResolvedLlmSettings, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
+import { isProviderError } from '../../errors/index.js';
+import type { LlmClient, StructuredRequest, StructuredResult } from '../spec/llm-client.js';
+import { createLanguageModel } from './create-language-model.js';
+import { generateStructured, type StructuredMode } from './generate-structured.js';
+import { structuredOutputUnsupportedCode } from './to-provider-error.js';
+
+export interface LlmClientOptions {
+  config: DeepSearchConfig;
+  fetch?: typeof globalThis.fetch;
+  /** Replaces model creation; tests pass a scripted model here. */
+  createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3;
+}
+
+export interface DescribedRole {
+  role: LlmRole;
+  provider: string;
+  model: string;
+  baseURL: string | undefined;
+  structuredOutput: StructuredMode;
+}
+
+export interface DeepSearchLlmClient extends LlmClient {
+  /** Which model and output mode a role uses (for --debug); resolves settings, never a key. */
+  describe(role: LlmRole): DescribedRole;
+}
+
+interface RoleState {
+  settings: ResolvedLlmSettings;
+  model: LanguageModelV3 | undefined;
+}
+
+/**
+ * Per-role models, made on first use. In `auto` output mode a server that rejects JSON-schema
+ * responses is remembered and asked in prompt mode from then on.
+ */
+export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient {
+  const roles = new Map<LlmRole, RoleState>();
+  const promptOnly = new Set<string>();
+  const make = options.createModel ?? ((settings) => createLanguageModel(settings, { fetch: options.fetch }));
+
+  const stateFor = (role: LlmRole): RoleState => {
+    let state = roles.get(role);
+    if (!state) {
+      state = { settings: resolveLlmSettings(options.config, role), model: undefined };
+      roles.set(role, state);
+    }
+    return state;
+  };
+  const modelKey = (settings: ResolvedLlmSettings) =>
+    `${settings.provider}|${settings.baseURL}|${settings.model}`;
+  const modeFor = (settings: ResolvedLlmSettings): StructuredMode => {
+    if (settings.structuredOutput === 'prompt' || promptOnly.has(modelKey(settings))) return 'prompt';
+    return 'json-schema';
+  };
+
+  return {
+    describe(role) {
+      const { settings } = stateFor(role);
+      return {
+        role,
+        provider: settings.provider,
+        model: settings.model,
+        baseURL: settings.baseURL,
+        structuredOutput: modeFor(settings),
+      };
+    },
+    async generateObject<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
+      const state = stateFor(request.role);
+      state.model ??= make(state.settings);
+      const call = (mode: StructuredMode) =>
+        generateStructured(request, {
+          model: state.model!,
+          mode,
+          temperature: state.settings.temperature,
+          maxOutputTokens: state.settings.maxOutputTokens,
+          timeoutMs: state.settings.timeoutMs,
+          maxRetries: state.settings.maxRetries,
+          errorContext: state.settings,
+        });
+      const mode = modeFor(state.settings);
+      try {
+        return await call(mode);
+      } catch (error) {
+        const unsupported = isProviderError(error) && error.code === structuredOutputUnsupportedCode;
+        if (!unsupported || mode === 'prompt' || state.settings.structuredOutput !== 'auto') throw error;
+        promptOnly.add(modelKey(state.settings));
+        return call('prompt');
+      }
+    },
+  };
+}

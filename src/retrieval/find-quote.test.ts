@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { bestMatchingSentence, findQuote } from './find-quote.js';
+import { foldText } from './match-text.js';
+
+const page = `Bong Joon-ho's  "Parasite" premiered at the Cannes Film Festival on 21 May 2019,
+where it won the Palme d’Or. It later won Best Picture at the 92nd Academy Awards.
+Green Book won Best Picture at the 91st Academy Awards; it was directed by Peter Farrelly.`;
+
+describe('findQuote', () => {
+  it('finds a quote ignoring case, whitespace and punctuation, returning the page’s own text', () => {
+    const match = findQuote('parasite premiered at the cannes film festival on 21 may 2019', page);
+    expect(match?.kind).toBe('exact');
+    expect(match?.quote).toBe('Parasite" premiered at the Cannes Film Festival on 21 May 2019');
+    expect(page.slice(match!.start, match!.end)).toBe(match!.quote);
+  });
+
+  it('tolerates curly versus straight quotes and dashes', () => {
+    expect(findQuote("won the Palme d'Or", page)?.quote).toBe('won the Palme d’Or');
+  });
+
+  it('matches an elided quote piece by piece, in order', () => {
+    const match = findQuote('Green Book won Best Picture ... directed by Peter Farrelly', page);
+    expect(match?.quote).toBe('Green Book won Best Picture … directed by Peter Farrelly');
+  });
+
+  it('rejects a quote that is not on the page, or whose pieces are out of order', () => {
+    expect(findQuote('Parasite was directed by Quentin Tarantino', page)).toBeUndefined();
+    expect(findQuote('directed by Peter Farrelly ... Green Book won', page)).toBeUndefined();
+    expect(findQuote('   ...  ', page)).toBeUndefined();
+  });
+
+  it('works on pre-folded text (cached per page)', () => {
+    expect(findQuote('92nd academy awards', foldText(page))?.quote).toBe('92nd Academy Awards');
+  });
+});
+
+describe('bestMatchingSentence', () => {
+  it('returns the sentence holding most of the claim’s terms', () => {
+    const match = bestMatchingSentence('Green Book directed by Peter Farrelly won Best Picture', page);
+    expect(match?.kind).toBe('sentence');
+    expect(match?.quote).toMatch(/^Green Book won Best Picture.*Peter Farrelly\.$/);
+  });
+
+  it('returns nothing when no sentence is close enough', () => {
+    expect(bestMatchingSentence('The Eiffel Tower is in Paris', page)).toBeUndefined();
+  });
+});

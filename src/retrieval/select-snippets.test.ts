@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { scoreBm25 } from './bm25.js';
+import { chunkText } from './chunk-text.js';
+import { selectSnippets } from './select-snippets.js';
+
+const filler = (topic: string, count: number) =>
+  Array.from(
+    { length: count },
+    (_, index) => `This sentence ${index} talks about ${topic} in general terms.`,
+  ).join(' ');
+
+describe('selectSnippets', () => {
+  it('passes a short page through whole', () => {
+    expect(selectSnippets('anything', 'short page', { budgetChars: 100 })).toEqual([
+      { start: 0, end: 10, text: 'short page', score: 1 },
+    ]);
+  });
+
+  it('keeps the passage that answers the question, within budget, with true offsets', () => {
+    const answer = 'The Eiffel Tower was completed in 1889 for the World Fair in Paris.';
+    const text = `${filler('gardening', 80)} ${answer} ${filler('cooking', 80)}`;
+    const snippets = selectSnippets('When was the Eiffel Tower completed?', text, { budgetChars: 600 });
+    const total = snippets.reduce((sum, snippet) => sum + snippet.text.length, 0);
+    expect(total).toBeLessThanOrEqual(600);
+    expect(snippets.some((snippet) => snippet.text.includes('completed in 1889'))).toBe(true);
+    for (const snippet of snippets) expect(text.slice(snippet.start, snippet.end)).toBe(snippet.text);
+  });
+
+  it('returns several windows in page order when the answer is spread out', () => {
+    const text = `Alpha facts: the alpha value is 7. ${filler('weather', 60)} Beta facts: the beta value is 9. ${filler('sport', 60)}`;
+    const snippets = selectSnippets('alpha value and beta value', text, {
+      budgetChars: 700,
+      windowChars: 250,
+    });
+    expect(snippets.length).toBeGreaterThanOrEqual(2);
+    expect(snippets.map((snippet) => snippet.start)).toEqual(
+      [...snippets.map((snippet) => snippet.start)].sort((a, b) => a - b),
+    );
+    const joined = snippets.map((snippet) => snippet.text).join(' ');
+    expect(joined).toContain('alpha value is 7');
+    expect(joined).toContain('beta value is 9');
+  });
+
+  it('falls back to the leading text when nothing matches', () => {
+    const text = filler('nothing', 50);
+    const [snippet] = selectSnippets('zebra quantum', text, { budgetChars: 300 });
+    expect(snippet?.start).toBe(0);
+    expect(snippet?.text.length).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('scoreBm25 and chunkText', () => {
+  it('ranks the document holding the rare query term first', () => {
+    const scores = scoreBm25('iPhone 16 battery', [
+      'iPhone 15 battery life',
+      'iPhone 16 battery life',
+      'Android phones',
+    ]);
+    expect(scores[1]).toBeGreaterThan(scores[0]!);
+    expect(scores[2]).toBe(0);
+  });
+
+  it('cuts chunks at sentence ends and covers the text exactly', () => {
+    const text = 'One sentence here. Another one follows here. And a third sentence closes it.';
+    const chunks = chunkText(text, 30);
+    expect(chunks.map((chunk) => chunk.text).join('')).toBe(text);
+    expect(chunks[0]!.text.endsWith('.')).toBe(true);
+  });
+});

@@ -6,47 +6,71 @@ export interface Bm25Options {
 }
 
 /**
- * Scores each document against the query with BM25, the corpus being the documents given
- * (chunks of one page, or the titles and snippets of candidate URLs). Scores are ≥ 0 and not
- * normalised; use normaliseScores to bring them to [0, 1].
+ * BM25 over a fixed set of documents, tokenised once so that scoring many queries (one per
+ * agent step) costs only the lookups. The corpus is the documents given: chunks of one page,
+ * or the knowledge items of one prompt.
  */
-export function scoreBm25(query: string, documents: readonly string[], options: Bm25Options = {}): number[] {
-  const k1 = options.k1 ?? 1.2;
-  const b = options.b ?? 0.75;
-  const queryTerms = [...new Set(termsOf(query))];
-  if (queryTerms.length === 0 || documents.length === 0) return documents.map(() => 0);
-  const wanted = new Set(queryTerms);
-  const counts: Array<Map<string, number>> = [];
-  const lengths: number[] = [];
-  const documentFrequency = new Map<string, number>();
-  for (const document of documents) {
-    const terms = termsOf(document);
-    lengths.push(terms.length);
-    const termCounts = new Map<string, number>();
-    for (const term of terms) {
-      if (wanted.has(term)) termCounts.set(term, (termCounts.get(term) ?? 0) + 1);
-    }
-    for (const term of termCounts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-    counts.push(termCounts);
+export class Bm25Index {
+  private readonly termCounts: Array<Map<string, number>>;
+  private readonly lengths: Float64Array;
+  private readonly documentFrequency = new Map<string, number>();
+  private readonly averageLength: number;
+  private readonly k1: number;
+  private readonly b: number;
+
+  constructor(documents: readonly string[], options: Bm25Options = {}) {
+    this.k1 = options.k1 ?? 1.2;
+    this.b = options.b ?? 0.75;
+    this.termCounts = [];
+    this.lengths = new Float64Array(documents.length);
+    let totalLength = 0;
+    documents.forEach((document, index) => {
+      const counts = new Map<string, number>();
+      const terms = termsOf(document);
+      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+      for (const term of counts.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      this.termCounts.push(counts);
+      this.lengths[index] = terms.length;
+      totalLength += terms.length;
+    });
+    this.averageLength = totalLength / Math.max(1, documents.length) || 1;
   }
-  const averageLength = lengths.reduce((sum, length) => sum + length, 0) / documents.length || 1;
-  const total = documents.length;
-  return counts.map((termCounts, index) => {
-    let score = 0;
-    for (const term of queryTerms) {
-      const frequency = termCounts.get(term);
-      if (!frequency) continue;
-      const df = documentFrequency.get(term) ?? 0;
-      const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
-      const norm = frequency + k1 * (1 - b + (b * lengths[index]!) / averageLength);
-      score += idf * ((frequency * (k1 + 1)) / norm);
+
+  get size(): number {
+    return this.termCounts.length;
+  }
+
+  /** One score ≥ 0 per document, in document order. */
+  score(query: string): number[] {
+    const queryTerms = [...new Set(termsOf(query))];
+    const total = this.termCounts.length;
+    const weights = queryTerms.map((term) => {
+      const df = this.documentFrequency.get(term) ?? 0;
+      return df === 0 ? 0 : Math.log(1 + (total - df + 0.5) / (df + 0.5));
+    });
+    const scores = new Array<number>(total).fill(0);
+    for (let index = 0; index < total; index++) {
+      const counts = this.termCounts[index]!;
+      const lengthNorm = this.k1 * (1 - this.b + (this.b * this.lengths[index]!) / this.averageLength);
+      let score = 0;
+      for (let term = 0; term < queryTerms.length; term++) {
+        const frequency = counts.get(queryTerms[term]!);
+        if (frequency) score += weights[term]! * ((frequency * (this.k1 + 1)) / (frequency + lengthNorm));
+      }
+      scores[index] = score;
     }
-    return score;
-  });
+    return scores;
+  }
+}
+
+/** One-off BM25 scoring of documents against a query. */
+export function scoreBm25(query: string, documents: readonly string[], options: Bm25Options = {}): number[] {
+  return new Bm25Index(documents, options).score(query);
 }
 
 /** Scales scores into [0, 1] by the maximum; all zeros stay zeros. */
 export function normaliseScores(scores: readonly number[]): number[] {
-  const max = Math.max(0, ...scores);
+  let max = 0;
+  for (const score of scores) if (score > max) max = score;
   return max === 0 ? scores.map(() => 0) : scores.map((score) => score / max);
 }

@@ -1,0 +1,41 @@
+import type { LlmRole } from '../config/config-schema.js';
+import type { ActionName, BudgetReport, DeepSearchResult, UsageReport } from './agent-types.js';
+
+/**
+ * What the loop reports as it works. The CLI renders these as progress, the server as SSE
+ * chunks; the loop knows neither.
+ */
+export type AgentEvent =
+  | { type: 'run-start'; question: string; language: string | undefined }
+  | {
+      type: 'step-start';
+      step: number;
+      question: string;
+      allowed: ActionName[];
+      promptTokens: number;
+      final: boolean;
+    }
+  | { type: 'think-delta'; step: number; delta: string }
+  | { type: 'action'; step: number; action: ActionName; think: string }
+  | { type: 'search-start'; step: number; queries: string[] }
+  | {
+      type: 'search-end';
+      step: number;
+      queries: string[];
+      hits: number;
+      newUrls: number;
+      failures: Array<{ query: string; error: string }>;
+    }
+  | { type: 'read-start'; step: number; urls: string[] }
+  | { type: 'read-end'; step: number; url: string; ok: boolean; title?: string; chars?: number; error?: string }
+  | { type: 'reflect'; step: number; questions: string[] }
+  | { type: 'evaluation'; step: number; criterion: string; pass: boolean; reason: string }
+  | { type: 'answer-rejected'; step: number; reason: string; improvement: string; attempts: number }
+  | { type: 'retry'; step: number; role: LlmRole; attempt: number; delayMs: number; reason: string }
+  | { type: 'warning'; step: number; message: string }
+  | { type: 'step-end'; step: number; action: ActionName | 'none'; usage: UsageReport; budget: BudgetReport }
+  | { type: 'answer-delta'; delta: string }
+  | { type: 'run-end'; result: DeepSearchResult };
+
+export type AgentEventType = AgentEvent['type'];
+export type AgentEventListener = (event: AgentEvent) => void;

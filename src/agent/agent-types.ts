@@ -1,0 +1,93 @@
+import type { LlmRole } from '../config/config-schema.js';
+import type { TokenUsage } from '../providers/spec/llm-client.js';
+
+export const actionNames = ['search', 'visit', 'reflect', 'answer'] as const;
+export type ActionName = (typeof actionNames)[number];
+
+/**
+ * Answers to sub-questions and earlier chat turns. Pages read and search results are knowledge
+ * too, but live in the page store and search records, where they can be cut to snippets.
+ */
+export type KnowledgeType = 'qa' | 'chat-history';
+
+/** Something the agent learned, shown to it (trimmed and ranked) in later prompts. */
+export interface KnowledgeItem {
+  type: KnowledgeType;
+  question: string;
+  answer: string;
+  /** URLs the item came from. */
+  urls: string[];
+  step: number;
+}
+
+/** A reference as shown to the user: its quote was found in text read from the URL in this run. */
+export interface Reference {
+  index: number;
+  url: string;
+  title: string;
+  quote: string;
+  /** 'exact': the model's quote was found; 'sentence': replaced by the best matching sentence. */
+  quoteKind: 'exact' | 'sentence';
+}
+
+export type Confidence = 'high' | 'medium' | 'low';
+
+/** How the final answer was reached. */
+export type AnswerOrigin = 'evaluated' | 'direct' | 'forced' | 'fallback';
+
+export type StopReason = 'steps' | 'tokens' | 'time' | 'attempts' | 'invalid-output';
+
+export interface RoleUsage extends TokenUsage {
+  calls: number;
+}
+
+export interface UsageReport extends TokenUsage {
+  byRole: Partial<Record<LlmRole, RoleUsage>>;
+  llmCalls: number;
+  searchCalls: number;
+  readCalls: number;
+  /** Model replies that failed to parse or validate (each was re-asked once). */
+  parseFailures: number;
+  /** True if any call's usage was estimated because the server did not report it. */
+  estimated: boolean;
+}
+
+export interface BudgetReport {
+  maxSteps: number;
+  maxTokens: number;
+  maxTimeMs: number;
+  maxAttempts: number;
+  stepsUsed: number;
+  tokensUsed: number;
+  elapsedMs: number;
+  failedAttempts: number;
+  /** What ran out, if anything did, forcing the final answer. */
+  exhausted: StopReason | null;
+  finalAnswerForced: boolean;
+}
+
+export interface TimingReport {
+  totalMs: number;
+  llmMs: number;
+  searchMs: number;
+  readMs: number;
+  /** Time not spent waiting on the LLM, search or reader: the agent's own work. */
+  ownMs: number;
+}
+
+export interface DeepSearchResult {
+  question: string;
+  /** Markdown with [^n] footnotes matching `references`. */
+  answer: string;
+  references: Reference[];
+  confidence: Confidence;
+  /** One sentence on why the confidence is what it is. */
+  confidenceReason: string;
+  origin: AnswerOrigin;
+  usage: UsageReport;
+  steps: number;
+  durationMs: number;
+  timing: TimingReport;
+  budget: BudgetReport;
+  visitedUrls: string[];
+}

@@ -1,0 +1,19 @@
+import type { AnswerPayload } from '../action-schema.js';
+import type { Reference } from '../agent-types.js';
+import type { AgentState } from '../state/agent-state.js';
+import { alignFootnotes } from './format-footnotes.js';
+import { verifyReferences } from './verify-references.js';
+
+export interface CitedAnswer {
+  answer: string;
+  references: Reference[];
+  /** References the model gave that could not be verified. */
+  dropped: Array<{ url: string; reason: string }>;
+}
+
+/** Verifies the model's references and aligns the answer's footnotes with those kept. */
+export function citeAnswer(state: AgentState, payload: AnswerPayload): CitedAnswer {
+  const verified = verifyReferences(state, payload.text, payload.references);
+  const aligned = alignFootnotes(payload.text, verified.references, verified.renumber);
+  return { answer: aligned.answer.trim(), references: aligned.references, dropped: verified.dropped };
+}

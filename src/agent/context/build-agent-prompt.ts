@@ -1,0 +1,65 @@
+import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
+import type { ActionName } from '../agent-types.js';
+import { agentSystemPrompt } from '../prompts/agent-system-prompt.js';
+import { finalAnswerSystemPrompt } from '../prompts/final-answer-prompt.js';
+import type { RunContext } from '../run-context.js';
+import { renderAttempts } from './render-attempts.js';
+import { renderDiary } from './render-diary.js';
+import { renderKnowledge } from './render-knowledge.js';
+import { renderUrlList } from './render-url-list.js';
+
+export interface AgentPrompt {
+  system: string;
+  prompt: string;
+  promptTokens: number;
+  /** URLs by their number in <url-list>. */
+  urlList: string[];
+}
+
+/** Tokens kept free for the reply out of the context window. */
+export function outputReserve(contextTokens: number): number {
+  return Math.min(8192, Math.max(1024, Math.floor(contextTokens * 0.2)));
+}
+
+/**
+ * The prompt for one step, fitted to the context budget: system and question first, then bad
+ * attempts, diary and URL list each within a share, and knowledge in whatever remains.
+ */
+export function buildAgentPrompt(
+  context: RunContext,
+  input: { question: string; allowed: readonly ActionName[]; finalReason?: string },
+): AgentPrompt {
+  const { state, config } = context;
+  const system =
+    input.finalReason === undefined
+      ? agentSystemPrompt({
+          allowed: input.allowed,
+          today: context.today,
+          languageRule: context.language.rule,
+          maxQueries: config.agent.maxQueriesPerStep,
+          maxUrls: config.agent.maxUrlsPerStep,
+        })
+      : finalAnswerSystemPrompt({ today: context.today, languageRule: context.language.rule, reason: input.finalReason });
+  const questionPart =
+    input.question === state.question
+      ? `<question>\n${state.question}\n</question>`
+      : `<original-question>\n${state.question}\n</original-question>\n<question>\n${input.question}\n</question>`;
+  const total = config.llm.contextTokens - outputReserve(config.llm.contextTokens);
+  const available = Math.max(0, total - estimateTokens(system) - estimateTokens(questionPart) - 60);
+  const attempts = renderAttempts(state.failedAttempts, Math.floor(available * 0.1));
+  const diary = renderDiary(state.diary.entries, Math.floor(available * 0.12));
+  const wantsUrls = input.allowed.includes('visit') && input.finalReason === undefined;
+  const urlList = wantsUrls ? renderUrlList(state, input.question, Math.floor(available * 0.15)) : { text: '', urls: [] };
+  const used = estimateTokens(attempts.attempts + attempts.strategy + diary + urlList.text);
+  const knowledge = renderKnowledge(state, input.question, available - used);
+  const sections = [
+    knowledge && `<knowledge>\n${knowledge}\n</knowledge>`,
+    diary && `<context>\n${diary}\n</context>`,
+    attempts.attempts && `<bad-attempts>\n${attempts.attempts}\n</bad-attempts>`,
+    attempts.strategy && `<learned-strategy>\n${attempts.strategy}\n</learned-strategy>`,
+    urlList.text && `<url-list>\n${urlList.text}\n</url-list>`,
+    questionPart,
+  ].filter(Boolean);
+  const prompt = sections.join('\n\n');
+  return { system, prompt, promptTokens: estimateTokens(system) + estimateTokens(prompt), urlList: urlList.urls };
+}

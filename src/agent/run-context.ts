@@ -1,0 +1,56 @@
+import type { DeepSearchConfig } from '../config/config-schema.js';
+import type { LlmClient, StructuredRequest, StructuredResult } from '../providers/spec/llm-client.js';
+import type { PageReader } from '../providers/spec/page-reader.js';
+import type { SearchProvider } from '../providers/spec/search-provider.js';
+import type { AgentEvent } from './agent-events.js';
+import type { Budget } from './budget.js';
+import type { AgentState } from './state/agent-state.js';
+
+export interface LanguageInfo {
+  /** English name of the question's language when detected with confidence. */
+  name: string | undefined;
+  /** The rule every answering prompt carries. */
+  rule: string;
+}
+
+/** What every step needs: the providers, the state, the budget and a way to report. */
+export interface RunContext {
+  config: DeepSearchConfig;
+  llm: LlmClient;
+  search: SearchProvider;
+  reader: PageReader;
+  state: AgentState;
+  budget: Budget;
+  emit: (event: AgentEvent) => void;
+  /** The caller's own signal: cancellation, as opposed to running out of time. */
+  cancelSignal: AbortSignal | undefined;
+  /** Aborts on cancel or when regular steps are out of time. */
+  signal: AbortSignal;
+  /** Aborts on cancel or when the whole run is out of time (used by the final answer). */
+  finalSignal: AbortSignal;
+  today: string;
+  language: LanguageInfo;
+  step: number;
+}
+
+/** Every LLM call goes through here: usage per role, time, and retry notices are recorded. */
+export async function callLlm<T>(
+  context: RunContext,
+  request: Omit<StructuredRequest<T>, 'signal' | 'onRetry'> & { signal?: AbortSignal },
+): Promise<StructuredResult<T>> {
+  const started = performance.now();
+  try {
+    const result = await context.llm.generateObject({
+      ...request,
+      signal: request.signal ?? context.signal,
+      onRetry: (notice) => context.emit({ type: 'retry', step: context.step, role: request.role, ...notice }),
+    });
+    context.budget.addLlmUsage(request.role, result.usage, {
+      parseFailures: result.parseFailures,
+      estimated: result.usageEstimated,
+    });
+    return result;
+  } finally {
+    context.budget.addTime('llm', performance.now() - started);
+  }
+}

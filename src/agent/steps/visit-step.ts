@@ -1,0 +1,91 @@
+import type { Page } from '../../providers/spec/page-reader.js';
+import { normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
+import type { RunContext } from '../run-context.js';
+import { errorMessage, isFatal } from './step-errors.js';
+
+const maxLinksPerPage = 200;
+const minReadableChars = 40;
+
+/**
+ * Reads the chosen pages concurrently. A page read joins the page store (its snippets become
+ * knowledge) and its links become candidates; a failure marks the URL bad so it is not offered
+ * again. Nothing read at all switches visit off for the next step.
+ */
+export async function runVisitStep(
+  context: RunContext,
+  input: { question: string; targets: string[]; urlList: readonly string[] },
+): Promise<void> {
+  const { state, budget } = context;
+  const urls = resolveTargets(context, input.targets, input.urlList);
+  if (urls.length === 0) {
+    state.disabled.add('visit');
+    state.diary.add({ step: context.step, action: 'visit', question: input.question, note: 'no new URL to read among the targets given' });
+    return;
+  }
+  context.emit({ type: 'read-start', step: context.step, urls });
+  const started = performance.now();
+  const settled = await Promise.allSettled(urls.map((url) => context.reader.read(url, { signal: context.signal })));
+  budget.addTime('read', performance.now() - started);
+  budget.countRead(urls.length);
+  const notes: string[] = [];
+  let readCount = 0;
+  settled.forEach((outcome, index) => {
+    const url = urls[index]!;
+    markVisited(context, url);
+    if (outcome.status === 'rejected') {
+      if (isFatal(outcome.reason)) throw outcome.reason;
+      failRead(context, url, errorMessage(outcome.reason), notes);
+      return;
+    }
+    const page = outcome.value;
+    if (page.text.trim().length < minReadableChars) {
+      failRead(context, url, 'no readable content', notes);
+      return;
+    }
+    storePage(context, page);
+    readCount++;
+    context.emit({ type: 'read-end', step: context.step, url, ok: true, title: page.title, chars: page.text.length });
+    notes.push(`read ${page.url} ("${page.title.slice(0, 80)}", ${page.text.length} chars)`);
+  });
+  if (readCount === 0) state.disabled.add('visit');
+  state.diary.add({ step: context.step, action: 'visit', question: input.question, note: `${notes.join('; ')}.` });
+}
+
+function resolveTargets(context: RunContext, targets: readonly string[], urlList: readonly string[]): string[] {
+  const { state } = context;
+  const resolved: string[] = [];
+  const seen = new Set<string>();
+  for (const target of targets) {
+    const number = /^\s*[[#(]?(\d{1,3})[\])]?\.?\s*$/.exec(target);
+    const raw = number ? urlList[Number(number[1]) - 1] : target;
+    const url = raw ? normalizeUrl(raw) : undefined;
+    const key = url ? urlKey(url) : undefined;
+    if (!url || !key || seen.has(key) || state.visited.has(key)) continue;
+    seen.add(key);
+    if (!state.urls.has(url)) state.urls.add({ url, source: 'agent', step: context.step });
+    resolved.push(url);
+    if (resolved.length === context.config.agent.maxUrlsPerStep) break;
+  }
+  return resolved;
+}
+
+function markVisited(context: RunContext, url: string): void {
+  const key = urlKey(url);
+  if (key) context.state.visited.add(key);
+}
+
+function failRead(context: RunContext, url: string, reason: string, notes: string[]): void {
+  const key = urlKey(url);
+  if (key) context.state.badUrls.set(key, reason);
+  context.emit({ type: 'read-end', step: context.step, url, ok: false, error: reason });
+  notes.push(`could not read ${url}: ${reason}`);
+}
+
+function storePage(context: RunContext, page: Page): void {
+  const { state } = context;
+  state.pages.add(page, context.step);
+  markVisited(context, page.url);
+  for (const link of page.links.slice(0, maxLinksPerPage)) {
+    state.urls.add({ url: link.url, anchor: link.text, source: `page:${page.url}`, step: context.step });
+  }
+}

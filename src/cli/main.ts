@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+import { runCli } from './run-cli.js';
+
+const controller = new AbortController();
+let interrupted = false;
+const onSignal = (signal: NodeJS.Signals) => {
+  // A second Ctrl-C exits at once; the first cancels the run cleanly.
+  if (interrupted) process.exit(130);
+  interrupted = true;
+  process.stderr.write(`\ndeepsearch: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}, stopping...\n`);
+  controller.abort(new Error(`received ${signal}`));
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+process.exitCode = await runCli({
+  argv: process.argv,
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  signal: controller.signal,
+});

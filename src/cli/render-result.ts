@@ -1,0 +1,54 @@
+import type { DeepSearchResult } from '../agent/agent-types.js';
+import { formatTokens, type Terminal } from './terminal-style.js';
+
+/** The answer for people: markdown with footnotes, sources with their quotes, confidence, cost. */
+export function renderResultText(result: DeepSearchResult, terminal: Terminal): string {
+  const { style } = terminal;
+  const lines: string[] = [result.answer, ''];
+  if (result.references.length > 0) {
+    lines.push(style('bold', 'Sources'));
+    for (const reference of result.references) {
+      const kind = reference.quoteKind === 'sentence' ? style('dim', ' (closest sentence)') : '';
+      lines.push(`[^${reference.index}] ${reference.title} <${reference.url}>`);
+      lines.push(`     "${reference.quote.replace(/\s+/g, ' ')}"${kind}`);
+    }
+    lines.push('');
+  }
+  const colour = result.confidence === 'high' ? 'green' : result.confidence === 'medium' ? 'yellow' : 'red';
+  lines.push(`${style(colour, `Confidence: ${result.confidence}`)} ${style('dim', `— ${result.confidenceReason}`)}`);
+  lines.push(style('dim', summaryLine(result)));
+  return lines.join('\n');
+}
+
+export function summaryLine(result: DeepSearchResult): string {
+  const roles = Object.entries(result.usage.byRole)
+    .map(([role, usage]) => `${role} ${formatTokens(usage?.totalTokens ?? 0)}`)
+    .join(', ');
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  return (
+    `${result.steps} steps · ${formatTokens(result.usage.totalTokens)} tokens (${roles || 'none'}) · ` +
+    `${result.usage.searchCalls} searches · ${result.usage.readCalls} pages · ${seconds}s`
+  );
+}
+
+/** The single JSON document printed by --json. */
+export function resultJson(result: DeepSearchResult): string {
+  return JSON.stringify(
+    {
+      question: result.question,
+      answer: result.answer,
+      references: result.references.map(({ index, url, title, quote, quoteKind }) => ({ index, url, title, quote, quoteKind })),
+      confidence: result.confidence,
+      confidenceReason: result.confidenceReason,
+      origin: result.origin,
+      usage: result.usage,
+      steps: result.steps,
+      durationMs: result.durationMs,
+      timing: result.timing,
+      budget: result.budget,
+      visitedUrls: result.visitedUrls,
+    },
+    null,
+    2,
+  );
+}

@@ -1,0 +1,33 @@
+import { styleText } from 'node:util';
+
+export type Style = 'dim' | 'bold' | 'green' | 'red' | 'yellow' | 'cyan';
+
+export interface Terminal {
+  write(line: string): void;
+  style(style: Style, text: string): string;
+  width: number;
+}
+
+/** A stream wrapper that colours only real terminals and honours NO_COLOR. */
+export function createTerminal(
+  stream: NodeJS.WriteStream | { write(text: string): unknown; isTTY?: boolean; columns?: number },
+  env: Readonly<Record<string, string | undefined>>,
+): Terminal {
+  const colour = Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb';
+  return {
+    write: (line) => {
+      stream.write(`${line}\n`);
+    },
+    style: (style, text) => (colour ? styleText(style, text) : text),
+    width: Math.max(60, Math.min(160, ('columns' in stream ? stream.columns : undefined) ?? 100)),
+  };
+}
+
+export function clipLine(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= width ? flat : `${flat.slice(0, width - 1)}…`;
+}
+
+export function formatTokens(tokens: number): string {
+  return tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
+}

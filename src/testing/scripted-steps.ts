@@ -1,0 +1,61 @@
+import type { EvaluationCriterion } from '../agent/evaluation/criteria.js';
+import type { ScriptedStep } from './scripted-llm.js';
+
+type Reference = { url: string; quote: string };
+
+/**
+ * Builders for the replies the agent's LLM calls expect, each pinned to its schema name so a
+ * test fails if the loop makes a different call than scripted.
+ */
+export const scriptedStep = {
+  search(queries: string[], think = 'I need to search.'): ScriptedStep {
+    return agentStep({ think, action: 'search', search: { queries } }, `search ${queries.join(' | ')}`);
+  },
+  visit(targets: string[], think = 'I should read these pages.'): ScriptedStep {
+    return agentStep({ think, action: 'visit', visit: { targets } }, `visit ${targets.join(' | ')}`);
+  },
+  reflect(questions: string[], think = 'I need to break this down.'): ScriptedStep {
+    return agentStep({ think, action: 'reflect', reflect: { questions } }, 'reflect');
+  },
+  answer(text: string, references: Reference[] = [], think = 'I can answer now.'): ScriptedStep {
+    return agentStep({ think, action: 'answer', answer: { text, references } }, `answer ${text.slice(0, 30)}`);
+  },
+  criteria(flags: Partial<Record<'freshness' | 'plurality' | 'completeness' | 'strict', boolean>> = {}): ScriptedStep {
+    return {
+      label: 'criteria',
+      expect: { schemaName: 'evaluation_criteria' },
+      object: {
+        think: 'classified',
+        needsFreshness: flags.freshness ?? false,
+        needsPlurality: flags.plurality ?? false,
+        needsCompleteness: flags.completeness ?? false,
+        needsStrict: flags.strict ?? false,
+      },
+    };
+  },
+  evaluation(criterion: EvaluationCriterion, pass: boolean, improvement = ''): ScriptedStep {
+    return {
+      label: `evaluate ${criterion} ${pass ? 'pass' : 'fail'}`,
+      expect: { schemaName: `evaluate_${criterion}` },
+      object: { think: pass ? `meets ${criterion}` : `fails ${criterion}`, pass, improvement },
+    };
+  },
+  analysis(improvement: string): ScriptedStep {
+    return {
+      label: 'failure analysis',
+      expect: { schemaName: 'failure_analysis' },
+      object: { recap: 'searched and answered', blame: 'answered too early', improvement },
+    };
+  },
+  finalAnswer(text: string, references: Reference[] = [], think = 'Answering with what I have.'): ScriptedStep {
+    return {
+      label: `final answer ${text.slice(0, 30)}`,
+      expect: { schemaName: 'final_answer' },
+      object: { think, answer: { text, references } },
+    };
+  },
+};
+
+function agentStep(object: Record<string, unknown>, label: string): ScriptedStep {
+  return { label, expect: { schemaName: 'agent_action' }, object };
+}

@@ -37,7 +37,7 @@ describe('createSearxngSearch', () => {
   });
 
   it('keeps a path prefix of the base URL and ignores a trailing slash', async () => {
-    const fake = await fakeServer((request, response) => {
+    const fake = await fakeServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ results: [{ url: 'https://example.com/', title: 'x' }] }));
     });

@@ -71,7 +71,7 @@ function fromApiCallError(error: APICallError, context: LlmErrorContext, provide
       { providerId, code: 'provider_unreachable', isRetryable: true, cause: error },
     );
   }
-  if (status === 401 || status === 403) {
+  if (status === 401 || status === 403 || isRejectedKey(status, error.responseBody)) {
     return new AuthenticationError(
       `the LLM server rejected the API key (HTTP ${status} from ${where}): check ${keyVariables[context.provider]}`,
       { providerId, statusCode: status, cause: error },
@@ -108,6 +108,11 @@ function fromApiCallError(error: APICallError, context: LlmErrorContext, provide
     retryAfterMs: parseRetryAfter(error.responseHeaders?.['retry-after']),
     cause: error,
   });
+}
+
+/** Gemini answers a wrong key with 400 INVALID_ARGUMENT (reason API_KEY_INVALID), not with 401. */
+function isRejectedKey(status: number, body: string | undefined): boolean {
+  return status === 400 && /API_KEY_INVALID|API key not valid/i.test(body ?? '');
 }
 
 function summariseBody(body: string | undefined): string | undefined {

@@ -13,6 +13,16 @@ export interface LanguageModelDeps {
 export const compatibleProviderName = 'openaiCompatible';
 
 /**
+ * Official endpoints, passed explicitly: without a baseURL the SDKs would read OPENAI_BASE_URL or
+ * ANTHROPIC_BASE_URL from the environment behind the config's back.
+ */
+const defaultBaseUrls: Readonly<Record<'openai' | 'anthropic' | 'google', string>> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta',
+};
+
+/**
  * Makes the AI SDK model for one role. The key is checked here, when the role is first used,
  * so commands that never call an LLM never need one.
  */
@@ -21,14 +31,21 @@ export function createLanguageModel(
   deps: LanguageModelDeps = {},
 ): LanguageModelV3 {
   const apiKey = requireApiKey(settings);
-  const common = { fetch: deps.fetch, ...(settings.baseURL ? { baseURL: settings.baseURL } : {}) };
   switch (settings.provider) {
     case 'openai':
-      return createOpenAI({ ...common, apiKey }).chat(settings.model);
+      return createOpenAI({ fetch: deps.fetch, apiKey, baseURL: settings.baseURL ?? defaultBaseUrls.openai }).chat(
+        settings.model,
+      );
     case 'anthropic':
-      return createAnthropic({ ...common, apiKey })(settings.model);
+      return createAnthropic({ fetch: deps.fetch, apiKey, baseURL: settings.baseURL ?? defaultBaseUrls.anthropic })(
+        settings.model,
+      );
     case 'google':
-      return createGoogleGenerativeAI({ ...common, apiKey })(settings.model);
+      return createGoogleGenerativeAI({
+        fetch: deps.fetch,
+        apiKey,
+        baseURL: settings.baseURL ?? defaultBaseUrls.google,
+      })(settings.model);
     case 'openai-compatible':
       return createOpenAICompatible({
         name: compatibleProviderName,

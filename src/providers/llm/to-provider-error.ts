@@ -36,7 +36,7 @@ export function toProviderError(error: unknown, context: LlmErrorContext): Error
   if (context.signal?.aborted) return new AbortedError(undefined, { cause: error });
   if (context.timedOut) {
     return new ProviderError(
-      `the LLM (${context.model}) did not answer within ${Math.round(context.timeoutMs / 1000)}s`,
+      `the LLM (${context.model}) did not answer within ${formatSeconds(context.timeoutMs)}`,
       { providerId, code: 'provider_timeout', isRetryable: true, cause: error },
     );
   }
@@ -131,4 +131,8 @@ function summariseBody(body: string | undefined): string | undefined {
       .trim()
       .slice(0, 160) || undefined
   );
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
 }

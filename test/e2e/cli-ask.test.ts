@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
+import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
+import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
+import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { oscarsPage, parasitePage } from '../helpers/agent-harness.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
+
+const question = 'Who directed the film that won Best Picture the year Parasite premiered?';
+let web: FakeHttpServer;
+let searxng: FakeHttpServer;
+
+beforeAll(async () => {
+  web = await startFakeWeb({ pages: { '/parasite': { html: parasitePage }, '/oscars': { html: oscarsPage } } });
+  searxng = await startFakeSearxng({
+    results: {
+      'Parasite premiere': [{ url: `${web.url}/parasite`, title: 'Parasite (2019 film)', content: 'Parasite premiered at Cannes on 21 May 2019.' }],
+      'Best Picture 2019': [{ url: `${web.url}/oscars`, title: '91st Academy Awards', content: 'Green Book won Best Picture.' }],
+    },
+  });
+});
+
+afterAll(async () => {
+  await web.close();
+  await searxng.close();
+});
+
+function agentReply(object: unknown) {
+  return { content: JSON.stringify(object), usage: { prompt_tokens: 1200, completion_tokens: 80 } };
+}
+
+function cliEnv(llm: FakeOpenAiServer): Record<string, string> {
+  return {
+    DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
+    DEEPSEARCH_LLM_MODEL: 'fake-model',
+    DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
+    DEEPSEARCH_SEARXNG_URL: searxng.url,
+  };
+}
+
+describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
+  it('answers with a reference whose quote is literally on the page read, and prints only JSON with --json', async () => {
+    const llm = await startFakeOpenAi({
+      routes: {
+        agent_action: [
+          agentReply({ think: 'Find both facts.', action: 'search', search: { queries: ['Parasite premiere', 'Best Picture 2019'] } }),
+          agentReply({ think: 'Read the pages.', action: 'visit', visit: { targets: [`${web.url}/parasite`, `${web.url}/oscars`] } }),
+          agentReply({
+            think: 'Both facts found.',
+            action: 'answer',
+            answer: {
+              text: 'Peter Farrelly: his film Green Book won Best Picture[^1] in 2019, when Parasite premiered[^2].',
+              references: [
+                { url: `${web.url}/oscars`, quote: 'Green Book won Best Picture. The film was directed by Peter Farrelly.' },
+                { url: `${web.url}/parasite`, quote: 'premiered at the 2019 Cannes Film Festival on 21 May 2019' },
+              ],
+            },
+          }),
+        ],
+        evaluation_criteria: [agentReply({ think: 'multi-hop', needsFreshness: false, needsPlurality: false, needsCompleteness: false, needsStrict: false })],
+        evaluate_definitive: [agentReply({ think: 'Direct answer.', pass: true, improvement: '' })],
+      },
+    });
+    try {
+      const run = await runBuiltCli(['ask', question, '--json', '--allow-private-network'], cliEnv(llm));
+      expect(run.stderr).toContain('[1]');
+      expect(run.code).toBe(0);
+      const output = JSON.parse(run.stdout);
+      expect(output.answer).toContain('Peter Farrelly');
+      expect(output.references).toHaveLength(2);
+      const oscars = web.requests.find((request) => request.path === '/oscars');
+      expect(oscars).toBeDefined();
+      expect(oscarsPage).toContain(output.references[0].quote);
+      expect(output.references[0]).toMatchObject({ url: `${web.url}/oscars`, title: '91st Academy Awards' });
+      expect(output.steps).toBe(3);
+      expect(output.usage.byRole.agent).toMatchObject({ promptTokens: 3600, completionTokens: 240, calls: 3 });
+      expect(output.usage.totalTokens).toBe(output.usage.promptTokens + output.usage.completionTokens);
+      expect(output.budget).toMatchObject({ stepsUsed: 3, exhausted: null, finalAnswerForced: false });
+      expect(output.confidence).toBe('high');
+      expect(typeof output.durationMs).toBe('number');
+      llm.assertConsumed();
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it('prints a readable answer with sources and quotes without --json', async () => {
+    const llm = await startFakeOpenAi({ routes: { agent_action: [agentReply({ think: 'Trivial.', action: 'answer', answer: { text: '2', references: [] } })] } });
+    try {
+      const run = await runBuiltCli(['ask', 'What is 1+1?'], cliEnv(llm));
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('2');
+      expect(run.stdout).toContain('Confidence: high');
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it('refuses to read loopback pages unless --allow-private-network is given', async () => {
+    const llm = await startFakeOpenAi({
+      routes: {
+        agent_action: [
+          agentReply({ think: 'Search.', action: 'search', search: { queries: ['Best Picture 2019'] } }),
+          agentReply({ think: 'Read.', action: 'visit', visit: { targets: [`${web.url}/oscars`] } }),
+        ],
+        final_answer: [agentReply({ think: 'Nothing read.', answer: { text: 'Unknown.', references: [] } })],
+      },
+    });
+    try {
+      const before = web.requests.length;
+      const run = await runBuiltCli(['ask', question, '--json', '--max-steps', '3'], cliEnv(llm));
+      expect(run.code).toBe(0);
+      const output = JSON.parse(run.stdout);
+      expect(output.visitedUrls).toEqual([]);
+      expect(web.requests.length).toBe(before);
+    } finally {
+      await llm.close();
+    }
+  });
+});
+
+describe('bad input: one clear line on stderr, non-zero exit, no stack trace', () => {
+  const oneLine = (stderr: string) => stderr.trim().split('\n');
+
+  it('no question', async () => {
+    const run = await runBuiltCli(['ask'], { DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DEEPSEARCH_LLM_MODEL: 'm' });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual(['deepsearch: error: missing question: run deepsearch ask "your question"']);
+  });
+
+  it('unknown search provider', async () => {
+    const run = await runBuiltCli(['ask', 'q', '--search-provider', 'nope'], { DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DEEPSEARCH_LLM_MODEL: 'm' });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toHaveLength(1);
+    expect(run.stderr).toMatch(/unknown search provider 'nope' \(available: .*searxng/);
+  });
+
+  it('unknown LLM provider', async () => {
+    const run = await runBuiltCli(['ask', 'q'], { DEEPSEARCH_LLM_PROVIDER: 'skynet' });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      "deepsearch: error: unknown LLM provider 'skynet' (available: openai, openai-compatible, anthropic, google) (set by DEEPSEARCH_LLM_PROVIDER)",
+    ]);
+  });
+
+  it('no LLM configured at all', async () => {
+    const run = await runBuiltCli(['ask', 'q']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no LLM configured: set DEEPSEARCH_LLM_BASE_URL');
+  });
+
+  it('unreachable LLM', async () => {
+    const run = await runBuiltCli(['ask', 'q', '--llm-max-retries', '0'], {
+      DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      DEEPSEARCH_LLM_MODEL: 'm',
+      DEEPSEARCH_SEARXNG_URL: 'http://127.0.0.1:9',
+    });
+    expect(run.code).toBe(3);
+    expect(oneLine(run.stderr)).toHaveLength(1);
+    expect(run.stderr).toContain('cannot reach the LLM server at http://127.0.0.1:9/v1/chat/completions');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('bad key: says which variable to fix, never prints the key', async () => {
+    const llm = await startFakeOpenAi({ apiKey: 'the-right-key' });
+    try {
+      const run = await runBuiltCli(['ask', 'q'], { ...cliEnv(llm), DEEPSEARCH_LLM_API_KEY: 'sk-wrong-secret' });
+      expect(run.code).toBe(3);
+      expect(oneLine(run.stderr)).toHaveLength(1);
+      expect(run.stderr).toContain('rejected the API key');
+      expect(run.stderr).toContain('DEEPSEARCH_LLM_API_KEY');
+      expect(run.stderr + run.stdout).not.toContain('sk-wrong-secret');
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it('bad flag value names the flag', async () => {
+    const run = await runBuiltCli(['ask', 'q', '--max-steps', 'many']);
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual(['deepsearch: error: --max-steps must be a whole number (got "many")']);
+  });
+
+  it('--debug adds the stack trace', async () => {
+    const run = await runBuiltCli(['ask', 'q', '--debug', '--llm-max-retries', '0'], { DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DEEPSEARCH_LLM_MODEL: 'm', DEEPSEARCH_SEARXNG_URL: 'http://127.0.0.1:9' });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,30 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const cliPath = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the built CLI as a subprocess with a clean environment (only what the test passes, plus
+ * PATH), so no key or setting from the developer's machine leaks in.
+ */
+export function runBuiltCli(args: string[], env: Record<string, string> = {}, options: { timeoutMs?: number } = {}): Promise<CliRun> {
+  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run npm run build first (npm test does)`);
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cliPath, ...args],
+      { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, timeout: options.timeoutMs ?? 30_000, cwd: fileURLToPath(new URL('.', import.meta.url)) },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}

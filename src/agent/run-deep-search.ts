@@ -40,6 +40,10 @@ export async function runDeepSearch(input: DeepSearchInput): Promise<DeepSearchR
   throwIfAborted(input.signal);
   const budget = new Budget({ config: input.config.budget });
   const state = new AgentState(question);
+  // URLs written in the question are read first: the user pointed at them.
+  for (const url of question.match(/https?:\/\/[^\s<>"'）)]+/g) ?? []) {
+    state.urls.add({ url: url.replace(/[.,;:!?]+$/, ''), title: '(given in the question)', source: 'question', step: 0 });
+  }
   for (const turn of input.history ?? []) {
     state.knowledge.push({ type: 'chat-history', question: turn.question, answer: turn.answer, urls: [], step: 0 });
   }

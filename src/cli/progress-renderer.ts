@@ -9,20 +9,21 @@ export function createProgressRenderer(terminal: Terminal): (event: AgentEvent) 
   const { style } = terminal;
   const indent = (text: string) => `    ${text}`;
   const width = terminal.width - 8;
+  // A step's line is written once its action is known, so a failed first call leaves only the error.
+  let pending: Extract<AgentEvent, { type: 'step-start' }> | undefined;
   return (event) => {
     switch (event.type) {
-      case 'run-start':
-        terminal.write(style('bold', `Q: ${event.question}`));
-        break;
       case 'step-start':
-        terminal.write(
-          style('cyan', `[${event.step}]${event.final ? ' final answer' : ''}`) +
-            style('dim', ` ${formatTokens(event.promptTokens)} prompt tokens`),
-        );
+        pending = event;
         break;
-      case 'action':
-        terminal.write(indent(`${style('bold', event.action)} ${style('dim', clipLine(event.think, width - event.action.length))}`));
+      case 'action': {
+        const label = pending?.final ? 'final answer' : event.action;
+        const header = `${style('cyan', `[${event.step}]`)} ${style('bold', label)}`;
+        const tokens = pending ? style('dim', ` (${formatTokens(pending.promptTokens)} prompt tokens)`) : '';
+        terminal.write(`${header}${tokens} ${style('dim', clipLine(event.think, width - label.length - 24))}`);
+        pending = undefined;
         break;
+      }
       case 'search-end': {
         const queries = event.queries.map((query) => `"${query}"`).join(', ');
         terminal.write(indent(clipLine(`↳ ${queries} → ${event.hits} results, ${event.newUrls} new URLs`, width)));

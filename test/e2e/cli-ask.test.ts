@@ -96,23 +96,21 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
     }
   });
 
-  it('refuses to read loopback pages unless --allow-private-network is given', async () => {
+  it('refuses to read a loopback URL from the question unless --allow-private-network is given', async () => {
     const llm = await startFakeOpenAi({
       routes: {
-        agent_action: [
-          agentReply({ think: 'Search.', action: 'search', search: { queries: ['Best Picture 2019'] } }),
-          agentReply({ think: 'Read.', action: 'visit', visit: { targets: [`${web.url}/oscars`] } }),
-        ],
+        agent_action: [agentReply({ think: 'Read the page given.', action: 'visit', visit: { targets: ['1'] } })],
         final_answer: [agentReply({ think: 'Nothing read.', answer: { text: 'Unknown.', references: [] } })],
       },
     });
     try {
       const before = web.requests.length;
-      const run = await runBuiltCli(['ask', question, '--json', '--max-steps', '3'], cliEnv(llm));
+      const run = await runBuiltCli(['ask', `What does ${web.url}/oscars say about Best Picture?`, '--json', '--max-steps', '2'], cliEnv(llm));
       expect(run.code).toBe(0);
-      const output = JSON.parse(run.stdout);
-      expect(output.visitedUrls).toEqual([]);
+      expect(JSON.parse(run.stdout).visitedUrls).toEqual([]);
+      expect(run.stderr).toMatch(/✗ http:\/\/127\.0\.0\.1:\d+\/oscars: .*(loopback|private)/);
       expect(web.requests.length).toBe(before);
+      llm.assertConsumed();
     } finally {
       await llm.close();
     }

@@ -17,7 +17,7 @@ export interface CliRun {
 export function runBuiltCli(args: string[], env: Record<string, string> = {}, options: { timeoutMs?: number } = {}): Promise<CliRun> {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run npm run build first (npm test does)`);
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [cliPath, ...args],
       { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, timeout: options.timeoutMs ?? 30_000, cwd: fileURLToPath(new URL('.', import.meta.url)) },
@@ -26,5 +26,7 @@ export function runBuiltCli(args: string[], env: Record<string, string> = {}, op
         resolve({ code, stdout, stderr });
       },
     );
+    // Nothing is piped in: close stdin so a command reading it sees the end at once.
+    child.stdin?.end();
   });
 }

@@ -13,7 +13,13 @@ const maxEntries = 30;
 /** Unread URLs ranked for the current question, weights shown, within a token budget. */
 export function renderUrlList(state: AgentState, question: string, budgetTokens: number): UrlList {
   const candidates = state.urls.candidates(state.visited);
-  const ranked = rankUrls(candidates, `${question} ${state.question}`, { limit: maxEntries });
+  // URLs the user wrote in the question come first, whatever their score.
+  const given = candidates.filter((candidate) => candidate.sources.has('question'));
+  const others = candidates.filter((candidate) => !candidate.sources.has('question'));
+  const ranked = [
+    ...given.map((candidate) => ({ candidate, weight: 1 })),
+    ...rankUrls(others, `${question} ${state.question}`, { limit: maxEntries - given.length }),
+  ];
   const lines: string[] = [];
   const urls: string[] = [];
   let used = 0;

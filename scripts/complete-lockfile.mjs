@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 const path = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(path, 'utf8'));
-const platforms = /-(android|darwin|linux|win32|freebsd|openbsd|sunos|aix)-(arm64|x64|ia32|arm|ppc64|s390x|riscv64)(?:-(musl|gnu|msvc))?$/;
+const platforms =
+  /-(android|darwin|linux|win32|freebsd|openbsd|sunos|aix)-(arm64|x64|ia32|arm|ppc64|s390x|riscv64)(?:-(musl|gnu|msvc))?$/;
 let added = 0;
 for (const entry of Object.values(lock.packages)) {
   for (const name of Object.keys(entry.optionalDependencies ?? {})) {
@@ -26,7 +27,9 @@ for (const entry of Object.values(lock.packages)) {
   }
 }
 const sorted = {};
-for (const key of Object.keys(lock.packages).sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)))) {
+for (const key of Object.keys(lock.packages).sort((a, b) =>
+  a === '' ? -1 : b === '' ? 1 : a.localeCompare(b),
+)) {
   sorted[key] = lock.packages[key];
 }
 lock.packages = sorted;

@@ -52,6 +52,12 @@ export const searchConfigSchema = z
     searxngUrl: z.url().optional(),
     resultsPerQuery: z.number().int().min(1).max(50).default(10),
     timeoutSeconds: z.number().positive().default(15),
+    /** Hosts to prefer when ranking URLs. */
+    boostHostnames: z.array(z.string().min(1)).default([]),
+    /** Hosts never searched into or read. */
+    badHostnames: z.array(z.string().min(1)).default([]),
+    /** When set, only these hosts are searched and read. */
+    onlyHostnames: z.array(z.string().min(1)).default([]),
   })
   .strict();
 

@@ -1,0 +1,113 @@
+import type { TextChunk } from './chunk-text.js';
+import { termsOf } from './tokenize.js';
+
+export interface LexicalChunkScorer {
+  /** One BM25 score ≥ 0 per chunk, in chunk order. */
+  score(question: string): Float64Array;
+}
+
+export interface LexicalChunkScorerOptions {
+  k1?: number;
+  b?: number;
+}
+
+const letterOrDigit = /[\p{L}\p{N}]/u;
+const hasDigit = /\d/;
+const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * BM25 of chunks of one text against a question, without tokenising the text: each question
+ * term is found with indexOf in the lower-cased text, so a megabyte page is scored in a few
+ * milliseconds. A term matches at a word start and may carry a short inflection ("direct" finds
+ * "directed", "director"); terms with digits match whole words only ("15" never finds "150").
+ */
+export function createLexicalChunkScorer(
+  text: string,
+  chunks: readonly TextChunk[],
+  options: LexicalChunkScorerOptions = {},
+): LexicalChunkScorer {
+  const k1 = options.k1 ?? 1.2;
+  const b = options.b ?? 0.75;
+  const lower = text.toLowerCase();
+  // toLowerCase keeps offsets for all but a few characters; fall back to a per-chunk view if not.
+  const aligned = lower.length === text.length;
+  const starts = Int32Array.from(chunks, (chunk) => chunk.start);
+  const lengths = Float64Array.from(chunks, (chunk) => Math.max(1, chunk.end - chunk.start));
+  const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, lengths.length);
+  return {
+    score(question) {
+      const scores = new Float64Array(chunks.length);
+      if (chunks.length === 0) return scores;
+      for (const term of new Set(termsOf(question))) {
+        const counts = aligned ? countInText(lower, term, starts) : countInChunks(chunks, term);
+        addTermScores({ scores, counts, lengths, averageLength, k1, b });
+      }
+      return scores;
+    },
+  };
+}
+
+function addTermScores(input: {
+  scores: Float64Array;
+  counts: Map<number, number>;
+  lengths: Float64Array;
+  averageLength: number;
+  k1: number;
+  b: number;
+}): void {
+  const { scores, counts, lengths, averageLength, k1, b } = input;
+  const total = scores.length;
+  const df = counts.size;
+  if (df === 0) return;
+  const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+  for (const [chunk, frequency] of counts) {
+    const norm = k1 * (1 - b + (b * lengths[chunk]!) / averageLength);
+    scores[chunk]! += idf * ((frequency * (k1 + 1)) / (frequency + norm));
+  }
+}
+
+/** Occurrences of `term` per chunk index (only chunks where it occurs). */
+function countInText(lower: string, term: string, starts: Int32Array): Map<number, number> {
+  const counts = new Map<number, number>();
+  const matcher = createTermMatcher(term);
+  let chunk = 0;
+  for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + term.length)) {
+    if (!matcher(lower, at)) continue;
+    while (chunk + 1 < starts.length && starts[chunk + 1]! <= at) chunk++;
+    counts.set(chunk, (counts.get(chunk) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function countInChunks(chunks: readonly TextChunk[], term: string): Map<number, number> {
+  const counts = new Map<number, number>();
+  const matcher = createTermMatcher(term);
+  chunks.forEach((chunk, index) => {
+    const lower = chunk.text.toLowerCase();
+    for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + term.length)) {
+      if (matcher(lower, at)) counts.set(index, (counts.get(index) ?? 0) + 1);
+    }
+  });
+  return counts;
+}
+
+/** Whether an indexOf hit of the term at `at` is a word (or an inflection of it). */
+function createTermMatcher(term: string): (lower: string, at: number) => boolean {
+  if (cjk.test(term)) return () => true;
+  const maxSuffix = hasDigit.test(term) ? 0 : term.length <= 3 ? 1 : 4;
+  return (lower, at) => {
+    if (at > 0 && isWordChar(lower.charCodeAt(at - 1))) return false;
+    let end = at + term.length;
+    const limit = end + maxSuffix;
+    while (end < lower.length && isWordChar(lower.charCodeAt(end))) {
+      if (++end > limit) return false;
+    }
+    return true;
+  };
+}
+
+function isWordChar(code: number): boolean {
+  if (code < 128)
+    return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+  return letterOrDigit.test(String.fromCharCode(code));
+}

@@ -75,6 +75,11 @@ export function parseSettingValue(source: SettingSource, raw: unknown, origin: s
       if (['0', 'false', 'no', 'off'].includes(lower)) return false;
       throw new ConfigError(`${origin} must be true or false (got "${value}")`);
     }
+    case 'list':
+      return value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
   }
 }
 

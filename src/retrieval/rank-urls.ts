@@ -1,5 +1,5 @@
 import { createHostFilter, type HostLists } from './host-lists.js';
-import { createLexicalChunkScorer } from './lexical-chunk-scorer.js';
+import { scoreDocumentsLexically } from './lexical-chunk-scorer.js';
 
 export interface UrlCandidate {
   url: string;
@@ -137,19 +137,11 @@ function relevanceScores(
   const scores = new Float64Array(pool.length);
   const missing = given ? kept.some((index) => !Number.isFinite(given[index])) : true;
   if (missing) {
-    const parts: string[] = [];
-    const chunks: Array<{ start: number; end: number; text: string }> = [];
-    let offset = 0;
-    for (const candidate of pool) {
-      const text = `${candidate.title} ${candidate.snippet} ${candidate.anchors.join(' ')}`;
-      chunks.push({ start: offset, end: offset + text.length, text });
-      parts.push(text);
-      offset += text.length + 1;
-    }
-    const raw = createLexicalChunkScorer(parts.join('\n'), chunks).score(options.question);
-    let max = 0;
-    for (const score of raw) max = Math.max(max, score);
-    for (let index = 0; index < raw.length; index++) scores[index] = max > 0 ? raw[index]! / max : 0;
+    const lexical = scoreDocumentsLexically(
+      options.question,
+      pool.map((candidate) => `${candidate.title} ${candidate.snippet} ${candidate.anchors.join(' ')}`),
+    );
+    scores.set(lexical);
   }
   if (given) {
     kept.forEach((original, index) => {

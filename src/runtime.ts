@@ -17,7 +17,7 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
-  createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3;
+  createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
 }
 
 export interface AskOptions {
@@ -42,7 +42,11 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const { config } = options;
   const search =
     options.search ??
-    createSearchProvider({ ...config.search, fetch: options.fetch, allowPrivateNetwork: config.reader.allowPrivateNetwork });
+    createSearchProvider({
+      ...config.search,
+      fetch: options.fetch,
+      allowPrivateNetwork: config.reader.allowPrivateNetwork,
+    });
   const reader = options.reader ?? createPageReader({ ...config.reader, fetch: options.fetch });
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   return {

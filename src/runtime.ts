@@ -7,8 +7,13 @@ import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
+import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
 import type { PageReader } from './providers/spec/page-reader.js';
+import type { Reranker } from './providers/spec/reranker.js';
 import type { SearchProvider } from './providers/spec/search-provider.js';
+import { readJsonFile, writeJsonFile } from './providers/storage/json-file.js';
+import { createRetrievalProviders } from './retrieval/create-retrieval-providers.js';
+import { HostHealth } from './retrieval/host-health.js';
 
 export interface RuntimeOptions {
   config: DeepSearchConfig;
@@ -17,6 +22,8 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
+  embedding?: EmbeddingProvider;
+  reranker?: Reranker;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
 }
 
@@ -31,7 +38,23 @@ export interface DeepSearchRuntime {
   readonly llm: DeepSearchLlmClient;
   readonly search: SearchProvider;
   readonly reader: PageReader;
+  readonly embedding: EmbeddingProvider;
+  readonly reranker: Reranker;
+  /** Hosts that failed or were paywalled; saved to retrieval.hostHealthFile after each run. */
+  readonly hostHealth: HostHealth;
   ask(question: string, options?: AskOptions): Promise<DeepSearchResult>;
+}
+
+function saveHostHealth(path: string, health: HostHealth, onEvent: AgentEventListener | undefined): void {
+  try {
+    writeJsonFile(path, health.snapshot());
+  } catch (error) {
+    onEvent?.({
+      type: 'warning',
+      step: 0,
+      message: `cannot save host health to ${path}: ${(error as Error).message}`,
+    });
+  }
 }
 
 /**
@@ -49,21 +72,37 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     });
   const reader = options.reader ?? createPageReader({ ...config.reader, fetch: options.fetch });
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
+  const services = createRetrievalProviders({ config, fetch: options.fetch });
+  const embedding = options.embedding ?? services.embedding;
+  const reranker = options.reranker ?? services.reranker;
+  const healthFile = config.retrieval.hostHealthFile;
+  const hostHealth = new HostHealth(healthFile ? readJsonFile(healthFile) : {});
   return {
     config,
     llm,
     search,
     reader,
-    ask: (question, askOptions = {}) =>
-      runDeepSearch({
-        question,
-        config,
-        llm,
-        search,
-        reader,
-        signal: askOptions.signal,
-        onEvent: askOptions.onEvent,
-        history: askOptions.history,
-      }),
+    embedding,
+    reranker,
+    hostHealth,
+    ask: async (question, askOptions = {}) => {
+      try {
+        return await runDeepSearch({
+          question,
+          config,
+          llm,
+          search,
+          reader,
+          embedding,
+          reranker,
+          hostHealth,
+          signal: askOptions.signal,
+          onEvent: askOptions.onEvent,
+          history: askOptions.history,
+        });
+      } finally {
+        if (healthFile) saveHostHealth(healthFile, hostHealth, askOptions.onEvent);
+      }
+    },
   };
 }

@@ -40,3 +40,11 @@ describe('host lists', () => {
     expect(isHostAllowed('x.b.example', { only: ['b.example'], bad: [] })).toBe(true);
   });
 });
+
+describe('HostHealth from a damaged file', () => {
+  it('starts empty from null, arrays or numbers', () => {
+    for (const snapshot of [null, [1, 2], 42, 'text']) {
+      expect(new HostHealth(snapshot).snapshot()).toEqual({});
+    }
+  });
+});

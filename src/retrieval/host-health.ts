@@ -20,7 +20,9 @@ const forgetAfterDays = 30;
 export class HostHealth {
   private readonly entries = new Map<string, HostHealthEntry>();
 
-  constructor(snapshot: HostHealthSnapshot = {}) {
+  /** From a saved snapshot; anything malformed (a damaged file) is ignored, entry by entry. */
+  constructor(snapshot: unknown = {}) {
+    if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot)) return;
     for (const [host, entry] of Object.entries(snapshot)) {
       if (isEntry(entry)) this.entries.set(host, { ...entry });
     }

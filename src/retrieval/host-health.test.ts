@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HostHealth } from './host-health.js';
-import { hostMatches, isHostAllowed } from './host-lists.js';
+import { createHostFilter, hostMatches } from './host-lists.js';
 
 describe('HostHealth', () => {
   const now = new Date('2026-11-21T00:00:00Z');
@@ -33,11 +33,14 @@ describe('host lists', () => {
     expect(hostMatches('notwikipedia.org', 'wikipedia.org')).toBe(false);
   });
 
-  it('allow a host unless it is bad or outside a non-empty only list', () => {
-    expect(isHostAllowed('a.example', {})).toBe(true);
-    expect(isHostAllowed('a.example', { bad: ['a.example'] })).toBe(false);
-    expect(isHostAllowed('a.example', { only: ['b.example'] })).toBe(false);
-    expect(isHostAllowed('x.b.example', { only: ['b.example'], bad: [] })).toBe(true);
+  it('allow a host unless it is bad or outside a non-empty only list; boost listed hosts', () => {
+    expect(createHostFilter({}).allowed('a.example')).toBe(true);
+    expect(createHostFilter({ bad: ['a.example'] }).allowed('a.example')).toBe(false);
+    expect(createHostFilter({ only: ['b.example'] }).allowed('a.example')).toBe(false);
+    const filter = createHostFilter({ only: ['https://B.example/'], bad: [], boost: ['www.x.b.example'] });
+    expect(filter.allowed('x.b.example')).toBe(true);
+    expect(filter.boosted('x.b.example')).toBe(true);
+    expect(filter.boosted('b.example')).toBe(false);
   });
 });
 

@@ -5,6 +5,12 @@ export interface HostLists {
   only?: readonly string[];
 }
 
+export interface HostFilter {
+  /** Not on the bad list, and on the only list when there is one. */
+  allowed(host: string): boolean;
+  boosted(host: string): boolean;
+}
+
 /** True when `host` is `listed` or one of its subdomains ("en.wikipedia.org" is in "wikipedia.org"). */
 export function hostMatches(host: string, listed: string): boolean {
   const wanted = cleanHost(listed);
@@ -12,24 +18,11 @@ export function hostMatches(host: string, listed: string): boolean {
   return actual === wanted || actual.endsWith(`.${wanted}`);
 }
 
-export function hostInList(host: string, list: readonly string[] | undefined): boolean {
-  return list !== undefined && list.some((listed) => hostMatches(host, listed));
-}
-
-/** Whether a host may be searched into and read under the bad and only lists. */
-export function isHostAllowed(host: string, lists: HostLists): boolean {
-  if (hostInList(host, lists.bad)) return false;
-  return !lists.only?.length || hostInList(host, lists.only);
-}
-
 /**
- * A fast check for many URLs: the lists are cleaned once and each host's verdicts cached, since
+ * Verdicts for many hosts: the lists are cleaned once and each host's verdicts cached, since
  * ranking meets the same few hundred hosts thousands of times.
  */
-export function createHostFilter(lists: HostLists): {
-  allowed(host: string): boolean;
-  boosted(host: string): boolean;
-} {
+export function createHostFilter(lists: HostLists): HostFilter {
   const clean = (list: readonly string[] | undefined) => (list ?? []).map(cleanHost);
   const bad = clean(lists.bad);
   const only = clean(lists.only);

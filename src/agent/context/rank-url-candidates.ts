@@ -80,7 +80,9 @@ async function rerankPool(
       const scores = await context.reranker.rerank(query, missing.map(describeUrl), {
         signal: context.signal,
       });
-      missing.forEach((record, index) => cache.set(record.key, scores[index] ?? 0));
+      missing.forEach((record, index) => {
+        cache.set(record.key, scores[index] ?? 0);
+      });
     } catch (error) {
       if (isFatal(error)) throw error;
       context.emit({

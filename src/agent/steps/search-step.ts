@@ -1,5 +1,5 @@
 import type { SearchHit } from '../../providers/spec/search-provider.js';
-import { isHostAllowed } from '../../retrieval/host-lists.js';
+import { createHostFilter } from '../../retrieval/host-lists.js';
 import { foldText } from '../../retrieval/match-text.js';
 import { hostOf } from '../../retrieval/normalize-url.js';
 import type { RunContext } from '../run-context.js';
@@ -90,5 +90,6 @@ async function searchAllowedHosts(context: RunContext, item: PlannedQuery): Prom
     ...(item.language ? { language: item.language } : {}),
     ...(lists.only.length === 1 ? { site: lists.only[0] } : {}),
   });
-  return hits.filter((hit) => isHostAllowed(hostOf(hit.url), lists));
+  const filter = createHostFilter(lists);
+  return hits.filter((hit) => filter.allowed(hostOf(hit.url)));
 }

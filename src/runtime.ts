@@ -77,25 +77,14 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const reranker = options.reranker ?? services.reranker;
   const healthFile = config.retrieval.hostHealthFile;
   const hostHealth = new HostHealth(healthFile ? readJsonFile(healthFile) : {});
+  const parts = { config, llm, search, reader, embedding, reranker, hostHealth };
   return {
-    config,
-    llm,
-    search,
-    reader,
-    embedding,
-    reranker,
-    hostHealth,
+    ...parts,
     ask: async (question, askOptions = {}) => {
       try {
         return await runDeepSearch({
           question,
-          config,
-          llm,
-          search,
-          reader,
-          embedding,
-          reranker,
-          hostHealth,
+          ...parts,
           signal: askOptions.signal,
           onEvent: askOptions.onEvent,
           history: askOptions.history,

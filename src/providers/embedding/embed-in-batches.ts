@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { isAbortError, isAuthenticationError, ProviderError } from '../../errors/index.js';
 import type { EmbeddingResult } from '../spec/embedding-provider.js';
 import { withRetry } from '../with-retry.js';
@@ -79,6 +80,11 @@ function planBatches(input: EmbedInBatchesInput): number[][] {
   if (current.length > 0) batches.push(current);
   return batches;
 }
+
+/** The OpenAI embeddings response, also Jina's: items that carry their input index. */
+export const indexedEmbeddingsSchema = z.looseObject({
+  data: z.array(z.looseObject({ index: z.number().int().nullish(), embedding: z.array(z.number()) })),
+});
 
 /** Places items that carry their own `index` (OpenAI, Jina) at that index; unknown ones are dropped. */
 export function byIndex(items: ReadonlyArray<{ index?: number | null; embedding: number[] }>, count: number) {

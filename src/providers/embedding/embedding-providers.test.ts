@@ -1,35 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, ConfigError, ProviderError } from '../../errors/index.js';
-import {
-  type FakeHttpHandler,
-  type FakeHttpServer,
-  startFakeHttpServer,
-} from '../../testing/fake-http-server.js';
+import type { FakeHttpHandler } from '../../testing/fake-http-server.js';
+import { sendJson } from '../../testing/fake-llm-script.js';
+import { createFakeServerSlot } from '../../testing/fake-server-slot.js';
 import { createEmbeddingService } from './embedding-registry.js';
 import { createGoogleEmbedding } from './google-embedding.js';
 import { createJinaEmbedding } from './jina-embedding.js';
 import { createOpenAiEmbedding } from './openai-embedding.js';
 
-let server: FakeHttpServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function fake(handler: FakeHttpHandler): Promise<FakeHttpServer> {
-  server = await startFakeHttpServer(handler);
-  return server;
-}
-
-function json(
-  response: Parameters<FakeHttpHandler>[1],
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(JSON.stringify(body));
-}
+const slot = createFakeServerSlot();
+afterEach(() => slot.close());
+const fake = slot.start;
+const json = sendJson;
 
 /** An OpenAI/Jina-style server: vector [length of text, position], items in reverse order to test indices. */
 const openAiStyle: FakeHttpHandler = (request, response) => {
@@ -165,7 +147,7 @@ describe('OpenAI-compatible embeddings', () => {
     });
     expect((await local.embed(['abc'], { task: 'query' })).vectors[0]?.[0]).toBe(3);
     expect(flaky.requests).toHaveLength(2);
-    await server?.close();
+    await slot.close();
 
     const denied = await fake((_request, response) => json(response, 401, { error: { message: 'bad key' } }));
     const openai = createOpenAiEmbedding({
@@ -178,7 +160,7 @@ describe('OpenAI-compatible embeddings', () => {
     expect(authError).toBeInstanceOf(AuthenticationError);
     expect((authError as Error).message).toMatch(/OPENAI_API_KEY/);
     expect(denied.requests).toHaveLength(1);
-    await server?.close();
+    await slot.close();
 
     const silent = await fake(() => {});
     const slow = createOpenAiEmbedding({

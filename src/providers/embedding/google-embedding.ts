@@ -4,7 +4,12 @@ import { requestJson } from '../http/request-json.js';
 import { joinUrl, requireSetting } from '../http/require-setting.js';
 import type { EmbeddingProvider, EmbeddingTask, EmbedOptions } from '../spec/embedding-provider.js';
 import { embedInBatches } from './embed-in-batches.js';
-import { type EmbeddingServiceSettings, embeddingDefaults } from './embedding-service-settings.js';
+import {
+  batchOptions,
+  type EmbeddingServiceSettings,
+  embeddingDefaults,
+  requestOptions,
+} from './embedding-service-settings.js';
 
 const providerId = 'google';
 const googleTasks: Readonly<Record<EmbeddingTask, string>> = {
@@ -29,12 +34,9 @@ export function createGoogleEmbedding(settings: EmbeddingServiceSettings = {}): 
     builtin: false,
     embed(texts, options: EmbedOptions) {
       return embedInBatches({
-        providerId,
+        ...batchOptions(providerId, settings, options),
         texts,
         batchSize: Math.min(maxBatch, settings.batchSize ?? embeddingDefaults.batchSize),
-        dimensions: settings.dimensions,
-        maxRetries: settings.maxRetries ?? embeddingDefaults.maxRetries,
-        signal: options.signal,
         embedBatch: async (batch) => {
           const apiKey = requireSetting(
             settings.apiKey,
@@ -42,7 +44,7 @@ export function createGoogleEmbedding(settings: EmbeddingServiceSettings = {}): 
           );
           const base = settings.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta';
           const body = await requestJson({
-            providerId,
+            ...requestOptions(providerId, settings, { signal: options.signal, keyHint }),
             url: joinUrl(base, `models/${encodeURIComponent(model)}:batchEmbedContents`),
             headers: { 'x-goog-api-key': apiKey },
             body: {
@@ -54,10 +56,6 @@ export function createGoogleEmbedding(settings: EmbeddingServiceSettings = {}): 
               })),
             },
             schema: googleResponseSchema,
-            fetch: settings.fetch,
-            timeoutMs: settings.timeoutMs ?? embeddingDefaults.timeoutMs,
-            signal: options.signal,
-            keyHint,
           });
           // No index in this format: a short list cannot be matched to the texts, so it is an error.
           if (body.embeddings.length !== batch.length) {

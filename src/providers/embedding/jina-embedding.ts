@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import { requestJson } from '../http/request-json.js';
 import { joinUrl, requireSetting } from '../http/require-setting.js';
 import type { EmbeddingProvider, EmbeddingTask, EmbedOptions } from '../spec/embedding-provider.js';
-import { byIndex, embedInBatches } from './embed-in-batches.js';
-import { type EmbeddingServiceSettings, embeddingDefaults } from './embedding-service-settings.js';
+import { byIndex, embedInBatches, indexedEmbeddingsSchema } from './embed-in-batches.js';
+import { batchOptions, type EmbeddingServiceSettings, requestOptions } from './embedding-service-settings.js';
 
 const providerId = 'jina';
 const jinaTasks: Readonly<Record<EmbeddingTask, string>> = {
@@ -13,10 +12,6 @@ const jinaTasks: Readonly<Record<EmbeddingTask, string>> = {
 };
 // Late chunking embeds the whole request as one document: keep it within the model's window.
 const lateChunkingMaxChars = 24_000;
-
-const jinaResponseSchema = z.looseObject({
-  data: z.array(z.looseObject({ index: z.number().int().nullish(), embedding: z.array(z.number()) })),
-});
 
 /** Jina Embeddings (POST /v1/embeddings) with `task` and `late_chunking`, as seed 001 uses them. */
 export function createJinaEmbedding(settings: EmbeddingServiceSettings = {}): EmbeddingProvider {
@@ -31,20 +26,16 @@ export function createJinaEmbedding(settings: EmbeddingServiceSettings = {}): Em
         options.lateChunking && settings.lateChunking !== false && options.task === 'passage',
       );
       return embedInBatches({
-        providerId,
+        ...batchOptions(providerId, settings, options),
         texts,
-        batchSize: settings.batchSize ?? embeddingDefaults.batchSize,
         ...(lateChunking ? { maxBatchChars: lateChunkingMaxChars } : {}),
-        dimensions: settings.dimensions,
-        maxRetries: settings.maxRetries ?? embeddingDefaults.maxRetries,
-        signal: options.signal,
         embedBatch: async (batch) => {
           const apiKey = requireSetting(
             settings.apiKey,
             `the jina embedding provider needs a key: set ${keyHint}`,
           );
           const body = await requestJson({
-            providerId,
+            ...requestOptions(providerId, settings, { signal: options.signal, keyHint }),
             url: joinUrl(settings.baseURL ?? 'https://api.jina.ai/v1', 'embeddings'),
             headers: { authorization: `Bearer ${apiKey}` },
             body: {
@@ -56,11 +47,7 @@ export function createJinaEmbedding(settings: EmbeddingServiceSettings = {}): Em
               ...(settings.dimensions ? { dimensions: settings.dimensions } : {}),
               input: batch,
             },
-            schema: jinaResponseSchema,
-            fetch: settings.fetch,
-            timeoutMs: settings.timeoutMs ?? embeddingDefaults.timeoutMs,
-            signal: options.signal,
-            keyHint,
+            schema: indexedEmbeddingsSchema,
           });
           return byIndex(body.data, batch.length);
         },

@@ -1,13 +1,8 @@
-import { z } from 'zod';
 import { requestJson } from '../http/request-json.js';
 import { joinUrl, requireSetting } from '../http/require-setting.js';
 import type { EmbeddingProvider, EmbedOptions } from '../spec/embedding-provider.js';
-import { byIndex, embedInBatches } from './embed-in-batches.js';
-import { type EmbeddingServiceSettings, embeddingDefaults } from './embedding-service-settings.js';
-
-const openAiResponseSchema = z.looseObject({
-  data: z.array(z.looseObject({ index: z.number().int().nullish(), embedding: z.array(z.number()) })),
-});
+import { byIndex, embedInBatches, indexedEmbeddingsSchema } from './embed-in-batches.js';
+import { batchOptions, type EmbeddingServiceSettings, requestOptions } from './embedding-service-settings.js';
 
 export interface OpenAiEmbeddingSettings extends EmbeddingServiceSettings {
   /** 'openai' (api.openai.com, key required) or 'openai-compatible' (base URL and model required). */
@@ -30,15 +25,11 @@ export function createOpenAiEmbedding(settings: OpenAiEmbeddingSettings = {}): E
     builtin: false,
     embed(texts, options: EmbedOptions) {
       return embedInBatches({
-        providerId,
+        ...batchOptions(providerId, settings, options),
         texts,
-        batchSize: settings.batchSize ?? embeddingDefaults.batchSize,
-        dimensions: settings.dimensions,
-        maxRetries: settings.maxRetries ?? embeddingDefaults.maxRetries,
-        signal: options.signal,
         embedBatch: async (batch) => {
           const body = await requestJson({
-            providerId,
+            ...requestOptions(providerId, settings, { signal: options.signal, keyHint }),
             url: joinUrl(resolveBaseUrl(flavour, settings.baseURL), 'embeddings'),
             headers: authorization(flavour, settings.apiKey, keyHint),
             body: {
@@ -47,11 +38,7 @@ export function createOpenAiEmbedding(settings: OpenAiEmbeddingSettings = {}): E
               encoding_format: 'float',
               ...(settings.dimensions ? { dimensions: settings.dimensions } : {}),
             },
-            schema: openAiResponseSchema,
-            fetch: settings.fetch,
-            timeoutMs: settings.timeoutMs ?? embeddingDefaults.timeoutMs,
-            signal: options.signal,
-            keyHint,
+            schema: indexedEmbeddingsSchema,
           });
           return byIndex(body.data, batch.length);
         },

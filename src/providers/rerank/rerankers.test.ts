@@ -1,27 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, ConfigError } from '../../errors/index.js';
-import {
-  type FakeHttpHandler,
-  type FakeHttpServer,
-  startFakeHttpServer,
-} from '../../testing/fake-http-server.js';
+import type { FakeHttpHandler } from '../../testing/fake-http-server.js';
+import { sendJson } from '../../testing/fake-llm-script.js';
+import { createFakeServerSlot } from '../../testing/fake-server-slot.js';
 import { createRerankService } from './rerank-registry.js';
 
-let server: FakeHttpServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function fake(handler: FakeHttpHandler): Promise<FakeHttpServer> {
-  server = await startFakeHttpServer(handler);
-  return server;
-}
-
-function json(response: Parameters<FakeHttpHandler>[1], status: number, body: unknown) {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
+const slot = createFakeServerSlot();
+afterEach(() => slot.close());
+const fake = slot.start;
+const json = sendJson;
 
 /** Cohere-style: relevance = share of query words in the document, results sorted best first. */
 const cohereStyle: FakeHttpHandler = (request, response) => {
@@ -141,7 +128,7 @@ describe('rerank services', () => {
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as Error).message).toMatch(/JINA_API_KEY/);
     expect(denied.requests).toHaveLength(1);
-    await server?.close();
+    await slot.close();
 
     let calls = 0;
     const flaky = await fake((request, response) => {
@@ -155,7 +142,7 @@ describe('rerank services', () => {
     });
     expect(await retried.rerank('best', ['best'])).toEqual([1]);
     expect(flaky.requests).toHaveLength(3);
-    await server?.close();
+    await slot.close();
 
     const broken = await fake((_request, response) => json(response, 200, { results: [{ index: 'zero' }] }));
     const bad = createRerankService({

@@ -161,43 +161,29 @@ function shareOf(keys: readonly string[]): (key: string) => number {
   return (key) => (max > 1 ? ((counts.get(key) ?? 1) - 1) / (max - 1) : 0);
 }
 
-/** host, host/a, host/a/b... for https://host/a/b/c (the page itself excluded), as slices of the URL. */
-function pathPrefixes(url: string): string[] {
-  const schemeEnd = url.indexOf('://');
-  const from = schemeEnd === -1 ? 0 : schemeEnd + 3;
-  let end = url.length;
-  for (const mark of ['?', '#']) {
-    const at = url.indexOf(mark, from);
-    if (at !== -1 && at < end) end = at;
-  }
-  const prefixes: string[] = [];
-  for (let slash = url.indexOf('/', from); slash !== -1 && slash < end; slash = url.indexOf('/', slash + 1)) {
-    if (slash > from && url.charCodeAt(slash - 1) !== 47) prefixes.push(url.slice(from, slash));
-  }
-  return prefixes.length > 0 ? prefixes : [url.slice(from, end)];
-}
-
 /**
  * URLs in a shared path hierarchy (many siblings under /docs/api/) score higher; each level
- * counts less than the one above it, and deep pages lose a little for their depth.
+ * counts less than the one above it, and deep pages lose a little for their depth. Prefixes
+ * (host, host/a, host/a/b... the page itself excluded) are keyed by a running 32-bit hash of the
+ * URL's characters: no substring is built, and a rare collision only blurs one signal.
  */
 function pathStructureScores(pool: readonly UrlCandidate[]): Float64Array {
-  const prefixes: string[] = [];
+  const hashes: number[] = [];
   const ends = new Int32Array(pool.length);
-  const counts = new Map<string, number>();
+  const counts = new Map<number, number>();
   pool.forEach((candidate, index) => {
-    for (const prefix of pathPrefixes(candidate.url)) {
-      prefixes.push(prefix);
-      counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
-    }
-    ends[index] = prefixes.length;
+    forEachPrefixHash(candidate.url, (hash) => {
+      hashes.push(hash);
+      counts.set(hash, (counts.get(hash) ?? 0) + 1);
+    });
+    ends[index] = hashes.length;
   });
   const scores = new Float64Array(pool.length);
   let max = 0;
   for (let index = 0, from = 0; index < pool.length; from = ends[index]!, index++) {
     let score = 0;
     for (let at = from; at < ends[index]!; at++)
-      score += Math.log2(counts.get(prefixes[at]!)!) * pathDecay ** (at - from);
+      score += Math.log2(counts.get(hashes[at]!)!) * pathDecay ** (at - from);
     scores[index] = score / (1 + 0.1 * (ends[index]! - from));
     max = Math.max(max, scores[index]!);
   }
@@ -205,11 +191,42 @@ function pathStructureScores(pool: readonly UrlCandidate[]): Float64Array {
   return scores;
 }
 
+/** Calls back with the hash of each path prefix of the URL, host first; query and fragment ignored. */
+function forEachPrefixHash(url: string, visit: (hash: number) => void): void {
+  const schemeEnd = url.indexOf('://');
+  const from = schemeEnd === -1 ? 0 : schemeEnd + 3;
+  let hash = 0x811c9dc5;
+  let emitted = false;
+  for (let index = from; index < url.length; index++) {
+    const code = url.charCodeAt(index);
+    if (code === 63 || code === 35) break; // ? #
+    if (code === 47) {
+      // a slash ends a prefix (repeated slashes count once)
+      if (index > from && url.charCodeAt(index - 1) !== 47) {
+        visit(hash >>> 0);
+        emitted = true;
+      }
+      continue;
+    }
+    hash = Math.imul(hash ^ code, 0x01000193);
+  }
+  if (!emitted) visit(hash >>> 0);
+}
+
 /** 1 for today, halving every 180 days; 0 when the date is unknown. */
 function freshness(publishedAt: string | undefined, nowMs: number): number {
   if (!publishedAt) return 0;
-  const time = Date.parse(publishedAt);
+  const time = parseDate(publishedAt);
   if (Number.isNaN(time)) return 0;
   const ageDays = Math.max(0, (nowMs - time) / 86_400_000);
   return 0.5 ** (ageDays / 180);
+}
+
+const isoDate = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/** ISO dates (what the providers give) without the general parser, which is slow on thousands. */
+function parseDate(text: string): number {
+  const match = isoDate.exec(text);
+  if (!match) return Date.parse(text);
+  return Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
 }

@@ -1,4 +1,5 @@
 import { type LlmRole, llmRoles } from './config-schema.js';
+import { retrievalSettingSources } from './retrieval-setting-sources.js';
 
 /** `list`: comma-separated in env and flags, an array in the config file. */
 export type SettingType = 'string' | 'integer' | 'number' | 'boolean' | 'list';
@@ -148,7 +149,7 @@ const baseSources: SettingSource[] = [
     type: 'list',
     description: 'comma-separated hosts: when set, only these are searched and read',
   },
-  ...retrievalSources(),
+  ...retrievalSettingSources,
   {
     path: 'reader.allowPrivateNetwork',
     env: 'DEEPSEARCH_ALLOW_PRIVATE_NETWORK',
@@ -213,110 +214,6 @@ const baseSources: SettingSource[] = [
     description: 'verbose diagnostics',
   },
 ];
-
-function retrievalSources(): SettingSource[] {
-  return [
-    {
-      path: 'embedding.provider',
-      env: 'DEEPSEARCH_EMBEDDING_PROVIDER',
-      flag: 'embedding-provider',
-      type: 'string',
-      description: 'builtin (lexical, default) | jina | openai | openai-compatible | google',
-    },
-    {
-      path: 'embedding.baseURL',
-      env: 'DEEPSEARCH_EMBEDDING_BASE_URL',
-      flag: 'embedding-base-url',
-      type: 'string',
-      description: 'embedding server, e.g. http://localhost:11434/v1 (Ollama) or a TEI/vLLM /v1',
-    },
-    {
-      path: 'embedding.model',
-      env: 'DEEPSEARCH_EMBEDDING_MODEL',
-      flag: 'embedding-model',
-      type: 'string',
-      description: 'embedding model id',
-    },
-    {
-      path: 'embedding.apiKey',
-      env: 'DEEPSEARCH_EMBEDDING_API_KEY',
-      flag: 'embedding-api-key',
-      type: 'string',
-      secret: true,
-      description: 'key for the embedding service (overrides the vendor variables)',
-    },
-    {
-      path: 'embedding.dimensions',
-      env: 'DEEPSEARCH_EMBEDDING_DIMENSIONS',
-      flag: 'embedding-dimensions',
-      type: 'integer',
-      description: 'vector size to ask for and check',
-    },
-    {
-      path: 'rerank.provider',
-      env: 'DEEPSEARCH_RERANK_PROVIDER',
-      flag: 'rerank-provider',
-      type: 'string',
-      description: 'builtin (BM25, default) | jina | cohere | tei | infinity | vllm',
-    },
-    {
-      path: 'rerank.baseURL',
-      env: 'DEEPSEARCH_RERANK_BASE_URL',
-      flag: 'rerank-base-url',
-      type: 'string',
-      description: 'rerank server (tei, infinity, vllm), e.g. http://localhost:8080',
-    },
-    {
-      path: 'rerank.model',
-      env: 'DEEPSEARCH_RERANK_MODEL',
-      flag: 'rerank-model',
-      type: 'string',
-      description: 'rerank model id',
-    },
-    {
-      path: 'rerank.apiKey',
-      env: 'DEEPSEARCH_RERANK_API_KEY',
-      flag: 'rerank-api-key',
-      type: 'string',
-      secret: true,
-      description: 'key for the rerank service (overrides the vendor variables)',
-    },
-    {
-      path: 'keys.jina',
-      env: 'JINA_API_KEY',
-      type: 'string',
-      secret: true,
-      description: 'Jina key (embedding or rerank provider jina)',
-    },
-    {
-      path: 'keys.cohere',
-      env: 'COHERE_API_KEY',
-      type: 'string',
-      secret: true,
-      description: 'Cohere key (rerank provider cohere)',
-    },
-    {
-      path: 'retrieval.dedupThreshold',
-      env: 'DEEPSEARCH_DEDUP_THRESHOLD',
-      flag: 'dedup-threshold',
-      type: 'number',
-      description: 'cosine similarity above which a query counts as already searched (default 0.86)',
-    },
-    {
-      path: 'retrieval.queryRewrite',
-      env: 'DEEPSEARCH_QUERY_REWRITE',
-      type: 'boolean',
-      description: 'rewrite and expand queries with the rewriter role before searching (default true)',
-    },
-    {
-      path: 'retrieval.hostHealthFile',
-      env: 'DEEPSEARCH_HOST_HEALTH_FILE',
-      flag: 'host-health-file',
-      type: 'string',
-      description: 'JSON file remembering hosts that failed or were paywalled, across runs',
-    },
-  ];
-}
 
 const roleFields: Array<{ field: string; suffix: string; type: SettingType; secret?: boolean }> = [
   { field: 'provider', suffix: 'PROVIDER', type: 'string' },

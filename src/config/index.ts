@@ -4,3 +4,5 @@ export * from './load-config.js';
 export * from './redact-config.js';
 export * from './resolve-llm-settings.js';
 export * from './setting-sources.js';
+export * from './budget-presets.js';
+export * from './derive-config.js';

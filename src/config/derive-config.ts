@@ -1,0 +1,34 @@
+import { ConfigError } from '../errors/index.js';
+import { type DeepSearchConfig, configSchema } from './config-schema.js';
+
+/** Settings a single run may replace: budgets, agent behaviour and search (not the LLM or keys). */
+export interface ConfigOverrides {
+  budget?: Partial<DeepSearchConfig['budget']>;
+  agent?: Partial<DeepSearchConfig['agent']>;
+  search?: Partial<DeepSearchConfig['search']>;
+}
+
+/**
+ * A copy of a loaded config with some settings replaced, validated again by the one schema, so a
+ * per-request config obeys the same rules as one read from flags, env and file.
+ */
+export function deriveConfig(base: DeepSearchConfig, overrides: ConfigOverrides): DeepSearchConfig {
+  const merged = {
+    ...base,
+    budget: { ...base.budget, ...withoutUndefined(overrides.budget) },
+    agent: { ...base.agent, ...withoutUndefined(overrides.agent) },
+    search: { ...base.search, ...withoutUndefined(overrides.search) },
+  };
+  const parsed = configSchema.safeParse(merged);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`, {
+    code: 'config_invalid_override',
+    cause: parsed.error,
+  });
+}
+
+function withoutUndefined<T extends object>(value: T | undefined): Partial<T> {
+  if (!value) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}

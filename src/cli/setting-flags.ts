@@ -12,7 +12,9 @@ export function addSettingFlags(command: Command, options: { server?: boolean } 
     if (!source.flag || (source.path.startsWith('server.') && !options.server)) continue;
     const takesValue = source.type !== 'boolean';
     const option = new Option(
-      takesValue ? `--${source.flag} <${source.type === 'string' ? 'value' : source.type}>` : `--${source.flag}`,
+      takesValue
+        ? `--${source.flag} <${source.type === 'string' ? 'value' : source.type}>`
+        : `--${source.flag}`,
       `${source.description}${source.env ? ` [env ${source.env}]` : ''}`,
     );
     if (visibleRoleFlags.test(source.flag)) option.hideHelp();

@@ -2,7 +2,11 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AgentEventListener } from './agent/agent-events.js';
 import type { DeepSearchResult } from './agent/agent-types.js';
 import { runDeepSearch } from './agent/run-deep-search.js';
-import { type AnswerSchema, createStructuredAnswer, type StructuredAnswer } from './agent/structured-answer.js';
+import {
+  type AnswerSchema,
+  createStructuredAnswer,
+  type StructuredAnswer,
+} from './agent/structured-answer.js';
 import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
@@ -67,7 +71,11 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     if (id === config.search.provider) return search;
     let provider = otherSearch.get(id);
     if (!provider) {
-      provider = createSearchProvider({ ...runConfig.search, fetch: options.fetch, allowPrivateNetwork: config.reader.allowPrivateNetwork });
+      provider = createSearchProvider({
+        ...runConfig.search,
+        fetch: options.fetch,
+        allowPrivateNetwork: config.reader.allowPrivateNetwork,
+      });
       otherSearch.set(id, provider);
     }
     return provider;
@@ -90,6 +98,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         history: askOptions.history,
       });
     },
-    structureAnswer: (result, structureOptions) => createStructuredAnswer({ llm, result, ...structureOptions }),
+    structureAnswer: (result, structureOptions) =>
+      createStructuredAnswer({ llm, result, ...structureOptions }),
   };
 }

@@ -20,7 +20,10 @@ export function parseAnswerSchema(input: { name?: string; jsonSchema: unknown })
     throw new InputError('the answer schema must be a JSON Schema object', { param: 'response_format' });
   }
   try {
-    return { name: input.name ?? 'answer', schema: z.fromJSONSchema(jsonSchema as z.core.JSONSchema.JSONSchema) };
+    return {
+      name: input.name ?? 'answer',
+      schema: z.fromJSONSchema(jsonSchema as z.core.JSONSchema.JSONSchema),
+    };
   } catch (error) {
     throw new InputError(`the answer schema is not usable: ${(error as Error).message}`, {
       param: 'response_format',
@@ -45,7 +48,11 @@ export async function createStructuredAnswer(input: {
   const reply = await input.llm.generateObject({
     role: 'agent',
     system: structuredAnswerSystemPrompt(),
-    prompt: structuredAnswerPrompt({ question: result.question, answer: result.answer, references: result.references }),
+    prompt: structuredAnswerPrompt({
+      question: result.question,
+      answer: result.answer,
+      references: result.references,
+    }),
     schema: answerSchema.schema,
     schemaName: answerSchema.name,
     signal: input.signal,

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors/index.js';
-import { type DeepSearchConfig, configSchema } from './config-schema.js';
+import { configSchema, type DeepSearchConfig } from './config-schema.js';
 
 /** Settings a single run may replace: budgets, agent behaviour and search (not the LLM or keys). */
 export interface ConfigOverrides {

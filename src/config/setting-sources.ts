@@ -213,8 +213,20 @@ function roleSources(role: LlmRole): SettingSource[] {
 }
 
 const serverSources: SettingSource[] = [
-  { path: 'server.host', env: 'DEEPSEARCH_HOST', flag: 'host', type: 'string', description: 'serve: address to listen on (default 127.0.0.1)' },
-  { path: 'server.port', env: 'DEEPSEARCH_PORT', flag: 'port', type: 'integer', description: 'serve: port to listen on (default 3000)' },
+  {
+    path: 'server.host',
+    env: 'DEEPSEARCH_HOST',
+    flag: 'host',
+    type: 'string',
+    description: 'serve: address to listen on (default 127.0.0.1)',
+  },
+  {
+    path: 'server.port',
+    env: 'DEEPSEARCH_PORT',
+    flag: 'port',
+    type: 'integer',
+    description: 'serve: port to listen on (default 3000)',
+  },
   {
     path: 'server.apiKeys',
     env: 'DEEPSEARCH_API_KEYS',

@@ -32,7 +32,11 @@ export function createChatCompletionsHandler(options: ChatCompletionsOptions) {
     record.stream = request.stream;
     const signal = AbortSignal.any([c.req.raw.signal, options.shutdownSignal]);
     const release = await options.limiter.acquire(signal);
-    const identity = { id: `chatcmpl-${randomUUID()}`, model: request.model, created: Math.floor(Date.now() / 1000) };
+    const identity = {
+      id: `chatcmpl-${randomUUID()}`,
+      model: request.model,
+      created: Math.floor(Date.now() / 1000),
+    };
     if (!request.stream) {
       try {
         const body = await completeChat({ runtime: options.runtime, request, identity, signal });
@@ -76,7 +80,10 @@ async function readRunRequest(c: Context<ServerEnv>, options: ChatCompletionsOpt
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const param = issue.path.join('.');
-    throw new InputError(`${param || 'body'}: ${issue.message}`, { param: param || undefined, code: 'invalid_value' });
+    throw new InputError(`${param || 'body'}: ${issue.message}`, {
+      param: param || undefined,
+      code: 'invalid_value',
+    });
   }
   return toRunRequest(parsed.data, {
     config: options.runtime.config,

@@ -13,13 +13,20 @@ const thinkBlock = /<think>[\s\S]*?(?:<\/think>|$)/gi;
  * become chat history for the agent, with the <think> blocks of earlier answers removed. System
  * and tool messages are not questions or answers and are left out.
  */
-export function splitConversation(messages: readonly ChatMessage[]): { question: string; history: ChatTurn[] } {
+export function splitConversation(messages: readonly ChatMessage[]): {
+  question: string;
+  history: ChatTurn[];
+} {
   const last = messages.at(-1);
   if (last?.role !== 'user') {
-    throw new InputError('the last message must come from the user', { param: 'messages', code: 'invalid_messages' });
+    throw new InputError('the last message must come from the user', {
+      param: 'messages',
+      code: 'invalid_messages',
+    });
   }
   const question = messageText(last).trim();
-  if (!question) throw new InputError('the last user message is empty', { param: 'messages', code: 'invalid_messages' });
+  if (!question)
+    throw new InputError('the last user message is empty', { param: 'messages', code: 'invalid_messages' });
   const history: ChatTurn[] = [];
   let pendingQuestion: string[] = [];
   for (const message of messages.slice(0, -1)) {

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { DeepSearchRuntime } from '../runtime.js';
+import { deepsearchDetails } from './completion-body.js';
 import { type ChunkFactory, toOpenAiUsage } from './completion-chunks.js';
 import { completionContent } from './completion-content.js';
-import { deepsearchDetails } from './completion-body.js';
 import { toErrorResponse } from './openai-error.js';
 import { describeProgress } from './progress-reasoning.js';
 import type { RunRequest } from './run-request.js';
@@ -69,7 +69,13 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
         },
       });
       closeThink();
-      const content = await completionContent({ runtime, request, result, offset: answerStart ?? contentLength, signal });
+      const content = await completionContent({
+        runtime,
+        request,
+        result,
+        offset: answerStart ?? contentLength,
+        signal,
+      });
       sendContent(content.text.startsWith(streamed) ? content.text.slice(streamed.length) : content.text);
       if (content.annotations.length > 0) send(chunks.delta({ annotations: content.annotations }));
       send({ ...chunks.delta({}, 'stop'), deepsearch: deepsearchDetails(result) });
@@ -86,7 +92,8 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
       input.onEnd({ outcome: 'failed', errorCode: body.error.code ?? undefined });
     } finally {
       clearInterval(heartbeat);
-      if (!c.req.raw.signal.aborted) pending = pending.then(() => stream.write('data: [DONE]\n\n').then(() => undefined));
+      if (!c.req.raw.signal.aborted)
+        pending = pending.then(() => stream.write('data: [DONE]\n\n').then(() => undefined));
       await pending;
     }
   });

@@ -49,7 +49,11 @@ export function createChunkFactory(identity: CompletionIdentity, options: { incl
   const usageField = (usage: OpenAiUsage | null) => (options.includeUsage ? { usage } : {});
   return {
     delta(delta: ChunkDelta, finishReason: 'stop' | 'length' | null = null) {
-      return { ...base(), choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...usageField(null) };
+      return {
+        ...base(),
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+        ...usageField(null),
+      };
     },
     usage(usage: OpenAiUsage) {
       return { ...base(), choices: [], ...usageField(usage) };

@@ -24,8 +24,15 @@ export async function completionContent(input: {
 }): Promise<CompletionContent> {
   const { result, request } = input;
   if (request.answerSchema) {
-    const structured = await input.runtime.structureAnswer(result, { answerSchema: request.answerSchema, signal: input.signal });
-    return { text: JSON.stringify(structured.object), annotations: [], usage: addUsage(result.usage, structured.usage) };
+    const structured = await input.runtime.structureAnswer(result, {
+      answerSchema: request.answerSchema,
+      signal: input.signal,
+    });
+    return {
+      text: JSON.stringify(structured.object),
+      annotations: [],
+      usage: addUsage(result.usage, structured.usage),
+    };
   }
   const text = renderAnswerMarkdown(result.answer, result.references);
   return { text, annotations: urlCitations(text, result.references, input.offset), usage: result.usage };

@@ -13,7 +13,10 @@ export interface ConcurrencyLimiter {
  * that a 429 whose Retry-After is the average time a slot was held lately. A waiter whose signal
  * fires (the client left) gives up its place.
  */
-export function createConcurrencyLimiter(options: { maxConcurrent: number; maxQueue: number }): ConcurrencyLimiter {
+export function createConcurrencyLimiter(options: {
+  maxConcurrent: number;
+  maxQueue: number;
+}): ConcurrencyLimiter {
   let running = 0;
   const waiting: Array<() => void> = [];
   const recentHoldMs: number[] = [];

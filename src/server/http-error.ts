@@ -17,7 +17,13 @@ export class HttpError extends DeepSearchError {
 
   constructor(
     message: string,
-    options: { status: number; type: OpenAiErrorType; code: string; param?: string; headers?: Record<string, string> },
+    options: {
+      status: number;
+      type: OpenAiErrorType;
+      code: string;
+      param?: string;
+      headers?: Record<string, string>;
+    },
   ) {
     super(message, { code: options.code });
     this.status = options.status;

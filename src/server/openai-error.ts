@@ -24,18 +24,33 @@ export interface ErrorResponse {
  * 500 whose message says nothing about internals.
  */
 export function toErrorResponse(error: unknown): ErrorResponse {
-  const respond = (status: number, type: OpenAiErrorType, message: string, code: string | null, param: string | null = null) => ({
+  const respond = (
+    status: number,
+    type: OpenAiErrorType,
+    message: string,
+    code: string | null,
+    param: string | null = null,
+  ) => ({
     status,
     body: { error: { message, type, param, code } },
     headers: {},
   });
   if (isHttpError(error)) {
-    return { ...respond(error.status, error.type, error.message, error.code, error.param), headers: error.headers };
+    return {
+      ...respond(error.status, error.type, error.message, error.code, error.param),
+      headers: error.headers,
+    };
   }
-  if (isInputError(error)) return respond(400, 'invalid_request_error', error.message, error.code, error.param ?? null);
+  if (isInputError(error))
+    return respond(400, 'invalid_request_error', error.message, error.code, error.param ?? null);
   if (isConfigError(error)) return respond(400, 'invalid_request_error', error.message, error.code);
   if (isAuthenticationError(error)) {
-    return respond(502, 'upstream_error', `${error.providerId} refused this server's credentials`, error.code);
+    return respond(
+      502,
+      'upstream_error',
+      `${error.providerId} refused this server's credentials`,
+      error.code,
+    );
   }
   if (isProviderError(error)) return respond(502, 'upstream_error', error.message, error.code);
   if (isAbortError(error)) return respond(503, 'server_error', 'the request was cancelled', 'cancelled');

@@ -19,12 +19,16 @@ export function describeProgress(event: AgentEvent): string | undefined {
     case 'action':
       return `\n→ ${event.action}\n`;
     case 'search-end': {
-      const failures = event.failures.map((failure) => `  ✗ search failed for "${clip(failure.query, 80)}": ${clip(failure.error)}\n`);
+      const failures = event.failures.map(
+        (failure) => `  ✗ search failed for "${clip(failure.query, 80)}": ${clip(failure.error)}\n`,
+      );
       const queries = event.queries.map((query) => `"${clip(query, 80)}"`).join(', ');
       return `  searched ${queries}: ${event.hits} results, ${event.newUrls} new URLs\n${failures.join('')}`;
     }
     case 'read-end':
-      return event.ok ? `  ✓ read ${event.title ? `${clip(event.title, 80)} ` : ''}<${event.url}>\n` : `  ✗ could not read <${event.url}>: ${clip(event.error ?? 'failed')}\n`;
+      return event.ok
+        ? `  ✓ read ${event.title ? `${clip(event.title, 80)} ` : ''}<${event.url}>\n`
+        : `  ✗ could not read <${event.url}>: ${clip(event.error ?? 'failed')}\n`;
     case 'reflect':
       return event.questions.map((question) => `  sub-question: ${clip(question)}\n`).join('');
     case 'evaluation':

@@ -29,20 +29,26 @@ export interface RunRequestContext {
 /** Checks what the schema cannot (model, conversation shape, provider, answer schema) and builds the run's config. */
 export function toRunRequest(body: ChatRequest, context: RunRequestContext): RunRequest {
   if (!context.models.includes(body.model)) {
-    throw new HttpError(`The model '${body.model}' does not exist (available: ${context.models.join(', ')})`, {
-      status: 404,
-      type: 'invalid_request_error',
-      code: 'model_not_found',
-      param: 'model',
-    });
+    throw new HttpError(
+      `The model '${body.model}' does not exist (available: ${context.models.join(', ')})`,
+      {
+        status: 404,
+        type: 'invalid_request_error',
+        code: 'model_not_found',
+        param: 'model',
+      },
+    );
   }
   const { question, history } = splitConversation(body.messages);
   const provider = body.search_provider;
   if (provider !== undefined && !context.searchProviders.includes(provider)) {
-    throw new InputError(`unknown search provider '${provider}' (available: ${context.searchProviders.join(', ')})`, {
-      param: 'search_provider',
-      code: 'unknown_search_provider',
-    });
+    throw new InputError(
+      `unknown search provider '${provider}' (available: ${context.searchProviders.join(', ')})`,
+      {
+        param: 'search_provider',
+        code: 'unknown_search_provider',
+      },
+    );
   }
   const format = body.response_format;
   const answerSchema =

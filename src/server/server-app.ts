@@ -32,13 +32,22 @@ export interface ServerAppOptions {
 export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   const { settings } = options;
   const isDraining = options.isDraining ?? (() => false);
-  const limiter = createConcurrencyLimiter({ maxConcurrent: settings.maxConcurrent, maxQueue: settings.maxQueue });
+  const limiter = createConcurrencyLimiter({
+    maxConcurrent: settings.maxConcurrent,
+    maxQueue: settings.maxQueue,
+  });
   const app = new Hono<ServerEnv>();
   app.use(requestId());
   app.use(createAccessLog({ log: options.log }));
   if (settings.corsOrigins.length > 0) {
     const origin = settings.corsOrigins.includes('*') ? '*' : [...settings.corsOrigins];
-    app.use(cors({ origin, allowHeaders: ['Authorization', 'Content-Type'], exposeHeaders: ['X-Request-Id', 'Retry-After'] }));
+    app.use(
+      cors({
+        origin,
+        allowHeaders: ['Authorization', 'Content-Type'],
+        exposeHeaders: ['X-Request-Id', 'Retry-After'],
+      }),
+    );
   }
   app.get('/health', (c) => c.json({ status: 'ok' }));
   app.get('/ready', (c) =>
@@ -49,13 +58,20 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   app.use('/v1/*', async (c, next) => {
     if (isDraining()) {
       c.header('connection', 'close');
-      throw new HttpError('the server is shutting down', { status: 503, type: 'server_error', code: 'shutting_down' });
+      throw new HttpError('the server is shutting down', {
+        status: 503,
+        type: 'server_error',
+        code: 'shutting_down',
+      });
     }
     return next();
   });
   app.use('/v1/*', createBearerAuth({ apiKeys: settings.apiKeys }));
   app.get('/v1/models', (c) =>
-    c.json({ object: 'list', data: serverModels.map((id) => ({ id, object: 'model', created: 0, owned_by: 'deepsearch' })) }),
+    c.json({
+      object: 'list',
+      data: serverModels.map((id) => ({ id, object: 'model', created: 0, owned_by: 'deepsearch' })),
+    }),
   );
   app.post(
     '/v1/chat/completions',

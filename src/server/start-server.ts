@@ -40,7 +40,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     heartbeatMs: options.heartbeatMs,
   });
   const server = await new Promise<Server>((resolve, reject) => {
-    const created = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, () => resolve(created as Server));
+    const created = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, () =>
+      resolve(created as Server),
+    );
     created.once('error', reject);
   });
   const address = server.address() as AddressInfo;

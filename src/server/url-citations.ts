@@ -19,7 +19,12 @@ export function urlCitations(answer: string, references: readonly Reference[], o
     const start = offset + match.index;
     citations.push({
       type: 'url_citation',
-      url_citation: { url: reference.url, title: reference.title, start_index: start, end_index: start + match[0].length },
+      url_citation: {
+        url: reference.url,
+        title: reference.title,
+        start_index: start,
+        end_index: start + match[0].length,
+      },
     });
   }
   return citations;

@@ -10,9 +10,15 @@ export function structuredAnswerSystemPrompt(): string {
 - Keep URLs exactly as listed in <sources>.`;
 }
 
-export function structuredAnswerPrompt(input: { question: string; answer: string; references: readonly Reference[] }): string {
+export function structuredAnswerPrompt(input: {
+  question: string;
+  answer: string;
+  references: readonly Reference[];
+}): string {
   const sources = input.references
-    .map((reference) => `[${reference.index}] ${reference.title} <${reference.url}>\n    "${reference.quote}"`)
+    .map(
+      (reference) => `[${reference.index}] ${reference.title} <${reference.url}>\n    "${reference.quote}"`,
+    )
     .join('\n');
   return `<question>\n${input.question}\n</question>\n\n<answer>\n${input.answer}\n</answer>\n\n<sources>\n${sources || '(none)'}\n</sources>`;
 }

@@ -15,9 +15,9 @@ export interface ConfigOverrides {
 export function deriveConfig(base: DeepSearchConfig, overrides: ConfigOverrides): DeepSearchConfig {
   const merged = {
     ...base,
-    budget: { ...base.budget, ...withoutUndefined(overrides.budget) },
-    agent: { ...base.agent, ...withoutUndefined(overrides.agent) },
-    search: { ...base.search, ...withoutUndefined(overrides.search) },
+    budget: { ...base.budget, ...definedOnly(overrides.budget) },
+    agent: { ...base.agent, ...definedOnly(overrides.agent) },
+    search: { ...base.search, ...definedOnly(overrides.search) },
   };
   const parsed = configSchema.safeParse(merged);
   if (parsed.success) return parsed.data;
@@ -28,7 +28,8 @@ export function deriveConfig(base: DeepSearchConfig, overrides: ConfigOverrides)
   });
 }
 
-function withoutUndefined<T extends object>(value: T | undefined): Partial<T> {
+/** The fields that are set: an override of `undefined` means "keep what the config says". */
+export function definedOnly<T extends object>(value: T | undefined): Partial<T> {
   if (!value) return {};
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
 }

@@ -1,7 +1,7 @@
 import { type AnswerSchema, parseAnswerSchema } from '../agent/structured-answer.js';
 import { budgetPresets } from '../config/budget-presets.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
-import { deriveConfig } from '../config/derive-config.js';
+import { definedOnly, deriveConfig } from '../config/derive-config.js';
 import { InputError } from '../errors/index.js';
 import { type ChatTurn, splitConversation } from './chat-history.js';
 import type { ChatRequest } from './chat-request-schema.js';
@@ -68,14 +68,14 @@ export function toRunRequest(body: ChatRequest, context: RunRequestContext): Run
 }
 
 function runConfig(body: ChatRequest, base: DeepSearchConfig): DeepSearchConfig {
-  const preset = body.reasoning_effort ? budgetPresets[body.reasoning_effort] : undefined;
+  const preset = body.reasoning_effort ? budgetPresets[body.reasoning_effort] : {};
+  const limits = definedOnly({
+    maxTokens: body.budget_tokens,
+    maxSteps: body.max_steps,
+    maxAttempts: body.max_attempts,
+  });
   return deriveConfig(base, {
-    budget: {
-      ...preset,
-      maxTokens: body.budget_tokens,
-      maxSteps: body.max_steps,
-      maxAttempts: body.max_attempts,
-    },
+    budget: { ...preset, ...limits },
     agent: { noDirectAnswer: body.no_direct_answer, language: body.language },
     search: {
       provider: body.search_provider,

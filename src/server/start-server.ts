@@ -70,6 +70,8 @@ async function drain(
   steps.startDraining();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  // A keep-alive connection goes idle when its last response ends: close it then, not at its timeout.
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
   const timers: NodeJS.Timeout[] = [];
   timers.push(
     setTimeout(() => {
@@ -79,5 +81,6 @@ async function drain(
     }, steps.graceMs),
   );
   await closed;
+  clearInterval(idleSweep);
   for (const timer of timers) clearTimeout(timer);
 }

@@ -53,6 +53,8 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
       pending = pending.then(() => stream.write(': keep-alive\n\n').then(() => undefined));
     }, input.heartbeatMs ?? 15_000);
     send(chunks.delta({ role: 'assistant', content: '', refusal: null }));
+    // The first chunk goes out before the run's synchronous start (prompt building) delays it.
+    await pending;
     try {
       const result = await runtime.ask(request.question, {
         signal,

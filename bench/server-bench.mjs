@@ -2,7 +2,7 @@
 // built CLI, in its own process) backed by a fake OpenAI-compatible LLM with a fixed latency, a fake
 // SearXNG and a one-page local web, all on 127.0.0.1. Each run: search, visit, answer, criteria,
 // evaluation = 5 LLM calls, so a stream cannot take less than 5 × latency; the rest is overhead.
-// Options: BENCH_SIZES=50,100,200 BENCH_LATENCY_MS=500
+// Options: BENCH_SIZES=50,100,200 BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

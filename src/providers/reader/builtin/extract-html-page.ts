@@ -1,22 +1,13 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import type { PageLink } from '../../spec/page-reader.js';
+import type { Page } from '../../spec/page-reader.js';
 import { domToText } from './dom-to-text.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { collectPageLinks } from './page-links.js';
 import { readPageMetadata } from './page-metadata.js';
 
-export interface ExtractedPage {
-  title: string;
-  /** Main content as markdown (GFM tables, fenced code). */
-  markdown: string;
-  /** Main content as plain text, one line per block. */
-  text: string;
-  links: PageLink[];
-  byline?: string;
-  publishedAt?: string;
-  modifiedAt?: string;
-}
+/** What extraction finds in a page: everything of a Page but where it came from. */
+export type ExtractedPage = Omit<Page, 'requestedUrl' | 'url' | 'contentType'>;
 
 // Page furniture dropped when Readability finds no article and the whole body is used instead.
 const furnitureSelector =

@@ -1,7 +1,7 @@
 import type { DeepSearchResult } from '../agent/agent-types.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import { type CompletionIdentity, type OpenAiUsage, toOpenAiUsage } from './completion-chunks.js';
-import { completionContent } from './completion-content.js';
+import { askForRequest, completionContent } from './completion-content.js';
 import { describeProgress } from './progress-reasoning.js';
 import type { RunRequest } from './run-request.js';
 import type { UrlCitation } from './url-citations.js';
@@ -50,10 +50,10 @@ export async function completeChat(input: {
 }): Promise<ChatCompletionBody> {
   const { runtime, request, identity, signal } = input;
   const progress: string[] = [];
-  const result = await runtime.ask(request.question, {
+  const result = await askForRequest({
+    runtime,
+    request,
     signal,
-    history: request.history,
-    config: request.config,
     onEvent: (event) => {
       const text = describeProgress(event);
       if (text) progress.push(text);

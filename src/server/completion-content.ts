@@ -1,3 +1,4 @@
+import type { AgentEventListener } from '../agent/agent-events.js';
 import type { DeepSearchResult } from '../agent/agent-types.js';
 import { renderAnswerMarkdown } from '../agent/citations/format-footnotes.js';
 import type { TokenUsage } from '../providers/spec/llm-client.js';
@@ -13,6 +14,22 @@ export interface CompletionContent {
   annotations: UrlCitation[];
   /** The run's usage plus that of the call that made the JSON, if any. */
   usage: TokenUsage;
+}
+
+/** Runs the deep search a chat request asks for: its question, history and config. */
+export function askForRequest(input: {
+  runtime: DeepSearchRuntime;
+  request: RunRequest;
+  signal: AbortSignal;
+  onEvent: AgentEventListener;
+}): Promise<DeepSearchResult> {
+  const { request } = input;
+  return input.runtime.ask(request.question, {
+    signal: input.signal,
+    history: request.history,
+    config: request.config,
+    onEvent: input.onEvent,
+  });
 }
 
 export async function completionContent(input: {

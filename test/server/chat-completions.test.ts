@@ -163,4 +163,30 @@ describe('POST /v1/chat/completions with the official openai client', () => {
     expect(content).toMatch(/<\/think>\n\nPeter Farrelly directed Green Book\[\^1\]/);
     expectCitationsOnMarkers(content, annotations);
   });
+
+  it('keeps a quiet stream alive with SSE comments, which the client skips', async () => {
+    server = await startTestServer({
+      heartbeatMs: 20,
+      steps: [{ ...scriptedStep.answer('2'), delayMs: 150 }],
+    });
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({
+        model: 'deepsearch',
+        messages: [{ role: 'user', content: 'What is 1+1?' }],
+        stream: true,
+      }),
+    });
+    const text = await response.text();
+    expect(text.match(/^: keep-alive$/gm)?.length).toBeGreaterThanOrEqual(2);
+    server.llm.push({ ...scriptedStep.answer('2'), delayMs: 100 });
+    const stream = await server.client.chat.completions.create({
+      model: 'deepsearch',
+      messages: [{ role: 'user', content: 'What is 1+1?' }],
+      stream: true,
+    });
+    let content = '';
+    for await (const chunk of stream) content += chunk.choices[0]?.delta.content ?? '';
+    expect(content).toBe('2');
+  });
 });

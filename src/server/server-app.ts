@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ServerConfig } from '../config/config-schema.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import { createAccessLog, type LogLine } from './access-log.js';
@@ -102,7 +103,7 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     c.var.record.errorCode = response.body.error.code ?? undefined;
     if (response.body.error.code === 'cancelled') c.var.record.outcome = 'cancelled';
     for (const [name, value] of Object.entries(response.headers)) c.header(name, value);
-    return c.json(response.body, response.status as 400);
+    return c.json(response.body, response.status as ContentfulStatusCode);
   });
   return app;
 }

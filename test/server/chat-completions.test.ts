@@ -164,6 +164,19 @@ describe('POST /v1/chat/completions with the official openai client', () => {
     expectCitationsOnMarkers(content, annotations);
   });
 
+  it('with think_tags and no streaming, the content starts with the <think> block and annotations still hit the markers', async () => {
+    server = await startTestServer({ steps: fullRun(), search, pages });
+    const completion = await server.client.chat.completions.create({
+      model: 'deepsearch',
+      messages: [{ role: 'user', content: question }],
+      think_tags: true,
+    } as never);
+    const message = completion.choices[0]!.message;
+    expect(message.content).toMatch(/^<think>\nStep 1: Who directed[\s\S]*<\/think>\n\nPeter Farrelly directed/);
+    expect(message).not.toHaveProperty('reasoning_content');
+    expectCitationsOnMarkers(message.content!, message.annotations as never);
+  });
+
   it('keeps a quiet stream alive with SSE comments, which the client skips', async () => {
     server = await startTestServer({
       heartbeatMs: 20,

@@ -2,6 +2,8 @@
 // built CLI, in its own process) backed by a fake OpenAI-compatible LLM with a fixed latency, a fake
 // SearXNG and a one-page local web, all on 127.0.0.1. Each run: search, visit, answer, criteria,
 // evaluation = 5 LLM calls, so a stream cannot take less than 5 × latency; the rest is overhead.
+// CPU/stream is the server process's own CPU time per stream (the agent's work included), which
+// does not depend on what else the machine is doing; the times do.
 // Options: BENCH_SIZES=50,100,200 BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -91,6 +93,12 @@ function startServer() {
   });
 }
 
+/** CPU time (user + system) a process used so far, in ms, from Linux's /proc (clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Peak resident set size of a process, from Linux's /proc (VmHWM). */
 function peakRssMb(pid) {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/);
@@ -140,16 +148,20 @@ console.log(
   `fake LLM latency ${latencyMs} ms × ${llmCallsPerRun} calls per run = ${latencyMs * llmCallsPerRun} ms floor per stream\n`,
 );
 console.log(
-  '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream',
+  '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream    wall',
 );
 for (const size of sizes) {
   const { child, url } = await startServer();
   // One request first, so the numbers are those of a warm server, not of module loading and JIT.
   await oneStream(url, `${size}-warmup`);
+  const cpuBefore = cpuMs(child.pid);
+  const burstStarted = performance.now();
   const outcomes = await Promise.allSettled(
     Array.from({ length: size }, (_, index) => oneStream(url, `${size}-${index}`)),
   );
   const rss = peakRssMb(child.pid);
+  const cpuPerStream = (cpuMs(child.pid) - cpuBefore) / size;
+  const wallSeconds = (performance.now() - burstStarted) / 1000;
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   const done = outcomes.filter((outcome) => outcome.status === 'fulfilled').map((outcome) => outcome.value);
@@ -199,6 +211,8 @@ for (const size of sizes) {
       ).padStart(13),
       `${rss.toFixed(0)} MB`.padStart(9),
       `${(rss / size).toFixed(2)} MB`.padStart(11),
+      ms(cpuPerStream).padStart(11),
+      `${wallSeconds.toFixed(1)} s`.padStart(6),
     ].join(' '),
   );
   if (errors.length > 0) console.log(`      first error: ${errors[0].reason?.message ?? errors[0].reason}`);

@@ -172,7 +172,9 @@ describe('POST /v1/chat/completions with the official openai client', () => {
       think_tags: true,
     } as never);
     const message = completion.choices[0]!.message;
-    expect(message.content).toMatch(/^<think>\nStep 1: Who directed[\s\S]*<\/think>\n\nPeter Farrelly directed/);
+    expect(message.content).toMatch(
+      /^<think>\nStep 1: Who directed[\s\S]*<\/think>\n\nPeter Farrelly directed/,
+    );
     expect(message).not.toHaveProperty('reasoning_content');
     expectCitationsOnMarkers(message.content!, message.annotations as never);
   });

@@ -31,13 +31,13 @@ export interface ChunkDelta {
   annotations?: UrlCitation[];
 }
 
+export type ChunkFactory = ReturnType<typeof createChunkFactory>;
+
 /**
  * The `chat.completion.chunk` objects of one stream, shaped as OpenAI sends them: one choice per
  * chunk, `usage: null` on every chunk and the totals in a last chunk without choices when the
  * client asked for usage.
  */
-export type ChunkFactory = ReturnType<typeof createChunkFactory>;
-
 export function createChunkFactory(identity: CompletionIdentity, options: { includeUsage: boolean }) {
   const base = () => ({
     id: identity.id,

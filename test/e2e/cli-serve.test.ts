@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
-import { cliPath } from '../helpers/run-built-cli.js';
+import { cliPath, runBuiltCli } from '../helpers/run-built-cli.js';
 
 const apiKey = 'sk-e2e-serve-0123456789';
 
@@ -72,5 +73,22 @@ describe('deepsearch serve (built CLI)', () => {
     ]);
     expect(stdout + stderr).not.toContain(apiKey);
     expect(stderr).toContain('stopping');
+  });
+
+  it('exits 2 with one clear line when the port is taken', async () => {
+    const taken = await startFakeHttpServer((_request, response) => response.end());
+    try {
+      const port = new URL(taken.url).port;
+      const run = await runBuiltCli(['serve', '--port', port], {
+        DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+        DEEPSEARCH_LLM_MODEL: 'm',
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim()).toBe(
+        `deepsearch: error: cannot listen on 127.0.0.1:${port} (EADDRINUSE): choose another --port`,
+      );
+    } finally {
+      await taken.close();
+    }
   });
 });

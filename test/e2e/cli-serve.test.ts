@@ -76,7 +76,9 @@ describe('deepsearch serve (built CLI)', () => {
   });
 
   it('exits 2 with one clear line when the port is taken', async () => {
-    const taken = await startFakeHttpServer((_request, response) => response.end());
+    const taken = await startFakeHttpServer((_request, response) => {
+      response.end();
+    });
     try {
       const port = new URL(taken.url).port;
       const run = await runBuiltCli(['serve', '--port', port], {

@@ -1,4 +1,6 @@
 import { once } from 'node:events';
+import { llmRoles } from '../config/config-schema.js';
+import { requireApiKey, resolveLlmSettings } from '../config/resolve-llm-settings.js';
 import { ConfigError } from '../errors/index.js';
 import { createRuntime } from '../runtime.js';
 import { serverModels } from '../server/server-app.js';
@@ -21,6 +23,8 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   const config = loadCliConfig(io, options.flags, options.configPath);
   const settings = config.server;
   const runtime = createRuntime({ config });
+  // Fail at start, not on the first client's request, when no LLM (or no key for it) is configured.
+  for (const role of llmRoles) requireApiKey(resolveLlmSettings(config, role));
   if (!loopbackHosts.has(settings.host) && settings.apiKeys.length === 0) {
     io.stderr.write(
       `deepsearch: warning: listening on ${settings.host} without API keys; set DEEPSEARCH_API_KEYS\n`,

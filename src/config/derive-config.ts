@@ -1,6 +1,9 @@
 import { ConfigError } from '../errors/index.js';
 import { configSchema, type DeepSearchConfig } from './config-schema.js';
 
+/** The code of the ConfigError deriveConfig throws: the overrides, not the base config, are wrong. */
+export const configOverrideErrorCode = 'config_invalid_override';
+
 /** Settings a single run may replace: budgets, agent behaviour and search (not the LLM or keys). */
 export interface ConfigOverrides {
   budget?: Partial<DeepSearchConfig['budget']>;
@@ -23,7 +26,7 @@ export function deriveConfig(base: DeepSearchConfig, overrides: ConfigOverrides)
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`, {
-    code: 'config_invalid_override',
+    code: configOverrideErrorCode,
     cause: parsed.error,
   });
 }

@@ -1,3 +1,4 @@
+import { configOverrideErrorCode } from '../config/derive-config.js';
 import {
   isAbortError,
   isAuthenticationError,
@@ -20,8 +21,9 @@ export interface ErrorResponse {
 
 /**
  * The one place errors become HTTP statuses. The request's fault is a 4xx with the reason; a
- * provider's failure is a 502 (the LLM, search or reader behind this server); anything else is a
- * 500 whose message says nothing about internals.
+ * provider's failure is a 502 (the LLM, search or reader behind this server); a configuration the
+ * server cannot run with is a 500 naming the setting (never a value); anything else is a 500 whose
+ * message says nothing about internals.
  */
 export function toErrorResponse(error: unknown): ErrorResponse {
   const respond = (
@@ -43,7 +45,12 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   if (isInputError(error))
     return respond(400, 'invalid_request_error', error.message, error.code, error.param ?? null);
-  if (isConfigError(error)) return respond(400, 'invalid_request_error', error.message, error.code);
+  if (isConfigError(error)) {
+    // A request's own options are the client's fault; anything else is the server's setup.
+    return error.code === configOverrideErrorCode
+      ? respond(400, 'invalid_request_error', error.message, error.code)
+      : respond(500, 'server_error', `server configuration: ${error.message}`, error.code);
+  }
   if (isAuthenticationError(error)) {
     return respond(
       502,

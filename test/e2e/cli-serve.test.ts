@@ -93,4 +93,10 @@ describe('deepsearch serve (built CLI)', () => {
       await taken.close();
     }
   });
+
+  it('exits 2 at start, naming the variable, when no LLM is configured', async () => {
+    const run = await runBuiltCli(['serve', '--port', '0']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^deepsearch: error: no LLM configured: set DEEPSEARCH_LLM_BASE_URL/);
+  });
 });

@@ -157,6 +157,12 @@ describe('refused requests: a 4xx with OpenAI’s error body, never an error ins
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
   });
 
+  it('500 naming the setting when the server has no usable LLM configuration', async () => {
+    server = await startTestServer({ config: { llm: { model: undefined } } });
+    const error = await expectOpenAiError(await postChat(server.url, ask()), 500, { type: 'server_error' });
+    expect(error.message).toMatch(/^server configuration: no model set .* DEEPSEARCH_LLM_MODEL/);
+  });
+
   it('ends a stream whose run fails midway with an error chunk and [DONE]', async () => {
     const failure = new APICallError({
       message: 'upstream exploded',

@@ -1,8 +1,13 @@
-import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { oscarsPage, parasiteHits, parasitePage } from '../helpers/agent-harness.js';
-import { startTestServer, type TestServer } from '../helpers/server-harness.js';
+import { postChat, startTestServer, type TestServer } from '../helpers/server-harness.js';
 
 const question = 'Who directed the film that won Best Picture the year Parasite premiered?';
 const parasiteUrl = 'https://en.wikipedia.org/wiki/Parasite_(2019_film)';
@@ -29,6 +34,31 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** The question through the official client, with deepsearch's own options in `extra`. */
+function askQuestion(extra: Record<string, unknown> = {}): Promise<ChatCompletion> {
+  const params = { model: 'deepsearch', messages: [{ role: 'user', content: question }], ...extra };
+  return server!.client.chat.completions.create(params as ChatCompletionCreateParamsNonStreaming);
+}
+
+async function streamQuestion(extra: Record<string, unknown> = {}): Promise<ChatCompletionChunk[]> {
+  const params = {
+    model: 'deepsearch',
+    messages: [{ role: 'user', content: question }],
+    stream: true,
+    ...extra,
+  };
+  const stream = await server!.client.chat.completions.create(params as ChatCompletionCreateParamsStreaming);
+  const chunks: ChatCompletionChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}
+
+const trivialStream = JSON.stringify({
+  model: 'deepsearch',
+  messages: [{ role: 'user', content: 'What is 1+1?' }],
+  stream: true,
+});
+
 type Citation = { url: string; title: string; start_index: number; end_index: number };
 
 function expectCitationsOnMarkers(
@@ -47,10 +77,7 @@ function expectCitationsOnMarkers(
 describe('POST /v1/chat/completions with the official openai client', () => {
   it('answers without streaming: content with footnotes, url_citation annotations, reasoning, usage', async () => {
     server = await startTestServer({ steps: fullRun(), search, pages });
-    const completion = await server.client.chat.completions.create({
-      model: 'deepsearch',
-      messages: [{ role: 'user', content: question }],
-    });
+    const completion = await askQuestion();
     server.llm.assertConsumed();
     const message = completion.choices[0]!.message;
     expect(completion.object).toBe('chat.completion');
@@ -83,14 +110,7 @@ describe('POST /v1/chat/completions with the official openai client', () => {
 
   it('streams progress as reasoning_content, then the same answer, annotations, and usage in a last chunk', async () => {
     server = await startTestServer({ steps: fullRun(), search, pages });
-    const stream = await server.client.chat.completions.create({
-      model: 'deepsearch',
-      messages: [{ role: 'user', content: question }],
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    const chunks: ChatCompletionChunk[] = [];
-    for await (const chunk of stream) chunks.push(chunk);
+    const chunks = await streamQuestion({ stream_options: { include_usage: true } });
     server.llm.assertConsumed();
     type Delta = {
       content?: string;
@@ -125,14 +145,7 @@ describe('POST /v1/chat/completions with the official openai client', () => {
 
   it('leaves usage out of a stream unless include_usage is asked for', async () => {
     server = await startTestServer({ steps: [scriptedStep.answer('2')] });
-    const response = await fetch(`${server.url}/v1/chat/completions`, {
-      method: 'POST',
-      body: JSON.stringify({
-        model: 'deepsearch',
-        messages: [{ role: 'user', content: 'What is 1+1?' }],
-        stream: true,
-      }),
-    });
+    const response = await postChat(server.url, trivialStream);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const text = await response.text();
     expect(text).not.toContain('"usage"');
@@ -141,16 +154,10 @@ describe('POST /v1/chat/completions with the official openai client', () => {
 
   it('with think_tags, puts progress inside <think> in the content and keeps annotation indices right', async () => {
     server = await startTestServer({ steps: fullRun(), search, pages });
-    const stream = await server.client.chat.completions.create({
-      model: 'deepsearch',
-      messages: [{ role: 'user', content: question }],
-      stream: true,
-      think_tags: true,
-    } as never);
     let content = '';
     const annotations: Array<{ type: string; url_citation: Citation }> = [];
     let reasoningChunks = 0;
-    for await (const chunk of stream as unknown as AsyncIterable<ChatCompletionChunk>) {
+    for (const chunk of await streamQuestion({ think_tags: true })) {
       const delta = chunk.choices[0]?.delta as
         | { content?: string; reasoning_content?: string; annotations?: typeof annotations }
         | undefined;
@@ -166,11 +173,7 @@ describe('POST /v1/chat/completions with the official openai client', () => {
 
   it('with think_tags and no streaming, the content starts with the <think> block and annotations still hit the markers', async () => {
     server = await startTestServer({ steps: fullRun(), search, pages });
-    const completion = await server.client.chat.completions.create({
-      model: 'deepsearch',
-      messages: [{ role: 'user', content: question }],
-      think_tags: true,
-    } as never);
+    const completion = await askQuestion({ think_tags: true });
     const message = completion.choices[0]!.message;
     expect(message.content).toMatch(
       /^<think>\nStep 1: Who directed[\s\S]*<\/think>\n\nPeter Farrelly directed/,
@@ -184,14 +187,7 @@ describe('POST /v1/chat/completions with the official openai client', () => {
       heartbeatMs: 20,
       steps: [{ ...scriptedStep.answer('2'), delayMs: 150 }],
     });
-    const response = await fetch(`${server.url}/v1/chat/completions`, {
-      method: 'POST',
-      body: JSON.stringify({
-        model: 'deepsearch',
-        messages: [{ role: 'user', content: 'What is 1+1?' }],
-        stream: true,
-      }),
-    });
+    const response = await postChat(server.url, trivialStream);
     const text = await response.text();
     expect(text.match(/^: keep-alive$/gm)?.length).toBeGreaterThanOrEqual(2);
     server.llm.push({ ...scriptedStep.answer('2'), delayMs: 100 });

@@ -2,6 +2,11 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AgentEventListener } from './agent/agent-events.js';
 import type { DeepSearchResult } from './agent/agent-types.js';
 import { runDeepSearch } from './agent/run-deep-search.js';
+import {
+  type AnswerSchema,
+  createStructuredAnswer,
+  type StructuredAnswer,
+} from './agent/structured-answer.js';
 import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
@@ -31,6 +36,11 @@ export interface AskOptions {
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
   history?: ReadonlyArray<{ question: string; answer: string }>;
+  /**
+   * This run's own config (from `deriveConfig`): budgets, agent and search settings, including
+   * another search provider. The LLM settings stay the runtime's.
+   */
+  config?: DeepSearchConfig;
 }
 
 export interface DeepSearchRuntime {
@@ -43,6 +53,11 @@ export interface DeepSearchRuntime {
   /** Hosts that failed or were paywalled; saved to retrieval.hostHealthFile after each run. */
   readonly hostHealth: HostHealth;
   ask(question: string, options?: AskOptions): Promise<DeepSearchResult>;
+  /** The answer of a finished run as JSON of the caller's schema (one more LLM call). */
+  structureAnswer(
+    result: DeepSearchResult,
+    options: { answerSchema: AnswerSchema; signal?: AbortSignal },
+  ): Promise<StructuredAnswer>;
 }
 
 function saveHostHealth(path: string, health: HostHealth, onEvent: AgentEventListener | undefined): void {
@@ -77,14 +92,35 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const reranker = options.reranker ?? services.reranker;
   const healthFile = config.retrieval.hostHealthFile;
   const hostHealth = new HostHealth(healthFile ? readJsonFile(healthFile) : {});
-  const parts = { config, llm, search, reader, embedding, reranker, hostHealth };
+  const otherSearch = new Map<string, SearchProvider>();
+  // A run may name another provider; made once per provider, unknown names fail like at start.
+  const searchFor = (runConfig: DeepSearchConfig): SearchProvider => {
+    const id = runConfig.search.provider;
+    if (id === config.search.provider) return search;
+    let provider = otherSearch.get(id);
+    if (!provider) {
+      provider = createSearchProvider({
+        ...runConfig.search,
+        fetch: options.fetch,
+        allowPrivateNetwork: config.reader.allowPrivateNetwork,
+      });
+      otherSearch.set(id, provider);
+    }
+    return provider;
+  };
+  const parts = { llm, reader, embedding, reranker, hostHealth };
   return {
     ...parts,
+    config,
+    search,
     ask: async (question, askOptions = {}) => {
+      const runConfig = askOptions.config ?? config;
       try {
         return await runDeepSearch({
           question,
           ...parts,
+          config: runConfig,
+          search: searchFor(runConfig),
           signal: askOptions.signal,
           onEvent: askOptions.onEvent,
           history: askOptions.history,
@@ -93,5 +129,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         if (healthFile) saveHostHealth(healthFile, hostHealth, askOptions.onEvent);
       }
     },
+    structureAnswer: (result, structureOptions) =>
+      createStructuredAnswer({ llm, result, ...structureOptions }),
   };
 }

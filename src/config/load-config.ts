@@ -69,17 +69,17 @@ export function parseSettingValue(source: SettingSource, raw: unknown, origin: s
       }
       return number;
     }
+    case 'list':
+      return value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
     case 'boolean': {
       const lower = value.toLowerCase();
       if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
       if (['0', 'false', 'no', 'off'].includes(lower)) return false;
       throw new ConfigError(`${origin} must be true or false (got "${value}")`);
     }
-    case 'list':
-      return value
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean);
   }
 }
 

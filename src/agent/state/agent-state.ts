@@ -33,7 +33,6 @@ export class AgentState {
   readonly urls = new UrlIndex();
   readonly pages = new PageStore();
   readonly searches: SearchRecord[] = [];
-  readonly queriesDone = new Set<string>();
   /** Embeddings of queries, by text, so each is embedded once for dedup. */
   readonly queryVectors = new Map<string, Float32Array>();
   /** Embeddings of questions for snippet scoring, by text. */

@@ -1,14 +1,14 @@
 import type { SearchHit } from '../../providers/spec/search-provider.js';
 import { createHostFilter } from '../../retrieval/host-lists.js';
-import { foldText } from '../../retrieval/match-text.js';
 import { hostOf } from '../../retrieval/normalize-url.js';
 import type { RunContext } from '../run-context.js';
 import { type PlannedQuery, planQueries } from './plan-queries.js';
 import { errorMessage, isFatal } from './step-errors.js';
 
 /**
- * Plans the queries (dedup, rewrite, dedup) and runs them concurrently. Hits become side knowledge and citable sources, their URLs
- * candidates to read. No new URL at all switches search off for the next step.
+ * Plans the queries (dedup, rewrite, dedup) and runs them concurrently. Hits become side knowledge
+ * and citable sources, their URLs candidates to read. No new URL at all switches search off for
+ * the next step.
  */
 export async function runSearchStep(
   context: RunContext,
@@ -42,7 +42,6 @@ export async function runSearchStep(
       failures.push({ query, error: errorMessage(outcome.reason) });
       return;
     }
-    state.queriesDone.add(foldText(query).folded);
     state.searches.push({ query, step: context.step, hits: outcome.value });
     hits += outcome.value.length;
     newUrls += recordHits(context, query, outcome.value);

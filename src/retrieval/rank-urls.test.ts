@@ -94,6 +94,11 @@ describe('rankUrls', () => {
     expect(fresh[0]!.candidate.url).toBe('https://b.example/new');
     expect(fresh[0]!.reasons.freshness).toBeGreaterThan(0.9);
     expect(rankUrls(list, { question: 'release' })[0]!.reasons.freshness).toBe(0);
+    const httpDate = candidate('https://c.example/x', { publishedAt: 'Sun, 01 Nov 2026 00:00:00 GMT' });
+    const unknown = candidate('https://d.example/x', { publishedAt: 'sometime' });
+    const [dated, undated] = rankUrls([httpDate, unknown], { question: 'x', freshnessNow: now });
+    expect(dated!.reasons.freshness).toBeGreaterThan(0.9);
+    expect(undated!.reasons.freshness).toBe(0);
   });
 
   it('sinks hosts that failed or were paywalled before', () => {

@@ -191,6 +191,9 @@ function pathStructureScores(pool: readonly UrlCandidate[]): Float64Array {
   return scores;
 }
 
+// 30 bits: V8 keeps such numbers unboxed, which makes the Map of prefix counts several times faster.
+const smallIntegerMask = 0x3fffffff;
+
 /** Calls back with the hash of each path prefix of the URL, host first; query and fragment ignored. */
 function forEachPrefixHash(url: string, visit: (hash: number) => void): void {
   const schemeEnd = url.indexOf('://');
@@ -203,14 +206,14 @@ function forEachPrefixHash(url: string, visit: (hash: number) => void): void {
     if (code === 47) {
       // a slash ends a prefix (repeated slashes count once)
       if (index > from && url.charCodeAt(index - 1) !== 47) {
-        visit(hash >>> 0);
+        visit(hash & smallIntegerMask);
         emitted = true;
       }
       continue;
     }
     hash = Math.imul(hash ^ code, 0x01000193);
   }
-  if (!emitted) visit(hash >>> 0);
+  if (!emitted) visit(hash & smallIntegerMask);
 }
 
 /** 1 for today, halving every 180 days; 0 when the date is unknown. */
@@ -222,11 +225,9 @@ function freshness(publishedAt: string | undefined, nowMs: number): number {
   return 0.5 ** (ageDays / 180);
 }
 
-const isoDate = /^(\d{4})-(\d{2})-(\d{2})/;
-
-/** ISO dates (what the providers give) without the general parser, which is slow on thousands. */
+/** ISO dates (what the providers give) read by position; the general parser is slow on thousands. */
 function parseDate(text: string): number {
-  const match = isoDate.exec(text);
-  if (!match) return Date.parse(text);
-  return Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  if (text.length < 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return Date.parse(text);
+  const time = Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)));
+  return Number.isNaN(time) ? Date.parse(text) : time;
 }

@@ -12,8 +12,13 @@ import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
+import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
 import type { PageReader } from './providers/spec/page-reader.js';
+import type { Reranker } from './providers/spec/reranker.js';
 import type { SearchProvider } from './providers/spec/search-provider.js';
+import { readJsonFile, writeJsonFile } from './providers/storage/json-file.js';
+import { createRetrievalProviders } from './retrieval/create-retrieval-providers.js';
+import { HostHealth } from './retrieval/host-health.js';
 
 export interface RuntimeOptions {
   config: DeepSearchConfig;
@@ -22,6 +27,8 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
+  embedding?: EmbeddingProvider;
+  reranker?: Reranker;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
 }
 
@@ -41,12 +48,28 @@ export interface DeepSearchRuntime {
   readonly llm: DeepSearchLlmClient;
   readonly search: SearchProvider;
   readonly reader: PageReader;
+  readonly embedding: EmbeddingProvider;
+  readonly reranker: Reranker;
+  /** Hosts that failed or were paywalled; saved to retrieval.hostHealthFile after each run. */
+  readonly hostHealth: HostHealth;
   ask(question: string, options?: AskOptions): Promise<DeepSearchResult>;
   /** The answer of a finished run as JSON of the caller's schema (one more LLM call). */
   structureAnswer(
     result: DeepSearchResult,
     options: { answerSchema: AnswerSchema; signal?: AbortSignal },
   ): Promise<StructuredAnswer>;
+}
+
+function saveHostHealth(path: string, health: HostHealth, onEvent: AgentEventListener | undefined): void {
+  try {
+    writeJsonFile(path, health.snapshot());
+  } catch (error) {
+    onEvent?.({
+      type: 'warning',
+      step: 0,
+      message: `cannot save host health to ${path}: ${(error as Error).message}`,
+    });
+  }
 }
 
 /**
@@ -64,6 +87,11 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     });
   const reader = options.reader ?? createPageReader({ ...config.reader, fetch: options.fetch });
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
+  const services = createRetrievalProviders({ config, fetch: options.fetch });
+  const embedding = options.embedding ?? services.embedding;
+  const reranker = options.reranker ?? services.reranker;
+  const healthFile = config.retrieval.hostHealthFile;
+  const hostHealth = new HostHealth(healthFile ? readJsonFile(healthFile) : {});
   const otherSearch = new Map<string, SearchProvider>();
   // A run may name another provider; made once per provider, unknown names fail like at start.
   const searchFor = (runConfig: DeepSearchConfig): SearchProvider => {
@@ -80,23 +108,26 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     }
     return provider;
   };
+  const parts = { llm, reader, embedding, reranker, hostHealth };
   return {
+    ...parts,
     config,
-    llm,
     search,
-    reader,
-    ask: (question, askOptions = {}) => {
+    ask: async (question, askOptions = {}) => {
       const runConfig = askOptions.config ?? config;
-      return runDeepSearch({
-        question,
-        config: runConfig,
-        llm,
-        search: searchFor(runConfig),
-        reader,
-        signal: askOptions.signal,
-        onEvent: askOptions.onEvent,
-        history: askOptions.history,
-      });
+      try {
+        return await runDeepSearch({
+          question,
+          ...parts,
+          config: runConfig,
+          search: searchFor(runConfig),
+          signal: askOptions.signal,
+          onEvent: askOptions.onEvent,
+          history: askOptions.history,
+        });
+      } finally {
+        if (healthFile) saveHostHealth(healthFile, hostHealth, askOptions.onEvent);
+      }
     },
     structureAnswer: (result, structureOptions) =>
       createStructuredAnswer({ llm, result, ...structureOptions }),

@@ -1,4 +1,5 @@
 import type { LlmRole } from '../config/config-schema.js';
+import type { UrlReasons } from '../retrieval/rank-urls.js';
 import type { ActionName, BudgetReport, DeepSearchResult, UsageReport } from './agent-types.js';
 
 /**
@@ -17,6 +18,24 @@ export type AgentEvent =
     }
   | { type: 'think-delta'; step: number; delta: string }
   | { type: 'action'; step: number; action: ActionName; think: string }
+  | {
+      /** How the agent's queries became the ones searched: repeats dropped, rewrites added. */
+      type: 'search-plan';
+      step: number;
+      proposed: string[];
+      duplicates: Array<{ query: string; of: string; similarity: number }>;
+      rewritten: Array<{ query: string; timeRange?: string; language?: string }>;
+      embedding: string;
+    }
+  | {
+      /** The URLs offered to the agent this step, best first, with each weight's reasons. */
+      type: 'url-ranking';
+      step: number;
+      question: string;
+      reranker: string;
+      candidates: number;
+      urls: Array<{ url: string; weight: number; reasons: UrlReasons }>;
+    }
   | { type: 'search-start'; step: number; queries: string[] }
   | {
       type: 'search-end';

@@ -1,7 +1,10 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
+import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient, StructuredRequest, StructuredResult } from '../providers/spec/llm-client.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
+import type { Reranker } from '../providers/spec/reranker.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
+import type { HostHealth } from '../retrieval/host-health.js';
 import type { AgentEvent } from './agent-events.js';
 import type { Budget } from './budget.js';
 import type { AgentState } from './state/agent-state.js';
@@ -19,6 +22,12 @@ export interface RunContext {
   llm: LlmClient;
   search: SearchProvider;
   reader: PageReader;
+  /** Query dedup and snippet scoring; the built-in lexical one when no service is configured. */
+  embedding: EmbeddingProvider;
+  /** URL relevance; the built-in BM25 one when no service is configured. */
+  reranker: Reranker;
+  /** Hosts that failed or were paywalled, shared across runs of one runtime. */
+  hostHealth: HostHealth;
   state: AgentState;
   budget: Budget;
   emit: (event: AgentEvent) => void;

@@ -1,8 +1,13 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError, isAbortError, throwIfAborted } from '../errors/index.js';
+import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient } from '../providers/spec/llm-client.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
+import type { Reranker } from '../providers/spec/reranker.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
+import { HostHealth } from '../retrieval/host-health.js';
+import { createLexicalEmbedding } from '../retrieval/lexical-embedding.js';
+import { createLexicalReranker } from '../retrieval/lexical-reranker.js';
 import type { AgentEvent, AgentEventListener } from './agent-events.js';
 import type { DeepSearchResult } from './agent-types.js';
 import { Budget } from './budget.js';
@@ -21,6 +26,12 @@ export interface DeepSearchInput {
   llm: LlmClient;
   search: SearchProvider;
   reader: PageReader;
+  /** Default: the built-in lexical embedding. */
+  embedding?: EmbeddingProvider;
+  /** Default: the built-in BM25 reranker. */
+  reranker?: Reranker;
+  /** Hosts that failed before; default: a fresh record for this run. */
+  hostHealth?: HostHealth;
   /** Cancels the run; it stops within a second. */
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
@@ -64,6 +75,9 @@ export async function runDeepSearch(input: DeepSearchInput): Promise<DeepSearchR
     llm: input.llm,
     search: input.search,
     reader: input.reader,
+    embedding: input.embedding ?? createLexicalEmbedding(),
+    reranker: input.reranker ?? createLexicalReranker(),
+    hostHealth: input.hostHealth ?? new HostHealth(),
     state,
     budget,
     emit,

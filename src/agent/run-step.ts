@@ -2,6 +2,8 @@ import { isStructuredOutputError } from '../errors/index.js';
 import { createActionSchema, toAgentStep } from './action-schema.js';
 import { allowedActions } from './allowed-actions.js';
 import { buildAgentPrompt } from './context/build-agent-prompt.js';
+import { rankUrlCandidates } from './context/rank-url-candidates.js';
+import { prepareQuestionVector } from './context/semantic-snippets.js';
 import type { EvaluationCriterion } from './evaluation/criteria.js';
 import { callLlm, type RunContext } from './run-context.js';
 import { runAnswerStep } from './steps/answer-step.js';
@@ -26,7 +28,9 @@ export async function runStep(
     maxPendingQuestions,
   });
   state.disabled = new Set();
-  const prompt = buildAgentPrompt(context, { question, allowed });
+  const urlRanking = allowed.includes('visit') ? await rankUrlCandidates(context, question) : [];
+  await prepareQuestionVector(context, question);
+  const prompt = buildAgentPrompt(context, { question, allowed, urlRanking });
   context.emit({
     type: 'step-start',
     step: context.step,

@@ -1,5 +1,6 @@
 import { redactConfig } from '../config/redact-config.js';
 import { InputError } from '../errors/index.js';
+import { describeRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
 import { createRuntime, type DeepSearchRuntime } from '../runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
 import { loadCliConfig } from './load-cli-config.js';
@@ -24,7 +25,7 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
   const runtime = createRuntime({ config });
   const errors = createTerminal(io.stderr, io.env);
   if (config.debug) printDebugHeader(runtime, errors.write);
-  const onEvent = options.quiet ? undefined : createProgressRenderer(errors);
+  const onEvent = options.quiet ? undefined : createProgressRenderer(errors, { debug: config.debug });
   const result = await runtime.ask(question, { signal: io.signal, onEvent });
   if (options.json) io.stdout.write(`${resultJson(result)}\n`);
   else io.stdout.write(`\n${renderResultText(result, createTerminal(io.stdout, io.env))}\n`);
@@ -32,7 +33,8 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
 
 function printDebugHeader(runtime: DeepSearchRuntime, write: (line: string) => void): void {
   write(`config: ${JSON.stringify(redactConfig(runtime.config))}`);
-  for (const role of ['agent', 'evaluator', 'analyzer', 'beast'] as const) {
+  const roles = ['agent', 'evaluator', 'analyzer', 'beast', 'rewriter'] as const;
+  for (const role of roles.filter((name) => name !== 'rewriter' || runtime.config.retrieval.queryRewrite)) {
     try {
       const described = runtime.llm.describe(role);
       write(
@@ -43,4 +45,5 @@ function printDebugHeader(runtime: DeepSearchRuntime, write: (line: string) => v
     }
   }
   write(`search: ${runtime.search.id} · reader: ${runtime.reader.id}`);
+  for (const line of describeRetrievalProviders(runtime)) write(line);
 }

@@ -1,11 +1,16 @@
 import type { AgentEvent } from '../agent/agent-events.js';
+import { renderRetrievalDebug } from './render-retrieval-debug.js';
 import { clipLine, formatTokens, type Terminal } from './terminal-style.js';
 
 /**
  * Turns agent events into lines a person can follow: each step's action, queries, pages read,
- * a short line of thinking, and tokens used so far.
+ * a short line of thinking, and tokens used so far. With `debug`, also query dedup and rewrites
+ * and the URL ranking with its reasons.
  */
-export function createProgressRenderer(terminal: Terminal): (event: AgentEvent) => void {
+export function createProgressRenderer(
+  terminal: Terminal,
+  options: { debug?: boolean } = {},
+): (event: AgentEvent) => void {
   const { style } = terminal;
   const indent = (text: string) => `    ${text}`;
   const width = terminal.width - 8;
@@ -15,6 +20,10 @@ export function createProgressRenderer(terminal: Terminal): (event: AgentEvent) 
     switch (event.type) {
       case 'step-start':
         pending = event;
+        break;
+      case 'search-plan':
+      case 'url-ranking':
+        if (options.debug) renderRetrievalDebug(event, terminal);
         break;
       case 'action': {
         const label = pending?.final ? 'final answer' : event.action;

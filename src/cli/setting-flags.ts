@@ -13,7 +13,7 @@ export function addSettingFlags(command: Command, options: { server?: boolean } 
     const takesValue = source.type !== 'boolean';
     const option = new Option(
       takesValue
-        ? `--${source.flag} <${source.type === 'string' ? 'value' : source.type}>`
+        ? `--${source.flag} <${source.type === 'string' ? 'value' : source.type === 'list' ? 'a,b' : source.type}>`
         : `--${source.flag}`,
       `${source.description}${source.env ? ` [env ${source.env}]` : ''}`,
     );

@@ -43,6 +43,57 @@ export const vendorKeysSchema = z
     openai: z.string().min(1).optional(),
     anthropic: z.string().min(1).optional(),
     google: z.string().min(1).optional(),
+    jina: z.string().min(1).optional(),
+    cohere: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const embeddingProviderIds = ['builtin', 'jina', 'openai', 'openai-compatible', 'google'] as const;
+export const rerankProviderIds = ['builtin', 'jina', 'cohere', 'tei', 'infinity', 'vllm'] as const;
+
+/** Embeddings for query dedup and snippet scoring; `builtin` is lexical and needs no service. */
+export const embeddingConfigSchema = z
+  .object({
+    provider: providerName.default('builtin'),
+    baseURL: z.url().optional(),
+    model: z.string().min(1).optional(),
+    apiKey: z.string().min(1).optional(),
+    /** Ask for (and check) vectors of this size, where the service supports it. */
+    dimensions: z.number().int().positive().optional(),
+    batchSize: z.number().int().min(1).max(2048).default(64),
+    /** Jina: embed a page's chunks with late chunking (seed 001). */
+    lateChunking: z.boolean().default(true),
+    timeoutSeconds: z.number().positive().default(30),
+    maxRetries: z.number().int().min(0).max(10).default(2),
+  })
+  .strict();
+
+/** Reranking of URL candidates (title + snippet + anchor text); `builtin` is BM25. */
+export const rerankConfigSchema = z
+  .object({
+    provider: providerName.default('builtin'),
+    baseURL: z.url().optional(),
+    model: z.string().min(1).optional(),
+    apiKey: z.string().min(1).optional(),
+    /** Documents per request; longer lists are sent in several requests. */
+    batchSize: z.number().int().min(1).max(1000).default(100),
+    timeoutSeconds: z.number().positive().default(30),
+    maxRetries: z.number().int().min(0).max(10).default(2),
+  })
+  .strict();
+
+export const retrievalConfigSchema = z
+  .object({
+    /** Queries at least this similar (cosine) to an earlier or sibling query are dropped. */
+    dedupThreshold: z.number().min(0).max(1).default(0.86),
+    /** Rewrite the agent's queries with the rewriter role before searching. */
+    queryRewrite: z.boolean().default(true),
+    /** URLs per host in the ranked list offered to the agent. */
+    perHostCap: z.number().int().min(1).default(2),
+    /** Candidates sent to the reranker each step (the best by the other signals). */
+    rerankCandidates: z.number().int().min(1).max(1000).default(50),
+    /** JSON file remembering hosts that failed or were paywalled, across runs. */
+    hostHealthFile: z.string().min(1).optional(),
   })
   .strict();
 
@@ -128,6 +179,9 @@ export const configSchema = z
     reader: readerConfigSchema.default(() => readerConfigSchema.parse({})),
     budget: budgetConfigSchema.default(() => budgetConfigSchema.parse({})),
     agent: agentConfigSchema.default(() => agentConfigSchema.parse({})),
+    embedding: embeddingConfigSchema.default(() => embeddingConfigSchema.parse({})),
+    rerank: rerankConfigSchema.default(() => rerankConfigSchema.parse({})),
+    retrieval: retrievalConfigSchema.default(() => retrievalConfigSchema.parse({})),
     server: serverConfigSchema.default(() => serverConfigSchema.parse({})),
     debug: z.boolean().default(false),
   })
@@ -140,4 +194,8 @@ export type SearchConfig = DeepSearchConfig['search'];
 export type ReaderConfig = DeepSearchConfig['reader'];
 export type BudgetConfig = DeepSearchConfig['budget'];
 export type AgentConfig = DeepSearchConfig['agent'];
+export type EmbeddingConfig = DeepSearchConfig['embedding'];
+export type RerankConfig = DeepSearchConfig['rerank'];
+export type RetrievalConfig = DeepSearchConfig['retrieval'];
+export type VendorKeys = DeepSearchConfig['keys'];
 export type ServerConfig = DeepSearchConfig['server'];

@@ -1,6 +1,6 @@
 import type { DeepSearchConfig } from './config-schema.js';
 
-const secretKeys = new Set(['apiKey', 'openai', 'anthropic', 'google', 'apiKeys']);
+const secretKeys = new Set(['apiKey', 'openai', 'anthropic', 'google', 'jina', 'cohere', 'apiKeys']);
 
 /** A copy safe to print in --debug output: every secret replaced by a marker. */
 export function redactConfig(config: DeepSearchConfig): unknown {

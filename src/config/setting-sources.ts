@@ -1,4 +1,5 @@
 import { type LlmRole, llmRoles } from './config-schema.js';
+import { retrievalSettingSources } from './retrieval-setting-sources.js';
 
 /** 'list': comma-separated in env and flags. */
 export type SettingType = 'string' | 'integer' | 'number' | 'boolean' | 'list';
@@ -127,6 +128,28 @@ const baseSources: SettingSource[] = [
     type: 'integer',
     description: 'hits kept per query (default 10)',
   },
+  {
+    path: 'search.boostHostnames',
+    env: 'DEEPSEARCH_BOOST_HOSTNAMES',
+    flag: 'boost-hostnames',
+    type: 'list',
+    description: 'comma-separated hosts ranked higher when choosing pages to read',
+  },
+  {
+    path: 'search.badHostnames',
+    env: 'DEEPSEARCH_BAD_HOSTNAMES',
+    flag: 'bad-hostnames',
+    type: 'list',
+    description: 'comma-separated hosts never searched into or read (subdomains included)',
+  },
+  {
+    path: 'search.onlyHostnames',
+    env: 'DEEPSEARCH_ONLY_HOSTNAMES',
+    flag: 'only-hostnames',
+    type: 'list',
+    description: 'comma-separated hosts: when set, only these are searched and read',
+  },
+  ...retrievalSettingSources,
   {
     path: 'reader.allowPrivateNetwork',
     env: 'DEEPSEARCH_ALLOW_PRIVATE_NETWORK',
@@ -280,4 +303,5 @@ export const settingSources: readonly SettingSource[] = [
 /** Extra names accepted for a vendor key, checked after the main one. */
 export const envAliases: Readonly<Record<string, string>> = {
   GOOGLE_GENERATIVE_AI_API_KEY: 'keys.google',
+  CO_API_KEY: 'keys.cohere',
 };

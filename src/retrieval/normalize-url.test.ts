@@ -34,3 +34,27 @@ describe('urlKey and hostOf', () => {
     expect(hostOf('nope')).toBe('');
   });
 });
+
+describe('normalizeUrl and urlKey on real-world URLs', () => {
+  it('drops ad and social click identifiers but keeps parameters that choose the content', () => {
+    expect(normalizeUrl('https://github.com/org/repo/blob/main/a.ts?ref=v2&gclid=1&_gl=x')).toBe(
+      'https://github.com/org/repo/blob/main/a.ts?ref=v2',
+    );
+    expect(normalizeUrl('https://shop.example/item?id=42&page=2&msclkid=z&utm_campaign=s')).toBe(
+      'https://shop.example/item?id=42&page=2',
+    );
+    expect(normalizeUrl('https://example.com/a?utm_source=x')).toBe('https://example.com/a');
+  });
+
+  it('keeps hash-bang routes, drops text fragments and anchors, keeps non-default ports', () => {
+    expect(normalizeUrl('https://old.example/#!/profile/7')).toBe('https://old.example/#!/profile/7');
+    expect(normalizeUrl('https://example.com/page#:~:text=hello')).toBe('https://example.com/page');
+    expect(normalizeUrl('http://example.com:8080/x#top')).toBe('http://example.com:8080/x');
+  });
+
+  it('gives one key to the same page whatever the parameter order or trailing dot', () => {
+    expect(urlKey('https://example.com./p?b=2&a=1')).toBe(urlKey('https://www.example.com/p/?a=1&b=2'));
+    expect(urlKey('https://example.com/p?a=1')).not.toBe(urlKey('https://example.com/p?a=2'));
+    expect(urlKey('https://example.com/#/a')).not.toBe(urlKey('https://example.com/#/b'));
+  });
+});

@@ -1,15 +1,35 @@
+// Parameters that only say where a click came from. Ambiguous ones ("ref", "source", "id") are
+// kept: on some sites they pick the content (GitHub's ?ref= is a branch).
 const trackingParameters = new Set([
   'fbclid',
   'gclid',
+  'gclsrc',
   'dclid',
+  'gbraid',
+  'wbraid',
   'msclkid',
+  'twclid',
+  'ttclid',
+  'li_fat_id',
   'mc_cid',
   'mc_eid',
   'igshid',
+  'igsh',
   'ref_src',
+  'ref_url',
   '_hsenc',
   '_hsmi',
   'yclid',
+  '_ga',
+  '_gl',
+  'mkt_tok',
+  'oly_anon_id',
+  'oly_enc_id',
+  'vero_id',
+  'wickedid',
+  'spm',
+  'scm',
+  '__twitter_impression',
 ]);
 
 /**
@@ -39,14 +59,19 @@ export function normalizeUrl(input: string, base?: string): string | undefined {
   return url.toString();
 }
 
-/** A key under which the same page seen with or without www. or a trailing slash is one page. */
+/**
+ * A key under which the same page is one page: with or without www., a trailing slash, a
+ * trailing dot on the host, http or https, parameters in any order.
+ */
 export function urlKey(input: string): string | undefined {
   const normal = normalizeUrl(input);
   if (!normal) return undefined;
   const url = new URL(normal);
   const host = url.hostname.replace(/^www\./, '');
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : '';
-  return `${host}${url.port ? `:${url.port}` : ''}${path}${url.search}${url.hash}`;
+  // Parameter order does not change the page: ?a=1&b=2 and ?b=2&a=1 are one URL.
+  url.searchParams.sort();
+  return `${host.replace(/\.$/, '')}${url.port ? `:${url.port}` : ''}${path}${url.search}${url.hash}`;
 }
 
 export function hostOf(input: string): string {

@@ -1,4 +1,5 @@
-import { normaliseScores, scoreBm25 } from './bm25.js';
+import { createHostFilter, type HostLists } from './host-lists.js';
+import { scoreDocumentsLexically } from './lexical-chunk-scorer.js';
 
 export interface UrlCandidate {
   url: string;
@@ -8,74 +9,225 @@ export interface UrlCandidate {
   anchors: readonly string[];
   /** How many times the URL was seen (search results and links on read pages). */
   hits: number;
+  /** ISO 8601, when a search engine or the page said. */
+  publishedAt?: string;
+}
+
+/** Each signal in [0, 1] (penalty: the share taken off), so a weight can be explained. */
+export interface UrlReasons {
+  frequency: number;
+  host: number;
+  path: number;
+  relevance: number;
+  freshness: number;
+  boost: number;
+  penalty: number;
 }
 
 export interface RankedUrl<T extends UrlCandidate = UrlCandidate> {
   candidate: T;
   weight: number;
-  reasons: { frequency: number; host: number; path: number; relevance: number };
+  reasons: UrlReasons;
 }
 
 export interface RankUrlsOptions {
-  limit?: number;
-  /** At most this many URLs per host in the result, for diversity. */
+  question: string;
+  /** Reranker scores in [0, 1], aligned with the candidates; NaN or missing entries use BM25. */
+  relevance?: ArrayLike<number>;
+  hosts?: HostLists;
+  /** 0 (healthy) to 1 (unusable) per host: failures and paywalls seen before. */
+  hostPenalty?: (host: string) => number;
+  /** Set when the question needs recent sources: newer pages rank higher. */
+  freshnessNow?: Date;
+  /** At most this many URLs per host in the result, for diversity. Default 2. */
   perHostCap?: number;
+  limit?: number;
 }
 
-const weights = { frequency: 0.2, host: 0.1, path: 0.1, relevance: 0.6 };
+const weights = { frequency: 0.15, host: 0.1, path: 0.1, relevance: 0.5, freshness: 0.15, boost: 0.2 };
+const pathDecay = 0.7;
 
 /**
- * Seed 001's URL ranking, lexical edition: frequency across results, host frequency, shallow
- * paths, and relevance of title, snippet and anchor text to the question, capped per host.
+ * Seed 001's URL ranking: frequency across results and pages, host frequency, shared path
+ * prefixes with depth decay, relevance of title, snippet and anchor text to the question
+ * (reranker scores when given, else BM25), freshness when asked for, boost/bad/only host lists,
+ * a penalty for hosts that failed before, and a cap per host. Linear in the candidates.
  */
 export function rankUrls<T extends UrlCandidate>(
   candidates: readonly T[],
-  question: string,
-  options: RankUrlsOptions = {},
+  options: RankUrlsOptions,
 ): Array<RankedUrl<T>> {
-  if (candidates.length === 0) return [];
-  const relevance = normaliseScores(
-    scoreBm25(
-      question,
-      candidates.map((candidate) => `${candidate.title} ${candidate.snippet} ${candidate.anchors.join(' ')}`),
-    ),
-  );
-  const hostCounts = new Map<string, number>();
-  for (const candidate of candidates)
-    hostCounts.set(candidate.host, (hostCounts.get(candidate.host) ?? 0) + 1);
-  const maxHits = Math.max(...candidates.map((candidate) => candidate.hits));
-  const maxHost = Math.max(...hostCounts.values());
-  const ranked = candidates.map((candidate, index) => {
-    const reasons = {
-      frequency: maxHits > 1 ? (candidate.hits - 1) / (maxHits - 1) : 0,
-      host: maxHost > 1 ? (hostCounts.get(candidate.host)! - 1) / (maxHost - 1) : 0,
-      path: 1 / (1 + pathDepth(candidate.url)),
-      relevance: relevance[index]!,
-    };
-    const weight =
-      weights.frequency * reasons.frequency +
-      weights.host * reasons.host +
-      weights.path * reasons.path +
-      weights.relevance * reasons.relevance;
-    return { candidate, weight: Math.round(weight * 1000) / 1000, reasons };
+  const hosts = createHostFilter(options.hosts ?? {});
+  const kept: number[] = [];
+  candidates.forEach((candidate, index) => {
+    if (hosts.allowed(candidate.host)) kept.push(index);
   });
-  ranked.sort((a, b) => b.weight - a.weight);
-  return capPerHost(ranked, options.perHostCap ?? 3).slice(0, options.limit ?? ranked.length);
-}
-
-function capPerHost<T extends UrlCandidate>(ranked: Array<RankedUrl<T>>, cap: number): Array<RankedUrl<T>> {
-  const seen = new Map<string, number>();
-  return ranked.filter(({ candidate }) => {
-    const count = seen.get(candidate.host) ?? 0;
-    seen.set(candidate.host, count + 1);
-    return count < cap;
-  });
-}
-
-function pathDepth(url: string): number {
-  try {
-    return new URL(url).pathname.split('/').filter(Boolean).length;
-  } catch {
-    return 5;
+  if (kept.length === 0) return [];
+  const pool = kept.map((index) => candidates[index]!);
+  const signals = computeSignals(pool, kept, hosts, options);
+  const weightsOf = new Float64Array(pool.length);
+  for (let index = 0; index < pool.length; index++) {
+    let sum = 0;
+    for (const name of weightedSignals) sum += weights[name] * signals[name][index]!;
+    weightsOf[index] = Math.round(sum * (1 - signals.penalty[index]!) * 1000) / 1000;
   }
+  // Reasons objects only for the URLs returned: ten thousand candidates stay cheap.
+  const reasonsOf = (index: number): UrlReasons => ({
+    frequency: signals.frequency[index]!,
+    host: signals.host[index]!,
+    path: signals.path[index]!,
+    relevance: signals.relevance[index]!,
+    freshness: signals.freshness[index]!,
+    boost: signals.boost[index]!,
+    penalty: signals.penalty[index]!,
+  });
+  const order = new Uint32Array(pool.length);
+  for (let index = 0; index < order.length; index++) order[index] = index;
+  order.sort((a, b) => weightsOf[b]! - weightsOf[a]! || a - b);
+  const cap = options.perHostCap ?? 2;
+  const limit = options.limit ?? pool.length;
+  const perHost = new Map<string, number>();
+  const ranked: Array<RankedUrl<T>> = [];
+  for (const index of order) {
+    if (ranked.length >= limit) break;
+    const candidate = pool[index]!;
+    const count = perHost.get(candidate.host) ?? 0;
+    perHost.set(candidate.host, count + 1);
+    if (count < cap) ranked.push({ candidate, weight: weightsOf[index]!, reasons: reasonsOf(index) });
+  }
+  return ranked;
+}
+
+type Signals = Record<keyof UrlReasons, Float64Array>;
+const weightedSignals = Object.keys(weights) as Array<keyof typeof weights>;
+
+function computeSignals(
+  pool: readonly UrlCandidate[],
+  kept: number[],
+  hosts: ReturnType<typeof createHostFilter>,
+  options: RankUrlsOptions,
+): Signals {
+  const hostShare = shareOf(pool.map((candidate) => candidate.host));
+  const maxHits = pool.reduce((max, candidate) => Math.max(max, candidate.hits), 1);
+  const nowMs = options.freshnessNow?.getTime();
+  // A plain loop: typed-array .from() with a map function is many times slower in V8.
+  const each = (value: (candidate: UrlCandidate) => number) => {
+    const out = new Float64Array(pool.length);
+    for (let index = 0; index < pool.length; index++) out[index] = value(pool[index]!);
+    return out;
+  };
+  return {
+    frequency: each((candidate) => (maxHits > 1 ? (candidate.hits - 1) / (maxHits - 1) : 0)),
+    host: each((candidate) => hostShare(candidate.host)),
+    path: pathStructureScores(pool),
+    relevance: relevanceScores(pool, kept, options),
+    freshness: each((candidate) => (nowMs === undefined ? 0 : freshness(candidate.publishedAt, nowMs))),
+    boost: each((candidate) => (hosts.boosted(candidate.host) ? 1 : 0)),
+    penalty: each((candidate) => Math.min(1, Math.max(0, options.hostPenalty?.(candidate.host) ?? 0))),
+  };
+}
+
+/** The candidates' text as one string, each a "chunk", scored with the fast BM25 scorer. */
+function relevanceScores(
+  pool: readonly UrlCandidate[],
+  kept: number[],
+  options: RankUrlsOptions,
+): Float64Array {
+  const given = options.relevance;
+  const scores = new Float64Array(pool.length);
+  const missing = given ? kept.some((index) => !Number.isFinite(given[index])) : true;
+  if (missing) {
+    const lexical = scoreDocumentsLexically(
+      options.question,
+      pool.map((candidate) => `${candidate.title} ${candidate.snippet} ${candidate.anchors.join(' ')}`),
+    );
+    scores.set(lexical);
+  }
+  if (given) {
+    kept.forEach((original, index) => {
+      const score = given[original];
+      if (score !== undefined && Number.isFinite(score)) scores[index] = Math.min(1, Math.max(0, score));
+    });
+  }
+  return scores;
+}
+
+/** A function giving each key's count relative to the most common key, 0 for singletons. */
+function shareOf(keys: readonly string[]): (key: string) => number {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  let max = 1;
+  for (const count of counts.values()) max = Math.max(max, count);
+  return (key) => (max > 1 ? ((counts.get(key) ?? 1) - 1) / (max - 1) : 0);
+}
+
+/**
+ * URLs in a shared path hierarchy (many siblings under /docs/api/) score higher; each level
+ * counts less than the one above it, and deep pages lose a little for their depth. Prefixes
+ * (host, host/a, host/a/b... the page itself excluded) are keyed by a running 32-bit hash of the
+ * URL's characters: no substring is built, and a rare collision only blurs one signal.
+ */
+function pathStructureScores(pool: readonly UrlCandidate[]): Float64Array {
+  const hashes: number[] = [];
+  const ends = new Int32Array(pool.length);
+  const counts = new Map<number, number>();
+  pool.forEach((candidate, index) => {
+    forEachPrefixHash(candidate.url, (hash) => {
+      hashes.push(hash);
+      counts.set(hash, (counts.get(hash) ?? 0) + 1);
+    });
+    ends[index] = hashes.length;
+  });
+  const scores = new Float64Array(pool.length);
+  let max = 0;
+  for (let index = 0, from = 0; index < pool.length; from = ends[index]!, index++) {
+    let score = 0;
+    for (let at = from; at < ends[index]!; at++)
+      score += Math.log2(counts.get(hashes[at]!)!) * pathDecay ** (at - from);
+    scores[index] = score / (1 + 0.1 * (ends[index]! - from));
+    max = Math.max(max, scores[index]!);
+  }
+  if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;
+  return scores;
+}
+
+// 30 bits: V8 keeps such numbers unboxed, which makes the Map of prefix counts several times faster.
+const smallIntegerMask = 0x3fffffff;
+
+/** Calls back with the hash of each path prefix of the URL, host first; query and fragment ignored. */
+function forEachPrefixHash(url: string, visit: (hash: number) => void): void {
+  const schemeEnd = url.indexOf('://');
+  const from = schemeEnd === -1 ? 0 : schemeEnd + 3;
+  let hash = 0x811c9dc5;
+  let emitted = false;
+  for (let index = from; index < url.length; index++) {
+    const code = url.charCodeAt(index);
+    if (code === 63 || code === 35) break; // ? #
+    if (code === 47) {
+      // a slash ends a prefix (repeated slashes count once)
+      if (index > from && url.charCodeAt(index - 1) !== 47) {
+        visit(hash & smallIntegerMask);
+        emitted = true;
+      }
+      continue;
+    }
+    hash = Math.imul(hash ^ code, 0x01000193);
+  }
+  if (!emitted) visit(hash & smallIntegerMask);
+}
+
+/** 1 for today, halving every 180 days; 0 when the date is unknown. */
+function freshness(publishedAt: string | undefined, nowMs: number): number {
+  if (!publishedAt) return 0;
+  const time = parseDate(publishedAt);
+  if (Number.isNaN(time)) return 0;
+  const ageDays = Math.max(0, (nowMs - time) / 86_400_000);
+  return 0.5 ** (ageDays / 180);
+}
+
+/** ISO dates (what the providers give) read by position; the general parser is slow on thousands. */
+function parseDate(text: string): number {
+  if (text.length < 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return Date.parse(text);
+  const time = Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)));
+  return Number.isNaN(time) ? Date.parse(text) : time;
 }

@@ -67,3 +67,29 @@ describe('scoreBm25 and chunkText', () => {
     expect(chunks[0]!.text.endsWith('.')).toBe(true);
   });
 });
+
+describe('selectSnippets lead prior', () => {
+  it('prefers the page lead between equally relevant passages, unless turned off', () => {
+    const passage = 'The tower opened to visitors in 1889 after two years of work.';
+    const text = `${passage} ${filler('gardening', 60)} ${passage} ${filler('cooking', 60)}`;
+    const second = text.lastIndexOf(passage);
+    const withPrior = selectSnippets('when did the tower open', text, { budgetChars: 300, windowChars: 250 });
+    expect(withPrior[0]!.start).toBe(0);
+    const flat = selectSnippets('when did the tower open', text, {
+      budgetChars: 300,
+      windowChars: 250,
+      leadWeight: 0,
+    });
+    expect(flat.some((snippet) => snippet.start <= second && snippet.end > second)).toBe(true);
+  });
+
+  it('selects from a 1,000,000-character page within budget and with true offsets', () => {
+    const needle = 'The secret launch code of the Zephyr project is 7731.';
+    const text = `${filler('history', 9000)} ${needle} ${filler('geography', 9000)}`;
+    expect(text.length).toBeGreaterThan(1_000_000);
+    const snippets = selectSnippets('Zephyr project launch code', text, { budgetChars: 4000 });
+    expect(snippets.some((snippet) => snippet.text.includes('7731'))).toBe(true);
+    expect(snippets.reduce((sum, snippet) => sum + snippet.text.length, 0)).toBeLessThanOrEqual(4000);
+    for (const snippet of snippets) expect(text.slice(snippet.start, snippet.end)).toBe(snippet.text);
+  });
+});

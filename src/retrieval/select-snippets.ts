@@ -1,5 +1,5 @@
-import { normaliseScores, scoreBm25 } from './bm25.js';
 import { chunkText, type TextChunk } from './chunk-text.js';
+import { createLexicalChunkScorer } from './lexical-chunk-scorer.js';
 
 export interface Snippet {
   start: number;
@@ -8,6 +8,9 @@ export interface Snippet {
   score: number;
 }
 
+export const defaultChunkChars = 250;
+export const defaultWindowChars = 500;
+
 export interface SnippetOptions {
   /** Total characters to keep. */
   budgetChars: number;
@@ -15,49 +18,57 @@ export interface SnippetOptions {
   chunkChars?: number;
   /** Characters per window: the unit that is kept contiguous. */
   windowChars?: number;
+  /**
+   * Weight of the lead prior added to the normalised chunk scores, decaying over the page's first
+   * few thousand characters: pages state their key facts first (Wikipedia's lead and infobox,
+   * a news article's first paragraph). 0 turns it off. Default 0.5.
+   */
+  leadWeight?: number;
 }
 
+const leadDecayChars = 3000;
+
 /**
- * Seed 001's selection: fixed-size chunks scored against the question, a sliding-window average
- * over the scores, and the best non-overlapping windows up to the budget, merged where they touch
- * and returned in page order with their offsets. Pages within the budget pass through whole.
+ * Seed 001's selection: fixed-size chunks scored against the question (BM25 here; embeddings
+ * through selectFromScores), a sliding-window average over the scores, and the best
+ * non-overlapping windows up to the budget, returned in page order with their offsets. Pages
+ * within the budget pass through whole.
  */
 export function selectSnippets(question: string, text: string, options: SnippetOptions): Snippet[] {
   if (text.length <= options.budgetChars) return [{ start: 0, end: text.length, text, score: 1 }];
-  const chunkChars = options.chunkChars ?? 250;
-  const chunks = chunkText(text, chunkChars);
-  const scores = normaliseScores(
-    scoreBm25(
-      question,
-      chunks.map((chunk) => chunk.text),
-    ),
-  );
-  return selectFromScores(text, chunks, scores, options);
+  const chunks = chunkText(text, options.chunkChars ?? defaultChunkChars);
+  return selectFromScores(text, chunks, createLexicalChunkScorer(text, chunks).score(question), options);
+}
+
+interface Pick {
+  first: number;
+  last: number;
+  score: number;
 }
 
 /** The window search on precomputed chunk scores (lexical, embeddings, or a blend). */
 export function selectFromScores(
   text: string,
   chunks: readonly TextChunk[],
-  scores: readonly number[],
+  rawScores: ArrayLike<number>,
   options: SnippetOptions,
 ): Snippet[] {
-  const chunkChars = options.chunkChars ?? 250;
-  const windowChars = Math.min(options.windowChars ?? 1000, options.budgetChars);
+  if (text.length <= options.budgetChars) return [{ start: 0, end: text.length, text, score: 1 }];
+  const chunkChars = options.chunkChars ?? defaultChunkChars;
+  const windowChars = Math.min(options.windowChars ?? defaultWindowChars, options.budgetChars);
   const width = Math.max(1, Math.min(chunks.length, Math.round(windowChars / chunkChars)));
+  const scores = withLeadPrior(rawScores, chunks, options.leadWeight ?? 0.5);
   const windowScores = slidingAverage(scores, width);
-  const taken = new Uint8Array(chunks.length);
-  const picked: Array<{ first: number; last: number; score: number }> = [];
+  const picked: Pick[] = [];
   let used = 0;
   while (used < options.budgetChars) {
-    const best = bestFreeWindow(windowScores, taken, width);
+    const best = bestFreeWindow(windowScores, picked, width);
     if (best === -1 || windowScores[best]! <= 0) break;
     let last = best + width - 1;
     // Trim the window so the total stays within budget.
     while (last > best && used + spanLength(chunks, best, last) > options.budgetChars) last--;
     const length = spanLength(chunks, best, last);
     if (used + length > options.budgetChars) break;
-    taken.fill(1, best, last + 1);
     picked.push({ first: best, last, score: windowScores[best]! });
     used += length;
   }
@@ -65,22 +76,38 @@ export function selectFromScores(
   return mergeInPageOrder(text, chunks, picked);
 }
 
-function slidingAverage(scores: readonly number[], width: number): number[] {
-  const out: number[] = [];
+/** Scores scaled to [0, 1] by their maximum, plus the decaying lead prior. */
+function withLeadPrior(raw: ArrayLike<number>, chunks: readonly TextChunk[], weight: number): Float64Array {
+  let max = 0;
+  for (let index = 0; index < raw.length; index++) if (raw[index]! > max) max = raw[index]!;
+  const scores = new Float64Array(raw.length);
+  // Without any match the prior alone would pick the lead: leave that to the leading fallback.
+  if (max <= 0) return scores;
+  for (let index = 0; index < raw.length; index++) {
+    const prior = weight > 0 ? weight * Math.exp(-chunks[index]!.start / leadDecayChars) : 0;
+    scores[index] = Math.max(0, raw[index]!) / max + prior;
+  }
+  return scores;
+}
+
+function slidingAverage(scores: ArrayLike<number>, width: number): Float64Array {
+  const out = new Float64Array(Math.max(0, scores.length - width + 1));
   let sum = 0;
   for (let index = 0; index < scores.length; index++) {
     sum += scores[index]!;
     if (index >= width) sum -= scores[index - width]!;
-    if (index >= width - 1) out.push(sum / width);
+    if (index >= width - 1) out[index - width + 1] = sum / width;
   }
   return out;
 }
 
-function bestFreeWindow(windowScores: readonly number[], taken: Uint8Array, width: number): number {
+/** The best window overlapping no picked one; picks are few, so checking each is cheap. */
+function bestFreeWindow(windowScores: Float64Array, picked: readonly Pick[], width: number): number {
   let best = -1;
   for (let start = 0; start < windowScores.length; start++) {
     if (best !== -1 && windowScores[start]! <= windowScores[best]!) continue;
-    if (taken.subarray(start, start + width).some((flag) => flag === 1)) continue;
+    const end = start + width - 1;
+    if (picked.some((pick) => start <= pick.last && end >= pick.first)) continue;
     best = start;
   }
   return best;
@@ -90,11 +117,7 @@ function spanLength(chunks: readonly TextChunk[], first: number, last: number): 
   return chunks[last]!.end - chunks[first]!.start;
 }
 
-function mergeInPageOrder(
-  text: string,
-  chunks: readonly TextChunk[],
-  picked: Array<{ first: number; last: number; score: number }>,
-): Snippet[] {
+function mergeInPageOrder(text: string, chunks: readonly TextChunk[], picked: Pick[]): Snippet[] {
   picked.sort((a, b) => a.first - b.first);
   const snippets: Snippet[] = [];
   for (const { first, last, score } of picked) {

@@ -4,7 +4,9 @@ const cjkPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scri
 const stopwords = new Set(
   (
     'a an and are as at be but by for from has have how i in is it its of on or that the this to was were what ' +
-    'when where which who whom whose why will with de la le les des du un une et en est que qui der die das und ' +
+    'when where which who whom whose why will with do does did done get got they them their there out up into ' +
+    'than then so can could would should been being had not also de la le les des du un une et en est que qui ' +
+    'der die das und ' +
     'ist von zu el los las y es por para del il di che e o do da em os as'
   ).split(' '),
 );
@@ -23,11 +25,15 @@ export function tokenize(text: string): string[] {
   return tokens;
 }
 
-/** Tokens for matching: stopwords dropped, light suffix stemming so "directed" meets "director". */
+/**
+ * Tokens for matching: stopwords and lone letters (the "s" of "Grey's") dropped, light suffix
+ * stemming so "directed" meets "director".
+ */
 export function termsOf(text: string): string[] {
   const terms: string[] = [];
   for (const token of tokenize(text)) {
-    if (!stopwords.has(token)) terms.push(stem(token));
+    if (stopwords.has(token) || isLoneLetter(token)) continue;
+    terms.push(stem(token));
   }
   return terms;
 }
@@ -55,6 +61,10 @@ export function stem(word: string): string {
     }
   }
   return word;
+}
+
+function isLoneLetter(token: string): boolean {
+  return token.length === 1 && !(token >= '0' && token <= '9') && !cjkPattern.test(token);
 }
 
 function pushCjkBigrams(word: string, tokens: string[]): void {

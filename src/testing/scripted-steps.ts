@@ -23,6 +23,21 @@ export const scriptedStep = {
       `answer ${text.slice(0, 30)}`,
     );
   },
+  /** The rewriter's reply: queries with an optional time range and language. */
+  rewrite(queries: Array<string | { query: string; timeRange?: string; language?: string }>): ScriptedStep {
+    return {
+      label: `rewrite ${queries.length} queries`,
+      expect: { schemaName: 'query_rewrite' },
+      object: {
+        think: 'rewritten',
+        queries: queries.map((item) =>
+          typeof item === 'string'
+            ? { query: item, timeRange: 'none', language: '' }
+            : { timeRange: 'none', language: '', ...item },
+        ),
+      },
+    };
+  },
   criteria(
     flags: Partial<Record<'freshness' | 'plurality' | 'completeness' | 'strict', boolean>> = {},
   ): ScriptedStep {

@@ -14,6 +14,8 @@ export function createTestConfig(overrides: DeepPartial<DeepSearchConfig> = {}):
     },
     search: { provider: 'fake' },
     reader: { provider: 'fake', allowPrivateNetwork: true },
+    // Scripted tests list every LLM call; the rewriter's is added only where a test opts in.
+    retrieval: { queryRewrite: false },
   };
   return loadConfig({ file: mergeDeep(base, overrides) });
 }

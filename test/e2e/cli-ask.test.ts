@@ -91,6 +91,17 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
           }),
         ],
         evaluate_definitive: [agentReply({ think: 'Direct answer.', pass: true, improvement: '' })],
+        // The rewriter (on by default) keeps the queries; a repeat it adds is dropped before searching.
+        query_rewrite: [
+          agentReply({
+            think: 'Already keyword queries.',
+            queries: [
+              { query: 'Parasite premiere', timeRange: 'none', language: '' },
+              { query: 'Best Picture 2019', timeRange: 'none', language: '' },
+              { query: 'best picture   2019', timeRange: 'none', language: '' },
+            ],
+          }),
+        ],
       },
     });
     try {
@@ -111,6 +122,8 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
         calls: 3,
       });
       expect(output.usage.totalTokens).toBe(output.usage.promptTokens + output.usage.completionTokens);
+      expect(output.usage.byRole.rewriter).toMatchObject({ calls: 1 });
+      expect(output.usage.searchCalls).toBe(2);
       expect(output.budget).toMatchObject({ stepsUsed: 3, exhausted: null, finalAnswerForced: false });
       expect(output.confidence).toBe('high');
       expect(typeof output.durationMs).toBe('number');

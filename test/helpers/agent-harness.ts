@@ -3,8 +3,11 @@ import type { DeepSearchResult } from '../../src/agent/agent-types.js';
 import { runDeepSearch } from '../../src/agent/run-deep-search.js';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
+import type { EmbeddingProvider } from '../../src/providers/spec/embedding-provider.js';
 import type { PageReader } from '../../src/providers/spec/page-reader.js';
+import type { Reranker } from '../../src/providers/spec/reranker.js';
 import type { SearchHit, SearchProvider } from '../../src/providers/spec/search-provider.js';
+import type { HostHealth } from '../../src/retrieval/host-health.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../../src/testing/scripted-llm.js';
@@ -19,6 +22,9 @@ export interface HarnessOptions {
   searchProvider?: SearchProvider;
   reader?: PageReader;
   signal?: AbortSignal;
+  embedding?: EmbeddingProvider;
+  reranker?: Reranker;
+  hostHealth?: HostHealth;
   history?: Array<{ question: string; answer: string }>;
 }
 
@@ -41,6 +47,9 @@ export async function runAgent(question: string, options: HarnessOptions): Promi
     search: options.searchProvider ?? createFakeSearch(options.search ?? {}),
     reader: options.reader ?? createFakeReader(options.pages ?? {}),
     signal: options.signal,
+    embedding: options.embedding,
+    reranker: options.reranker,
+    hostHealth: options.hostHealth,
     history: options.history,
     onEvent: (event) => events.push(event),
     now: () => new Date('2026-11-21T12:00:00Z'),

@@ -1,8 +1,10 @@
 import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
+import type { RankedUrl } from '../../retrieval/rank-urls.js';
 import type { ActionName } from '../agent-types.js';
 import { agentSystemPrompt } from '../prompts/agent-system-prompt.js';
 import { finalAnswerSystemPrompt } from '../prompts/final-answer-prompt.js';
 import type { RunContext } from '../run-context.js';
+import type { UrlRecord } from '../state/url-index.js';
 import { renderAttempts } from './render-attempts.js';
 import { renderDiary } from './render-diary.js';
 import { renderKnowledge } from './render-knowledge.js';
@@ -27,7 +29,13 @@ export function outputReserve(contextTokens: number): number {
  */
 export function buildAgentPrompt(
   context: RunContext,
-  input: { question: string; allowed: readonly ActionName[]; finalReason?: string },
+  input: {
+    question: string;
+    allowed: readonly ActionName[];
+    finalReason?: string;
+    /** The step's URL ranking (rankUrlCandidates), shown when visit is allowed. */
+    urlRanking?: ReadonlyArray<RankedUrl<UrlRecord>>;
+  },
 ): AgentPrompt {
   const { state, config } = context;
   const system =
@@ -54,7 +62,7 @@ export function buildAgentPrompt(
   const diary = renderDiary(state.diary.entries, Math.floor(available * 0.12));
   const wantsUrls = input.allowed.includes('visit') && input.finalReason === undefined;
   const urlList = wantsUrls
-    ? renderUrlList(state, input.question, Math.floor(available * 0.15))
+    ? renderUrlList(state, input.urlRanking ?? [], Math.floor(available * 0.15))
     : { text: '', urls: [] };
   const used = estimateTokens(attempts.attempts + attempts.strategy + diary + urlList.text);
   const knowledge = renderKnowledge(state, input.question, available - used);

@@ -1,6 +1,7 @@
 import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
 import { Bm25Index, normaliseScores } from '../../retrieval/bm25.js';
 import type { AgentState } from '../state/agent-state.js';
+import { snippetQuery } from './semantic-snippets.js';
 
 interface Unit {
   group: 'facts' | 'sources' | 'search';
@@ -20,7 +21,7 @@ const minPageChars = 800;
  */
 export function renderKnowledge(state: AgentState, question: string, budgetTokens: number): string {
   if (budgetTokens <= 0) return '';
-  const query = question === state.question ? question : `${question}\n${state.question}`;
+  const query = snippetQuery(state, question);
   const units = collectUnits(state, query, budgetTokens);
   if (units.length === 0) return '';
   const relevance = normaliseScores(new Bm25Index(units.map((unit) => unit.scoreText)).score(query));
@@ -53,12 +54,13 @@ function collectUnits(state: AgentState, query: string, budgetTokens: number): U
     });
   }
   const pages = state.pages.all();
+  const vector = state.questionVectors.get(query);
   const perPage = Math.max(
     minPageChars,
     Math.min(maxPageChars, Math.floor((budgetTokens * 3.5) / Math.max(1, pages.length))),
   );
   for (const page of pages) {
-    const best = state.pages.snippets(page, query, perPage);
+    const best = state.pages.snippets(page, query, perPage, vector);
     const header = `<source url="${page.url}" title="${escapeAttribute(page.title)}"${page.publishedAt ? ` date="${page.publishedAt}"` : ''}>`;
     units.push({
       group: 'sources',
@@ -68,7 +70,7 @@ function collectUnits(state: AgentState, query: string, budgetTokens: number): U
         const snippets =
           budget >= perPage
             ? best
-            : state.pages.snippets(page, query, Math.max(0, budget - header.length - 20));
+            : state.pages.snippets(page, query, Math.max(0, budget - header.length - 20), vector);
         const body = snippets.map((snippet) => snippet.text.trim()).join('\n[…]\n');
         return body ? `${header}\n${body}\n</source>` : '';
       },

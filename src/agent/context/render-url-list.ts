@@ -1,6 +1,8 @@
 import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
-import { rankUrls } from '../../retrieval/rank-urls.js';
+import type { RankedUrl } from '../../retrieval/rank-urls.js';
 import type { AgentState } from '../state/agent-state.js';
+import type { UrlRecord } from '../state/url-index.js';
+import { maxUrlListEntries } from './rank-url-candidates.js';
 
 export interface UrlList {
   text: string;
@@ -8,22 +10,22 @@ export interface UrlList {
   urls: string[];
 }
 
-const maxEntries = 30;
-
-/** Unread URLs ranked for the current question, weights shown, within a token budget. */
-export function renderUrlList(state: AgentState, question: string, budgetTokens: number): UrlList {
-  const candidates = state.urls.candidates(state.visited);
+/** Unread URLs as ranked for the current question, weights shown, within a token budget. */
+export function renderUrlList(
+  state: AgentState,
+  ranking: ReadonlyArray<RankedUrl<UrlRecord>>,
+  budgetTokens: number,
+): UrlList {
   // URLs the user wrote in the question come first, whatever their score.
-  const given = candidates.filter((candidate) => candidate.sources.has('question'));
-  const others = candidates.filter((candidate) => !candidate.sources.has('question'));
-  const ranked = [
+  const given = state.urls.candidates(state.visited).filter((candidate) => candidate.sources.has('question'));
+  const entries = [
     ...given.map((candidate) => ({ candidate, weight: 1 })),
-    ...rankUrls(others, `${question} ${state.question}`, { limit: maxEntries - given.length }),
+    ...ranking.slice(0, Math.max(0, maxUrlListEntries - given.length)),
   ];
   const lines: string[] = [];
   const urls: string[] = [];
   let used = 0;
-  for (const { candidate, weight } of ranked) {
+  for (const { candidate, weight } of entries) {
     const snippet = candidate.snippet.replace(/\s+/g, ' ').slice(0, 160);
     const line = `${urls.length + 1}. weight ${weight.toFixed(2)} ${candidate.url} "${candidate.title.slice(0, 100)}"${snippet ? `: ${snippet}` : ''}`;
     const cost = estimateTokens(line) + 1;

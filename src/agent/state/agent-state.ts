@@ -33,7 +33,12 @@ export class AgentState {
   readonly urls = new UrlIndex();
   readonly pages = new PageStore();
   readonly searches: SearchRecord[] = [];
-  readonly queriesDone = new Set<string>();
+  /** Embeddings of queries, by text, so each is embedded once for dedup. */
+  readonly queryVectors = new Map<string, Float32Array>();
+  /** Embeddings of questions for snippet scoring, by text. */
+  readonly questionVectors = new Map<string, Float32Array>();
+  /** Reranker scores by question, then URL key: each pair is scored once. */
+  readonly rerankScores = new Map<string, Map<string, number>>();
   /** Keys of URLs read successfully or tried and failed: not offered again. */
   readonly visited = new Set<string>();
   readonly badUrls = new Map<string, string>();

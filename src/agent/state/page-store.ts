@@ -1,6 +1,7 @@
 import type { Page } from '../../providers/spec/page-reader.js';
-import { Bm25Index } from '../../retrieval/bm25.js';
 import { chunkText, type TextChunk } from '../../retrieval/chunk-text.js';
+import { cosineSimilarity } from '../../retrieval/cosine-similarity.js';
+import { createLexicalChunkScorer, type LexicalChunkScorer } from '../../retrieval/lexical-chunk-scorer.js';
 import { type FoldedText, foldText } from '../../retrieval/match-text.js';
 import { urlKey } from '../../retrieval/normalize-url.js';
 import { type Snippet, selectFromScores } from '../../retrieval/select-snippets.js';
@@ -19,7 +20,9 @@ export interface StoredPage {
 
 interface PageIndexes {
   chunks: TextChunk[];
-  bm25: Bm25Index;
+  lexical: LexicalChunkScorer;
+  /** Chunk embeddings from an embedding service (seed 001), when one is configured. */
+  vectors?: Array<Float32Array | undefined>;
   folded?: FoldedText;
 }
 
@@ -52,19 +55,44 @@ export class PageStore {
     return [...new Set(this.pages.values())];
   }
 
-  /** The parts of a page most relevant to `question`, within `budgetChars`, in page order. */
-  snippets(page: StoredPage, question: string, budgetChars: number): Snippet[] {
-    if (page.text.length <= budgetChars)
+  /**
+   * The parts of a page most relevant to `question`, within `budgetChars`, in page order. Chunks
+   * are scored by BM25, blended half and half with embedding similarity when the page's chunks
+   * and the question have vectors.
+   */
+  snippets(
+    page: StoredPage,
+    question: string,
+    budgetChars: number,
+    questionVector?: Float32Array,
+  ): Snippet[] {
+    if (page.text.length <= budgetChars) {
       return [{ start: 0, end: page.text.length, text: page.text, score: 1 }];
+    }
     const indexes = this.indexesFor(page);
-    const raw = indexes.bm25.score(question);
-    let max = 0;
-    for (const score of raw) if (score > max) max = score;
-    const scores = max === 0 ? raw : raw.map((score) => score / max);
-    return selectFromScores(page.text, indexes.chunks, scores, {
+    const lexical = normalised(indexes.lexical.score(question));
+    if (questionVector && indexes.vectors) {
+      const semantic = normalised(
+        Float64Array.from(indexes.vectors, (vector) =>
+          vector ? Math.max(0, cosineSimilarity(questionVector, vector)) : 0,
+        ),
+      );
+      for (let index = 0; index < lexical.length; index++)
+        lexical[index] = (lexical[index]! + semantic[index]!) / 2;
+    }
+    return selectFromScores(page.text, indexes.chunks, lexical, {
       budgetChars,
       chunkChars: snippetChunkChars,
     });
+  }
+
+  /** The chunks embeddings are computed for: the same ones snippets are cut from. */
+  chunksOf(page: StoredPage): readonly TextChunk[] {
+    return this.indexesFor(page).chunks;
+  }
+
+  setChunkVectors(page: StoredPage, vectors: Array<Float32Array | undefined>): void {
+    this.indexesFor(page).vectors = vectors;
   }
 
   /** The page text folded for quote matching, built once per page. */
@@ -78,9 +106,16 @@ export class PageStore {
     let indexes = this.indexes.get(page.url);
     if (!indexes) {
       const chunks = chunkText(page.text, snippetChunkChars);
-      indexes = { chunks, bm25: new Bm25Index(chunks.map((chunk) => chunk.text)) };
+      indexes = { chunks, lexical: createLexicalChunkScorer(page.text, chunks) };
       this.indexes.set(page.url, indexes);
     }
     return indexes;
   }
+}
+
+function normalised(scores: Float64Array): Float64Array {
+  let max = 0;
+  for (const score of scores) max = Math.max(max, score);
+  if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;
+  return scores;
 }

@@ -1,35 +1,35 @@
 import type { SearchHit } from '../../providers/spec/search-provider.js';
-import { foldText } from '../../retrieval/match-text.js';
+import { createHostFilter } from '../../retrieval/host-lists.js';
+import { hostOf } from '../../retrieval/normalize-url.js';
 import type { RunContext } from '../run-context.js';
+import { type PlannedQuery, planQueries } from './plan-queries.js';
 import { errorMessage, isFatal } from './step-errors.js';
 
 /**
- * Runs the new queries concurrently. Hits become side knowledge and citable sources, their URLs
- * candidates to read. No new URL at all switches search off for the next step.
+ * Plans the queries (dedup, rewrite, dedup) and runs them concurrently. Hits become side knowledge
+ * and citable sources, their URLs candidates to read. No new URL at all switches search off for
+ * the next step.
  */
 export async function runSearchStep(
   context: RunContext,
   input: { question: string; queries: string[] },
 ): Promise<void> {
   const { state, budget } = context;
-  const queries = freshQueries(input.queries, state.queriesDone, context.config.agent.maxQueriesPerStep);
+  const planned = await planQueries(context, input);
+  const queries = planned.map((item) => item.query);
   if (queries.length === 0) {
     state.disabled.add('search');
     state.diary.add({
       step: context.step,
       action: 'search',
       question: input.question,
-      note: 'every proposed query had been searched already; try other words or another action',
+      note: 'every proposed query repeats one searched already; try other words or another action',
     });
     return;
   }
   context.emit({ type: 'search-start', step: context.step, queries });
   const started = performance.now();
-  const settled = await Promise.allSettled(
-    queries.map((query) =>
-      context.search.search(query, { count: context.config.search.resultsPerQuery, signal: context.signal }),
-    ),
-  );
+  const settled = await Promise.allSettled(planned.map((item) => searchAllowedHosts(context, item)));
   budget.addTime('search', performance.now() - started);
   budget.countSearch(queries.length);
   const failures: Array<{ query: string; error: string }> = [];
@@ -42,7 +42,6 @@ export async function runSearchStep(
       failures.push({ query, error: errorMessage(outcome.reason) });
       return;
     }
-    state.queriesDone.add(queryKey(query));
     state.searches.push({ query, step: context.step, hits: outcome.value });
     hits += outcome.value.length;
     newUrls += recordHits(context, query, outcome.value);
@@ -76,20 +75,20 @@ function recordHits(context: RunContext, query: string, hits: SearchHit[]): numb
   return added;
 }
 
-export function queryKey(query: string): string {
-  return foldText(query).folded;
-}
-
-function freshQueries(proposed: readonly string[], done: ReadonlySet<string>, max: number): string[] {
-  const seen = new Set<string>();
-  const fresh: string[] = [];
-  for (const raw of proposed) {
-    const query = raw.replace(/\s+/g, ' ').trim();
-    const key = queryKey(query);
-    if (!key || done.has(key) || seen.has(key)) continue;
-    seen.add(key);
-    fresh.push(query);
-    if (fresh.length === max) break;
-  }
-  return fresh;
+/**
+ * One search within the host lists: a single only-host becomes the engine's site filter; hits on
+ * bad hosts, or outside the only-hosts, are dropped.
+ */
+async function searchAllowedHosts(context: RunContext, item: PlannedQuery): Promise<SearchHit[]> {
+  const { search } = context.config;
+  const lists = { bad: search.badHostnames, only: search.onlyHostnames };
+  const hits = await context.search.search(item.query, {
+    count: search.resultsPerQuery,
+    signal: context.signal,
+    ...(item.timeRange ? { timeRange: item.timeRange } : {}),
+    ...(item.language ? { language: item.language } : {}),
+    ...(lists.only.length === 1 ? { site: lists.only[0] } : {}),
+  });
+  const filter = createHostFilter(lists);
+  return hits.filter((hit) => filter.allowed(hostOf(hit.url)));
 }

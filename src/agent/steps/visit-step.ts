@@ -1,6 +1,10 @@
+import { isProviderError } from '../../errors/index.js';
 import type { Page } from '../../providers/spec/page-reader.js';
-import { normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
+import type { HostProblem } from '../../retrieval/host-health.js';
+import { hostOf, normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
+import { embedPageChunks } from '../context/semantic-snippets.js';
 import type { RunContext } from '../run-context.js';
+import type { StoredPage } from '../state/page-store.js';
 import { errorMessage, isFatal } from './step-errors.js';
 
 const maxLinksPerPage = 200;
@@ -35,6 +39,7 @@ export async function runVisitStep(
   budget.addTime('read', performance.now() - started);
   budget.countRead(urls.length);
   const notes: string[] = [];
+  const stored: StoredPage[] = [];
   let readCount = 0;
   settled.forEach((outcome, index) => {
     const url = urls[index]!;
@@ -42,14 +47,17 @@ export async function runVisitStep(
     if (outcome.status === 'rejected') {
       if (isFatal(outcome.reason)) throw outcome.reason;
       failRead(context, url, errorMessage(outcome.reason), notes);
+      context.hostHealth.record(hostOf(url), readProblem(outcome.reason));
       return;
     }
     const page = outcome.value;
     if (page.text.trim().length < minReadableChars) {
       failRead(context, url, 'no readable content', notes);
+      context.hostHealth.record(hostOf(url), 'failed');
       return;
     }
-    storePage(context, page);
+    stored.push(storePage(context, page));
+    context.hostHealth.record(hostOf(page.url), 'ok');
     readCount++;
     context.emit({
       type: 'read-end',
@@ -61,6 +69,8 @@ export async function runVisitStep(
     });
     notes.push(`read ${page.url} ("${page.title.slice(0, 80)}", ${page.text.length} chars)`);
   });
+  // Awaited before the next prompt is built, so this step's pages are scored semantically too.
+  await Promise.all(stored.map((page) => embedPageChunks(context, page)));
   if (readCount === 0) state.disabled.add('visit');
   state.diary.add({
     step: context.step,
@@ -104,11 +114,18 @@ function failRead(context: RunContext, url: string, reason: string, notes: strin
   notes.push(`could not read ${url}: ${reason}`);
 }
 
-function storePage(context: RunContext, page: Page): void {
+/** 401/402/403/451: the page is behind a login, a paywall or a legal wall, not merely broken. */
+function readProblem(error: unknown): HostProblem {
+  const status = isProviderError(error) ? error.statusCode : undefined;
+  return status === 401 || status === 402 || status === 403 || status === 451 ? 'paywalled' : 'failed';
+}
+
+function storePage(context: RunContext, page: Page): StoredPage {
   const { state } = context;
-  state.pages.add(page, context.step);
+  const stored = state.pages.add(page, context.step);
   markVisited(context, page.url);
   for (const link of page.links.slice(0, maxLinksPerPage)) {
     state.urls.add({ url: link.url, anchor: link.text, source: `page:${page.url}`, step: context.step });
   }
+  return stored;
 }

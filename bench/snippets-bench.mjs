@@ -1,0 +1,61 @@
+// Snippet selection on L-Eval Natural Questions: answer containment per character budget, lexical
+// scorer vs the leading text of the same budget, and time per selection. Run: npm run bench:snippets
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { selectSnippets } from '../dist/retrieval/select-snippets.js';
+
+const dataPath = resolve(process.argv[2] ?? '../shared/eval/snippets/leval-natural-questions.jsonl');
+if (!existsSync(dataPath)) {
+  console.error(`no data at ${dataPath}: pass the path to leval-natural-questions.jsonl`);
+  process.exit(2);
+}
+const budgets = [2000, 4000, 8000];
+const documents = readFileSync(dataPath, 'utf8')
+  .split('\n')
+  .filter((line) => line.trim())
+  .map((line) => JSON.parse(line));
+
+const fold = (text) => text.toLowerCase().replace(/\s+/g, ' ');
+const contains = (selection, answer) => fold(selection).includes(fold(answer).trim());
+
+const rows = [];
+for (const budget of budgets) {
+  let questions = 0;
+  let selected = 0;
+  let leading = 0;
+  const times = [];
+  for (const document of documents) {
+    const page = document.input;
+    document.instructions.forEach((question, index) => {
+      const answer = document.outputs[index];
+      if (!answer?.trim()) return;
+      questions++;
+      const started = performance.now();
+      const snippets = selectSnippets(question, page, { budgetChars: budget });
+      times.push(performance.now() - started);
+      const text = snippets.map((snippet) => snippet.text).join('\n');
+      const chars = snippets.reduce((sum, snippet) => sum + snippet.text.length, 0);
+      if (chars > budget) throw new Error(`selection of ${chars} chars exceeds the ${budget} budget`);
+      if (contains(text, answer)) selected++;
+      if (contains(page.slice(0, budget), answer)) leading++;
+    });
+  }
+  times.sort((a, b) => a - b);
+  rows.push({
+    budget,
+    questions,
+    lexical: (selected / questions).toFixed(3),
+    leadingText: (leading / questions).toFixed(3),
+    msMedian: times[Math.floor(times.length / 2)].toFixed(2),
+    msP95: times[Math.floor(times.length * 0.95)].toFixed(2),
+  });
+}
+const pages = documents.map((document) => document.input.length);
+console.log(
+  `L-Eval NQ: ${documents.length} pages (${Math.min(...pages)}–${Math.max(...pages)} chars), answer containment:`,
+);
+console.table(rows);
+const at4000 = rows.find((row) => row.budget === 4000);
+console.log(
+  `target at 4,000 chars: ≥ 0.850 · lexical ${at4000.lexical} ${Number(at4000.lexical) >= 0.85 ? 'ok' : 'BELOW TARGET'}`,
+);

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../agent/agent-events.js';
+import { createProgressRenderer } from './progress-renderer.js';
+import { createTerminal } from './terminal-style.js';
+
+function capture(debug: boolean) {
+  const lines: string[] = [];
+  const terminal = createTerminal({ write: (text: string) => lines.push(text.trimEnd()), columns: 160 }, {});
+  return { lines, render: createProgressRenderer(terminal, { debug }) };
+}
+
+const ranking: AgentEvent = {
+  type: 'url-ranking',
+  step: 3,
+  question: 'who won',
+  reranker: 'built-in BM25',
+  candidates: 42,
+  urls: [
+    {
+      url: 'https://en.wikipedia.org/wiki/A',
+      weight: 0.61,
+      reasons: { frequency: 0.5, host: 0, path: 0.2, relevance: 1, freshness: 0, boost: 0, penalty: 0 },
+    },
+  ],
+};
+
+const plan: AgentEvent = {
+  type: 'search-plan',
+  step: 2,
+  proposed: ['a b', 'A  b!'],
+  duplicates: [{ query: 'A b!', of: 'a b', similarity: 1 }],
+  rewritten: [{ query: 'a b 2026', timeRange: 'year', language: 'fr' }],
+  embedding: 'built-in lexical',
+};
+
+describe('progress renderer, retrieval events', () => {
+  it('shows URL weights with their reasons and query dedup/rewrites under --debug', () => {
+    const { lines, render } = capture(true);
+    render(ranking);
+    render(plan);
+    expect(lines).toEqual([
+      '    · [3] 42 URLs ranked by built-in BM25 for "who won"',
+      '      0.61 https://en.wikipedia.org/wiki/A (frequency 0.50, path 0.20, relevance 1.00)',
+      '    · dropped "A b!": repeats "a b" (cosine 1.00, built-in lexical)',
+      '    · rewritten: "a b 2026" (time year, lang fr)',
+    ]);
+  });
+
+  it('shows none of it without --debug', () => {
+    const { lines, render } = capture(false);
+    render(ranking);
+    render(plan);
+    expect(lines).toEqual([]);
+  });
+});

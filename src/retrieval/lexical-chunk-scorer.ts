@@ -1,0 +1,148 @@
+import type { TextChunk } from './chunk-text.js';
+import { termsOf } from './tokenize.js';
+
+export interface LexicalChunkScorer {
+  /** One BM25 score ≥ 0 per chunk, in chunk order. */
+  score(question: string): Float64Array;
+}
+
+export interface LexicalChunkScorerOptions {
+  k1?: number;
+  b?: number;
+}
+
+const letterOrDigit = /[\p{L}\p{N}]/u;
+const hasDigit = /\d/;
+const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * BM25 of chunks of one text against a question, without tokenising the text: each question
+ * term is found with indexOf in the lower-cased text, so a megabyte page is scored in a few
+ * milliseconds. A term matches at a word start and may carry a short inflection ("direct" finds
+ * "directed", "director"); terms with digits match whole words only ("15" never finds "150").
+ */
+export function createLexicalChunkScorer(
+  text: string,
+  chunks: readonly TextChunk[],
+  options: LexicalChunkScorerOptions = {},
+): LexicalChunkScorer {
+  const k1 = options.k1 ?? 1.2;
+  const b = options.b ?? 0.75;
+  const lower = text.toLowerCase();
+  // toLowerCase keeps offsets for all but a few characters; fall back to a per-chunk view if not.
+  const aligned = lower.length === text.length;
+  // Plain loops: typed-array .from() with a map function is many times slower in V8.
+  const starts = new Int32Array(chunks.length);
+  const lengths = new Float64Array(chunks.length);
+  let totalLength = 0;
+  for (let index = 0; index < chunks.length; index++) {
+    const chunk = chunks[index]!;
+    starts[index] = chunk.start;
+    lengths[index] = Math.max(1, chunk.end - chunk.start);
+    totalLength += lengths[index]!;
+  }
+  const averageLength = totalLength / Math.max(1, chunks.length);
+  return {
+    score(question) {
+      const scores = new Float64Array(chunks.length);
+      if (chunks.length === 0) return scores;
+      const counts = new Float64Array(chunks.length);
+      for (const term of new Set(termsOf(question))) {
+        counts.fill(0);
+        const touched = aligned
+          ? countInText(lower, term, starts, counts)
+          : countInChunks(chunks, term, counts);
+        addTermScores({ scores, counts, touched, lengths, averageLength, k1, b });
+      }
+      return scores;
+    },
+  };
+}
+
+function addTermScores(input: {
+  scores: Float64Array;
+  counts: Float64Array;
+  touched: number[];
+  lengths: Float64Array;
+  averageLength: number;
+  k1: number;
+  b: number;
+}): void {
+  const { scores, counts, touched, lengths, averageLength, k1, b } = input;
+  const df = touched.length;
+  if (df === 0) return;
+  const idf = Math.log(1 + (scores.length - df + 0.5) / (df + 0.5));
+  for (const chunk of touched) {
+    const frequency = counts[chunk]!;
+    const norm = k1 * (1 - b + (b * lengths[chunk]!) / averageLength);
+    scores[chunk]! += idf * ((frequency * (k1 + 1)) / (frequency + norm));
+  }
+}
+
+/** Adds occurrences of `term` per chunk into `counts`; returns the chunks touched, in order. */
+function countInText(lower: string, term: string, starts: Int32Array, counts: Float64Array): number[] {
+  const touched: number[] = [];
+  const matcher = createTermMatcher(term);
+  let chunk = 0;
+  for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + term.length)) {
+    if (!matcher(lower, at)) continue;
+    while (chunk + 1 < starts.length && starts[chunk + 1]! <= at) chunk++;
+    if (counts[chunk] === 0) touched.push(chunk);
+    counts[chunk]!++;
+  }
+  return touched;
+}
+
+function countInChunks(chunks: readonly TextChunk[], term: string, counts: Float64Array): number[] {
+  const touched: number[] = [];
+  const matcher = createTermMatcher(term);
+  chunks.forEach((chunk, index) => {
+    const lower = chunk.text.toLowerCase();
+    for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + term.length)) {
+      if (!matcher(lower, at)) continue;
+      if (counts[index] === 0) touched.push(index);
+      counts[index]!++;
+    }
+  });
+  return touched;
+}
+
+/** Whether an indexOf hit of the term at `at` is a word (or an inflection of it). */
+function createTermMatcher(term: string): (lower: string, at: number) => boolean {
+  if (cjk.test(term)) return () => true;
+  const maxSuffix = hasDigit.test(term) ? 0 : term.length <= 3 ? 1 : 4;
+  return (lower, at) => {
+    if (at > 0 && isWordChar(lower.charCodeAt(at - 1))) return false;
+    let end = at + term.length;
+    const limit = end + maxSuffix;
+    while (end < lower.length && isWordChar(lower.charCodeAt(end))) {
+      if (++end > limit) return false;
+    }
+    return true;
+  };
+}
+
+function isWordChar(code: number): boolean {
+  if (code < 128)
+    return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+  return letterOrDigit.test(String.fromCharCode(code));
+}
+
+/**
+ * BM25 of many short documents (URL titles and snippets) against a query, scaled to [0, 1] by the
+ * best: the documents are joined into one text and scored as its chunks, so ten thousand cost
+ * one lower-casing and one indexOf pass per query term.
+ */
+export function scoreDocumentsLexically(query: string, documents: readonly string[]): Float64Array {
+  const chunks: TextChunk[] = [];
+  let offset = 0;
+  for (const text of documents) {
+    chunks.push({ start: offset, end: offset + text.length, text });
+    offset += text.length + 1;
+  }
+  const scores = createLexicalChunkScorer(documents.join('\n'), chunks).score(query);
+  let max = 0;
+  for (const score of scores) max = Math.max(max, score);
+  if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;
+  return scores;
+}

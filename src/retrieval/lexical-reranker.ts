@@ -1,0 +1,14 @@
+import type { Reranker } from '../providers/spec/reranker.js';
+import { scoreDocumentsLexically } from './lexical-chunk-scorer.js';
+
+/** The built-in reranker: BM25 of each document against the query, scaled to [0, 1]. */
+export function createLexicalReranker(): Reranker {
+  return {
+    id: 'builtin',
+    model: 'bm25',
+    builtin: true,
+    async rerank(query, documents) {
+      return Array.from(scoreDocumentsLexically(query, documents));
+    },
+  };
+}

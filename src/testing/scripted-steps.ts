@@ -18,9 +18,14 @@ export const scriptedStep = {
     return agentStep({ think, action: 'reflect', reflect: { questions } }, 'reflect');
   },
   answer(text: string, references: Reference[] = [], think = 'I can answer now.'): ScriptedStep {
-    return agentStep({ think, action: 'answer', answer: { text, references } }, `answer ${text.slice(0, 30)}`);
+    return agentStep(
+      { think, action: 'answer', answer: { text, references } },
+      `answer ${text.slice(0, 30)}`,
+    );
   },
-  criteria(flags: Partial<Record<'freshness' | 'plurality' | 'completeness' | 'strict', boolean>> = {}): ScriptedStep {
+  criteria(
+    flags: Partial<Record<'freshness' | 'plurality' | 'completeness' | 'strict', boolean>> = {},
+  ): ScriptedStep {
     return {
       label: 'criteria',
       expect: { schemaName: 'evaluation_criteria' },
@@ -47,7 +52,11 @@ export const scriptedStep = {
       object: { recap: 'searched and answered', blame: 'answered too early', improvement },
     };
   },
-  finalAnswer(text: string, references: Reference[] = [], think = 'Answering with what I have.'): ScriptedStep {
+  finalAnswer(
+    text: string,
+    references: Reference[] = [],
+    think = 'Answering with what I have.',
+  ): ScriptedStep {
     return {
       label: `final answer ${text.slice(0, 30)}`,
       expect: { schemaName: 'final_answer' },

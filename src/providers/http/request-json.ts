@@ -105,7 +105,7 @@ function toTransportError(
   });
 }
 
-async function throwForStatus(
+export async function throwForStatus(
   response: Response,
   options: Pick<RequestJsonOptions<unknown>, 'providerId' | 'keyHint'>,
   where: string,

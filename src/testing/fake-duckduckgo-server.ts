@@ -38,10 +38,10 @@ export function startFakeDuckDuckGo(options: FakeDuckDuckGoOptions): Promise<Fak
 export function resultsPage(query: string, results: FakeDuckDuckGoResult[]): string {
   const blocks = results.length ? results.map(resultBlock).join('\n') : noResultsBlock;
   return `<!DOCTYPE html>
-<html lang="en-US"><head><meta charset="UTF-8"><title>${escape(query)} at DuckDuckGo</title></head>
+<html lang="en-US"><head><meta charset="UTF-8"><title>${escapeHtml(query)} at DuckDuckGo</title></head>
 <body class="body--html">
 <div class="header_wrap" id="header_wrapper"><form id="search_form" action="/html/" method="post">
-<input type="text" name="q" value="${escape(query)}"><input type="hidden" name="b" value=""></form></div>
+<input type="text" name="q" value="${escapeHtml(query)}"><input type="hidden" name="b" value=""></form></div>
 <div><div class="serp__results"><div id="links" class="results">
 ${blocks}
 </div></div></div></body></html>`;
@@ -59,7 +59,7 @@ function resultBlock(result: FakeDuckDuckGoResult): string {
     <h2 class="result__title"><a rel="nofollow" class="result__a" href="${href}">${result.title}</a></h2>
     <div class="result__extras"><div class="result__extras__url">
       <span class="result__icon"><a rel="nofollow" href="${href}"><img class="result__icon__img" width="16" height="16" alt=""></a></span>
-      <a class="result__url" href="${href}">${escape(new URL(result.url).hostname)}</a>
+      <a class="result__url" href="${href}">${escapeHtml(new URL(result.url).hostname)}</a>
       ${result.date ? `<span>&nbsp; &nbsp; ${result.date}</span>` : ''}
       ${result.ad ? '<span class="badge--ad">Ad</span>' : ''}
     </div></div>
@@ -76,6 +76,6 @@ const challengePage = `<!DOCTYPE html><html><body><div class="anomaly-modal__mas
 <p>Unfortunately, bots use DuckDuckGo too.</p><form id="challenge-form" action="//duckduckgo.com/anomaly.js" method="POST">
 <button type="submit">Submit</button></form></div></div></body></html>`;
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('"', '&quot;');
 }

@@ -1,5 +1,5 @@
+import type { SearchHit, SearchNotice } from '../../providers/spec/search-provider.js';
 import { foldText } from '../../retrieval/match-text.js';
-import type { SearchHit } from '../../providers/spec/search-provider.js';
 import type { RunContext } from '../run-context.js';
 import { errorMessage, isFatal } from './step-errors.js';
 
@@ -7,19 +7,32 @@ import { errorMessage, isFatal } from './step-errors.js';
  * Runs the new queries concurrently. Hits become side knowledge and citable sources, their URLs
  * candidates to read. No new URL at all switches search off for the next step.
  */
-export async function runSearchStep(context: RunContext, input: { question: string; queries: string[] }): Promise<void> {
+export async function runSearchStep(
+  context: RunContext,
+  input: { question: string; queries: string[] },
+): Promise<void> {
   const { state, budget } = context;
   const queries = freshQueries(input.queries, state.queriesDone, context.config.agent.maxQueriesPerStep);
   if (queries.length === 0) {
     state.disabled.add('search');
-    state.diary.add({ step: context.step, action: 'search', question: input.question, note: 'every proposed query had been searched already; try other words or another action' });
+    state.diary.add({
+      step: context.step,
+      action: 'search',
+      question: input.question,
+      note: 'every proposed query had been searched already; try other words or another action',
+    });
     return;
   }
   context.emit({ type: 'search-start', step: context.step, queries });
   const started = performance.now();
   const settled = await Promise.allSettled(
     queries.map((query) =>
-      context.search.search(query, { count: context.config.search.resultsPerQuery, signal: context.signal }),
+      context.search.search(query, {
+        count: context.config.search.resultsPerQuery,
+        signal: context.signal,
+        onNotice: (notice) =>
+          context.emit({ type: 'warning', step: context.step, message: describeNotice(query, notice) }),
+      }),
     ),
   );
   budget.addTime('search', performance.now() - started);
@@ -41,7 +54,9 @@ export async function runSearchStep(context: RunContext, input: { question: stri
   });
   context.emit({ type: 'search-end', step: context.step, queries, hits, newUrls, failures });
   if (newUrls === 0) state.disabled.add('search');
-  const failed = failures.length ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failure.error})`).join('; ')}.` : '';
+  const failed = failures.length
+    ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failure.error})`).join('; ')}.`
+    : '';
   state.diary.add({
     step: context.step,
     action: 'search',
@@ -64,6 +79,11 @@ function recordHits(context: RunContext, query: string, hits: SearchHit[]): numb
     if (isNew) added++;
   }
   return added;
+}
+
+function describeNotice(query: string, notice: SearchNotice): string {
+  const next = notice.nextProviderId ? `; trying ${notice.nextProviderId}` : '';
+  return `search "${query}": ${notice.providerId} passed over (${notice.reason})${next}`;
 }
 
 export function queryKey(query: string): string {

@@ -33,13 +33,17 @@ export function createLanguageModel(
   const apiKey = requireApiKey(settings);
   switch (settings.provider) {
     case 'openai':
-      return createOpenAI({ fetch: deps.fetch, apiKey, baseURL: settings.baseURL ?? defaultBaseUrls.openai }).chat(
-        settings.model,
-      );
+      return createOpenAI({
+        fetch: deps.fetch,
+        apiKey,
+        baseURL: settings.baseURL ?? defaultBaseUrls.openai,
+      }).chat(settings.model);
     case 'anthropic':
-      return createAnthropic({ fetch: deps.fetch, apiKey, baseURL: settings.baseURL ?? defaultBaseUrls.anthropic })(
-        settings.model,
-      );
+      return createAnthropic({
+        fetch: deps.fetch,
+        apiKey,
+        baseURL: settings.baseURL ?? defaultBaseUrls.anthropic,
+      })(settings.model);
     case 'google':
       return createGoogleGenerativeAI({
         fetch: deps.fetch,

@@ -42,7 +42,11 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const { config } = options;
   const search =
     options.search ??
-    createSearchProvider({ ...config.search, fetch: options.fetch, allowPrivateNetwork: config.reader.allowPrivateNetwork });
+    createSearchProvider({
+      ...config.search,
+      fetch: options.fetch,
+      allowPrivateNetwork: config.reader.allowPrivateNetwork,
+    });
   const reader = options.reader ?? createPageReader({ ...config.reader, fetch: options.fetch });
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   return {

@@ -13,7 +13,9 @@ const referenceSchema = z.object({
   quote: z
     .string()
     .min(1)
-    .describe('An exact, word-for-word quote from that source that supports the claim; copy, never paraphrase'),
+    .describe(
+      'An exact, word-for-word quote from that source that supports the claim; copy, never paraphrase',
+    ),
 });
 
 export const answerSchema = z.object({
@@ -35,7 +37,9 @@ function actionFields(limits: ActionLimits) {
         .array(z.string().min(1))
         .min(1)
         .max(limits.maxQueries)
-        .describe(`Up to ${limits.maxQueries} short keyword queries, each about a different aspect; not yet tried`),
+        .describe(
+          `Up to ${limits.maxQueries} short keyword queries, each about a different aspect; not yet tried`,
+        ),
     }),
     visit: z.object({
       targets: z
@@ -66,7 +70,9 @@ export function createActionSchema(allowed: readonly ActionName[], limits: Actio
   const shape: Record<string, z.ZodType> = {
     think: z
       .string()
-      .describe('One to three sentences: what you know, what is missing, why this action. Language of the question.'),
+      .describe(
+        'One to three sentences: what you know, what is missing, why this action. Language of the question.',
+      ),
     action: z.enum(allowed as [ActionName, ...ActionName[]]).describe(`One of: ${allowed.join(', ')}`),
   };
   for (const name of allowed) {

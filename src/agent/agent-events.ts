@@ -27,7 +27,15 @@ export type AgentEvent =
       failures: Array<{ query: string; error: string }>;
     }
   | { type: 'read-start'; step: number; urls: string[] }
-  | { type: 'read-end'; step: number; url: string; ok: boolean; title?: string; chars?: number; error?: string }
+  | {
+      type: 'read-end';
+      step: number;
+      url: string;
+      ok: boolean;
+      title?: string;
+      chars?: number;
+      error?: string;
+    }
   | { type: 'reflect'; step: number; questions: string[] }
   | { type: 'evaluation'; step: number; criterion: string; pass: boolean; reason: string }
   | { type: 'answer-rejected'; step: number; reason: string; improvement: string; attempts: number }

@@ -44,7 +44,10 @@ export class Budget {
     this.maxTokens = options.config.maxTokens;
     this.maxTimeMs = Math.round(options.config.maxTimeSeconds * 1000);
     this.maxAttempts = options.config.maxAttempts;
-    this.regularSignal = this.deadline(Math.round(this.maxTimeMs * regularShare), 'regular steps are out of time');
+    this.regularSignal = this.deadline(
+      Math.round(this.maxTimeMs * regularShare),
+      'regular steps are out of time',
+    );
     this.hardSignal = this.deadline(this.maxTimeMs, 'the run is out of time');
   }
 
@@ -103,7 +106,8 @@ export class Budget {
 
   usage(): UsageReport {
     const roles = Object.values(this.byRole);
-    const sum = (pick: (usage: RoleUsage) => number) => roles.reduce((total, usage) => total + pick(usage!), 0);
+    const sum = (pick: (usage: RoleUsage) => number) =>
+      roles.reduce((total, usage) => total + pick(usage!), 0);
     return {
       promptTokens: sum((usage) => usage.promptTokens),
       completionTokens: sum((usage) => usage.completionTokens),

@@ -3,8 +3,36 @@ import type { LanguageInfo } from './run-context.js';
 
 /** Languages franc may name; a short list avoids naming rare languages for short questions. */
 const candidates = [
-  'eng', 'fra', 'deu', 'spa', 'por', 'ita', 'nld', 'rus', 'ukr', 'pol', 'ces', 'tur', 'arb', 'pes', 'hin',
-  'ben', 'jpn', 'cmn', 'kor', 'vie', 'ind', 'tha', 'swe', 'dan', 'nob', 'fin', 'ell', 'heb', 'ron', 'hun',
+  'eng',
+  'fra',
+  'deu',
+  'spa',
+  'por',
+  'ita',
+  'nld',
+  'rus',
+  'ukr',
+  'pol',
+  'ces',
+  'tur',
+  'arb',
+  'pes',
+  'hin',
+  'ben',
+  'jpn',
+  'cmn',
+  'kor',
+  'vie',
+  'ind',
+  'tha',
+  'swe',
+  'dan',
+  'nob',
+  'fin',
+  'ell',
+  'heb',
+  'ron',
+  'hun',
 ];
 
 const scripts: Array<[RegExp, string]> = [

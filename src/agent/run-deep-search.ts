@@ -42,10 +42,21 @@ export async function runDeepSearch(input: DeepSearchInput): Promise<DeepSearchR
   const state = new AgentState(question);
   // URLs written in the question are read first: the user pointed at them.
   for (const url of question.match(/https?:\/\/[^\s<>"'）)]+/g) ?? []) {
-    state.urls.add({ url: url.replace(/[.,;:!?]+$/, ''), title: '(given in the question)', source: 'question', step: 0 });
+    state.urls.add({
+      url: url.replace(/[.,;:!?]+$/, ''),
+      title: '(given in the question)',
+      source: 'question',
+      step: 0,
+    });
   }
   for (const turn of input.history ?? []) {
-    state.knowledge.push({ type: 'chat-history', question: turn.question, answer: turn.answer, urls: [], step: 0 });
+    state.knowledge.push({
+      type: 'chat-history',
+      question: turn.question,
+      answer: turn.answer,
+      urls: [],
+      step: 0,
+    });
   }
   const emit = (event: AgentEvent) => input.onEvent?.(event);
   const context: RunContext = {

@@ -19,10 +19,22 @@ export async function runStep(
 ): Promise<FinalAnswer | undefined> {
   const { state, config } = context;
   const question = state.gaps.next();
-  const allowed = allowedActions({ state, step: context.step, noDirectAnswer: config.agent.noDirectAnswer, maxPendingQuestions });
+  const allowed = allowedActions({
+    state,
+    step: context.step,
+    noDirectAnswer: config.agent.noDirectAnswer,
+    maxPendingQuestions,
+  });
   state.disabled = new Set();
   const prompt = buildAgentPrompt(context, { question, allowed });
-  context.emit({ type: 'step-start', step: context.step, question, allowed, promptTokens: prompt.promptTokens, final: false });
+  context.emit({
+    type: 'step-start',
+    step: context.step,
+    question,
+    allowed,
+    promptTokens: prompt.promptTokens,
+    final: false,
+  });
   const schema = createActionSchema(allowed, {
     maxQueries: config.agent.maxQueriesPerStep,
     maxUrls: config.agent.maxUrlsPerStep,
@@ -31,14 +43,35 @@ export async function runStep(
   });
   let step: ReturnType<typeof toAgentStep>;
   try {
-    const result = await callLlm(context, { role: 'agent', system: prompt.system, prompt: prompt.prompt, schema, schemaName: 'agent_action' });
+    const result = await callLlm(context, {
+      role: 'agent',
+      system: prompt.system,
+      prompt: prompt.prompt,
+      schema,
+      schemaName: 'agent_action',
+    });
     step = toAgentStep(result.object);
   } catch (error) {
     if (!isStructuredOutputError(error)) throw error;
     context.budget.invalidOutputs++;
-    context.emit({ type: 'warning', step: context.step, message: `the model returned an unusable step: ${error.validationMessage}` });
-    state.diary.add({ step: context.step, action: 'none', question, note: 'your reply did not match the required JSON format; follow it exactly' });
-    context.emit({ type: 'step-end', step: context.step, action: 'none', usage: context.budget.usage(), budget: context.budget.report() });
+    context.emit({
+      type: 'warning',
+      step: context.step,
+      message: `the model returned an unusable step: ${error.validationMessage}`,
+    });
+    state.diary.add({
+      step: context.step,
+      action: 'none',
+      question,
+      note: 'your reply did not match the required JSON format; follow it exactly',
+    });
+    context.emit({
+      type: 'step-end',
+      step: context.step,
+      action: 'none',
+      usage: context.budget.usage(),
+      budget: context.budget.report(),
+    });
     return undefined;
   }
   context.budget.invalidOutputs = 0;
@@ -59,6 +92,12 @@ export async function runStep(
       final = await runAnswerStep(context, { question, payload: step.answer, criteria });
       break;
   }
-  context.emit({ type: 'step-end', step: context.step, action: step.action, usage: context.budget.usage(), budget: context.budget.report() });
+  context.emit({
+    type: 'step-end',
+    step: context.step,
+    action: step.action,
+    usage: context.budget.usage(),
+    budget: context.budget.report(),
+  });
   return final;
 }

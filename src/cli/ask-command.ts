@@ -18,7 +18,8 @@ export interface AskCommandOptions {
 /** `deepsearch ask`: live progress on stderr, the answer (or one JSON document) on stdout. */
 export async function runAskCommand(io: CliIo, options: AskCommandOptions): Promise<void> {
   const question = options.words.join(' ').trim() || (await readPipedStdin(io.stdin));
-  if (!question) throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
+  if (!question)
+    throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
   const config = loadCliConfig(io, options.flags, options.configPath);
   const runtime = createRuntime({ config });
   const errors = createTerminal(io.stderr, io.env);
@@ -34,7 +35,9 @@ function printDebugHeader(runtime: DeepSearchRuntime, write: (line: string) => v
   for (const role of ['agent', 'evaluator', 'analyzer', 'beast'] as const) {
     try {
       const described = runtime.llm.describe(role);
-      write(`llm ${role}: ${described.provider} ${described.model}${described.baseURL ? ` at ${described.baseURL}` : ''} (${described.structuredOutput})`);
+      write(
+        `llm ${role}: ${described.provider} ${described.model}${described.baseURL ? ` at ${described.baseURL}` : ''} (${described.structuredOutput})`,
+      );
     } catch (error) {
       write(`llm ${role}: ${(error as Error).message}`);
     }

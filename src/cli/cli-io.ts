@@ -14,6 +14,7 @@ export interface CliIo {
 export async function readPipedStdin(stdin: CliIo['stdin']): Promise<string> {
   if (stdin.isTTY) return '';
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stdin)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8').trim();
 }

@@ -20,14 +20,28 @@ export function createProgressRenderer(terminal: Terminal): (event: AgentEvent) 
         const label = pending?.final ? 'final answer' : event.action;
         const header = `${style('cyan', `[${event.step}]`)} ${style('bold', label)}`;
         const tokens = pending ? style('dim', ` (${formatTokens(pending.promptTokens)} prompt tokens)`) : '';
-        terminal.write(`${header}${tokens} ${style('dim', clipLine(event.think, width - label.length - 24))}`);
+        terminal.write(
+          `${header}${tokens} ${style('dim', clipLine(event.think, width - label.length - 24))}`,
+        );
         pending = undefined;
         break;
       }
       case 'search-end': {
         const queries = event.queries.map((query) => `"${query}"`).join(', ');
-        terminal.write(indent(clipLine(`↳ ${queries} → ${event.hits} results, ${event.newUrls} new URLs`, width)));
-        for (const failure of event.failures) terminal.write(indent(style('yellow', clipLine(`↳ search failed for "${failure.query}": ${failure.error}`, width))));
+        terminal.write(
+          indent(
+            clipLine(
+              `↳ ${queries} → ${plural(event.hits, 'result')}, ${plural(event.newUrls, 'new URL')}`,
+              width,
+            ),
+          ),
+        );
+        for (const failure of event.failures)
+          terminal.write(
+            indent(
+              style('yellow', clipLine(`↳ search failed for "${failure.query}": ${failure.error}`, width)),
+            ),
+          );
         break;
       }
       case 'read-end':
@@ -40,16 +54,38 @@ export function createProgressRenderer(terminal: Terminal): (event: AgentEvent) 
         );
         break;
       case 'reflect':
-        for (const question of event.questions) terminal.write(indent(clipLine(`↳ sub-question: ${question}`, width)));
+        for (const question of event.questions)
+          terminal.write(indent(clipLine(`↳ sub-question: ${question}`, width)));
         break;
       case 'evaluation':
-        terminal.write(indent(`${event.pass ? style('green', '✓') : style('red', '✗')} ${event.criterion} ${style('dim', clipLine(event.reason, width - 20))}`));
+        terminal.write(
+          indent(
+            `${event.pass ? style('green', '✓') : style('red', '✗')} ${event.criterion} ${style('dim', clipLine(event.reason, width - 20))}`,
+          ),
+        );
         break;
       case 'answer-rejected':
-        terminal.write(indent(style('yellow', clipLine(`↳ answer rejected (${event.attempts}): ${event.improvement || event.reason}`, width))));
+        terminal.write(
+          indent(
+            style(
+              'yellow',
+              clipLine(`↳ answer rejected (${event.attempts}): ${event.improvement || event.reason}`, width),
+            ),
+          ),
+        );
         break;
       case 'retry':
-        terminal.write(indent(style('yellow', clipLine(`↳ ${event.role} call failed, retry ${event.attempt} in ${Math.round(event.delayMs)}ms: ${event.reason}`, width))));
+        terminal.write(
+          indent(
+            style(
+              'yellow',
+              clipLine(
+                `↳ ${event.role} call failed, retry ${event.attempt} in ${Math.round(event.delayMs)}ms: ${event.reason}`,
+                width,
+              ),
+            ),
+          ),
+        );
         break;
       case 'warning':
         terminal.write(indent(style('yellow', clipLine(`! ${event.message}`, width))));
@@ -61,4 +97,8 @@ export function createProgressRenderer(terminal: Terminal): (event: AgentEvent) 
         break;
     }
   };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

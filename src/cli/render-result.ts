@@ -15,7 +15,9 @@ export function renderResultText(result: DeepSearchResult, terminal: Terminal): 
     lines.push('');
   }
   const colour = result.confidence === 'high' ? 'green' : result.confidence === 'medium' ? 'yellow' : 'red';
-  lines.push(`${style(colour, `Confidence: ${result.confidence}`)} ${style('dim', `— ${result.confidenceReason}`)}`);
+  lines.push(
+    `${style(colour, `Confidence: ${result.confidence}`)} ${style('dim', `— ${result.confidenceReason}`)}`,
+  );
   lines.push(style('dim', summaryLine(result)));
   return lines.join('\n');
 }
@@ -37,7 +39,13 @@ export function resultJson(result: DeepSearchResult): string {
     {
       question: result.question,
       answer: result.answer,
-      references: result.references.map(({ index, url, title, quote, quoteKind }) => ({ index, url, title, quote, quoteKind })),
+      references: result.references.map(({ index, url, title, quote, quoteKind }) => ({
+        index,
+        url,
+        title,
+        quote,
+        quoteKind,
+      })),
       confidence: result.confidence,
       confidenceReason: result.confidenceReason,
       origin: result.origin,

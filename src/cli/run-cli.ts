@@ -20,7 +20,10 @@ export async function runCli(io: CliIo): Promise<number> {
       .command('ask')
       .description('answer a question (reads it from stdin when none is given)')
       .argument('[question...]', 'the question')
-      .option('--json', 'print one JSON document (answer, references, usage, steps...) and nothing else on stdout')
+      .option(
+        '--json',
+        'print one JSON document (answer, references, usage, steps...) and nothing else on stdout',
+      )
       .option('--quiet', 'no progress on stderr')
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
   );
@@ -33,7 +36,9 @@ export async function runCli(io: CliIo): Promise<number> {
       configPath: options.config,
     });
   });
-  const debug = io.argv.includes('--debug') || ['1', 'true', 'yes'].includes((io.env.DEEPSEARCH_DEBUG ?? '').toLowerCase());
+  const debug =
+    io.argv.includes('--debug') ||
+    ['1', 'true', 'yes'].includes((io.env.DEEPSEARCH_DEBUG ?? '').toLowerCase());
   try {
     await program.parseAsync([...io.argv]);
     return exitCodes.ok;
@@ -45,7 +50,11 @@ export async function runCli(io: CliIo): Promise<number> {
 }
 
 function commanderExit(error: CommanderError, io: CliIo): number {
-  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) {
+  if (
+    error.code === 'commander.helpDisplayed' ||
+    error.code === 'commander.version' ||
+    error.exitCode === 0
+  ) {
     return exitCodes.ok;
   }
   const message = error.message.replace(/^error:\s*/i, '');

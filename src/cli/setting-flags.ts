@@ -9,7 +9,9 @@ export function addSettingFlags(command: Command): Command {
     if (!source.flag) continue;
     const takesValue = source.type !== 'boolean';
     const option = new Option(
-      takesValue ? `--${source.flag} <${source.type === 'string' ? 'value' : source.type}>` : `--${source.flag}`,
+      takesValue
+        ? `--${source.flag} <${source.type === 'string' ? 'value' : source.type}>`
+        : `--${source.flag}`,
       `${source.description}${source.env ? ` [env ${source.env}]` : ''}`,
     );
     if (visibleRoleFlags.test(source.flag)) option.hideHelp();

@@ -28,7 +28,8 @@ export class Bm25Index {
       const counts = new Map<string, number>();
       const terms = termsOf(document);
       for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-      for (const term of counts.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      for (const term of counts.keys())
+        this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       this.termCounts.push(counts);
       this.lengths[index] = terms.length;
       totalLength += terms.length;

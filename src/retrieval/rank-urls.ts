@@ -41,7 +41,8 @@ export function rankUrls<T extends UrlCandidate>(
     ),
   );
   const hostCounts = new Map<string, number>();
-  for (const candidate of candidates) hostCounts.set(candidate.host, (hostCounts.get(candidate.host) ?? 0) + 1);
+  for (const candidate of candidates)
+    hostCounts.set(candidate.host, (hostCounts.get(candidate.host) ?? 0) + 1);
   const maxHits = Math.max(...candidates.map((candidate) => candidate.hits));
   const maxHost = Math.max(...hostCounts.values());
   const ranked = candidates.map((candidate, index) => {

@@ -11,7 +11,8 @@ const rounds = 15;
 function longPage(index: number): string {
   const paragraphs = Array.from(
     { length: 120 },
-    (_, paragraph) => `<p>Site ${index} paragraph ${paragraph}: the history of topic ${index} includes many details about event ${paragraph} and its aftermath in the region.</p>`,
+    (_, paragraph) =>
+      `<p>Site ${index} paragraph ${paragraph}: the history of topic ${index} includes many details about event ${paragraph} and its aftermath in the region.</p>`,
   );
   return `<html><head><title>Topic ${index}</title></head><body><article><h1>Topic ${index}</h1>${paragraphs.join('')}</article></body></html>`;
 }
@@ -20,7 +21,10 @@ function hitsFor(index: number): SearchHit[] {
   return Array.from({ length: 10 }, (_, hit) => ({
     url: `https://site${index}.example/page${hit}`,
     title: `Topic ${index} result ${hit}`,
-    snippet: `A long snippet about topic ${index} and result ${hit}, with enough words to take real space in a prompt. `.repeat(3),
+    snippet:
+      `A long snippet about topic ${index} and result ${hit}, with enough words to take real space in a prompt. `.repeat(
+        3,
+      ),
   }));
 }
 
@@ -32,7 +36,10 @@ describe('bounded context', () => {
     for (let index = 0; index < rounds; index++) {
       search[`topic ${index} history`] = hitsFor(index);
       pages[`https://site${index}.example/page0`] = longPage(index);
-      steps.push(scriptedStep.search([`topic ${index} history`]), scriptedStep.visit([`https://site${index}.example/page0`]));
+      steps.push(
+        scriptedStep.search([`topic ${index} history`]),
+        scriptedStep.visit([`https://site${index}.example/page0`]),
+      );
     }
     steps.push(scriptedStep.finalAnswer('A long history.'));
     const { result, events, llm } = await runAgent('What is the history of topic 3?', {

@@ -20,26 +20,47 @@ function stateWithSources(): AgentState {
     },
     1,
   );
-  state.urls.add({ url: snippetUrl, title: 'Story', snippet: 'Farrelly accepted the award in Los Angeles.', source: 'search:q', step: 1 });
+  state.urls.add({
+    url: snippetUrl,
+    title: 'Story',
+    snippet: 'Farrelly accepted the award in Los Angeles.',
+    source: 'search:q',
+    step: 1,
+  });
   return state;
 }
 
 describe('verifyReferences', () => {
   it('keeps quotes found in the page read, ignoring case and punctuation, as the page writes them', () => {
-    const verified = verifyReferences(stateWithSources(), 'A[^1]', [{ url: `${pageUrl}/`, quote: 'the film was directed by peter farrelly' }]);
+    const verified = verifyReferences(stateWithSources(), 'A[^1]', [
+      { url: `${pageUrl}/`, quote: 'the film was directed by peter farrelly' },
+    ]);
     expect(verified.references).toEqual([
-      { index: 1, url: pageUrl, title: 'Oscars', quote: 'The film was directed by Peter Farrelly', quoteKind: 'exact' },
+      {
+        index: 1,
+        url: pageUrl,
+        title: 'Oscars',
+        quote: 'The film was directed by Peter Farrelly',
+        quoteKind: 'exact',
+      },
     ]);
   });
 
   it('accepts a quote from a search snippet of this run', () => {
-    const verified = verifyReferences(stateWithSources(), 'A[^1]', [{ url: snippetUrl, quote: 'Farrelly accepted the award' }]);
+    const verified = verifyReferences(stateWithSources(), 'A[^1]', [
+      { url: snippetUrl, quote: 'Farrelly accepted the award' },
+    ]);
     expect(verified.references[0]?.quote).toBe('Farrelly accepted the award');
   });
 
   it('replaces a paraphrased quote with the best matching sentence, marked as such', () => {
-    const verified = verifyReferences(stateWithSources(), 'A[^1]', [{ url: pageUrl, quote: 'Peter Farrelly directed the film and co-wrote it' }]);
-    expect(verified.references[0]).toMatchObject({ quoteKind: 'sentence', quote: 'The film was directed by Peter Farrelly, who co-wrote it.' });
+    const verified = verifyReferences(stateWithSources(), 'A[^1]', [
+      { url: pageUrl, quote: 'Peter Farrelly directed the film and co-wrote it' },
+    ]);
+    expect(verified.references[0]).toMatchObject({
+      quoteKind: 'sentence',
+      quote: 'The film was directed by Peter Farrelly, who co-wrote it.',
+    });
   });
 
   it('drops URLs never searched or read, and quotes with no support', () => {
@@ -49,13 +70,22 @@ describe('verifyReferences', () => {
       { url: pageUrl, quote: 'Green Book won Best Picture' },
     ]);
     expect(verified.references).toHaveLength(1);
-    expect(verified.dropped.map((drop) => drop.reason)).toEqual(['not searched or read in this run', 'quote not found in the source']);
+    expect(verified.dropped.map((drop) => drop.reason)).toEqual([
+      'not searched or read in this run',
+      'quote not found in the source',
+    ]);
     expect([...verified.renumber]).toEqual([[3, 1]]);
   });
 });
 
 describe('alignFootnotes', () => {
-  const reference = (index: number) => ({ index, url: `https://s${index}.example/`, title: `S${index}`, quote: `q${index}`, quoteKind: 'exact' as const });
+  const reference = (index: number) => ({
+    index,
+    url: `https://s${index}.example/`,
+    title: `S${index}`,
+    quote: `q${index}`,
+    quoteKind: 'exact' as const,
+  });
 
   it('renumbers by first appearance, drops markers of dropped references, and strips model-written definitions', () => {
     const aligned = alignFootnotes(
@@ -79,6 +109,8 @@ describe('alignFootnotes', () => {
   });
 
   it('renders footnote definitions for markdown clients', () => {
-    expect(renderAnswerMarkdown('X[^1]', [reference(1)])).toBe('X[^1]\n\n[^1]: "q1" [S1](https://s1.example/)');
+    expect(renderAnswerMarkdown('X[^1]', [reference(1)])).toBe(
+      'X[^1]\n\n[^1]: "q1" [S1](https://s1.example/)',
+    );
   });
 });

@@ -47,7 +47,11 @@ describe('the deep search loop', () => {
     expect(result.usage.totalTokens).toBe(result.usage.promptTokens + result.usage.completionTokens);
     expect(result.visitedUrls.sort()).toEqual([oscarsUrl, parasiteUrl].sort());
     expect(eventsOf(events, 'read-end').every((event) => event.ok)).toBe(true);
-    expect(eventsOf(events, 'answer-delta').map((event) => event.delta).join('')).toBe(result.answer);
+    expect(
+      eventsOf(events, 'answer-delta')
+        .map((event) => event.delta)
+        .join(''),
+    ).toBe(result.answer);
     expect(events.at(-1)?.type).toBe('run-end');
   });
 
@@ -58,15 +62,23 @@ describe('the deep search loop', () => {
       steps: [
         scriptedStep.search(['Parasite premiere', 'Best Picture 2019']),
         scriptedStep.visit([parasiteUrl, oscarsUrl]),
-        scriptedStep.answer('It may have been Green Book[^1].', [{ url: oscarsUrl, quote: 'Green Book won Best Picture.' }]),
+        scriptedStep.answer('It may have been Green Book[^1].', [
+          { url: oscarsUrl, quote: 'Green Book won Best Picture.' },
+        ]),
         scriptedStep.criteria(),
         scriptedStep.evaluation('definitive', false, 'Name the director plainly.'),
         scriptedStep.analysis('Read the Oscars page for the director and state it plainly.'),
         {
           ...scriptedStep.reflect(['Who directed Green Book?']),
-          expect: { schemaName: 'agent_action', promptExcludes: '<action-answer>', promptIncludes: ['<bad-attempts>', 'state it plainly'] },
+          expect: {
+            schemaName: 'agent_action',
+            promptExcludes: '<action-answer>',
+            promptIncludes: ['<bad-attempts>', 'state it plainly'],
+          },
         },
-        scriptedStep.answer('Peter Farrelly directed it.[^1]', [{ url: oscarsUrl, quote: 'The film was directed by Peter Farrelly.' }]),
+        scriptedStep.answer('Peter Farrelly directed it.[^1]', [
+          { url: oscarsUrl, quote: 'The film was directed by Peter Farrelly.' },
+        ]),
         { ...goodAnswer, expect: { schemaName: 'agent_action', promptIncludes: 'Who directed Green Book?' } },
         scriptedStep.evaluation('definitive', true),
       ],
@@ -76,14 +88,22 @@ describe('the deep search loop', () => {
     expect(result.budget.failedAttempts).toBe(1);
     expect(result.usage.byRole.analyzer?.calls).toBe(1);
     expect(eventsOf(events, 'answer-rejected')[0]?.improvement).toContain('state it plainly');
-    const rejectedSchema = llm.calls[6]!.responseFormat as { schema: { properties: Record<string, unknown> } };
+    const rejectedSchema = llm.calls[6]!.responseFormat as {
+      schema: { properties: Record<string, unknown> };
+    };
     expect(Object.keys(rejectedSchema.schema.properties)).not.toContain('answer');
   });
 
   it('answers a trivial question at step 1 without searching or evaluating', async () => {
     const { result, llm } = await runAgent('What is 1+1?', { steps: [scriptedStep.answer('1 + 1 = 2.')] });
     llm.assertConsumed();
-    expect(result).toMatchObject({ answer: '1 + 1 = 2.', origin: 'direct', confidence: 'high', steps: 1, references: [] });
+    expect(result).toMatchObject({
+      answer: '1 + 1 = 2.',
+      origin: 'direct',
+      confidence: 'high',
+      steps: 1,
+      references: [],
+    });
     expect(result.usage.searchCalls).toBe(0);
   });
 
@@ -91,7 +111,10 @@ describe('the deep search loop', () => {
     const { llm } = await runAgent('What is 1+1?', {
       config: { agent: { noDirectAnswer: true }, budget: { maxSteps: 2 } },
       steps: [
-        { ...scriptedStep.search(['1+1']), expect: { schemaName: 'agent_action', promptExcludes: '<action-answer>' } },
+        {
+          ...scriptedStep.search(['1+1']),
+          expect: { schemaName: 'agent_action', promptExcludes: '<action-answer>' },
+        },
         scriptedStep.finalAnswer('2'),
       ],
     });
@@ -104,7 +127,9 @@ describe('the deep search loop', () => {
     expect(first.system).not.toContain('<action-visit>');
     expect(first.system).toContain('<action-search>');
     const schema = first.responseFormat as { schema: { properties: Record<string, unknown> } };
-    expect(Object.keys(schema.schema.properties).sort()).toEqual(['action', 'answer', 'think', 'reflect', 'search'].sort());
+    expect(Object.keys(schema.schema.properties).sort()).toEqual(
+      ['action', 'answer', 'think', 'reflect', 'search'].sort(),
+    );
   });
 
   it('works through gap questions and returns to the original question', async () => {
@@ -114,10 +139,18 @@ describe('the deep search loop', () => {
       config: { budget: { maxSteps: 5 } },
       steps: [
         scriptedStep.reflect(['When did Parasite premiere?', 'Which film won Best Picture in 2019?']),
-        { ...scriptedStep.search(['Parasite premiere']), expect: { promptIncludes: '<question>\nWhen did Parasite premiere?' } },
-        { ...scriptedStep.search(['Best Picture 2019']), expect: { promptIncludes: '<question>\nWhich film won Best Picture in 2019?' } },
+        {
+          ...scriptedStep.search(['Parasite premiere']),
+          expect: { promptIncludes: '<question>\nWhen did Parasite premiere?' },
+        },
+        {
+          ...scriptedStep.search(['Best Picture 2019']),
+          expect: { promptIncludes: '<question>\nWhich film won Best Picture in 2019?' },
+        },
         { ...scriptedStep.visit([oscarsUrl]), expect: { promptIncludes: `<question>\n${question}` } },
-        scriptedStep.finalAnswer('Peter Farrelly.[^1]', [{ url: oscarsUrl, quote: 'directed by Peter Farrelly' }]),
+        scriptedStep.finalAnswer('Peter Farrelly.[^1]', [
+          { url: oscarsUrl, quote: 'directed by Peter Farrelly' },
+        ]),
       ],
     });
     llm.assertConsumed();
@@ -138,7 +171,10 @@ describe('the deep search loop', () => {
       steps: [
         scriptedStep.reflect(['Which film won Best Picture in 2019?']),
         scriptedStep.answer('Green Book won Best Picture in 2019.'),
-        { ...scriptedStep.search(['Green Book director']), expect: { promptIncludes: 'A: Green Book won Best Picture in 2019.' } },
+        {
+          ...scriptedStep.search(['Green Book director']),
+          expect: { promptIncludes: 'A: Green Book won Best Picture in 2019.' },
+        },
         scriptedStep.finalAnswer('Peter Farrelly.'),
       ],
     });
@@ -156,8 +192,13 @@ describe('budgets and the forced final answer', () => {
         scriptedStep.search(['Parasite premiere']),
         scriptedStep.visit([parasiteUrl]),
         {
-          ...scriptedStep.finalAnswer('Bong Joon-ho premiered Parasite in 2019.[^1]', [{ url: parasiteUrl, quote: 'directed by Bong Joon-ho' }]),
-          expect: { schemaName: 'final_answer', promptIncludes: ['the step budget is spent', 'MUST answer now'] },
+          ...scriptedStep.finalAnswer('Bong Joon-ho premiered Parasite in 2019.[^1]', [
+            { url: parasiteUrl, quote: 'directed by Bong Joon-ho' },
+          ]),
+          expect: {
+            schemaName: 'final_answer',
+            promptIncludes: ['the step budget is spent', 'MUST answer now'],
+          },
         },
       ],
     });
@@ -165,7 +206,12 @@ describe('budgets and the forced final answer', () => {
     expect(result.steps).toBe(3);
     expect(result.origin).toBe('forced');
     expect(result.confidence).toBe('medium');
-    expect(result.budget).toMatchObject({ exhausted: 'steps', finalAnswerForced: true, stepsUsed: 3, maxSteps: 3 });
+    expect(result.budget).toMatchObject({
+      exhausted: 'steps',
+      finalAnswerForced: true,
+      stepsUsed: 3,
+      maxSteps: 3,
+    });
     expect(result.usage.byRole.beast?.calls).toBe(1);
     expect(eventsOf(events, 'step-start').at(-1)?.final).toBe(true);
   });
@@ -174,7 +220,10 @@ describe('budgets and the forced final answer', () => {
     const { result, llm } = await runAgent(question, {
       search,
       config: { budget: { maxTokens: 1000 } },
-      steps: [{ ...scriptedStep.search(['Parasite premiere']), usage: { input: 880, output: 10 } }, scriptedStep.finalAnswer('Peter Farrelly.')],
+      steps: [
+        { ...scriptedStep.search(['Parasite premiere']), usage: { input: 880, output: 10 } },
+        scriptedStep.finalAnswer('Peter Farrelly.'),
+      ],
     });
     llm.assertConsumed();
     expect(result.budget.exhausted).toBe('tokens');
@@ -189,11 +238,18 @@ describe('budgets and the forced final answer', () => {
       steps: [
         scriptedStep.search(['Best Picture 2019']),
         scriptedStep.visit([oscarsUrl]),
-        scriptedStep.answer('Maybe Green Book.[^1]', [{ url: oscarsUrl, quote: 'Green Book won Best Picture.' }]),
+        scriptedStep.answer('Maybe Green Book.[^1]', [
+          { url: oscarsUrl, quote: 'Green Book won Best Picture.' },
+        ]),
         scriptedStep.criteria(),
         scriptedStep.evaluation('definitive', false, 'commit'),
         scriptedStep.analysis('Name the director.'),
-        { ...scriptedStep.finalAnswer('Peter Farrelly.[^1]', [{ url: oscarsUrl, quote: 'directed by Peter Farrelly' }]), expect: { promptIncludes: 'too many answers were rejected' } },
+        {
+          ...scriptedStep.finalAnswer('Peter Farrelly.[^1]', [
+            { url: oscarsUrl, quote: 'directed by Peter Farrelly' },
+          ]),
+          expect: { promptIncludes: 'too many answers were rejected' },
+        },
       ],
     });
     llm.assertConsumed();
@@ -205,7 +261,10 @@ describe('budgets and the forced final answer', () => {
     const started = Date.now();
     const { result } = await runAgent(question, {
       config: { budget: { maxTimeSeconds: 1 } },
-      steps: [{ ...scriptedStep.search(['slow']), delayMs: 5000 }, scriptedStep.finalAnswer('Peter Farrelly.')],
+      steps: [
+        { ...scriptedStep.search(['slow']), delayMs: 5000 },
+        scriptedStep.finalAnswer('Peter Farrelly.'),
+      ],
     });
     expect(Date.now() - started).toBeLessThan(1500);
     expect(result.budget.exhausted).toBe('time');
@@ -221,7 +280,9 @@ describe('budgets and the forced final answer', () => {
       steps: [
         scriptedStep.search(['Best Picture 2019']),
         scriptedStep.visit([oscarsUrl]),
-        scriptedStep.answer('Probably Peter Farrelly.[^1]', [{ url: oscarsUrl, quote: 'directed by Peter Farrelly' }]),
+        scriptedStep.answer('Probably Peter Farrelly.[^1]', [
+          { url: oscarsUrl, quote: 'directed by Peter Farrelly' },
+        ]),
         scriptedStep.criteria(),
         scriptedStep.evaluation('definitive', false, 'commit'),
         scriptedStep.analysis('Commit.'),
@@ -230,7 +291,11 @@ describe('budgets and the forced final answer', () => {
       ],
     });
     expect(Date.now() - started).toBeLessThan(2200);
-    expect(result).toMatchObject({ origin: 'fallback', confidence: 'low', answer: 'Probably Peter Farrelly.[^1]' });
+    expect(result).toMatchObject({
+      origin: 'fallback',
+      confidence: 'low',
+      answer: 'Probably Peter Farrelly.[^1]',
+    });
     expect(result.references[0]?.url).toBe(oscarsUrl);
   });
 });
@@ -252,10 +317,15 @@ describe('cancellation and provider failures', () => {
     const searchProvider: SearchProvider = {
       id: 'locked',
       search: async () => {
-        throw new AuthenticationError('search rejected the key: check BRAVE_API_KEY', { providerId: 'brave', statusCode: 401 });
+        throw new AuthenticationError('search rejected the key: check BRAVE_API_KEY', {
+          providerId: 'brave',
+          statusCode: 401,
+        });
       },
     };
-    const error = await runAgent(question, { searchProvider, steps: [scriptedStep.search(['x'])] }).catch((caught: unknown) => caught);
+    const error = await runAgent(question, { searchProvider, steps: [scriptedStep.search(['x'])] }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(AuthenticationError);
   });
 
@@ -269,7 +339,10 @@ describe('cancellation and provider failures', () => {
     const { result, events, llm } = await runAgent(question, {
       searchProvider,
       config: { budget: { maxSteps: 2 } },
-      steps: [scriptedStep.search(['x']), { ...scriptedStep.finalAnswer('Unknown.'), expect: { promptIncludes: 'HTTP 500' } }],
+      steps: [
+        scriptedStep.search(['x']),
+        { ...scriptedStep.finalAnswer('Unknown.'), expect: { promptIncludes: 'HTTP 500' } },
+      ],
     });
     llm.assertConsumed();
     expect(eventsOf(events, 'search-end')[0]?.failures[0]?.error).toContain('HTTP 500');
@@ -284,7 +357,10 @@ describe('cancellation and provider failures', () => {
       steps: [
         scriptedStep.search(['q']),
         scriptedStep.visit([missing]),
-        { ...scriptedStep.finalAnswer('Unknown.'), expect: { promptIncludes: 'could not read https://example.org/missing' } },
+        {
+          ...scriptedStep.finalAnswer('Unknown.'),
+          expect: { promptIncludes: 'could not read https://example.org/missing' },
+        },
       ],
     });
     llm.assertConsumed();
@@ -294,16 +370,24 @@ describe('cancellation and provider failures', () => {
 
 describe('language and history', () => {
   it('tells the model to answer in the language of the question', async () => {
-    const { llm } = await runAgent("Qui a réalisé le film qui a remporté l'Oscar du meilleur film l'année de la première de Parasite ?", {
-      steps: [scriptedStep.answer('Peter Farrelly.')],
-    });
+    const { llm } = await runAgent(
+      "Qui a réalisé le film qui a remporté l'Oscar du meilleur film l'année de la première de Parasite ?",
+      {
+        steps: [scriptedStep.answer('Peter Farrelly.')],
+      },
+    );
     expect(llm.calls[0]!.system).toContain('in French, the language of the question');
   });
 
   it('gives earlier chat turns to the agent as knowledge', async () => {
     const { llm } = await runAgent('And who wrote it?', {
       history: [{ question: 'Which film won Best Picture in 2019?', answer: 'Green Book.' }],
-      steps: [{ ...scriptedStep.answer('Nick Vallelonga and others.'), expect: { promptIncludes: 'A: Green Book.' } }],
+      steps: [
+        {
+          ...scriptedStep.answer('Nick Vallelonga and others.'),
+          expect: { promptIncludes: 'A: Green Book.' },
+        },
+      ],
     });
     llm.assertConsumed();
   });

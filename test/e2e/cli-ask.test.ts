@@ -11,11 +11,21 @@ let web: FakeHttpServer;
 let searxng: FakeHttpServer;
 
 beforeAll(async () => {
-  web = await startFakeWeb({ pages: { '/parasite': { html: parasitePage }, '/oscars': { html: oscarsPage } } });
+  web = await startFakeWeb({
+    pages: { '/parasite': { html: parasitePage }, '/oscars': { html: oscarsPage } },
+  });
   searxng = await startFakeSearxng({
     results: {
-      'Parasite premiere': [{ url: `${web.url}/parasite`, title: 'Parasite (2019 film)', content: 'Parasite premiered at Cannes on 21 May 2019.' }],
-      'Best Picture 2019': [{ url: `${web.url}/oscars`, title: '91st Academy Awards', content: 'Green Book won Best Picture.' }],
+      'Parasite premiere': [
+        {
+          url: `${web.url}/parasite`,
+          title: 'Parasite (2019 film)',
+          content: 'Parasite premiered at Cannes on 21 May 2019.',
+        },
+      ],
+      'Best Picture 2019': [
+        { url: `${web.url}/oscars`, title: '91st Academy Awards', content: 'Green Book won Best Picture.' },
+      ],
     },
   });
 });
@@ -43,21 +53,43 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
     const llm = await startFakeOpenAi({
       routes: {
         agent_action: [
-          agentReply({ think: 'Find both facts.', action: 'search', search: { queries: ['Parasite premiere', 'Best Picture 2019'] } }),
-          agentReply({ think: 'Read the pages.', action: 'visit', visit: { targets: [`${web.url}/parasite`, `${web.url}/oscars`] } }),
+          agentReply({
+            think: 'Find both facts.',
+            action: 'search',
+            search: { queries: ['Parasite premiere', 'Best Picture 2019'] },
+          }),
+          agentReply({
+            think: 'Read the pages.',
+            action: 'visit',
+            visit: { targets: [`${web.url}/parasite`, `${web.url}/oscars`] },
+          }),
           agentReply({
             think: 'Both facts found.',
             action: 'answer',
             answer: {
               text: 'Peter Farrelly: his film Green Book won Best Picture[^1] in 2019, when Parasite premiered[^2].',
               references: [
-                { url: `${web.url}/oscars`, quote: 'Green Book won Best Picture. The film was directed by Peter Farrelly.' },
-                { url: `${web.url}/parasite`, quote: 'premiered at the 2019 Cannes Film Festival on 21 May 2019' },
+                {
+                  url: `${web.url}/oscars`,
+                  quote: 'Green Book won Best Picture. The film was directed by Peter Farrelly.',
+                },
+                {
+                  url: `${web.url}/parasite`,
+                  quote: 'premiered at the 2019 Cannes Film Festival on 21 May 2019',
+                },
               ],
             },
           }),
         ],
-        evaluation_criteria: [agentReply({ think: 'multi-hop', needsFreshness: false, needsPlurality: false, needsCompleteness: false, needsStrict: false })],
+        evaluation_criteria: [
+          agentReply({
+            think: 'multi-hop',
+            needsFreshness: false,
+            needsPlurality: false,
+            needsCompleteness: false,
+            needsStrict: false,
+          }),
+        ],
         evaluate_definitive: [agentReply({ think: 'Direct answer.', pass: true, improvement: '' })],
       },
     });
@@ -73,7 +105,11 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
       expect(oscarsPage).toContain(output.references[0].quote);
       expect(output.references[0]).toMatchObject({ url: `${web.url}/oscars`, title: '91st Academy Awards' });
       expect(output.steps).toBe(3);
-      expect(output.usage.byRole.agent).toMatchObject({ promptTokens: 3600, completionTokens: 240, calls: 3 });
+      expect(output.usage.byRole.agent).toMatchObject({
+        promptTokens: 3600,
+        completionTokens: 240,
+        calls: 3,
+      });
       expect(output.usage.totalTokens).toBe(output.usage.promptTokens + output.usage.completionTokens);
       expect(output.budget).toMatchObject({ stepsUsed: 3, exhausted: null, finalAnswerForced: false });
       expect(output.confidence).toBe('high');
@@ -85,7 +121,13 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
   });
 
   it('prints a readable answer with sources and quotes without --json', async () => {
-    const llm = await startFakeOpenAi({ routes: { agent_action: [agentReply({ think: 'Trivial.', action: 'answer', answer: { text: '2', references: [] } })] } });
+    const llm = await startFakeOpenAi({
+      routes: {
+        agent_action: [
+          agentReply({ think: 'Trivial.', action: 'answer', answer: { text: '2', references: [] } }),
+        ],
+      },
+    });
     try {
       const run = await runBuiltCli(['ask', 'What is 1+1?'], cliEnv(llm));
       expect(run.code).toBe(0);
@@ -99,13 +141,18 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
   it('refuses to read a loopback URL from the question unless --allow-private-network is given', async () => {
     const llm = await startFakeOpenAi({
       routes: {
-        agent_action: [agentReply({ think: 'Read the page given.', action: 'visit', visit: { targets: ['1'] } })],
+        agent_action: [
+          agentReply({ think: 'Read the page given.', action: 'visit', visit: { targets: ['1'] } }),
+        ],
         final_answer: [agentReply({ think: 'Nothing read.', answer: { text: 'Unknown.', references: [] } })],
       },
     });
     try {
       const before = web.requests.length;
-      const run = await runBuiltCli(['ask', `What does ${web.url}/oscars say about Best Picture?`, '--json', '--max-steps', '2'], cliEnv(llm));
+      const run = await runBuiltCli(
+        ['ask', `What does ${web.url}/oscars say about Best Picture?`, '--json', '--max-steps', '2'],
+        cliEnv(llm),
+      );
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout).visitedUrls).toEqual([]);
       expect(run.stderr).toMatch(/✗ http:\/\/127\.0\.0\.1:\d+\/oscars: .*(loopback|private)/);
@@ -121,13 +168,21 @@ describe('bad input: one clear line on stderr, non-zero exit, no stack trace', (
   const oneLine = (stderr: string) => stderr.trim().split('\n');
 
   it('no question', async () => {
-    const run = await runBuiltCli(['ask'], { DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DEEPSEARCH_LLM_MODEL: 'm' });
+    const run = await runBuiltCli(['ask'], {
+      DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      DEEPSEARCH_LLM_MODEL: 'm',
+    });
     expect(run.code).toBe(2);
-    expect(oneLine(run.stderr)).toEqual(['deepsearch: error: missing question: run deepsearch ask "your question"']);
+    expect(oneLine(run.stderr)).toEqual([
+      'deepsearch: error: missing question: run deepsearch ask "your question"',
+    ]);
   });
 
   it('unknown search provider', async () => {
-    const run = await runBuiltCli(['ask', 'q', '--search-provider', 'nope'], { DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DEEPSEARCH_LLM_MODEL: 'm' });
+    const run = await runBuiltCli(['ask', 'q', '--search-provider', 'nope'], {
+      DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      DEEPSEARCH_LLM_MODEL: 'm',
+    });
     expect(run.code).toBe(2);
     expect(oneLine(run.stderr)).toHaveLength(1);
     expect(run.stderr).toMatch(/unknown search provider 'nope' \(available: .*searxng/);
@@ -162,7 +217,10 @@ describe('bad input: one clear line on stderr, non-zero exit, no stack trace', (
   it('bad key: says which variable to fix, never prints the key', async () => {
     const llm = await startFakeOpenAi({ apiKey: 'the-right-key' });
     try {
-      const run = await runBuiltCli(['ask', 'q'], { ...cliEnv(llm), DEEPSEARCH_LLM_API_KEY: 'sk-wrong-secret' });
+      const run = await runBuiltCli(['ask', 'q'], {
+        ...cliEnv(llm),
+        DEEPSEARCH_LLM_API_KEY: 'sk-wrong-secret',
+      });
       expect(run.code).toBe(3);
       expect(oneLine(run.stderr)).toHaveLength(1);
       expect(run.stderr).toContain('rejected the API key');
@@ -176,11 +234,17 @@ describe('bad input: one clear line on stderr, non-zero exit, no stack trace', (
   it('bad flag value names the flag', async () => {
     const run = await runBuiltCli(['ask', 'q', '--max-steps', 'many']);
     expect(run.code).toBe(2);
-    expect(oneLine(run.stderr)).toEqual(['deepsearch: error: --max-steps must be a whole number (got "many")']);
+    expect(oneLine(run.stderr)).toEqual([
+      'deepsearch: error: --max-steps must be a whole number (got "many")',
+    ]);
   });
 
   it('--debug adds the stack trace', async () => {
-    const run = await runBuiltCli(['ask', 'q', '--debug', '--llm-max-retries', '0'], { DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DEEPSEARCH_LLM_MODEL: 'm', DEEPSEARCH_SEARXNG_URL: 'http://127.0.0.1:9' });
+    const run = await runBuiltCli(['ask', 'q', '--debug', '--llm-max-retries', '0'], {
+      DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      DEEPSEARCH_LLM_MODEL: 'm',
+      DEEPSEARCH_SEARXNG_URL: 'http://127.0.0.1:9',
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/\n\s+at /);
   });

@@ -48,7 +48,10 @@ export async function runAgent(question: string, options: HarnessOptions): Promi
   return { result, events, llm, config };
 }
 
-export function eventsOf<T extends AgentEvent['type']>(events: AgentEvent[], type: T): Array<Extract<AgentEvent, { type: T }>> {
+export function eventsOf<T extends AgentEvent['type']>(
+  events: AgentEvent[],
+  type: T,
+): Array<Extract<AgentEvent, { type: T }>> {
   return events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
 }
 

@@ -14,13 +14,21 @@ export interface CliRun {
  * Runs the built CLI as a subprocess with a clean environment (only what the test passes, plus
  * PATH), so no key or setting from the developer's machine leaks in.
  */
-export function runBuiltCli(args: string[], env: Record<string, string> = {}, options: { timeoutMs?: number } = {}): Promise<CliRun> {
+export function runBuiltCli(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { timeoutMs?: number } = {},
+): Promise<CliRun> {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run npm run build first (npm test does)`);
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       [cliPath, ...args],
-      { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, timeout: options.timeoutMs ?? 30_000, cwd: fileURLToPath(new URL('.', import.meta.url)) },
+      {
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+        timeout: options.timeoutMs ?? 30_000,
+        cwd: fileURLToPath(new URL('.', import.meta.url)),
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

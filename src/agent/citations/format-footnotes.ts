@@ -43,7 +43,8 @@ export function alignFootnotes(
 export function renderAnswerMarkdown(answer: string, references: readonly Reference[]): string {
   if (references.length === 0) return answer;
   const definitions = references.map(
-    (reference) => `[^${reference.index}]: "${reference.quote.replace(/\s+/g, ' ')}" [${reference.title}](${reference.url})`,
+    (reference) =>
+      `[^${reference.index}]: "${reference.quote.replace(/\s+/g, ' ')}" [${reference.title}](${reference.url})`,
   );
   return `${answer}\n\n${definitions.join('\n')}`;
 }

@@ -22,7 +22,11 @@ export interface VerifiedReferences {
  * replaced by the source's best matching sentence for the quote or for the claim it supports;
  * failing that, the reference is dropped. Never is an unverified quote shown as a quote.
  */
-export function verifyReferences(state: AgentState, answer: string, proposed: ProposedReference[]): VerifiedReferences {
+export function verifyReferences(
+  state: AgentState,
+  answer: string,
+  proposed: ProposedReference[],
+): VerifiedReferences {
   const references: Reference[] = [];
   const renumber = new Map<number, number>();
   const dropped: Array<{ url: string; reason: string }> = [];
@@ -46,7 +50,13 @@ export function verifyReferences(state: AgentState, answer: string, proposed: Pr
       return;
     }
     const index = references.length + 1;
-    references.push({ index, url: source.url, title: source.title, quote: match.quote, quoteKind: match.kind });
+    references.push({
+      index,
+      url: source.url,
+      title: source.title,
+      quote: match.quote,
+      quoteKind: match.kind,
+    });
     seen.set(key, index);
     renumber.set(footnote, index);
   });
@@ -73,7 +83,9 @@ function matchQuote(state: AgentState, source: Source, quote: string, claim: str
   const page = source.isPage ? state.pages.get(source.url) : undefined;
   const exact = findQuote(quote, page ? state.pages.folded(page) : source.text);
   if (exact) return exact;
-  return bestMatchingSentence(quote, source.text) ?? (claim ? bestMatchingSentence(claim, source.text) : undefined);
+  return (
+    bestMatchingSentence(quote, source.text) ?? (claim ? bestMatchingSentence(claim, source.text) : undefined)
+  );
 }
 
 /** The sentence of the answer that carries footnote `n`, without markers: what the quote must support. */
@@ -83,5 +95,8 @@ function claimFor(answer: string, footnote: number): string {
   if (at === -1) return '';
   const before = answer.slice(0, at);
   const start = Math.max(before.lastIndexOf('. '), before.lastIndexOf('\n')) + 1;
-  return before.slice(start).replace(/\[\^\d+\]/g, '').trim();
+  return before
+    .slice(start)
+    .replace(/\[\^\d+\]/g, '')
+    .trim();
 }

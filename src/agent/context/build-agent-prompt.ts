@@ -39,7 +39,11 @@ export function buildAgentPrompt(
           maxQueries: config.agent.maxQueriesPerStep,
           maxUrls: config.agent.maxUrlsPerStep,
         })
-      : finalAnswerSystemPrompt({ today: context.today, languageRule: context.language.rule, reason: input.finalReason });
+      : finalAnswerSystemPrompt({
+          today: context.today,
+          languageRule: context.language.rule,
+          reason: input.finalReason,
+        });
   const questionPart =
     input.question === state.question
       ? `<question>\n${state.question}\n</question>`
@@ -49,7 +53,9 @@ export function buildAgentPrompt(
   const attempts = renderAttempts(state.failedAttempts, Math.floor(available * 0.1));
   const diary = renderDiary(state.diary.entries, Math.floor(available * 0.12));
   const wantsUrls = input.allowed.includes('visit') && input.finalReason === undefined;
-  const urlList = wantsUrls ? renderUrlList(state, input.question, Math.floor(available * 0.15)) : { text: '', urls: [] };
+  const urlList = wantsUrls
+    ? renderUrlList(state, input.question, Math.floor(available * 0.15))
+    : { text: '', urls: [] };
   const used = estimateTokens(attempts.attempts + attempts.strategy + diary + urlList.text);
   const knowledge = renderKnowledge(state, input.question, available - used);
   const sections = [
@@ -61,5 +67,10 @@ export function buildAgentPrompt(
     questionPart,
   ].filter(Boolean);
   const prompt = sections.join('\n\n');
-  return { system, prompt, promptTokens: estimateTokens(system) + estimateTokens(prompt), urlList: urlList.urls };
+  return {
+    system,
+    prompt,
+    promptTokens: estimateTokens(system) + estimateTokens(prompt),
+    urlList: urlList.urls,
+  };
 }

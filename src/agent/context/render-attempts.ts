@@ -2,7 +2,10 @@ import { estimateTokens, truncateToTokens } from '../../providers/llm/estimate-t
 import type { FailedAttempt } from '../state/agent-state.js';
 
 /** Rejected answers (newest first) and the strategy learned from them, within a token budget. */
-export function renderAttempts(attempts: readonly FailedAttempt[], budgetTokens: number): { attempts: string; strategy: string } {
+export function renderAttempts(
+  attempts: readonly FailedAttempt[],
+  budgetTokens: number,
+): { attempts: string; strategy: string } {
   if (attempts.length === 0 || budgetTokens <= 0) return { attempts: '', strategy: '' };
   const strategyLines = attempts
     .slice()

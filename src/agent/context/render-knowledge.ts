@@ -53,7 +53,10 @@ function collectUnits(state: AgentState, query: string, budgetTokens: number): U
     });
   }
   const pages = state.pages.all();
-  const perPage = Math.max(minPageChars, Math.min(maxPageChars, Math.floor((budgetTokens * 3.5) / Math.max(1, pages.length))));
+  const perPage = Math.max(
+    minPageChars,
+    Math.min(maxPageChars, Math.floor((budgetTokens * 3.5) / Math.max(1, pages.length))),
+  );
   for (const page of pages) {
     const best = state.pages.snippets(page, query, perPage);
     const header = `<source url="${page.url}" title="${escapeAttribute(page.title)}"${page.publishedAt ? ` date="${page.publishedAt}"` : ''}>`;
@@ -62,7 +65,10 @@ function collectUnits(state: AgentState, query: string, budgetTokens: number): U
       boost: 0.3,
       scoreText: `${page.title}\n${best.map((snippet) => snippet.text).join('\n')}`,
       render: (budget) => {
-        const snippets = budget >= perPage ? best : state.pages.snippets(page, query, Math.max(0, budget - header.length - 20));
+        const snippets =
+          budget >= perPage
+            ? best
+            : state.pages.snippets(page, query, Math.max(0, budget - header.length - 20));
         const body = snippets.map((snippet) => snippet.text.trim()).join('\n[…]\n');
         return body ? `${header}\n${body}\n</source>` : '';
       },
@@ -72,7 +78,12 @@ function collectUnits(state: AgentState, query: string, budgetTokens: number): U
     for (const hit of search.hits) {
       if (state.pages.get(hit.url)) continue;
       const line = `- ${hit.title} (${hit.url})${hit.publishedAt ? ` [${hit.publishedAt.slice(0, 10)}]` : ''}: ${hit.snippet}`;
-      units.push({ group: 'search', boost: 0, scoreText: `${hit.title} ${hit.snippet}`, render: (budget) => clip(line, budget) });
+      units.push({
+        group: 'search',
+        boost: 0,
+        scoreText: `${hit.title} ${hit.snippet}`,
+        render: (budget) => clip(line, budget),
+      });
     }
   }
   return units;
@@ -88,7 +99,8 @@ function fitUnit(unit: Unit, remainingTokens: number): string {
 
 function renderGroups(units: Unit[], chosen: Map<Unit, string>): string {
   const sections: string[] = [];
-  const pick = (group: Unit['group']) => units.filter((unit) => unit.group === group && chosen.has(unit)).map((unit) => chosen.get(unit)!);
+  const pick = (group: Unit['group']) =>
+    units.filter((unit) => unit.group === group && chosen.has(unit)).map((unit) => chosen.get(unit)!);
   const facts = pick('facts');
   if (facts.length) sections.push(`<facts>\n${facts.join('\n\n')}\n</facts>`);
   const sources = pick('sources');

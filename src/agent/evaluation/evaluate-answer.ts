@@ -3,7 +3,12 @@ import type { Reference } from '../agent-types.js';
 import { chooseCriteriaPrompt, chooseCriteriaSystemPrompt } from '../prompts/choose-criteria-prompt.js';
 import { evaluationPrompt, evaluationSystemPrompt } from '../prompts/evaluation-prompts.js';
 import { callLlm, type RunContext } from '../run-context.js';
-import { criteriaChoiceSchema, criteriaFrom, type EvaluationCriterion, evaluationSchema } from './criteria.js';
+import {
+  criteriaChoiceSchema,
+  criteriaFrom,
+  type EvaluationCriterion,
+  evaluationSchema,
+} from './criteria.js';
 
 export interface EvaluationOutcome {
   pass: boolean;
@@ -26,7 +31,11 @@ export async function chooseCriteria(context: RunContext, question: string): Pro
     return criteriaFrom(object);
   } catch (error) {
     if (!isStructuredOutputError(error)) throw error;
-    context.emit({ type: 'warning', step: context.step, message: 'could not choose criteria; checking definitive only' });
+    context.emit({
+      type: 'warning',
+      step: context.step,
+      message: 'could not choose criteria; checking definitive only',
+    });
     return ['definitive'];
   }
 }
@@ -39,7 +48,9 @@ export async function evaluateAnswer(
   context: RunContext,
   input: { question: string; answer: string; references: Reference[]; criteria: EvaluationCriterion[] },
 ): Promise<EvaluationOutcome> {
-  const references = input.references.map((reference) => `[^${reference.index}] ${reference.url}: "${reference.quote}"`).join('\n');
+  const references = input.references
+    .map((reference) => `[^${reference.index}] ${reference.url}: "${reference.quote}"`)
+    .join('\n');
   for (const criterion of input.criteria) {
     let verdict: { pass: boolean; think: string; improvement: string };
     try {
@@ -53,10 +64,20 @@ export async function evaluateAnswer(
       verdict = result.object;
     } catch (error) {
       if (isAuthenticationError(error) || !isStructuredOutputError(error)) throw error;
-      context.emit({ type: 'warning', step: context.step, message: `the ${criterion} judge gave no usable verdict; skipped` });
+      context.emit({
+        type: 'warning',
+        step: context.step,
+        message: `the ${criterion} judge gave no usable verdict; skipped`,
+      });
       continue;
     }
-    context.emit({ type: 'evaluation', step: context.step, criterion, pass: verdict.pass, reason: verdict.think });
+    context.emit({
+      type: 'evaluation',
+      step: context.step,
+      criterion,
+      pass: verdict.pass,
+      reason: verdict.think,
+    });
     if (!verdict.pass) {
       return { pass: false, criterion, reason: verdict.think, improvement: verdict.improvement };
     }

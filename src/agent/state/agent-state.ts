@@ -49,7 +49,7 @@ export class AgentState {
   /** Search snippets for a URL, joined: the citable text when the page was not read. */
   snippetTextFor(url: string): { title: string; text: string } | undefined {
     const record = this.urls.get(url);
-    if (!record || !record.sources.size) return undefined;
+    if (!record?.sources.size) return undefined;
     const fromSearch = [...record.sources].some((source) => source.startsWith('search:'));
     if (!fromSearch) return undefined;
     return { title: record.title, text: `${record.title}\n${record.snippet}` };

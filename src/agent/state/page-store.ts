@@ -54,13 +54,17 @@ export class PageStore {
 
   /** The parts of a page most relevant to `question`, within `budgetChars`, in page order. */
   snippets(page: StoredPage, question: string, budgetChars: number): Snippet[] {
-    if (page.text.length <= budgetChars) return [{ start: 0, end: page.text.length, text: page.text, score: 1 }];
+    if (page.text.length <= budgetChars)
+      return [{ start: 0, end: page.text.length, text: page.text, score: 1 }];
     const indexes = this.indexesFor(page);
     const raw = indexes.bm25.score(question);
     let max = 0;
     for (const score of raw) if (score > max) max = score;
     const scores = max === 0 ? raw : raw.map((score) => score / max);
-    return selectFromScores(page.text, indexes.chunks, scores, { budgetChars, chunkChars: snippetChunkChars });
+    return selectFromScores(page.text, indexes.chunks, scores, {
+      budgetChars,
+      chunkChars: snippetChunkChars,
+    });
   }
 
   /** The page text folded for quote matching, built once per page. */

@@ -3,7 +3,7 @@ import { type CitedAnswer, citeAnswer } from '../citations/cite-answer.js';
 import { renderDiary } from '../context/render-diary.js';
 import { analyzeFailure } from '../evaluation/analyze-failure.js';
 import type { EvaluationCriterion } from '../evaluation/criteria.js';
-import { chooseCriteria, evaluateAnswer } from '../evaluation/evaluate-answer.js';
+import { evaluateAnswer } from '../evaluation/evaluate-answer.js';
 import type { RunContext } from '../run-context.js';
 import type { FinalAnswer } from './final-answer.js';
 
@@ -19,7 +19,10 @@ export interface AnswerStepInput {
  * verified quotes and pass the evaluator; a rejection is analysed, remembered, and answering is
  * switched off for the next step. Returns the final answer when accepted.
  */
-export async function runAnswerStep(context: RunContext, input: AnswerStepInput): Promise<FinalAnswer | undefined> {
+export async function runAnswerStep(
+  context: RunContext,
+  input: AnswerStepInput,
+): Promise<FinalAnswer | undefined> {
   const { state } = context;
   const cited = citeAnswer(state, input.payload);
   if (input.question !== state.question) {
@@ -30,22 +33,45 @@ export async function runAnswerStep(context: RunContext, input: AnswerStepInput)
       urls: cited.references.map((reference) => reference.url),
       step: context.step,
     });
-    state.diary.add({ step: context.step, action: 'answer', question: input.question, note: `answered the sub-question: ${cited.answer.slice(0, 200)}` });
+    state.diary.add({
+      step: context.step,
+      action: 'answer',
+      question: input.question,
+      note: `answered the sub-question: ${cited.answer.slice(0, 200)}`,
+    });
     return undefined;
   }
-  const direct = context.step === 1 && input.payload.references.length === 0 && !context.config.agent.noDirectAnswer;
+  const direct =
+    context.step === 1 && input.payload.references.length === 0 && !context.config.agent.noDirectAnswer;
   if (direct) {
-    return { ...cited, origin: 'direct', confidence: 'high', confidenceReason: 'answered directly: the question needed no search' };
+    return {
+      ...cited,
+      origin: 'direct',
+      confidence: 'high',
+      confidenceReason: 'answered directly: the question needed no search',
+    };
   }
   if (cited.references.length === 0) {
     const reason = input.payload.references.length
       ? `none of its quotes could be found in the sources read (${cited.dropped.map((drop) => drop.reason).join('; ')})`
       : 'it cites no sources';
-    await reject(context, input, cited, reason, 'Cite exact quotes copied from <knowledge>; read pages to get them.', false);
+    await reject(
+      context,
+      input,
+      cited,
+      reason,
+      'Cite exact quotes copied from <knowledge>; read pages to get them.',
+      false,
+    );
     return undefined;
   }
   const criteria = await input.criteria();
-  const outcome = await evaluateAnswer(context, { question: state.question, answer: cited.answer, references: cited.references, criteria });
+  const outcome = await evaluateAnswer(context, {
+    question: state.question,
+    answer: cited.answer,
+    references: cited.references,
+    criteria,
+  });
   if (outcome.pass) {
     const quotes = cited.references.length;
     return {
@@ -55,7 +81,14 @@ export async function runAnswerStep(context: RunContext, input: AnswerStepInput)
       confidenceReason: `passed the ${criteria.join(', ')} checks; ${quotes} verified quote${quotes === 1 ? '' : 's'}`,
     };
   }
-  await reject(context, input, cited, `${outcome.criterion} check failed: ${outcome.reason}`, outcome.improvement, true);
+  await reject(
+    context,
+    input,
+    cited,
+    `${outcome.criterion} check failed: ${outcome.reason}`,
+    outcome.improvement,
+    true,
+  );
   return undefined;
 }
 
@@ -78,8 +111,27 @@ async function reject(
       })
     : { recap: '', blame: reason, improvement };
   budget.failedAttempts++;
-  state.failedAttempts.push({ step: context.step, answer: cited.answer, references: cited.references, reason, recap: analysis.recap, blame: analysis.blame, improvement: analysis.improvement || improvement });
+  state.failedAttempts.push({
+    step: context.step,
+    answer: cited.answer,
+    references: cited.references,
+    reason,
+    recap: analysis.recap,
+    blame: analysis.blame,
+    improvement: analysis.improvement || improvement,
+  });
   state.disabled.add('answer');
-  context.emit({ type: 'answer-rejected', step: context.step, reason, improvement: analysis.improvement || improvement, attempts: budget.failedAttempts });
-  state.diary.add({ step: context.step, action: 'answer', question: input.question, note: `answer rejected: ${reason}` });
+  context.emit({
+    type: 'answer-rejected',
+    step: context.step,
+    reason,
+    improvement: analysis.improvement || improvement,
+    attempts: budget.failedAttempts,
+  });
+  state.diary.add({
+    step: context.step,
+    action: 'answer',
+    question: input.question,
+    note: `answer rejected: ${reason}`,
+  });
 }

@@ -23,8 +23,19 @@ export async function runFinalAnswerStep(context: RunContext, reason: StopReason
   const { state, budget } = context;
   budget.finalAnswerForced = true;
   const description = stopDescriptions[reason];
-  const prompt = buildAgentPrompt(context, { question: state.question, allowed: [], finalReason: description });
-  context.emit({ type: 'step-start', step: context.step, question: state.question, allowed: ['answer'], promptTokens: prompt.promptTokens, final: true });
+  const prompt = buildAgentPrompt(context, {
+    question: state.question,
+    allowed: [],
+    finalReason: description,
+  });
+  context.emit({
+    type: 'step-start',
+    step: context.step,
+    question: state.question,
+    allowed: ['answer'],
+    promptTokens: prompt.promptTokens,
+    final: true,
+  });
   try {
     const { object } = await callLlm(context, {
       role: 'beast',
@@ -46,7 +57,11 @@ export async function runFinalAnswerStep(context: RunContext, reason: StopReason
   } catch (error) {
     if (context.cancelSignal?.aborted) throw new AbortedError(undefined, { cause: error });
     if (isAuthenticationError(error) || isConfigError(error)) throw error;
-    context.emit({ type: 'warning', step: context.step, message: `final answer failed: ${errorMessage(error)}` });
+    context.emit({
+      type: 'warning',
+      step: context.step,
+      message: `final answer failed: ${errorMessage(error)}`,
+    });
     return fallbackAnswer(context, description);
   }
 }

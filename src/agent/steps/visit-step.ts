@@ -19,12 +19,19 @@ export async function runVisitStep(
   const urls = resolveTargets(context, input.targets, input.urlList);
   if (urls.length === 0) {
     state.disabled.add('visit');
-    state.diary.add({ step: context.step, action: 'visit', question: input.question, note: 'no new URL to read among the targets given' });
+    state.diary.add({
+      step: context.step,
+      action: 'visit',
+      question: input.question,
+      note: 'no new URL to read among the targets given',
+    });
     return;
   }
   context.emit({ type: 'read-start', step: context.step, urls });
   const started = performance.now();
-  const settled = await Promise.allSettled(urls.map((url) => context.reader.read(url, { signal: context.signal })));
+  const settled = await Promise.allSettled(
+    urls.map((url) => context.reader.read(url, { signal: context.signal })),
+  );
   budget.addTime('read', performance.now() - started);
   budget.countRead(urls.length);
   const notes: string[] = [];
@@ -44,14 +51,30 @@ export async function runVisitStep(
     }
     storePage(context, page);
     readCount++;
-    context.emit({ type: 'read-end', step: context.step, url, ok: true, title: page.title, chars: page.text.length });
+    context.emit({
+      type: 'read-end',
+      step: context.step,
+      url,
+      ok: true,
+      title: page.title,
+      chars: page.text.length,
+    });
     notes.push(`read ${page.url} ("${page.title.slice(0, 80)}", ${page.text.length} chars)`);
   });
   if (readCount === 0) state.disabled.add('visit');
-  state.diary.add({ step: context.step, action: 'visit', question: input.question, note: `${notes.join('; ')}.` });
+  state.diary.add({
+    step: context.step,
+    action: 'visit',
+    question: input.question,
+    note: `${notes.join('; ')}.`,
+  });
 }
 
-function resolveTargets(context: RunContext, targets: readonly string[], urlList: readonly string[]): string[] {
+function resolveTargets(
+  context: RunContext,
+  targets: readonly string[],
+  urlList: readonly string[],
+): string[] {
   const { state } = context;
   const resolved: string[] = [];
   const seen = new Set<string>();

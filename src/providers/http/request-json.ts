@@ -80,7 +80,7 @@ export async function sendRequest(options: Omit<RequestJsonOptions<unknown>, 'sc
   }
 }
 
-function toTransportError(
+export function toTransportError(
   cause: unknown,
   options: Pick<RequestJsonOptions<unknown>, 'providerId' | 'url' | 'signal' | 'timeoutMs'>,
   timeout: AbortSignal,

@@ -1,0 +1,125 @@
+import { toIsoDate } from '../../http/to-iso-date.js';
+
+interface ElementLike {
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+}
+
+interface DocumentLike {
+  querySelector(selector: string): ElementLike | null;
+  querySelectorAll(selector: string): ArrayLike<ElementLike>;
+}
+
+export interface PageMetadata {
+  title?: string;
+  byline?: string;
+  publishedAt?: string;
+  modifiedAt?: string;
+}
+
+// Where sites put their dates, most specific first (Open Graph, Dublin Core, schema.org microdata, CMS habits).
+const publishedSelectors = [
+  'meta[property="article:published_time"]',
+  'meta[property="og:published_time"]',
+  'meta[name="article:published_time"]',
+  'meta[itemprop="datePublished"]',
+  'meta[name="date"]',
+  'meta[name="pubdate"]',
+  'meta[name="publishdate"]',
+  'meta[name="DC.date.issued"]',
+  'meta[name="dc.date"]',
+  'meta[name="citation_publication_date"]',
+  'time[itemprop="datePublished"]',
+  'time[pubdate]',
+];
+const modifiedSelectors = [
+  'meta[property="article:modified_time"]',
+  'meta[property="og:updated_time"]',
+  'meta[itemprop="dateModified"]',
+  'meta[name="last-modified"]',
+  'time[itemprop="dateModified"]',
+];
+
+/** Title, author and dates from meta tags, microdata and JSON-LD, read before extraction changes the DOM. */
+export function readPageMetadata(document: DocumentLike): PageMetadata {
+  const jsonLd = readJsonLd(document);
+  return {
+    title:
+      firstAttribute(document, ['meta[property="og:title"]', 'meta[name="twitter:title"]']) ??
+      text(document.querySelector('title')),
+    byline:
+      firstAttribute(document, ['meta[name="author"]', 'meta[property="article:author"]']) ?? jsonLd.author,
+    publishedAt: firstDate(document, publishedSelectors) ?? toIsoDate(jsonLd.datePublished),
+    modifiedAt: firstDate(document, modifiedSelectors) ?? toIsoDate(jsonLd.dateModified),
+  };
+}
+
+function firstAttribute(document: DocumentLike, selectors: string[]): string | undefined {
+  for (const selector of selectors) {
+    const value = document.querySelector(selector)?.getAttribute('content')?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}
+
+function firstDate(document: DocumentLike, selectors: string[]): string | undefined {
+  for (const selector of selectors) {
+    const element = document.querySelector(selector);
+    if (!element) continue;
+    const date = toIsoDate(
+      element.getAttribute('content') ?? element.getAttribute('datetime') ?? element.textContent,
+    );
+    if (date) return date;
+  }
+  return undefined;
+}
+
+function text(element: ElementLike | null): string | undefined {
+  const value = element?.textContent?.replace(/\s+/g, ' ').trim();
+  return value || undefined;
+}
+
+interface JsonLdFacts {
+  author?: string;
+  datePublished?: string;
+  dateModified?: string;
+}
+
+/** The first schema.org object in the page's JSON-LD blocks that carries a date (graphs included). */
+function readJsonLd(document: DocumentLike): JsonLdFacts {
+  const scripts = document.querySelectorAll('script[type="application/ld+json"]');
+  for (let index = 0; index < scripts.length; index++) {
+    let data: unknown;
+    try {
+      data = JSON.parse(scripts[index]!.textContent ?? '');
+    } catch {
+      continue;
+    }
+    for (const node of flattenJsonLd(data)) {
+      if (typeof node.datePublished === 'string' || typeof node.dateModified === 'string') {
+        return {
+          datePublished: typeof node.datePublished === 'string' ? node.datePublished : undefined,
+          dateModified: typeof node.dateModified === 'string' ? node.dateModified : undefined,
+          author: authorName(node.author),
+        };
+      }
+    }
+  }
+  return {};
+}
+
+function flattenJsonLd(data: unknown): Array<Record<string, unknown>> {
+  if (Array.isArray(data)) return data.flatMap(flattenJsonLd);
+  if (!data || typeof data !== 'object') return [];
+  const node = data as Record<string, unknown>;
+  return [node, ...flattenJsonLd(node['@graph'])];
+}
+
+function authorName(author: unknown): string | undefined {
+  const first = Array.isArray(author) ? author[0] : author;
+  if (typeof first === 'string') return first;
+  if (first && typeof first === 'object' && typeof (first as { name?: unknown }).name === 'string') {
+    return (first as { name: string }).name;
+  }
+  return undefined;
+}

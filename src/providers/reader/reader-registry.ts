@@ -1,0 +1,37 @@
+import type { ReaderConfig } from '../../config/config-schema.js';
+import { ConfigError } from '../../errors/index.js';
+import type { PageReader } from '../spec/page-reader.js';
+import { createBuiltinReader } from './builtin/builtin-reader.js';
+
+/** What the runtime passes besides the reader config. */
+export interface PageReaderDependencies {
+  fetch?: typeof globalThis.fetch;
+}
+
+export type PageReaderSettings = ReaderConfig & PageReaderDependencies;
+
+const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageReader>> = {
+  builtin: (settings) =>
+    createBuiltinReader({
+      fetch: settings.fetch,
+      timeoutMs: settings.timeoutSeconds * 1000,
+      maxBytes: settings.maxBytes,
+      maxRedirects: settings.maxRedirects,
+      allowPrivateNetwork: settings.allowPrivateNetwork,
+      userAgent: settings.userAgent,
+    }),
+};
+
+export const readerProviderIds: readonly string[] = Object.keys(readers);
+
+/** The configured page reader; an unknown name fails at start with the names that exist. */
+export function createPageReader(settings: PageReaderSettings): PageReader {
+  const create = Object.hasOwn(readers, settings.provider) ? readers[settings.provider] : undefined;
+  if (!create) {
+    throw new ConfigError(
+      `unknown reader '${settings.provider}' (available: ${readerProviderIds.join(', ')})`,
+      { code: 'config_unknown_provider' },
+    );
+  }
+  return create(settings);
+}

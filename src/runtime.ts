@@ -4,6 +4,7 @@ import type { DeepSearchResult } from './agent/agent-types.js';
 import { runDeepSearch } from './agent/run-deep-search.js';
 import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
+import { createProviderCache } from './providers/cache/create-provider-cache.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
@@ -32,6 +33,8 @@ export interface DeepSearchRuntime {
   readonly search: SearchProvider;
   readonly reader: PageReader;
   ask(question: string, options?: AskOptions): Promise<DeepSearchResult>;
+  /** Releases the cache database; the runtime may still be used (it reopens on demand). */
+  close(): void;
 }
 
 /**
@@ -40,20 +43,27 @@ export interface DeepSearchRuntime {
  */
 export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const { config } = options;
+  // Only providers built from the config are cached: injected ones (tests, a library user's own)
+  // are used as given.
+  const cache = createProviderCache(config.cache);
   const search =
     options.search ??
-    createSearchProvider({
-      ...config.search,
-      fetch: options.fetch,
-      allowPrivateNetwork: config.reader.allowPrivateNetwork,
-    });
-  const reader = options.reader ?? createPageReader({ ...config.reader, fetch: options.fetch });
+    cache.search(
+      createSearchProvider({
+        ...config.search,
+        fetch: options.fetch,
+        allowPrivateNetwork: config.reader.allowPrivateNetwork,
+      }),
+      config.search,
+    );
+  const reader = options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   return {
     config,
     llm,
     search,
     reader,
+    close: () => cache.close(),
     ask: (question, askOptions = {}) =>
       runDeepSearch({
         question,

@@ -14,6 +14,8 @@ export function createTestConfig(overrides: DeepPartial<DeepSearchConfig> = {}):
     },
     search: { provider: 'fake' },
     reader: { provider: 'fake', allowPrivateNetwork: true },
+    // Tests never write to the user's data directory; cache tests pass their own folder.
+    cache: { enabled: false },
   };
   return loadConfig({ file: mergeDeep(base, overrides) });
 }

@@ -110,6 +110,16 @@ function sendJson<Body>(spec: SearchWireSpec<Body>, input: SendInput): Promise<B
   });
 }
 
+/**
+ * Language and country for engines that take them apart: "pt-BR" gives pt and br; an explicit
+ * region wins over the one in the tag. Both lower-case, undefined when not asked for.
+ */
+export function splitLocale(options: SearchOptions): { language?: string; region?: string } {
+  const [language, tagRegion] = options.language?.toLowerCase().split('-') ?? [];
+  const region = (options.region ?? tagRegion)?.toLowerCase();
+  return { ...(language ? { language } : {}), ...(region ? { region } : {}) };
+}
+
 /** `site:host query`, the operator every web engine understands, for engines without a site field. */
 export function withSiteOperator(query: string, options: SearchOptions): string {
   return options.site ? `site:${options.site} ${query}` : query;

@@ -1,28 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
 import { startFakeSearchApi } from '../../../testing/fake-search-api.js';
+import { trackServers } from '../../../testing/llm-wire-contract.js';
 import { describeSearchWireContract } from '../../../testing/search-wire-contract.js';
 import { createBraveSearch } from './brave-search.js';
 
 const key = 'brave-key-1';
-let server: FakeHttpServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const track = trackServers();
 
 async function fakeBrave(results: unknown[] | undefined): Promise<FakeHttpServer> {
-  server = await startFakeSearchApi({
-    method: 'GET',
-    path: '/res/v1/web/search',
-    authorized: (request) => request.headers['x-subscription-token'] === key,
-    respond: (request) => ({
-      type: 'search',
-      query: { original: request.query.q },
-      ...(results ? { web: { type: 'search', results } } : {}),
+  return track(
+    await startFakeSearchApi({
+      method: 'GET',
+      path: '/res/v1/web/search',
+      authorized: (request) => request.headers['x-subscription-token'] === key,
+      respond: (request) => ({
+        type: 'search',
+        query: { original: request.query.q },
+        ...(results ? { web: { type: 'search', results } } : {}),
+      }),
     }),
-  });
-  return server;
+  );
 }
 
 describe('createBraveSearch', () => {

@@ -4,6 +4,7 @@ import {
   type BuildRequestInput,
   createHttpSearchProvider,
   type HttpSearchSettings,
+  splitLocale,
   withSiteOperator,
 } from '../http-search-provider.js';
 
@@ -61,9 +62,8 @@ function buildRequest({ baseURL, apiKey, query, options, count }: BuildRequestIn
 }
 
 function setLocale(params: URLSearchParams, options: SearchOptions): void {
-  const [language, languageRegion] = options.language?.toLowerCase().split('-') ?? [];
+  const { language, region } = splitLocale(options);
   if (language) params.set('search_lang', language);
-  const region = options.region ?? languageRegion;
   if (region) params.set('country', region.toUpperCase());
 }
 

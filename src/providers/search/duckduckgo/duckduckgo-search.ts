@@ -7,6 +7,7 @@ import {
   createHttpSearchProvider,
   type HttpSearchSettings,
   type SendInput,
+  splitLocale,
   withSiteOperator,
 } from '../http-search-provider.js';
 import { type DuckDuckGoPage, parseDuckDuckGoHtml } from './parse-duckduckgo-html.js';
@@ -62,8 +63,8 @@ function buildRequest({ baseURL, query, options }: BuildRequestInput, userAgent:
 /** DuckDuckGo regions are country-language pairs such as 'fr-fr' or 'be-nl'. */
 function regionCode(options: SearchOptions): string | undefined {
   if (!options.region) return undefined;
-  const language = options.language?.split('-')[0] ?? 'en';
-  return `${options.region.toLowerCase()}-${language.toLowerCase()}`;
+  const { language, region } = splitLocale(options);
+  return `${region}-${language ?? 'en'}`;
 }
 
 async function sendForm(input: SendInput): Promise<DuckDuckGoPage> {

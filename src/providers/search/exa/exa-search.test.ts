@@ -1,30 +1,28 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
 import { jsonBody, startFakeSearchApi } from '../../../testing/fake-search-api.js';
+import { trackServers } from '../../../testing/llm-wire-contract.js';
 import { describeSearchWireContract } from '../../../testing/search-wire-contract.js';
 import { createExaSearch } from './exa-search.js';
 
 const key = 'exa-key-1';
 const now = () => new Date('2025-06-15T12:00:00.000Z');
-let server: FakeHttpServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const track = trackServers();
 
 async function fakeExa(results: unknown[]): Promise<FakeHttpServer> {
-  server = await startFakeSearchApi({
-    method: 'POST',
-    path: '/search',
-    authorized: (request) => request.headers['x-api-key'] === key,
-    respond: () => ({
-      requestId: 'r1',
-      resolvedSearchType: 'neural',
-      results,
-      costDollars: { total: 0.005 },
+  return track(
+    await startFakeSearchApi({
+      method: 'POST',
+      path: '/search',
+      authorized: (request) => request.headers['x-api-key'] === key,
+      respond: () => ({
+        requestId: 'r1',
+        resolvedSearchType: 'neural',
+        results,
+        costDollars: { total: 0.005 },
+      }),
     }),
-  });
-  return server;
+  );
 }
 
 describe('createExaSearch', () => {

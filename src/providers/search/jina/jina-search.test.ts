@@ -1,24 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
 import { startFakeSearchApi } from '../../../testing/fake-search-api.js';
+import { trackServers } from '../../../testing/llm-wire-contract.js';
 import { describeSearchWireContract } from '../../../testing/search-wire-contract.js';
 import { createJinaSearch } from './jina-search.js';
 
 const key = 'jina_test_1';
-let server: FakeHttpServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const track = trackServers();
 
 async function fakeJina(data: unknown[] | null): Promise<FakeHttpServer> {
-  server = await startFakeSearchApi({
-    method: 'GET',
-    path: '/',
-    authorized: (request) => request.headers.authorization === `Bearer ${key}`,
-    respond: () => ({ code: 200, status: 20000, data, meta: { usage: { tokens: 100 } } }),
-  });
-  return server;
+  return track(
+    await startFakeSearchApi({
+      method: 'GET',
+      path: '/',
+      authorized: (request) => request.headers.authorization === `Bearer ${key}`,
+      respond: () => ({ code: 200, status: 20000, data, meta: { usage: { tokens: 100 } } }),
+    }),
+  );
 }
 
 describe('createJinaSearch', () => {

@@ -4,6 +4,7 @@ import {
   type BuildRequestInput,
   createHttpSearchProvider,
   type HttpSearchSettings,
+  splitLocale,
   withSiteOperator,
 } from '../http-search-provider.js';
 
@@ -47,9 +48,8 @@ function buildRequest({ baseURL, apiKey, query, options, count }: BuildRequestIn
   // X-Site restricts the search; the operator in the query is kept off so it is not searched for.
   url.searchParams.set('q', options.site ? query : withSiteOperator(query, options));
   url.searchParams.set('num', String(count));
-  const [language, languageRegion] = options.language?.toLowerCase().split('-') ?? [];
-  const region = options.region ?? languageRegion;
-  if (region) url.searchParams.set('gl', region.toLowerCase());
+  const { language, region } = splitLocale(options);
+  if (region) url.searchParams.set('gl', region);
   if (language) url.searchParams.set('hl', language);
   return {
     url: url.toString(),

@@ -1,28 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
 import { jsonBody, startFakeSearchApi } from '../../../testing/fake-search-api.js';
+import { trackServers } from '../../../testing/llm-wire-contract.js';
 import { describeSearchWireContract } from '../../../testing/search-wire-contract.js';
 import { createSerperSearch } from './serper-search.js';
 
 const key = 'serper-key-1';
-let server: FakeHttpServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const track = trackServers();
 
 async function fakeSerper(organic: unknown[] | undefined): Promise<FakeHttpServer> {
-  server = await startFakeSearchApi({
-    method: 'POST',
-    path: '/search',
-    authorized: (request) => request.headers['x-api-key'] === key,
-    respond: (request) => ({
-      searchParameters: { ...jsonBody(request), type: 'search', engine: 'google' },
-      ...(organic ? { organic } : {}),
-      credits: 1,
+  return track(
+    await startFakeSearchApi({
+      method: 'POST',
+      path: '/search',
+      authorized: (request) => request.headers['x-api-key'] === key,
+      respond: (request) => ({
+        searchParameters: { ...jsonBody(request), type: 'search', engine: 'google' },
+        ...(organic ? { organic } : {}),
+        credits: 1,
+      }),
     }),
-  });
-  return server;
+  );
 }
 
 describe('createSerperSearch', () => {

@@ -4,6 +4,7 @@ import {
   type BuildRequestInput,
   createHttpSearchProvider,
   type HttpSearchSettings,
+  splitLocale,
   withSiteOperator,
 } from '../http-search-provider.js';
 
@@ -48,8 +49,7 @@ export function createSerperSearch(settings: HttpSearchSettings = {}): SearchPro
 }
 
 function buildRequest({ baseURL, apiKey, query, options, count }: BuildRequestInput) {
-  const [language, languageRegion] = options.language?.toLowerCase().split('-') ?? [];
-  const region = options.region ?? languageRegion;
+  const { language, region } = splitLocale(options);
   return {
     url: `${baseURL}/search`,
     method: 'POST' as const,
@@ -57,7 +57,7 @@ function buildRequest({ baseURL, apiKey, query, options, count }: BuildRequestIn
     body: {
       q: withSiteOperator(query, options),
       num: count,
-      ...(region ? { gl: region.toLowerCase() } : {}),
+      ...(region ? { gl: region } : {}),
       ...(language ? { hl: language } : {}),
       ...(options.timeRange ? { tbs: timeFilters[options.timeRange] } : {}),
     },

@@ -1,30 +1,28 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
 import { jsonBody, startFakeSearchApi } from '../../../testing/fake-search-api.js';
+import { trackServers } from '../../../testing/llm-wire-contract.js';
 import { describeSearchWireContract } from '../../../testing/search-wire-contract.js';
 import { createTavilySearch } from './tavily-search.js';
 
 const key = 'tvly-test-1';
-let server: FakeHttpServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const track = trackServers();
 
 async function fakeTavily(results: unknown[]): Promise<FakeHttpServer> {
-  server = await startFakeSearchApi({
-    method: 'POST',
-    path: '/search',
-    authorized: (request) => request.headers.authorization === `Bearer ${key}`,
-    respond: (request) => ({
-      query: jsonBody(request).query,
-      answer: null,
-      images: [],
-      results,
-      response_time: 0.4,
+  return track(
+    await startFakeSearchApi({
+      method: 'POST',
+      path: '/search',
+      authorized: (request) => request.headers.authorization === `Bearer ${key}`,
+      respond: (request) => ({
+        query: jsonBody(request).query,
+        answer: null,
+        images: [],
+        results,
+        response_time: 0.4,
+      }),
     }),
-  });
-  return server;
+  );
 }
 
 describe('createTavilySearch', () => {

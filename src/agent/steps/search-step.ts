@@ -1,6 +1,7 @@
-import type { SearchHit, SearchNotice } from '../../providers/spec/search-provider.js';
+import type { SearchHit } from '../../providers/spec/search-provider.js';
 import { foldText } from '../../retrieval/match-text.js';
 import type { RunContext } from '../run-context.js';
+import { searchNoticeListener } from './search-notices.js';
 import { errorMessage, isFatal } from './step-errors.js';
 
 /**
@@ -30,8 +31,7 @@ export async function runSearchStep(
       context.search.search(query, {
         count: context.config.search.resultsPerQuery,
         signal: context.signal,
-        onNotice: (notice) =>
-          context.emit({ type: 'warning', step: context.step, message: describeNotice(query, notice) }),
+        onNotice: searchNoticeListener(context, query),
       }),
     ),
   );
@@ -79,11 +79,6 @@ function recordHits(context: RunContext, query: string, hits: SearchHit[]): numb
     if (isNew) added++;
   }
   return added;
-}
-
-function describeNotice(query: string, notice: SearchNotice): string {
-  const next = notice.nextProviderId ? `; trying ${notice.nextProviderId}` : '';
-  return `search "${query}": ${notice.providerId} passed over (${notice.reason})${next}`;
 }
 
 export function queryKey(query: string): string {

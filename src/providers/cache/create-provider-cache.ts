@@ -39,7 +39,12 @@ export function createProviderCache(
   };
 }
 
-/** Settings that change what a search answers; keys and limits do not. */
-function searchScope(config: SearchConfig): string {
-  return JSON.stringify([config.provider, config.searxngUrl ?? null, config.baseURLs]);
+/** Settings that change what a search answers; keys and concurrency do not. */
+export function searchScope(config: SearchConfig): string {
+  return JSON.stringify([
+    config.provider,
+    config.searxngUrl ?? null,
+    config.baseURLs,
+    config.resultsPerQuery,
+  ]);
 }

@@ -4,6 +4,7 @@ import { settingSources } from '../../config/setting-sources.js';
 import { ConfigError } from '../../errors/index.js';
 import { startFakeDuckDuckGo } from '../../testing/fake-duckduckgo-server.js';
 import type { FakeHttpServer } from '../../testing/fake-http-server.js';
+import { startFakeHttpServer } from '../../testing/fake-http-server.js';
 import { startFakeSearchApi } from '../../testing/fake-search-api.js';
 import { startFakeSearxng } from '../../testing/fake-searxng-server.js';
 import type { SearchNotice } from '../spec/search-provider.js';
@@ -157,5 +158,32 @@ describe('createSearchProvider with a fallback chain', () => {
     expect(() => createSearchProvider(searchConfigSchema.parse({ provider: 'searxng,bing' }))).toThrow(
       /unknown search provider 'bing'/,
     );
+  });
+});
+
+describe('createSearchProvider concurrency', () => {
+  it('keeps at most providerConcurrency searches of a provider in flight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    server = await startFakeHttpServer(async (request, response) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      inFlight--;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ results: [{ url: `https://e.example/${request.query.q}` }] }));
+    });
+    const config = searchConfigSchema.parse({
+      searxngUrl: server.url,
+      concurrency: 4,
+      providerConcurrency: { searxng: 2 },
+    });
+    const search = createSearchProvider(config);
+    const results = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((query) => search.search(query)));
+    expect(results.map((hits) => hits[0]?.url)).toEqual(
+      ['a', 'b', 'c', 'd', 'e'].map((q) => `https://e.example/${q}`),
+    );
+    expect(peak).toBe(2);
+    expect(server.requests).toHaveLength(5);
   });
 });

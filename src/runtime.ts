@@ -18,7 +18,7 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
-  createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3;
+  createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
 }
 
 export interface AskOptions {

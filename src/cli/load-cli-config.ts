@@ -1,7 +1,7 @@
 import { readConfigFile } from '../config/config-file.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
-import { defaultCacheDir } from '../providers/cache/default-cache-dir.js';
+import { defaultCacheDir } from '../providers/cache/create-provider-cache.js';
 import type { CliIo } from './cli-io.js';
 
 /** Flags > env > config file (--config, DEEPSEARCH_CONFIG, ./deepsearch.config.json) > defaults. */

@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { InputError } from '../errors/index.js';
-import type { SearchHit, SearchNotice, SearchOptions } from '../providers/spec/search-provider.js';
+import { describeSearchNotice } from '../providers/search/fallback-search.js';
+import type { SearchHit, SearchOptions } from '../providers/spec/search-provider.js';
 import { type TimeRange, timeRanges } from '../providers/spec/search-provider.js';
 import { createRuntime } from '../runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
@@ -55,7 +56,7 @@ export async function runSearchCommand(
       signal: io.signal,
       onNotice: input.flags.quiet
         ? undefined
-        : (notice) => errors.write(errors.style('yellow', describeNotice(notice))),
+        : (notice) => errors.write(errors.style('yellow', `! ${describeSearchNotice(query, notice)}`)),
     });
     if (input.flags.json) {
       io.stdout.write(`${JSON.stringify({ query, provider: runtime.search.id, hits })}\n`);
@@ -83,11 +84,6 @@ function searchOptions(flags: SearchCommandFlags): SearchOptions {
   if (flags.lang) options.language = flags.lang;
   if (flags.region) options.region = flags.region;
   return options;
-}
-
-function describeNotice(notice: SearchNotice): string {
-  const next = notice.nextProviderId ? `, trying ${notice.nextProviderId}` : '';
-  return `! ${notice.providerId}: ${notice.reason}${next}`;
 }
 
 /** One block per hit: number and title, URL, snippet and date when known. */

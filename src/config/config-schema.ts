@@ -95,7 +95,7 @@ export type CacheKind = (typeof cacheKinds)[number];
 export const cacheConfigSchema = z
   .object({
     enabled: z.boolean().default(true),
-    /** Folder of the SQLite file; unset means the user's data directory (see default-cache-dir.ts). */
+    /** Folder of the SQLite file; unset means the user's data directory (defaultCacheDir in create-provider-cache.ts). */
     dir: z.string().min(1).optional(),
     /** How long an entry stays fresh, per kind. */
     ttlSeconds: z

@@ -1,7 +1,7 @@
+import { describeSearchNotice } from '../../providers/search/fallback-search.js';
 import type { SearchHit } from '../../providers/spec/search-provider.js';
 import { foldText } from '../../retrieval/match-text.js';
 import type { RunContext } from '../run-context.js';
-import { searchNoticeListener } from './search-notices.js';
 import { errorMessage, isFatal } from './step-errors.js';
 
 /**
@@ -31,7 +31,9 @@ export async function runSearchStep(
       context.search.search(query, {
         count: context.config.search.resultsPerQuery,
         signal: context.signal,
-        onNotice: searchNoticeListener(context, query),
+        // A provider of the fallback chain passed over: the person following the run should see it.
+        onNotice: (notice) =>
+          context.emit({ type: 'warning', step: context.step, message: describeSearchNotice(query, notice) }),
       }),
     ),
   );

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeReader } from '../../testing/fake-reader.js';
 import { createFakeSearch } from '../../testing/fake-search.js';
-import { createCachedReader } from './cached-reader.js';
-import { createCachedSearch } from './cached-search.js';
+import { createCachedReader, createCachedSearch } from './cached-providers.js';
 import { createSqliteCache, type ResponseCache } from './sqlite-cache.js';
 
 let dir: string;

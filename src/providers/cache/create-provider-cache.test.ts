@@ -10,7 +10,7 @@ import { startFakeSearxng } from '../../testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../testing/fake-web-server.js';
 import { trackServers } from '../../testing/llm-wire-contract.js';
 import { createTestConfig } from '../../testing/test-config.js';
-import { createProviderCache, searchScope } from './create-provider-cache.js';
+import { createProviderCache, defaultCacheDir, searchScope } from './create-provider-cache.js';
 
 let dir: string;
 const track = trackServers();
@@ -73,5 +73,25 @@ describe('createRuntime with the cache on', () => {
     await runtime.search.search('tides');
     runtime.close();
     expect(search.calls).toHaveLength(2);
+  });
+});
+
+describe('defaultCacheDir', () => {
+  it('follows XDG_DATA_HOME on Linux, else ~/.local/share', () => {
+    expect(defaultCacheDir({ platform: 'linux', home: '/home/ada', env: { XDG_DATA_HOME: '/data' } })).toBe(
+      join('/data', 'deepsearch'),
+    );
+    expect(defaultCacheDir({ platform: 'linux', home: '/home/ada', env: {} })).toBe(
+      join('/home/ada', '.local', 'share', 'deepsearch'),
+    );
+  });
+
+  it('uses Application Support on macOS and LOCALAPPDATA on Windows', () => {
+    expect(defaultCacheDir({ platform: 'darwin', home: '/Users/ada' })).toBe(
+      join('/Users/ada', 'Library', 'Application Support', 'deepsearch'),
+    );
+    expect(
+      defaultCacheDir({ platform: 'win32', home: 'C:/Users/ada', env: { LOCALAPPDATA: 'D:/local' } }),
+    ).toBe(join('D:/local', 'deepsearch'));
   });
 });

@@ -1,10 +1,9 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CacheConfig, SearchConfig } from '../../config/config-schema.js';
 import type { PageReader } from '../spec/page-reader.js';
 import type { SearchProvider } from '../spec/search-provider.js';
-import { createCachedReader } from './cached-reader.js';
-import { createCachedSearch } from './cached-search.js';
-import { cacheFileName, defaultCacheDir } from './default-cache-dir.js';
+import { createCachedReader, createCachedSearch } from './cached-providers.js';
 import { createSqliteCache, type ResponseCache } from './sqlite-cache.js';
 
 export interface ProviderCache {
@@ -47,4 +46,26 @@ export function searchScope(config: SearchConfig): string {
     config.baseURLs,
     config.resultsPerQuery,
   ]);
+}
+
+export interface DefaultCacheDirOptions {
+  /** Environment of an entry point (XDG_DATA_HOME, LOCALAPPDATA); nothing else reads it. */
+  env?: Readonly<Record<string, string | undefined>>;
+  platform?: NodeJS.Platform;
+  home?: string;
+}
+
+export const cacheFileName = 'cache.sqlite';
+
+/**
+ * The user's data directory for deepsearch: $XDG_DATA_HOME/deepsearch or ~/.local/share/deepsearch
+ * on Linux, ~/Library/Application Support/deepsearch on macOS, %LOCALAPPDATA%\deepsearch on Windows.
+ */
+export function defaultCacheDir(options: DefaultCacheDirOptions = {}): string {
+  const env = options.env ?? {};
+  const platform = options.platform ?? process.platform;
+  const home = options.home ?? homedir();
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'deepsearch');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'deepsearch');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'deepsearch');
 }

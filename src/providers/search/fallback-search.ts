@@ -1,5 +1,5 @@
 import { isAbortError, isAuthenticationError, isConfigError, isProviderError } from '../../errors/index.js';
-import type { SearchHit, SearchOptions, SearchProvider } from '../spec/search-provider.js';
+import type { SearchHit, SearchNotice, SearchOptions, SearchProvider } from '../spec/search-provider.js';
 
 /**
  * Tries the providers in order: the next one is asked when a provider fails (rate limit, server
@@ -47,4 +47,10 @@ function isChainable(error: unknown): boolean {
 
 function mostActionable(failures: readonly unknown[]): unknown {
   return failures.find((error) => isAuthenticationError(error) || isConfigError(error)) ?? failures[0];
+}
+
+/** One line for a person following the run: which engine was passed over for a query, and why. */
+export function describeSearchNotice(query: string, notice: SearchNotice): string {
+  const next = notice.nextProviderId ? `; trying ${notice.nextProviderId}` : '';
+  return `search "${query}": ${notice.providerId} passed over (${notice.reason})${next}`;
 }

@@ -1,6 +1,6 @@
 import { ProviderError } from '../../../errors/index.js';
 import { displayUrl } from '../../http/describe-network-error.js';
-import { requestText } from '../../http/request-text.js';
+import { requestText } from '../../http/request-json.js';
 import type { SearchOptions, SearchProvider, TimeRange } from '../../spec/search-provider.js';
 import {
   type BuildRequestInput,

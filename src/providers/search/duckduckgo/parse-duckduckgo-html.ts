@@ -1,5 +1,5 @@
 import { parseHTML } from 'linkedom';
-import type { RawSearchHit } from '../to-search-hits.js';
+import type { RawSearchHit } from '../http-search-provider.js';
 
 /** What the HTML endpoint answered: results, or a sign that it refused to serve a robot. */
 export interface DuckDuckGoPage {

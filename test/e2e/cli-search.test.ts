@@ -106,7 +106,7 @@ describe('deepsearch search (built CLI)', () => {
     expect(JSON.parse(run.stdout).hits.map((hit: { url: string }) => hit.url)).toEqual([
       'https://ddg.example/tides',
     ]);
-    expect(run.stderr).toMatch(/searxng: .*HTTP 503.*, trying duckduckgo/);
+    expect(run.stderr).toMatch(/! search "tides": searxng passed over \(.*HTTP 503.*\); trying duckduckgo/);
   });
 
   it('reports a rejected Brave key naming BRAVE_API_KEY with exit code 3, not "no results"', async () => {

@@ -9,6 +9,7 @@ import {
 } from './agent/structured-answer.js';
 import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
+import { createProviderCache } from './providers/cache/create-provider-cache.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
@@ -58,6 +59,8 @@ export interface DeepSearchRuntime {
     result: DeepSearchResult,
     options: { answerSchema: AnswerSchema; signal?: AbortSignal },
   ): Promise<StructuredAnswer>;
+  /** Releases the cache database; the runtime may still be used (it reopens on demand). */
+  close(): void;
 }
 
 function saveHostHealth(path: string, health: HostHealth, onEvent: AgentEventListener | undefined): void {
@@ -78,14 +81,20 @@ function saveHostHealth(path: string, health: HostHealth, onEvent: AgentEventLis
  */
 export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const { config } = options;
+  // Only providers built from the config are cached: injected ones (tests, a library user's own)
+  // are used as given.
+  const cache = createProviderCache(config.cache);
   const search =
     options.search ??
-    createSearchProvider({
-      ...config.search,
-      fetch: options.fetch,
-      allowPrivateNetwork: config.reader.allowPrivateNetwork,
-    });
-  const reader = options.reader ?? createPageReader({ ...config.reader, fetch: options.fetch });
+    cache.search(
+      createSearchProvider({
+        ...config.search,
+        fetch: options.fetch,
+        allowPrivateNetwork: config.reader.allowPrivateNetwork,
+      }),
+      config.search,
+    );
+  const reader = options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
@@ -99,11 +108,14 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     if (id === config.search.provider) return search;
     let provider = otherSearch.get(id);
     if (!provider) {
-      provider = createSearchProvider({
-        ...runConfig.search,
-        fetch: options.fetch,
-        allowPrivateNetwork: config.reader.allowPrivateNetwork,
-      });
+      provider = cache.search(
+        createSearchProvider({
+          ...runConfig.search,
+          fetch: options.fetch,
+          allowPrivateNetwork: config.reader.allowPrivateNetwork,
+        }),
+        runConfig.search,
+      );
       otherSearch.set(id, provider);
     }
     return provider;
@@ -113,6 +125,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     ...parts,
     config,
     search,
+    close: () => cache.close(),
     ask: async (question, askOptions = {}) => {
       const runConfig = askOptions.config ?? config;
       try {

@@ -1,6 +1,7 @@
 import { readConfigFile } from '../config/config-file.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
+import { defaultCacheDir } from '../providers/cache/create-provider-cache.js';
 import type { CliIo } from './cli-io.js';
 
 /** Flags > env > config file (--config, DEEPSEARCH_CONFIG, ./deepsearch.config.json) > defaults. */
@@ -10,5 +11,8 @@ export function loadCliConfig(
   configPath: string | undefined,
 ): DeepSearchConfig {
   const file = readConfigFile({ path: configPath ?? io.env.DEEPSEARCH_CONFIG, cwd: io.cwd });
-  return loadConfig({ env: io.env, flags, file: file?.file, fileName: file?.fileName });
+  const config = loadConfig({ env: io.env, flags, file: file?.file, fileName: file?.fileName });
+  // The data directory follows XDG_DATA_HOME / LOCALAPPDATA, which only an entry point may read.
+  if (config.cache.enabled && !config.cache.dir) config.cache.dir = defaultCacheDir({ env: io.env });
+  return config;
 }

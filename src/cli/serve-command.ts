@@ -49,4 +49,5 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
     `deepsearch: stopping; running requests get up to ${settings.shutdownGraceSeconds}s to finish\n`,
   );
   await server.close();
+  runtime.close();
 }

@@ -97,10 +97,22 @@ export const retrievalConfigSchema = z
   })
   .strict();
 
+/** Search engines that take a key, and the vendor variable each key is read from. */
+export const searchKeyProviderIds = ['brave', 'serper', 'tavily', 'jina', 'exa'] as const;
+export type SearchKeyProviderId = (typeof searchKeyProviderIds)[number];
+
 export const searchConfigSchema = z
   .object({
+    /** One provider, or a comma-separated fallback chain tried in order: "searxng,duckduckgo". */
     provider: providerName.default('searxng'),
     searxngUrl: z.url().optional(),
+    apiKeys: z.partialRecord(z.enum(searchKeyProviderIds), z.string().min(1)).default({}),
+    /** Endpoint overrides per provider (proxies, self-hosted gateways). */
+    baseURLs: z.record(z.string(), z.url()).default({}),
+    /** Searches in flight at once per provider. */
+    concurrency: z.number().int().min(1).max(64).default(4),
+    /** Per-provider overrides of `concurrency`, e.g. {"duckduckgo": 1}. */
+    providerConcurrency: z.record(z.string(), z.number().int().min(1).max(64)).default({}),
     resultsPerQuery: z.number().int().min(1).max(50).default(10),
     timeoutSeconds: z.number().positive().default(15),
     /** Hosts to prefer when ranking URLs. */
@@ -125,6 +137,33 @@ export const readerConfigSchema = z
     /** Lets the reader (and search results) reach loopback/private addresses. Off by default. */
     allowPrivateNetwork: z.boolean().default(false),
     userAgent: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const cacheKinds = ['search', 'page'] as const;
+export type CacheKind = (typeof cacheKinds)[number];
+
+export const cacheConfigSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Folder of the SQLite file; unset means the user's data directory (defaultCacheDir in create-provider-cache.ts). */
+    dir: z.string().min(1).optional(),
+    /** How long an entry stays fresh, per kind. */
+    ttlSeconds: z
+      .object({
+        search: z
+          .number()
+          .int()
+          .min(0)
+          .default(24 * 3600),
+        page: z
+          .number()
+          .int()
+          .min(0)
+          .default(7 * 24 * 3600),
+      })
+      .strict()
+      .default({ search: 24 * 3600, page: 7 * 24 * 3600 }),
   })
   .strict();
 
@@ -177,6 +216,7 @@ export const configSchema = z
     keys: vendorKeysSchema.default({}),
     search: searchConfigSchema.default(() => searchConfigSchema.parse({})),
     reader: readerConfigSchema.default(() => readerConfigSchema.parse({})),
+    cache: cacheConfigSchema.default(() => cacheConfigSchema.parse({})),
     budget: budgetConfigSchema.default(() => budgetConfigSchema.parse({})),
     agent: agentConfigSchema.default(() => agentConfigSchema.parse({})),
     embedding: embeddingConfigSchema.default(() => embeddingConfigSchema.parse({})),
@@ -192,6 +232,7 @@ export type DeepSearchConfigInput = z.input<typeof configSchema>;
 export type LlmConfig = DeepSearchConfig['llm'];
 export type SearchConfig = DeepSearchConfig['search'];
 export type ReaderConfig = DeepSearchConfig['reader'];
+export type CacheConfig = DeepSearchConfig['cache'];
 export type BudgetConfig = DeepSearchConfig['budget'];
 export type AgentConfig = DeepSearchConfig['agent'];
 export type EmbeddingConfig = DeepSearchConfig['embedding'];

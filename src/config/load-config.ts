@@ -36,7 +36,7 @@ export function loadConfig(options: LoadConfigOptions = {}): DeepSearchConfig {
   for (const source of settingSources) {
     const raw = source.env ? env[source.env] : undefined;
     if (raw !== undefined && raw.trim() !== '') {
-      assign(tree, source.path, parseSettingValue(source, raw, source.env!), source.env!, origins);
+      assign(tree, source.path, parseSource(source, raw, source.env!), source.env!, origins);
     }
   }
   const flags = options.flags ?? {};
@@ -44,13 +44,18 @@ export function loadConfig(options: LoadConfigOptions = {}): DeepSearchConfig {
     const raw = source.flag ? flags[source.flag] : undefined;
     if (raw !== undefined) {
       const origin = `--${source.flag}`;
-      assign(tree, source.path, parseSettingValue(source, raw, origin), origin, origins);
+      assign(tree, source.path, parseSource(source, raw, origin), origin, origins);
     }
   }
   const parsed = configSchema.safeParse(tree);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, origins), { cause: parsed.error });
   checkLlmProviders(parsed.data, origins);
   return parsed.data;
+}
+
+function parseSource(source: SettingSource, raw: unknown, origin: string): unknown {
+  const value = parseSettingValue(source, raw, origin);
+  return source.negate ? value !== true : value;
 }
 
 export function parseSettingValue(source: SettingSource, raw: unknown, origin: string): unknown {

@@ -1,4 +1,4 @@
-import { type LlmRole, llmRoles } from './config-schema.js';
+import { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-schema.js';
 import { retrievalSettingSources } from './retrieval-setting-sources.js';
 
 /** 'list': comma-separated in env and flags. */
@@ -12,6 +12,31 @@ export interface SettingSource {
   env?: string;
   flag?: string;
   secret?: boolean;
+  /** The variable or flag says the opposite of the config value (--no-cache sets cache.enabled false). */
+  negate?: boolean;
+}
+
+const searchKeyNames: Readonly<Record<SearchKeyProviderId, string>> = {
+  brave: 'Brave Search',
+  serper: 'Serper',
+  tavily: 'Tavily',
+  jina: 'Jina',
+  exa: 'Exa',
+};
+
+/** The vendors' own variable names (BRAVE_API_KEY...), as for the LLM vendor keys. */
+function searchKeySources(): SettingSource[] {
+  return searchKeyProviderIds.map((id) => ({
+    path: `search.apiKeys.${id}`,
+    env: searchKeyVariable(id),
+    type: 'string',
+    secret: true,
+    description: `${searchKeyNames[id]} API key (search provider ${id})`,
+  }));
+}
+
+export function searchKeyVariable(id: SearchKeyProviderId): string {
+  return `${id.toUpperCase()}_API_KEY`;
 }
 
 const baseSources: SettingSource[] = [
@@ -112,7 +137,43 @@ const baseSources: SettingSource[] = [
     env: 'DEEPSEARCH_SEARCH_PROVIDER',
     flag: 'search-provider',
     type: 'string',
-    description: 'search provider (default searxng)',
+    description:
+      'search provider, or a comma-separated fallback chain, e.g. searxng,duckduckgo (default searxng)',
+  },
+  ...searchKeySources(),
+  {
+    path: 'search.concurrency',
+    env: 'DEEPSEARCH_SEARCH_CONCURRENCY',
+    flag: 'search-concurrency',
+    type: 'integer',
+    description: 'searches in flight at once per provider (default 4)',
+  },
+  {
+    path: 'cache.enabled',
+    env: 'DEEPSEARCH_NO_CACHE',
+    flag: 'no-cache',
+    type: 'boolean',
+    negate: true,
+    description: 'neither read nor write the on-disk cache of search results and pages',
+  },
+  {
+    path: 'cache.dir',
+    env: 'DEEPSEARCH_CACHE_DIR',
+    flag: 'cache-dir',
+    type: 'string',
+    description: "folder of the cache database (default: the user's data directory)",
+  },
+  {
+    path: 'cache.ttlSeconds.search',
+    env: 'DEEPSEARCH_CACHE_TTL_SEARCH',
+    type: 'integer',
+    description: 'seconds a cached search result stays fresh (default 86400)',
+  },
+  {
+    path: 'cache.ttlSeconds.page',
+    env: 'DEEPSEARCH_CACHE_TTL_PAGE',
+    type: 'integer',
+    description: 'seconds a cached page stays fresh (default 604800)',
   },
   {
     path: 'search.searxngUrl',

@@ -16,6 +16,8 @@ export function createTestConfig(overrides: DeepPartial<DeepSearchConfig> = {}):
     reader: { provider: 'fake', allowPrivateNetwork: true },
     // Scripted tests list every LLM call; the rewriter's is added only where a test opts in.
     retrieval: { queryRewrite: false },
+    // Tests never write to the user's data directory; cache tests pass their own folder.
+    cache: { enabled: false },
   };
   return loadConfig({ file: mergeDeep(base, overrides) });
 }

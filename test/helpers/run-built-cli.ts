@@ -12,7 +12,8 @@ export interface CliRun {
 
 /**
  * Runs the built CLI as a subprocess with a clean environment (only what the test passes, plus
- * PATH), so no key or setting from the developer's machine leaks in.
+ * PATH), so no key or setting from the developer's machine leaks in. The cache is off unless a test
+ * turns it on with its own DEEPSEARCH_CACHE_DIR, so no run writes to the user's data directory.
  */
 export function runBuiltCli(
   args: string[],
@@ -25,7 +26,7 @@ export function runBuiltCli(
       process.execPath,
       [cliPath, ...args],
       {
-        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', DEEPSEARCH_NO_CACHE: '1', ...env },
         timeout: options.timeoutMs ?? 30_000,
         cwd: fileURLToPath(new URL('.', import.meta.url)),
       },

@@ -1,3 +1,4 @@
+import { describeSearchNotice } from '../../providers/search/fallback-search.js';
 import type { SearchHit } from '../../providers/spec/search-provider.js';
 import { createHostFilter } from '../../retrieval/host-lists.js';
 import { hostOf } from '../../retrieval/normalize-url.js';
@@ -85,6 +86,13 @@ async function searchAllowedHosts(context: RunContext, item: PlannedQuery): Prom
   const hits = await context.search.search(item.query, {
     count: search.resultsPerQuery,
     signal: context.signal,
+    // A provider of the fallback chain passed over: the person following the run should see it.
+    onNotice: (notice) =>
+      context.emit({
+        type: 'warning',
+        step: context.step,
+        message: describeSearchNotice(item.query, notice),
+      }),
     ...(item.timeRange ? { timeRange: item.timeRange } : {}),
     ...(item.language ? { language: item.language } : {}),
     ...(lists.only.length === 1 ? { site: lists.only[0] } : {}),

@@ -105,7 +105,7 @@ export function toTransportError(
   });
 }
 
-async function throwForStatus(
+export async function throwForStatus(
   response: Response,
   options: Pick<RequestJsonOptions<unknown>, 'providerId' | 'keyHint'>,
   where: string,
@@ -125,6 +125,25 @@ async function throwForStatus(
     code: status === 429 ? 'provider_rate_limited' : 'provider_http_error',
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
   });
+}
+
+export type RequestTextOptions = Omit<RequestJsonOptions<unknown>, 'schema'>;
+
+/** The text of a response: the same timeout and typed errors as requestJson, for HTML endpoints. */
+export async function requestText(options: RequestTextOptions): Promise<{ status: number; text: string }> {
+  const response = await sendRequest(options);
+  const where = `${options.providerId} (${displayUrl(options.url)})`;
+  if (!response.ok) await throwForStatus(response, options, where);
+  try {
+    return { status: response.status, text: await response.text() };
+  } catch (cause) {
+    throw new ProviderError(`${where} broke off its answer`, {
+      providerId: options.providerId,
+      code: 'provider_unreachable',
+      isRetryable: true,
+      cause,
+    });
+  }
 }
 
 /** A short excerpt of the error body: enough to diagnose, never a whole HTML page. */

@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { searchConfigSchema } from '../../config/config-schema.js';
+import { searchConfigSchema, searchKeyProviderIds } from '../../config/config-schema.js';
+import { settingSources } from '../../config/setting-sources.js';
 import { ConfigError } from '../../errors/index.js';
+import { startFakeDuckDuckGo } from '../../testing/fake-duckduckgo-server.js';
 import type { FakeHttpServer } from '../../testing/fake-http-server.js';
+import { startFakeHttpServer } from '../../testing/fake-http-server.js';
+import { startFakeSearchApi } from '../../testing/fake-search-api.js';
 import { startFakeSearxng } from '../../testing/fake-searxng-server.js';
+import type { SearchNotice } from '../spec/search-provider.js';
 import { createSearchProvider } from './search-registry.js';
 
 let server: FakeHttpServer | undefined;
@@ -56,7 +61,8 @@ describe('createSearchProvider', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect(error).toMatchObject({
       code: 'config_unknown_provider',
-      message: "unknown search provider 'bing' (available: searxng)",
+      message:
+        "unknown search provider 'bing' (available: searxng, duckduckgo, brave, serper, tavily, jina, exa)",
     });
   });
 
@@ -76,5 +82,108 @@ describe('createSearchProvider', () => {
     await createSearchProvider({ ...config, fetch }).search('q');
     expect(requested).toHaveLength(1);
     expect(requested[0]).toMatch(/^http:\/\/searx\.invalid\/search\?/);
+  });
+});
+
+describe('createSearchProvider with a fallback chain', () => {
+  const closers: FakeHttpServer[] = [];
+  afterEach(async () => {
+    await Promise.all(closers.splice(0).map((fake) => fake.close()));
+  });
+
+  it('falls back from a rate-limited SearXNG to DuckDuckGo and reports the fallback', async () => {
+    const searxng = await startFakeSearxng({ results: {}, status: 429 });
+    const duckduckgo = await startFakeDuckDuckGo({
+      results: (query) => [{ url: `https://ddg.example/${encodeURIComponent(query)}`, title: query }],
+    });
+    closers.push(searxng, duckduckgo);
+    const config = searchConfigSchema.parse({
+      provider: 'searxng, duckduckgo',
+      searxngUrl: searxng.url,
+      baseURLs: { duckduckgo: duckduckgo.url },
+      timeoutSeconds: 2,
+    });
+    const notices: SearchNotice[] = [];
+    const search = createSearchProvider(config);
+    const hits = await search.search('tides', { onNotice: (notice) => notices.push(notice) });
+    expect(search.id).toBe('searxng,duckduckgo');
+    expect(hits.map((hit) => hit.url)).toEqual(['https://ddg.example/tides']);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        providerId: 'searxng',
+        nextProviderId: 'duckduckgo',
+        reason: expect.stringMatching(/HTTP 429/),
+      }),
+    ]);
+    expect(searxng.requests.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('passes each engine its key from search.apiKeys and moves on when hits are all private', async () => {
+    const brave = await startFakeSearchApi({
+      method: 'GET',
+      path: '/res/v1/web/search',
+      authorized: (request) => request.headers['x-subscription-token'] === 'brave-secret',
+      respond: () => ({ web: { results: [{ url: 'http://192.168.0.1/', title: 'router' }] } }),
+    });
+    const serper = await startFakeSearchApi({
+      method: 'POST',
+      path: '/search',
+      authorized: (request) => request.headers['x-api-key'] === 'serper-secret',
+      respond: () => ({ organic: [{ link: 'https://public.example/', title: 'public' }] }),
+    });
+    closers.push(brave, serper);
+    const config = searchConfigSchema.parse({
+      provider: 'brave,serper',
+      apiKeys: { brave: 'brave-secret', serper: 'serper-secret' },
+      baseURLs: { brave: brave.url, serper: serper.url },
+    });
+    const hits = await createSearchProvider(config).search('q');
+    expect(hits.map((hit) => hit.title)).toEqual(['public']);
+    expect(brave.requests).toHaveLength(1);
+  });
+
+  it('names the missing key of a keyed engine', async () => {
+    const config = searchConfigSchema.parse({ provider: 'tavily' });
+    await expect(createSearchProvider(config).search('q')).rejects.toThrow(/set TAVILY_API_KEY/);
+  });
+
+  it('reads each key from the variable its error names', () => {
+    for (const id of searchKeyProviderIds) {
+      const source = settingSources.find((candidate) => candidate.path === `search.apiKeys.${id}`);
+      expect(source).toMatchObject({ env: `${id.toUpperCase()}_API_KEY`, secret: true });
+    }
+  });
+
+  it('refuses an unknown name anywhere in the chain', () => {
+    expect(() => createSearchProvider(searchConfigSchema.parse({ provider: 'searxng,bing' }))).toThrow(
+      /unknown search provider 'bing'/,
+    );
+  });
+});
+
+describe('createSearchProvider concurrency', () => {
+  it('keeps at most providerConcurrency searches of a provider in flight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    server = await startFakeHttpServer(async (request, response) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      inFlight--;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ results: [{ url: `https://e.example/${request.query.q}` }] }));
+    });
+    const config = searchConfigSchema.parse({
+      searxngUrl: server.url,
+      concurrency: 4,
+      providerConcurrency: { searxng: 2 },
+    });
+    const search = createSearchProvider(config);
+    const results = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((query) => search.search(query)));
+    expect(results.map((hits) => hits[0]?.url)).toEqual(
+      ['a', 'b', 'c', 'd', 'e'].map((q) => `https://e.example/${q}`),
+    );
+    expect(peak).toBe(2);
+    expect(server.requests).toHaveLength(5);
   });
 });

@@ -2,7 +2,16 @@ import type { SearchConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../errors/index.js';
 import { isPrivateHostLiteral } from '../http/network-guard.js';
 import type { SearchOptions, SearchProvider } from '../spec/search-provider.js';
+import { createBraveSearch } from './brave/brave-search.js';
+import { createDuckDuckGoSearch } from './duckduckgo/duckduckgo-search.js';
+import { createExaSearch } from './exa/exa-search.js';
+import { createFallbackSearch } from './fallback-search.js';
+import type { HttpSearchSettings } from './http-search-provider.js';
+import { createJinaSearch } from './jina/jina-search.js';
+import { withConcurrencyLimit } from './limit-concurrency.js';
 import { createSearxngSearch } from './searxng/searxng-search.js';
+import { createSerperSearch } from './serper/serper-search.js';
+import { createTavilySearch } from './tavily/tavily-search.js';
 
 /** What the runtime passes besides the search config. */
 export interface SearchProviderDependencies {
@@ -13,42 +22,88 @@ export interface SearchProviderDependencies {
 
 export type SearchProviderSettings = SearchConfig & SearchProviderDependencies;
 
-const searchProviders: Readonly<Record<string, (settings: SearchProviderSettings) => SearchProvider>> = {
+type SearchFactory = (settings: SearchProviderSettings) => SearchProvider;
+
+const searchProviders: Readonly<Record<string, SearchFactory>> = {
   searxng: (settings) =>
     createSearxngSearch({
-      baseURL: settings.searxngUrl,
+      baseURL: settings.baseURLs.searxng ?? settings.searxngUrl,
       fetch: settings.fetch,
       timeoutMs: settings.timeoutSeconds * 1000,
     }),
+  duckduckgo: (settings) => createDuckDuckGoSearch(httpSettings(settings, 'duckduckgo')),
+  brave: (settings) => createBraveSearch(httpSettings(settings, 'brave')),
+  serper: (settings) => createSerperSearch(httpSettings(settings, 'serper')),
+  tavily: (settings) => createTavilySearch(httpSettings(settings, 'tavily')),
+  jina: (settings) => createJinaSearch(httpSettings(settings, 'jina')),
+  exa: (settings) => createExaSearch(httpSettings(settings, 'exa')),
 };
+
+// DuckDuckGo's HTML endpoint answers bursts with a robot check: one search at a time by default.
+const defaultProviderConcurrency: Readonly<Record<string, number>> = { duckduckgo: 1 };
 
 export const searchProviderIds: readonly string[] = Object.keys(searchProviders);
 
 /**
- * The configured search provider, asking for config.resultsPerQuery hits unless a call says
+ * The configured provider, or fallback chain when `provider` lists several ("searxng,duckduckgo"),
+ * each with its concurrency limit, asking for config.resultsPerQuery hits unless a call says
  * otherwise, and (unless private networks are allowed) without hits whose host is localhost or a
- * private IP literal: a search engine should never send the reader there.
+ * private IP literal: a search engine should never send the reader there. A provider whose hits
+ * were all dropped counts as having found nothing, so the chain moves on.
  */
 export function createSearchProvider(settings: SearchProviderSettings): SearchProvider {
-  const create = Object.hasOwn(searchProviders, settings.provider)
-    ? searchProviders[settings.provider]
-    : undefined;
-  if (!create) {
-    throw new ConfigError(
-      `unknown search provider '${settings.provider}' (available: ${searchProviderIds.join(', ')})`,
-      { code: 'config_unknown_provider' },
-    );
-  }
-  const provider = create(settings);
+  const ids = parseProviderChain(settings.provider);
   const allowPrivateNetwork = settings.allowPrivateNetwork ?? false;
+  const providers = ids.map((id) => {
+    const limited = withConcurrencyLimit(searchProviders[id]!(settings), concurrencyFor(settings, id));
+    return allowPrivateNetwork ? limited : withoutPrivateHits(limited);
+  });
+  const provider = providers.length === 1 ? providers[0]! : createFallbackSearch(providers);
   return {
     id: provider.id,
-    async search(query: string, options: SearchOptions = {}) {
-      const hits = await provider.search(query, {
-        ...options,
-        count: options.count ?? settings.resultsPerQuery,
+    search: (query: string, options: SearchOptions = {}) =>
+      provider.search(query, { ...options, count: options.count ?? settings.resultsPerQuery }),
+  };
+}
+
+/** The provider ids of "a,b,c", each checked against the registry. */
+export function parseProviderChain(provider: string): string[] {
+  const ids = provider
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  for (const id of ids) {
+    if (!Object.hasOwn(searchProviders, id)) {
+      throw new ConfigError(`unknown search provider '${id}' (available: ${searchProviderIds.join(', ')})`, {
+        code: 'config_unknown_provider',
       });
-      return allowPrivateNetwork ? hits : hits.filter((hit) => !isPrivateHostLiteral(hit.url));
+    }
+  }
+  if (ids.length === 0)
+    throw new ConfigError('no search provider configured', { code: 'config_unknown_provider' });
+  return ids;
+}
+
+function httpSettings(settings: SearchProviderSettings, id: string): HttpSearchSettings {
+  const keyed = id as keyof SearchConfig['apiKeys'];
+  return {
+    apiKey: settings.apiKeys[keyed],
+    baseURL: settings.baseURLs[id],
+    fetch: settings.fetch,
+    timeoutMs: settings.timeoutSeconds * 1000,
+  };
+}
+
+function concurrencyFor(settings: SearchProviderSettings, id: string): number {
+  return settings.providerConcurrency[id] ?? defaultProviderConcurrency[id] ?? settings.concurrency;
+}
+
+function withoutPrivateHits(provider: SearchProvider): SearchProvider {
+  return {
+    id: provider.id,
+    async search(query: string, options?: SearchOptions) {
+      const hits = await provider.search(query, options);
+      return hits.filter((hit) => !isPrivateHostLiteral(hit.url));
     },
   };
 }

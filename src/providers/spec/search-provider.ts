@@ -21,6 +21,18 @@ export interface SearchOptions {
   /** Restrict to one host, e.g. "example.com". */
   site?: string;
   signal?: AbortSignal;
+  /** Told when a provider of a fallback chain failed or found nothing and the next one is tried. */
+  onNotice?: (notice: SearchNotice) => void;
+}
+
+/** Something the caller should know about a search that still went on (the agent makes it a warning). */
+export interface SearchNotice {
+  kind: 'fallback';
+  providerId: string;
+  /** The provider tried next; undefined when it was the last one. */
+  nextProviderId: string | undefined;
+  /** Why it was passed over: what it failed with, or that it found nothing. */
+  reason: string;
 }
 
 export interface SearchProvider {

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFakeReader } from '../../testing/fake-reader.js';
+import { createFakeSearch } from '../../testing/fake-search.js';
+import { createCachedReader, createCachedSearch } from './cached-providers.js';
+import { createSqliteCache, type ResponseCache } from './sqlite-cache.js';
+
+let dir: string;
+let cache: ResponseCache;
+let clock: number;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'deepsearch-cached-'));
+  clock = 1_700_000_000_000;
+  cache = createSqliteCache({ file: join(dir, 'cache.sqlite'), now: () => clock });
+});
+
+afterEach(() => {
+  cache.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const hits = [{ url: 'https://tides.example/', title: 'Tides', snippet: 'high tide at noon' }];
+
+describe('createCachedSearch', () => {
+  it('answers a repeated search from the cache while fresh, and asks again once expired', async () => {
+    const engine = createFakeSearch({ tides: hits });
+    const search = createCachedSearch({ search: engine, cache, ttlSeconds: 3600, scope: 'searxng' });
+    expect(await search.search('tides', { count: 5 })).toEqual(hits);
+    clock += 3_599_000;
+    expect(await search.search('tides', { count: 5 })).toEqual(hits);
+    expect(engine.calls).toHaveLength(1);
+    clock += 1_000;
+    expect(await search.search('tides', { count: 5 })).toEqual(hits);
+    expect(engine.calls).toHaveLength(2);
+  });
+
+  it('keys on the options and the scope, not only on the query', async () => {
+    const engine = createFakeSearch({ tides: hits });
+    const search = createCachedSearch({ search: engine, cache, ttlSeconds: 3600, scope: 'searxng' });
+    await search.search('tides', { count: 5 });
+    await search.search('tides', { count: 5, site: 'tides.example' });
+    await search.search('tides', { count: 5, language: 'fr' });
+    const other = createCachedSearch({ search: engine, cache, ttlSeconds: 3600, scope: 'brave' });
+    await other.search('tides', { count: 5 });
+    expect(engine.calls).toHaveLength(4);
+  });
+
+  it('does not keep empty answers', async () => {
+    const engine = createFakeSearch({});
+    const search = createCachedSearch({ search: engine, cache, ttlSeconds: 3600, scope: 's' });
+    await search.search('nothing');
+    await search.search('nothing');
+    expect(engine.calls).toHaveLength(2);
+  });
+
+  it('keeps a search of the last hour for ten minutes at most', async () => {
+    const engine = createFakeSearch({ news: hits });
+    const search = createCachedSearch({ search: engine, cache, ttlSeconds: 86_400, scope: 's' });
+    await search.search('news', { timeRange: 'hour' });
+    clock += 9 * 60_000;
+    await search.search('news', { timeRange: 'hour' });
+    expect(engine.calls).toHaveLength(1);
+    clock += 60_000;
+    await search.search('news', { timeRange: 'hour' });
+    expect(engine.calls).toHaveLength(2);
+  });
+});
+
+describe('createCachedReader', () => {
+  const url = 'https://tides.example/';
+  const html =
+    '<html><head><title>Tides</title></head><body><article><p>High tide is at noon today, low tide at six in the evening.</p></article></body></html>';
+
+  it('answers a repeated read from the cache while fresh, and reads again once expired', async () => {
+    const fake = createFakeReader({ [url]: html });
+    const reader = createCachedReader({ reader: fake, cache, ttlSeconds: 60 });
+    const first = await reader.read(url);
+    expect(await reader.read(url)).toEqual(first);
+    expect(fake.calls).toEqual([url]);
+    clock += 60_000;
+    await reader.read(url);
+    expect(fake.calls).toEqual([url, url]);
+    expect(first.text).toContain('High tide is at noon');
+  });
+
+  it('does not keep failed reads', async () => {
+    const fake = createFakeReader({});
+    const reader = createCachedReader({ reader: fake, cache, ttlSeconds: 60 });
+    await expect(reader.read('https://gone.example/')).rejects.toThrow(/404/);
+    await expect(reader.read('https://gone.example/')).rejects.toThrow(/404/);
+    expect(fake.calls).toHaveLength(2);
+  });
+});

@@ -1,0 +1,71 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { CacheConfig, SearchConfig } from '../../config/config-schema.js';
+import type { PageReader } from '../spec/page-reader.js';
+import type { SearchProvider } from '../spec/search-provider.js';
+import { createCachedReader, createCachedSearch } from './cached-providers.js';
+import { createSqliteCache, type ResponseCache } from './sqlite-cache.js';
+
+export interface ProviderCache {
+  search(search: SearchProvider, config: SearchConfig): SearchProvider;
+  reader(reader: PageReader): PageReader;
+  close(): void;
+}
+
+/**
+ * Wraps providers with the on-disk cache the config asks for, or leaves them as they are when
+ * the cache is off. The database opens on the first search or read, not here.
+ */
+export function createProviderCache(
+  config: CacheConfig,
+  options: { cache?: ResponseCache } = {},
+): ProviderCache {
+  if (!config.enabled) {
+    return { search: (search) => search, reader: (reader) => reader, close: () => undefined };
+  }
+  const cache =
+    options.cache ?? createSqliteCache({ file: join(config.dir ?? defaultCacheDir(), cacheFileName) });
+  return {
+    search: (search, searchConfig) =>
+      createCachedSearch({
+        search,
+        cache,
+        ttlSeconds: config.ttlSeconds.search,
+        scope: searchScope(searchConfig),
+      }),
+    reader: (reader) => createCachedReader({ reader, cache, ttlSeconds: config.ttlSeconds.page }),
+    close: () => cache.close(),
+  };
+}
+
+/** Settings that change what a search answers; keys and concurrency do not. */
+export function searchScope(config: SearchConfig): string {
+  return JSON.stringify([
+    config.provider,
+    config.searxngUrl ?? null,
+    config.baseURLs,
+    config.resultsPerQuery,
+  ]);
+}
+
+export interface DefaultCacheDirOptions {
+  /** Environment of an entry point (XDG_DATA_HOME, LOCALAPPDATA); nothing else reads it. */
+  env?: Readonly<Record<string, string | undefined>>;
+  platform?: NodeJS.Platform;
+  home?: string;
+}
+
+export const cacheFileName = 'cache.sqlite';
+
+/**
+ * The user's data directory for deepsearch: $XDG_DATA_HOME/deepsearch or ~/.local/share/deepsearch
+ * on Linux, ~/Library/Application Support/deepsearch on macOS, %LOCALAPPDATA%\deepsearch on Windows.
+ */
+export function defaultCacheDir(options: DefaultCacheDirOptions = {}): string {
+  const env = options.env ?? {};
+  const platform = options.platform ?? process.platform;
+  const home = options.home ?? homedir();
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'deepsearch');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'deepsearch');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'deepsearch');
+}

@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { CacheKind } from '../../config/config-schema.js';
+import { ConfigError } from '../../errors/index.js';
+
+/** A key-value store with a time to live per entry, one namespace per kind. */
+export interface ResponseCache {
+  /** The stored value, or undefined when absent or expired. */
+  get(kind: CacheKind, key: string): unknown;
+  set(kind: CacheKind, key: string, value: unknown, ttlSeconds: number): void;
+  /** Deletes expired entries; returns how many. */
+  prune(): number;
+  close(): void;
+}
+
+export interface SqliteCacheOptions {
+  /** Path of the database file; ':memory:' for tests. Its folder is created on first use. */
+  file: string;
+  /** The clock (ms since epoch); tests move it to expire entries. */
+  now?: () => number;
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS entries (
+  kind TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  stored_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (kind, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires_at);`;
+
+/**
+ * The on-disk cache: one SQLite file (better-sqlite3, WAL so several runs can share it). Nothing
+ * is opened until the first get or set, and the native module is loaded only then, so a run
+ * with the cache off never touches it.
+ */
+export function createSqliteCache(options: SqliteCacheOptions): ResponseCache {
+  const now = options.now ?? Date.now;
+  let database: BetterSqlite3.Database | undefined;
+
+  function open(): BetterSqlite3.Database {
+    if (database) return database;
+    database = openDatabase(options.file);
+    database.prepare('DELETE FROM entries WHERE expires_at <= ?').run(now());
+    return database;
+  }
+
+  return {
+    get(kind, key) {
+      const row = open()
+        .prepare('SELECT value FROM entries WHERE kind = ? AND key = ? AND expires_at > ?')
+        .get(kind, key, now()) as { value: string } | undefined;
+      return row ? JSON.parse(row.value) : undefined;
+    },
+    set(kind, key, value, ttlSeconds) {
+      if (ttlSeconds <= 0) return;
+      const storedAt = now();
+      open()
+        .prepare(
+          'INSERT OR REPLACE INTO entries (kind, key, value, stored_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+        )
+        .run(kind, key, JSON.stringify(value), storedAt, storedAt + ttlSeconds * 1000);
+    },
+    prune() {
+      return open().prepare('DELETE FROM entries WHERE expires_at <= ?').run(now()).changes;
+    },
+    close() {
+      database?.close();
+      database = undefined;
+    },
+  };
+}
+
+function openDatabase(file: string): BetterSqlite3.Database {
+  try {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    const database = new Database(file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('busy_timeout = 5000');
+    database.exec(schema);
+    return database;
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new ConfigError(
+      `cannot open the cache at ${file} (${reason}): set DEEPSEARCH_CACHE_DIR to a writable folder, or run with --no-cache`,
+      { code: 'config_cache_unavailable', cause },
+    );
+  }
+}

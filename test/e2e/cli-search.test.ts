@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeDuckDuckGo } from '../../src/testing/fake-duckduckgo-server.js';
+import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
+import { startFakeSearchApi } from '../../src/testing/fake-search-api.js';
+import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
+
+let dir: string;
+const servers: FakeHttpServer[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'deepsearch-search-e2e-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function track(server: Promise<FakeHttpServer>): Promise<FakeHttpServer> {
+  const started = await server;
+  servers.push(started);
+  return started;
+}
+
+function configFile(name: string, search: Record<string, unknown>): string {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ search: { timeoutSeconds: 2, ...search } }));
+  return file;
+}
+
+const tideHits = [
+  {
+    url: 'https://tides.example/brest',
+    title: 'Brest tides',
+    content: 'High tide at 12:04.',
+    publishedDate: '2025-05-01',
+  },
+  { url: 'https://tides.example/cherbourg', title: 'Cherbourg tides', content: 'High tide at 13:10.' },
+];
+
+describe('deepsearch search (built CLI)', () => {
+  it('prints numbered hits with URL, snippet and date', async () => {
+    const searxng = await track(startFakeSearxng({ results: { 'tides brest': tideHits } }));
+    const run = await runBuiltCli(['search', 'tides', 'brest'], { DEEPSEARCH_SEARXNG_URL: searxng.url });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      '1. Brest tides\n   https://tides.example/brest\n   High tide at 12:04.\n   2025-05-01',
+    );
+    expect(run.stdout).toContain('2. Cherbourg tides');
+  });
+
+  it('prints one JSON document with --json and passes count, time range, site and language on', async () => {
+    const searxng = await track(startFakeSearxng({ results: () => tideHits }));
+    const run = await runBuiltCli(
+      [
+        'search',
+        'tides',
+        '--json',
+        '--count',
+        '1',
+        '--time-range',
+        'week',
+        '--site',
+        'tides.example',
+        '--lang',
+        'fr',
+      ],
+      { DEEPSEARCH_SEARXNG_URL: searxng.url },
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      query: 'tides',
+      provider: 'searxng',
+      hits: [
+        {
+          url: 'https://tides.example/brest',
+          title: 'Brest tides',
+          snippet: 'High tide at 12:04.',
+          publishedAt: '2025-05-01T00:00:00.000Z',
+        },
+      ],
+    });
+    expect(searxng.requests[0]?.query).toMatchObject({
+      q: 'site:tides.example tides',
+      time_range: 'week',
+      language: 'fr',
+    });
+  });
+
+  it('falls back to DuckDuckGo when SearXNG fails, and says so on stderr', async () => {
+    const searxng = await track(startFakeSearxng({ results: {}, status: 503 }));
+    const duckduckgo = await track(
+      startFakeDuckDuckGo({ results: () => [{ url: 'https://ddg.example/tides', title: 'Tides from DDG' }] }),
+    );
+    const config = configFile('chain', { baseURLs: { duckduckgo: duckduckgo.url } });
+    const run = await runBuiltCli(
+      ['search', 'tides', '--json', '--config', config, '--search-provider', 'searxng,duckduckgo'],
+      {
+        DEEPSEARCH_SEARXNG_URL: searxng.url,
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).hits.map((hit: { url: string }) => hit.url)).toEqual([
+      'https://ddg.example/tides',
+    ]);
+    expect(run.stderr).toMatch(/! search "tides": searxng passed over \(.*HTTP 503.*\); trying duckduckgo/);
+  });
+
+  it('reports a rejected Brave key naming BRAVE_API_KEY with exit code 3, not "no results"', async () => {
+    const brave = await track(
+      startFakeSearchApi({
+        method: 'GET',
+        path: '/res/v1/web/search',
+        authorized: (request) => request.headers['x-subscription-token'] === 'right-key',
+        respond: () => ({ web: { results: [] } }),
+      }),
+    );
+    const config = configFile('brave', { provider: 'brave', baseURLs: { brave: brave.url } });
+    const run = await runBuiltCli(['search', 'tides', '--config', config], { BRAVE_API_KEY: 'wrong-key' });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/brave .*HTTP 401: check BRAVE_API_KEY/);
+    expect(run.stderr).not.toContain('wrong-key');
+    expect(run.stdout).toBe('');
+  });
+
+  it('asks for a missing key with exit code 2', async () => {
+    const run = await runBuiltCli(['search', 'tides', '--search-provider', 'exa']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/set EXA_API_KEY/);
+  });
+
+  it('refuses a missing query and an unknown time range', async () => {
+    expect((await runBuiltCli(['search'])).code).toBe(2);
+    const bad = await runBuiltCli(['search', 'q', '--time-range', 'decade']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/decade/);
+  });
+});

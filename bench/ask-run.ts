@@ -107,6 +107,20 @@ async function oneRun(): Promise<Record<string, number>> {
         reply({ think: 'Does not name the director.', pass: false, improvement: 'Name the director.' }),
         reply({ think: 'Direct.', pass: true, improvement: '' }),
       ],
+      // The rewriter (on by default) keeps the agent's queries.
+      query_rewrite: [
+        reply({
+          think: 'Keep them.',
+          queries: [
+            { query: 'Parasite premiere date', timeRange: 'none', language: '' },
+            { query: 'Best Picture 2019', timeRange: 'none', language: '' },
+          ],
+        }),
+        reply({
+          think: 'Keep it.',
+          queries: [{ query: 'Green Book director', timeRange: 'none', language: '' }],
+        }),
+      ],
       failure_analysis: [
         reply({
           recap: 'Found the film.',

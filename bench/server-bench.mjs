@@ -1,7 +1,7 @@
 // npm run bench:server — N concurrent streaming chat completions against `deepsearch serve` (the
 // built CLI, in its own process) backed by a fake OpenAI-compatible LLM with a fixed latency, a fake
-// SearXNG and a one-page local web, all on 127.0.0.1. Each run: search, visit, answer, criteria,
-// evaluation = 5 LLM calls, so a stream cannot take less than 5 × latency; the rest is overhead.
+// SearXNG and a one-page local web, all on 127.0.0.1. Each run: search, query rewrite, visit, answer,
+// criteria, evaluation = 6 LLM calls, so a stream cannot take less than 6 × latency; the rest is overhead.
 // CPU/stream is the server process's own CPU time per stream (the agent's work included), which
 // does not depend on what else the machine is doing; the times do.
 // Options: BENCH_SIZES=50,100,200 BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof
@@ -14,7 +14,7 @@ import { startFakeWeb } from '../dist/testing/fake-web-server.js';
 
 const sizes = (process.env.BENCH_SIZES ?? '50,100,200').split(',').map(Number);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 500);
-const llmCallsPerRun = 5;
+const llmCallsPerRun = 6;
 const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const page = `<html><head><title>91st Academy Awards</title></head><body><article><h1>91st Academy Awards</h1>
 <p>The 91st Academy Awards ceremony honored the best films of 2018 and took place on February 24, 2019.</p>
@@ -52,6 +52,13 @@ function scriptedReply(request) {
   }
   if (request.schemaName?.startsWith('evaluate_'))
     return reply({ think: 'fine', pass: true, improvement: '' });
+  // The rewriter (on by default) keeps the agent's query.
+  if (request.schemaName === 'query_rewrite') {
+    return reply({
+      think: 'Already a keyword query.',
+      queries: [{ query: `Best Picture ${id}`, timeRange: 'none', language: '' }],
+    });
+  }
   const count = (agentCalls.get(id) ?? 0) + 1;
   agentCalls.set(id, count);
   const url = `${web.url}/oscars?${encodeURIComponent(`Best Picture ${id}`)}`;

@@ -3,6 +3,7 @@ import { InputError } from '../errors/index.js';
 import { runAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
 import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
+import { addReadCommand } from './read-command.js';
 import { addSettingFlags, collectSettingFlags } from './setting-flags.js';
 
 /** Runs the CLI and returns the exit code; never throws, never exits the process itself. */
@@ -36,6 +37,7 @@ export async function runCli(io: CliIo): Promise<number> {
       configPath: options.config,
     });
   });
+  addReadCommand(program, io);
   const debug =
     io.argv.includes('--debug') ||
     ['1', 'true', 'yes'].includes((io.env.DEEPSEARCH_DEBUG ?? '').toLowerCase());

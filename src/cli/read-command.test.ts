@@ -65,7 +65,10 @@ describe('deepsearch read', () => {
     await writeFile(file, '# Notes\n\nA local markdown file.');
     const result = await run(['read', `${web.url}/slow`, 'notes.md', `${web.url}/fast`, '--format', 'json']);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line.title)).toEqual(['Slow', 'Notes', 'Fast']);
     expect(lines[0]).toMatchObject({
       url: `${web.url}/slow`,
@@ -73,7 +76,10 @@ describe('deepsearch read', () => {
       links: expect.arrayContaining([{ url: `${web.url}/next`, text: 'the next page' }]),
     });
     expect(lines[0]!.text).toContain('Served after a delay.');
-    expect(lines[1]).toMatchObject({ markdown: '# Notes\n\nA local markdown file.', contentType: 'text/markdown' });
+    expect(lines[1]).toMatchObject({
+      markdown: '# Notes\n\nA local markdown file.',
+      contentType: 'text/markdown',
+    });
   });
 
   it('reads the inputs concurrently', async () => {
@@ -103,7 +109,10 @@ describe('deepsearch read', () => {
   it('prints an error line for a failed input, keeps the others, and exits with the failure code', async () => {
     web = await startFakeWeb({ pages: { '/ok': { html: page('Ok', 'This one works.') } } });
     const result = await run(['read', `${web.url}/missing`, `${web.url}/ok`, '--format', 'json']);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ url: `${web.url}/missing`, error: { code: 'page_http_error' } });
     expect(lines[1]).toMatchObject({ title: 'Ok' });
     expect(result.code).toBe(3);

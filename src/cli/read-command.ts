@@ -71,7 +71,8 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
     if ('error' in outcome) {
       firstError ??= outcome.error;
       if (format === 'json') io.stdout.write(`${JSON.stringify(errorJson(inputs[index]!, outcome.error))}\n`);
-      else if (inputs.length > 1) io.stderr.write(`deepsearch: ${inputs[index]}: ${messageOf(outcome.error)}\n`);
+      else if (inputs.length > 1)
+        io.stderr.write(`deepsearch: ${inputs[index]}: ${messageOf(outcome.error)}\n`);
       continue;
     }
     io.stdout.write(renderPage(outcome.page, format, { several: inputs.length > 1, first: index === 0 }));
@@ -122,7 +123,10 @@ export function pageJson(page: Page): Record<string, unknown> {
 
 function errorJson(input: string, error: unknown): Record<string, unknown> {
   const code = (error as { code?: unknown }).code;
-  return { url: input, error: { code: typeof code === 'string' ? code : 'error', message: messageOf(error) } };
+  return {
+    url: input,
+    error: { code: typeof code === 'string' ? code : 'error', message: messageOf(error) },
+  };
 }
 
 function messageOf(error: unknown): string {

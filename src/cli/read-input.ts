@@ -79,6 +79,7 @@ function fromBytes(file: {
 
 async function readAllStdin(stdin: CliIo['stdin']): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stdin)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return new Uint8Array(Buffer.concat(chunks));
 }

@@ -37,6 +37,7 @@ interface Extraction {
   text: string;
   source?: string;
   signals?: ContentSignals;
+  candidates?: { readability: string; structure: string };
 }
 
 interface Extractor {
@@ -54,7 +55,12 @@ function ourExtractor(html: string, url: string): Extraction {
   const { document } = parseHTML(html);
   const { pageTypes } = readPageMetadata(document);
   const content = extractMainContent(document as unknown as Document, { url, pageTypes });
-  return { text: content.text, source: content.source, signals: content.signals };
+  return {
+    text: content.text,
+    source: content.source,
+    signals: content.signals,
+    candidates: content.candidates,
+  };
 }
 
 function plainReadability(html: string, url: string): string {
@@ -106,7 +112,12 @@ function main(): void {
         with: record.with ?? [],
         without: record.without ?? [],
       });
-      line[extractor.name] = { ...score, source: extraction.source, signals: extraction.signals };
+      line[extractor.name] = {
+        ...score,
+        source: extraction.source,
+        signals: extraction.signals,
+        ...(values.dump && extraction.candidates ? scoreCandidates(extraction.candidates, truth) : {}),
+      };
       for (const key of ['all', record.page_type]) {
         if (!run.scores.has(key)) run.scores.set(key, []);
         run.scores.get(key)!.push(score);
@@ -116,6 +127,18 @@ function main(): void {
   }
   if (values.dump) writeFileSync(values.dump, `${dump.join('\n')}\n`);
   printTable(runs);
+}
+
+/** Each candidate scored on its own, for studying the chooser (--dump). */
+function scoreCandidates(
+  candidates: { readability: string; structure: string },
+  truth: Set<string>,
+): Record<string, PageScore> {
+  const score = (text: string) => scorePage({ extracted: text, truth, with: [], without: [] });
+  return {
+    readabilityCandidate: score(candidates.readability),
+    structureCandidate: score(candidates.structure),
+  };
 }
 
 function readTruth(directory: string): TruthRecord[] {

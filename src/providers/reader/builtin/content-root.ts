@@ -9,6 +9,8 @@ export interface ContentRoot {
   /** Characters of text in the element, and in links within it. */
   textLength: number;
   linkTextLength: number;
+  /** Child elements of the candidate that hold text. */
+  blocks: number;
 }
 
 const droppedTags = new Set([
@@ -42,7 +44,12 @@ const droppedRoles = new Set([
 ]);
 // Class and id words of page furniture in the wild, matched as whole words of the attribute.
 const furnitureWords =
-  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|footer|masthead|cookies?|consent|gdpr|banner|share|sharing|social|newsletter|subscribe|subscription|signup|login|related|recommended|promo|advert|advertisement|ads|ad-slot|sponsored|popup|modal|overlay|skip-link|pagination|pager|toolbar|widget|comment-form|reply-form|print-only|visually-hidden|sr-only|screen-reader-text)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|footer|masthead|cookies?|consent|gdpr|banner|share|sharing|social|newsletter|subscribe|subscription|signup|login|related|recommended|promo|advert|advertisement|ads|ad-slot|sponsored|popup|modal|overlay|skip-link|pagination|pager|toolbar|comment-form|reply-form|print-only|visually-hidden|sr-only|screen-reader-text)(?:$|[\s_-])/i;
+/** In a candidate that is mostly prose, a block that is mostly links is a menu, a grid of related items... */
+const linkListDensity = 0.6;
+const linkListRootDensity = 0.4;
+/** ...unless it is short: an inline list of a few links belongs to the text around it. */
+const linkListMinChars = 80;
 /** A child keeps the descent going when it holds at least this share of its parent's text. */
 const dominantShare = 0.8;
 
@@ -70,7 +77,14 @@ export function findContentRoot(body: Element): ContentRoot {
     node = best;
     current = bestStats;
   }
-  return { element: node, textLength: current.text, linkTextLength: current.linkText };
+  const rootDensity = current.text ? current.linkText / current.text : 0;
+  if (rootDensity < linkListRootDensity) {
+    const removed = dropLinkLists(node, stats);
+    current = { text: current.text - removed.text, linkText: current.linkText - removed.linkText };
+  }
+  let blocks = 0;
+  for (const child of childElements(node)) if ((stats.get(child)?.text ?? 0) > 0) blocks++;
+  return { element: node, textLength: current.text, linkTextLength: current.linkText, blocks };
 }
 
 /**
@@ -113,6 +127,25 @@ function prune(element: Element, stats: Map<Element, Stats>, inLink: boolean): S
   return total;
 }
 
+/** Removes link-dense blocks under `element`; returns what they held. */
+function dropLinkLists(element: Element, stats: Map<Element, Stats>): Stats {
+  const removed: Stats = { text: 0, linkText: 0 };
+  for (const child of [...childElements(element)]) {
+    const childStats = stats.get(child);
+    if (!childStats || childStats.text === 0) continue;
+    if (childStats.text >= linkListMinChars && childStats.linkText > childStats.text * linkListDensity) {
+      child.remove();
+      removed.text += childStats.text;
+      removed.linkText += childStats.linkText;
+      continue;
+    }
+    const inner = dropLinkLists(child, stats);
+    removed.text += inner.text;
+    removed.linkText += inner.linkText;
+  }
+  return removed;
+}
+
 function* childElements(element: Element): Generator<Element> {
   for (let child = element.firstElementChild; child; child = child.nextElementSibling) yield child;
 }
@@ -146,7 +179,9 @@ function isFurniture(element: Element, stats: Stats, parent: Stats): boolean {
 
 function looksLikeFurniture(element: Element): boolean {
   const tag = element.tagName;
-  if (tag === 'FOOTER' || tag === 'HEADER' || tag === 'FORM') return true;
+  if (tag === 'FOOTER' || tag === 'FORM') return true;
+  // A page header holds the logo and menus; a header with the page's <h1> opens the content.
+  if (tag === 'HEADER') return !element.querySelector('h1');
   const marker = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   return marker.length > 1 && furnitureWords.test(marker);
 }

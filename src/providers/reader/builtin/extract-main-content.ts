@@ -11,12 +11,18 @@ export interface MainContent {
   /** Which candidate won, and the figures it was chosen on (the benchmark prints them). */
   source: 'readability' | 'structure' | 'none';
   signals: ContentSignals;
+  /** Both candidates' text, so the benchmark can score the choice itself. */
+  candidates: { readability: string; structure: string };
 }
 
 export interface ContentSignals {
   readabilityLength: number;
   structureLength: number;
   structureLinkDensity: number;
+  /** Elements directly under our candidate that hold text: many means a thread, listing or sections. */
+  structureBlocks: number;
+  /** <article> elements on the page: several means a listing or a thread. */
+  articleElements: number;
   /** schema.org @type values and og:type, lower-cased. */
   pageTypes: readonly string[];
 }
@@ -35,6 +41,7 @@ export function extractMainContent(document: Document, options: ExtractMainConte
   // linkedom's document.body misses a body that follows a stray element before <head>.
   const body = document.querySelector('body') ?? document.body;
   if (!body) return emptyContent(options.pageTypes);
+  const articleElements = document.querySelectorAll('article').length;
   const root = findContentRoot(body);
   // Readability rewrites the document it reads; keep our candidate intact for the comparison.
   const structure = root.element.cloneNode(true) as Element;
@@ -44,8 +51,11 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     readabilityLength: article?.text.length ?? 0,
     structureLength: structureText.length,
     structureLinkDensity: root.textLength ? root.linkTextLength / root.textLength : 1,
+    structureBlocks: root.blocks,
+    articleElements,
     pageTypes: options.pageTypes,
   };
+  const candidates = { readability: article?.text ?? '', structure: structureText };
   if (article && !preferStructure(signals)) {
     return {
       element: article.content,
@@ -54,9 +64,10 @@ export function extractMainContent(document: Document, options: ExtractMainConte
       byline: article.byline,
       source: 'readability',
       signals,
+      candidates,
     };
   }
-  if (!structureText) return { ...emptyContent(options.pageTypes), signals };
+  if (!structureText) return { ...emptyContent(options.pageTypes), signals, candidates };
   return {
     element: structure,
     text: structureText,
@@ -64,12 +75,18 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     byline: article?.byline,
     source: 'structure',
     signals,
+    candidates,
   };
 }
 
+/** Readability's share of our candidate's text below which our candidate is taken. */
+const readabilityShare = 0.5;
+
 function preferStructure(signals: ContentSignals): boolean {
   if (signals.readabilityLength === 0) return true;
-  return signals.readabilityLength < signals.structureLength * 0.6 && signals.structureLinkDensity < 0.5;
+  // Several <article> elements: a listing or a thread, where Readability keeps one item.
+  if (signals.articleElements >= 3) return true;
+  return signals.readabilityLength < signals.structureLength * readabilityShare;
 }
 
 function emptyContent(pageTypes: readonly string[]): MainContent {
@@ -77,7 +94,15 @@ function emptyContent(pageTypes: readonly string[]): MainContent {
     element: undefined,
     text: '',
     source: 'none',
-    signals: { readabilityLength: 0, structureLength: 0, structureLinkDensity: 0, pageTypes },
+    signals: {
+      readabilityLength: 0,
+      structureLength: 0,
+      structureLinkDensity: 0,
+      structureBlocks: 0,
+      articleElements: 0,
+      pageTypes,
+    },
+    candidates: { readability: '', structure: '' },
   };
 }
 

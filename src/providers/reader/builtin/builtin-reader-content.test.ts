@@ -1,21 +1,11 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
-import { type FakeWebPage, startFakeWeb } from '../../../testing/fake-web-server.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeWebPage } from '../../../testing/fake-web-server.js';
 import { makePdf } from '../../../testing/make-pdf.js';
+import { useFakeWeb } from '../../../testing/use-fake-web.js';
 import { createBuiltinReader } from './builtin-reader.js';
 
-let web: FakeHttpServer | undefined;
-
-afterEach(async () => {
-  await web?.close();
-  web = undefined;
-});
-
-async function serve(pages: Record<string, FakeWebPage>): Promise<FakeHttpServer> {
-  web = await startFakeWeb({ pages });
-  return web;
-}
+const serve = useFakeWeb();
 
 const reader = (overrides: Parameters<typeof createBuiltinReader>[0] = {}) =>
   createBuiltinReader({ allowPrivateNetwork: true, maxRetries: 0, ...overrides });

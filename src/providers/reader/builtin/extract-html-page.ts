@@ -1,21 +1,12 @@
 import { parseHTML } from 'linkedom';
-import type { PageLink } from '../../spec/page-reader.js';
+import type { Page } from '../../spec/page-reader.js';
 import { extractMainContent } from './extract-main-content.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { collectPageLinks } from './page-links.js';
 import { readPageMetadata } from './page-metadata.js';
 
-export interface ExtractedPage {
-  title: string;
-  /** Main content as markdown (GFM tables, fenced code). */
-  markdown: string;
-  /** Main content as plain text, one line per block. */
-  text: string;
-  links: PageLink[];
-  byline?: string;
-  publishedAt?: string;
-  modifiedAt?: string;
-}
+/** A page's content and metadata as extracted from its HTML; the reader adds the URLs and type. */
+export type ExtractedPage = Omit<Page, 'requestedUrl' | 'url' | 'contentType'>;
 
 /**
  * The main content of an HTML page as markdown and text, with its title, author, dates and links.

@@ -10,12 +10,17 @@ export type {
 } from './agent/agent-types.js';
 export { renderAnswerMarkdown } from './agent/citations/format-footnotes.js';
 export { type DeepSearchInput, runDeepSearch } from './agent/run-deep-search.js';
+export { type AnswerSchema, parseAnswerSchema } from './agent/structured-answer.js';
 export {
+  budgetPresets,
+  type ConfigOverrides,
   type DeepSearchConfig,
   type DeepSearchConfigInput,
   defaultConfigFileName,
+  deriveConfig,
   type LoadConfigOptions,
   loadConfig,
+  type ReasoningEffort,
   readConfigFile,
   redactConfig,
 } from './config/index.js';
@@ -23,3 +28,5 @@ export * from './errors/index.js';
 export { createLlmClient } from './providers/llm/create-llm-client.js';
 export type * from './providers/spec/index.js';
 export { type AskOptions, createRuntime, type DeepSearchRuntime, type RuntimeOptions } from './runtime.js';
+export { createServerApp, type ServerAppOptions } from './server/server-app.js';
+export { type RunningServer, type StartServerOptions, startServer } from './server/start-server.js';

@@ -2,6 +2,11 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AgentEventListener } from './agent/agent-events.js';
 import type { DeepSearchResult } from './agent/agent-types.js';
 import { runDeepSearch } from './agent/run-deep-search.js';
+import {
+  type AnswerSchema,
+  createStructuredAnswer,
+  type StructuredAnswer,
+} from './agent/structured-answer.js';
 import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
@@ -17,13 +22,18 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
-  createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3;
+  createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
 }
 
 export interface AskOptions {
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
   history?: ReadonlyArray<{ question: string; answer: string }>;
+  /**
+   * This run's own config (from `deriveConfig`): budgets, agent and search settings, including
+   * another search provider. The LLM settings stay the runtime's.
+   */
+  config?: DeepSearchConfig;
 }
 
 export interface DeepSearchRuntime {
@@ -32,6 +42,11 @@ export interface DeepSearchRuntime {
   readonly search: SearchProvider;
   readonly reader: PageReader;
   ask(question: string, options?: AskOptions): Promise<DeepSearchResult>;
+  /** The answer of a finished run as JSON of the caller's schema (one more LLM call). */
+  structureAnswer(
+    result: DeepSearchResult,
+    options: { answerSchema: AnswerSchema; signal?: AbortSignal },
+  ): Promise<StructuredAnswer>;
 }
 
 /**
@@ -49,21 +64,41 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     });
   const reader = options.reader ?? createPageReader({ ...config.reader, fetch: options.fetch });
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
+  const otherSearch = new Map<string, SearchProvider>();
+  // A run may name another provider; made once per provider, unknown names fail like at start.
+  const searchFor = (runConfig: DeepSearchConfig): SearchProvider => {
+    const id = runConfig.search.provider;
+    if (id === config.search.provider) return search;
+    let provider = otherSearch.get(id);
+    if (!provider) {
+      provider = createSearchProvider({
+        ...runConfig.search,
+        fetch: options.fetch,
+        allowPrivateNetwork: config.reader.allowPrivateNetwork,
+      });
+      otherSearch.set(id, provider);
+    }
+    return provider;
+  };
   return {
     config,
     llm,
     search,
     reader,
-    ask: (question, askOptions = {}) =>
-      runDeepSearch({
+    ask: (question, askOptions = {}) => {
+      const runConfig = askOptions.config ?? config;
+      return runDeepSearch({
         question,
-        config,
+        config: runConfig,
         llm,
-        search,
+        search: searchFor(runConfig),
         reader,
         signal: askOptions.signal,
         onEvent: askOptions.onEvent,
         history: askOptions.history,
-      }),
+      });
+    },
+    structureAnswer: (result, structureOptions) =>
+      createStructuredAnswer({ llm, result, ...structureOptions }),
   };
 }

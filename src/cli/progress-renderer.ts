@@ -29,7 +29,12 @@ export function createProgressRenderer(terminal: Terminal): (event: AgentEvent) 
       case 'search-end': {
         const queries = event.queries.map((query) => `"${query}"`).join(', ');
         terminal.write(
-          indent(clipLine(`↳ ${queries} → ${event.hits} results, ${event.newUrls} new URLs`, width)),
+          indent(
+            clipLine(
+              `↳ ${queries} → ${plural(event.hits, 'result')}, ${plural(event.newUrls, 'new URL')}`,
+              width,
+            ),
+          ),
         );
         for (const failure of event.failures)
           terminal.write(
@@ -92,4 +97,8 @@ export function createProgressRenderer(terminal: Terminal): (event: AgentEvent) 
         break;
     }
   };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -4,6 +4,7 @@ import { runAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
 import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
 import { addReadCommand } from './read-command.js';
+import { runServeCommand } from './serve-command.js';
 import { addSettingFlags, collectSettingFlags } from './setting-flags.js';
 
 /** Runs the CLI and returns the exit code; never throws, never exits the process itself. */
@@ -38,6 +39,16 @@ export async function runCli(io: CliIo): Promise<number> {
     });
   });
   addReadCommand(program, io);
+  const serve = addSettingFlags(
+    program
+      .command('serve')
+      .description('serve the OpenAI-compatible API (POST /v1/chat/completions) until SIGTERM or Ctrl-C')
+      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+    { server: true },
+  );
+  serve.action(async (options: { config?: string }) => {
+    await runServeCommand(io, { flags: collectSettingFlags(serve), configPath: options.config });
+  });
   const debug =
     io.argv.includes('--debug') ||
     ['1', 'true', 'yes'].includes((io.env.DEEPSEARCH_DEBUG ?? '').toLowerCase());

@@ -3,10 +3,13 @@ import { settingSources } from '../config/setting-sources.js';
 
 const visibleRoleFlags = /^llm-(agent|beast|evaluator|analyzer|rewriter)-/;
 
-/** Adds a flag for every setting that has one; per-role flags work but stay out of --help. */
-export function addSettingFlags(command: Command): Command {
+/**
+ * Adds a flag for every setting that has one; per-role flags work but stay out of --help. The
+ * server's own settings (port, host...) are added only when `server` is set, for `serve`.
+ */
+export function addSettingFlags(command: Command, options: { server?: boolean } = {}): Command {
   for (const source of settingSources) {
-    if (!source.flag) continue;
+    if (!source.flag || (source.path.startsWith('server.') && !options.server)) continue;
     const takesValue = source.type !== 'boolean';
     const option = new Option(
       takesValue

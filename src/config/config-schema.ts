@@ -104,6 +104,29 @@ export const agentConfigSchema = z
   })
   .strict();
 
+/** `deepsearch serve`: the OpenAI-compatible HTTP API. */
+export const serverConfigSchema = z
+  .object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65_535).default(3000),
+    /** Bearer keys clients must send; none means no auth (only sensible on 127.0.0.1). */
+    apiKeys: z.array(z.string().min(8)).default([]),
+    /** Origins allowed by CORS; '*' allows any; empty sends no CORS headers. */
+    corsOrigins: z.array(z.string().min(1)).default([]),
+    /** Deep searches running at once. */
+    maxConcurrent: z.number().int().min(1).default(8),
+    /** Requests waiting for a slot; beyond it the server answers 429. */
+    maxQueue: z.number().int().min(0).default(32),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
+    /** On SIGTERM, how long running requests may take to finish before they are cancelled. */
+    shutdownGraceSeconds: z.number().min(0).default(30),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     llm: llmConfigSchema.default(() => llmConfigSchema.parse({})),
@@ -112,6 +135,7 @@ export const configSchema = z
     reader: readerConfigSchema.default(() => readerConfigSchema.parse({})),
     budget: budgetConfigSchema.default(() => budgetConfigSchema.parse({})),
     agent: agentConfigSchema.default(() => agentConfigSchema.parse({})),
+    server: serverConfigSchema.default(() => serverConfigSchema.parse({})),
     debug: z.boolean().default(false),
   })
   .strict();
@@ -123,3 +147,4 @@ export type SearchConfig = DeepSearchConfig['search'];
 export type ReaderConfig = DeepSearchConfig['reader'];
 export type BudgetConfig = DeepSearchConfig['budget'];
 export type AgentConfig = DeepSearchConfig['agent'];
+export type ServerConfig = DeepSearchConfig['server'];

@@ -69,6 +69,11 @@ export function parseSettingValue(source: SettingSource, raw: unknown, origin: s
       }
       return number;
     }
+    case 'list':
+      return value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
     case 'boolean': {
       const lower = value.toLowerCase();
       if (['1', 'true', 'yes', 'on'].includes(lower)) return true;

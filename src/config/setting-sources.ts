@@ -1,6 +1,7 @@
 import { type LlmRole, llmRoles } from './config-schema.js';
 
-export type SettingType = 'string' | 'integer' | 'number' | 'boolean';
+/** 'list': comma-separated in env and flags. */
+export type SettingType = 'string' | 'integer' | 'number' | 'boolean' | 'list';
 
 /** One configurable value: where it lives in the config and which env variable / flag sets it. */
 export interface SettingSource {
@@ -232,7 +233,70 @@ function roleSources(role: LlmRole): SettingSource[] {
   }));
 }
 
-export const settingSources: readonly SettingSource[] = [...baseSources, ...llmRoles.flatMap(roleSources)];
+const serverSources: SettingSource[] = [
+  {
+    path: 'server.host',
+    env: 'DEEPSEARCH_HOST',
+    flag: 'host',
+    type: 'string',
+    description: 'serve: address to listen on (default 127.0.0.1)',
+  },
+  {
+    path: 'server.port',
+    env: 'DEEPSEARCH_PORT',
+    flag: 'port',
+    type: 'integer',
+    description: 'serve: port to listen on (default 3000)',
+  },
+  {
+    path: 'server.apiKeys',
+    env: 'DEEPSEARCH_API_KEYS',
+    type: 'list',
+    secret: true,
+    description: 'serve: comma-separated keys clients must send as Authorization: Bearer (default: no auth)',
+  },
+  {
+    path: 'server.corsOrigins',
+    env: 'DEEPSEARCH_CORS_ORIGINS',
+    flag: 'cors-origins',
+    type: 'list',
+    description: "serve: comma-separated origins allowed by CORS, or '*' (default: none)",
+  },
+  {
+    path: 'server.maxConcurrent',
+    env: 'DEEPSEARCH_MAX_CONCURRENT',
+    flag: 'max-concurrent',
+    type: 'integer',
+    description: 'serve: deep searches running at once (default 8)',
+  },
+  {
+    path: 'server.maxQueue',
+    env: 'DEEPSEARCH_MAX_QUEUE',
+    flag: 'max-queue',
+    type: 'integer',
+    description: 'serve: requests waiting for a slot before 429 (default 32)',
+  },
+  {
+    path: 'server.maxBodyBytes',
+    env: 'DEEPSEARCH_MAX_BODY_BYTES',
+    flag: 'max-body-bytes',
+    type: 'integer',
+    description: 'serve: largest request body accepted (default 1048576)',
+  },
+  {
+    path: 'server.shutdownGraceSeconds',
+    env: 'DEEPSEARCH_SHUTDOWN_GRACE',
+    flag: 'shutdown-grace',
+    type: 'number',
+    description: 'serve: seconds running requests get to finish on SIGTERM (default 30)',
+  },
+];
+
+export const settingSources: readonly SettingSource[] = [
+  ...baseSources,
+  ...llmRoles.flatMap(roleSources),
+  ...serverSources,
+];
 
 /** Extra names accepted for a vendor key, checked after the main one. */
 export const envAliases: Readonly<Record<string, string>> = {

@@ -164,6 +164,33 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
   });
 });
 
+describe('interrupting the CLI', () => {
+  it('Ctrl-C while the LLM is thinking cancels the run within a second and exits 130', async () => {
+    const llm = await startFakeOpenAi({ routes: { agent_action: [{ delayMs: 20_000 }] } });
+    try {
+      let interruptedAt = 0;
+      const run = await runBuiltCli(['ask', 'Which film won Best Picture in 2019?'], cliEnv(llm), {
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            if (llm.requests.length === 0) return;
+            clearInterval(poll);
+            interruptedAt = Date.now();
+            child.kill('SIGINT');
+          }, 20);
+        },
+      });
+      expect(interruptedAt).toBeGreaterThan(0);
+      expect(Date.now() - interruptedAt).toBeLessThan(1000);
+      expect(run.code).toBe(130);
+      expect(run.stderr).toContain('interrupted');
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(run.stdout).toBe('');
+    } finally {
+      await llm.close();
+    }
+  });
+});
+
 describe('bad input: one clear line on stderr, non-zero exit, no stack trace', () => {
   const oneLine = (stderr: string) => stderr.trim().split('\n');
 

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +17,7 @@ export interface CliRun {
 export function runBuiltCli(
   args: string[],
   env: Record<string, string> = {},
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; onSpawn?: (child: ChildProcess) => void } = {},
 ): Promise<CliRun> {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run npm run build first (npm test does)`);
   return new Promise((resolve) => {
@@ -36,5 +36,6 @@ export function runBuiltCli(
     );
     // Nothing is piped in: close stdin so a command reading it sees the end at once.
     child.stdin?.end();
+    options.onSpawn?.(child);
   });
 }

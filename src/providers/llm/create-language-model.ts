@@ -1,7 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { type ResolvedLlmSettings, requireApiKey } from '../../config/resolve-llm-settings.js';
 
@@ -24,33 +20,41 @@ const defaultBaseUrls: Readonly<Record<'openai' | 'anthropic' | 'google', string
 
 /**
  * Makes the AI SDK model for one role. The key is checked here, when the role is first used,
- * so commands that never call an LLM never need one.
+ * so commands that never call an LLM never need one. Only the vendor SDK in use is loaded: each
+ * costs about a tenth of a second of start-up.
  */
-export function createLanguageModel(
+export async function createLanguageModel(
   settings: ResolvedLlmSettings,
   deps: LanguageModelDeps = {},
-): LanguageModelV3 {
+): Promise<LanguageModelV3> {
   const apiKey = requireApiKey(settings);
   switch (settings.provider) {
-    case 'openai':
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
       return createOpenAI({
         fetch: deps.fetch,
         apiKey,
         baseURL: settings.baseURL ?? defaultBaseUrls.openai,
       }).chat(settings.model);
-    case 'anthropic':
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
       return createAnthropic({
         fetch: deps.fetch,
         apiKey,
         baseURL: settings.baseURL ?? defaultBaseUrls.anthropic,
       })(settings.model);
-    case 'google':
+    }
+    case 'google': {
+      const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
       return createGoogleGenerativeAI({
         fetch: deps.fetch,
         apiKey,
         baseURL: settings.baseURL ?? defaultBaseUrls.google,
       })(settings.model);
-    case 'openai-compatible':
+    }
+    case 'openai-compatible': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: compatibleProviderName,
         baseURL: settings.baseURL!,
@@ -59,6 +63,7 @@ export function createLanguageModel(
         includeUsage: true,
         supportsStructuredOutputs: true,
       })(settings.model);
+    }
   }
 }
 

@@ -11,7 +11,7 @@ export interface LlmClientOptions {
   config: DeepSearchConfig;
   fetch?: typeof globalThis.fetch;
   /** Replaces model creation; tests pass a scripted model here. */
-  createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3;
+  createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
 }
 
 export interface DescribedRole {
@@ -29,7 +29,7 @@ export interface DeepSearchLlmClient extends LlmClient {
 
 interface RoleState {
   settings: ResolvedLlmSettings;
-  model: LanguageModelV3 | undefined;
+  model: Promise<LanguageModelV3> | undefined;
 }
 
 /**
@@ -69,10 +69,15 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
     },
     async generateObject<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
       const state = stateFor(request.role);
-      state.model ??= make(state.settings);
+      // Shared by concurrent first calls; a failure (missing key) is not cached.
+      state.model ??= Promise.resolve(make(state.settings)).catch((error: unknown) => {
+        state.model = undefined;
+        throw error;
+      });
+      const model = await state.model;
       const call = (mode: StructuredMode) =>
         generateStructured(request, {
-          model: state.model!,
+          model,
           mode,
           temperature: state.settings.temperature,
           maxOutputTokens: state.settings.maxOutputTokens,

@@ -1,0 +1,184 @@
+/**
+ * `npm run bench:ask`: the built CLI answers a two-hop question end to end against a fake
+ * OpenAI-compatible LLM with a fixed latency per call, a fake SearXNG and a local web on 127.0.0.1.
+ * The first answer is rejected by the evaluator, analysed, and a second round of search and reading
+ * fixes it: the full loop. Prints steps, tokens, wall time and the time not spent waiting on the LLM.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startFakeOpenAi } from '../src/testing/fake-openai-server.js';
+import { startFakeSearxng } from '../src/testing/fake-searxng-server.js';
+import { startFakeWeb } from '../src/testing/fake-web-server.js';
+import { oscarsPage, parasitePage } from '../test/helpers/agent-harness.js';
+
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const llmLatencyMs = Number(process.env.BENCH_LLM_LATENCY_MS ?? 200);
+const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const question = 'Who directed the film that won Best Picture the year Parasite premiered?';
+
+const directorPage = `<html><head><title>Peter Farrelly</title></head><body><article><h1>Peter Farrelly</h1>
+<p>Peter John Farrelly (born December 17, 1956) is an American film director, screenwriter and producer.</p>
+<p>In 2018 he directed Green Book, which won the Academy Award for Best Picture at the 91st Academy Awards.</p>
+</article></body></html>`;
+
+function reply(object: unknown) {
+  return {
+    content: JSON.stringify(object),
+    usage: { prompt_tokens: 1500, completion_tokens: 90 },
+    delayMs: llmLatencyMs,
+  };
+}
+
+async function oneRun(): Promise<Record<string, number>> {
+  const web = await startFakeWeb({
+    pages: {
+      '/parasite': { html: parasitePage },
+      '/oscars': { html: oscarsPage },
+      '/farrelly': { html: directorPage },
+    },
+  });
+  const searxng = await startFakeSearxng({
+    results: {
+      'Parasite premiere date': [
+        {
+          url: `${web.url}/parasite`,
+          title: 'Parasite (2019 film)',
+          content: 'Premiered at Cannes on 21 May 2019.',
+        },
+      ],
+      'Best Picture 2019': [
+        { url: `${web.url}/oscars`, title: '91st Academy Awards', content: 'Green Book won Best Picture.' },
+      ],
+      'Green Book director': [
+        { url: `${web.url}/farrelly`, title: 'Peter Farrelly', content: 'Director of Green Book.' },
+      ],
+    },
+  });
+  const oscars = `${web.url}/oscars`;
+  const llm = await startFakeOpenAi({
+    routes: {
+      agent_action: [
+        reply({
+          think: 'Two facts to find.',
+          action: 'search',
+          search: { queries: ['Parasite premiere date', 'Best Picture 2019'] },
+        }),
+        reply({ think: 'Read both.', action: 'visit', visit: { targets: [`${web.url}/parasite`, oscars] } }),
+        reply({
+          think: 'Answer.',
+          action: 'answer',
+          answer: {
+            text: 'Green Book won Best Picture in 2019[^1].',
+            references: [{ url: oscars, quote: 'Green Book won Best Picture.' }],
+          },
+        }),
+        reply({
+          think: 'Find the director.',
+          action: 'search',
+          search: { queries: ['Green Book director'] },
+        }),
+        reply({ think: 'Read it.', action: 'visit', visit: { targets: [`${web.url}/farrelly`] } }),
+        reply({
+          think: 'Now complete.',
+          action: 'answer',
+          answer: {
+            text: 'Peter Farrelly directed Green Book[^1], which won Best Picture in 2019[^2], the year Parasite premiered[^3].',
+            references: [
+              { url: `${web.url}/farrelly`, quote: 'In 2018 he directed Green Book' },
+              { url: oscars, quote: 'Green Book won Best Picture.' },
+              {
+                url: `${web.url}/parasite`,
+                quote: 'premiered at the 2019 Cannes Film Festival on 21 May 2019',
+              },
+            ],
+          },
+        }),
+      ],
+      evaluation_criteria: [
+        reply({
+          think: 'multi-hop',
+          needsFreshness: false,
+          needsPlurality: false,
+          needsCompleteness: false,
+          needsStrict: false,
+        }),
+      ],
+      evaluate_definitive: [
+        reply({ think: 'Does not name the director.', pass: false, improvement: 'Name the director.' }),
+        reply({ think: 'Direct.', pass: true, improvement: '' }),
+      ],
+      failure_analysis: [
+        reply({
+          recap: 'Found the film.',
+          blame: 'Did not find the director.',
+          improvement: 'Search for the director of Green Book.',
+        }),
+      ],
+    },
+  });
+  try {
+    const started = performance.now();
+    const stdout = await runCli([
+      'ask',
+      question,
+      '--json',
+      '--quiet',
+      '--allow-private-network',
+      '--llm-base-url',
+      `${llm.url}/v1`,
+      '--llm-model',
+      'fake-model',
+      '--searxng-url',
+      searxng.url,
+    ]);
+    const processMs = performance.now() - started;
+    llm.assertConsumed();
+    const result = JSON.parse(stdout);
+    if (!String(result.answer).includes('Peter Farrelly'))
+      throw new Error(`unexpected answer: ${result.answer}`);
+    return {
+      steps: result.steps,
+      llmCalls: result.usage.llmCalls,
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+      totalTokens: result.usage.totalTokens,
+      references: result.references.length,
+      durationMs: result.durationMs,
+      llmMs: result.timing.llmMs,
+      searchMs: result.timing.searchMs,
+      readMs: result.timing.readMs,
+      ownMs: result.timing.ownMs,
+      processMs,
+    };
+  } finally {
+    await Promise.all([llm.close(), searxng.close(), web.close()]);
+  }
+}
+
+function runCli(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [cliPath, ...args],
+      { env: { PATH: process.env.PATH ?? '' } },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`deepsearch exited ${error.code}: ${stderr}`));
+        else resolve(stdout);
+      },
+    );
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+const results: Array<Record<string, number>> = [];
+for (let run = 0; run < runs; run++) results.push(await oneRun());
+console.log(`bench:ask — built CLI, fake LLM at ${llmLatencyMs} ms per call, ${runs} runs (median)`);
+for (const key of Object.keys(results[0]!)) {
+  const value = median(results.map((result) => result[key]!));
+  console.log(`  ${key.padEnd(17)} ${Number.isInteger(value) ? value : value.toFixed(1)}`);
+}

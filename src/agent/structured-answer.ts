@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { InputError } from '../errors/index.js';
+import type { LlmClient, TokenUsage } from '../providers/spec/llm-client.js';
+import type { DeepSearchResult } from './agent-types.js';
+import { structuredAnswerPrompt, structuredAnswerSystemPrompt } from './prompts/structured-answer-prompt.js';
+
+/** A caller's JSON schema for the answer, turned into the zod schema the LLM client validates with. */
+export interface AnswerSchema {
+  name: string;
+  schema: z.ZodType;
+}
+
+/**
+ * Reads a JSON Schema (as sent in OpenAI's `response_format.json_schema.schema`). Throws InputError
+ * when it is not one zod can follow, so the caller can refuse the request before any work starts.
+ */
+export function parseAnswerSchema(input: { name?: string; jsonSchema: unknown }): AnswerSchema {
+  const jsonSchema = input.jsonSchema;
+  if (typeof jsonSchema !== 'object' || jsonSchema === null || Array.isArray(jsonSchema)) {
+    throw new InputError('the answer schema must be a JSON Schema object', { param: 'response_format' });
+  }
+  try {
+    return {
+      name: input.name ?? 'answer',
+      schema: z.fromJSONSchema(jsonSchema as z.core.JSONSchema.JSONSchema),
+    };
+  } catch (error) {
+    throw new InputError(`the answer schema is not usable: ${(error as Error).message}`, {
+      param: 'response_format',
+      cause: error,
+    });
+  }
+}
+
+export interface StructuredAnswer {
+  object: unknown;
+  usage: TokenUsage;
+}
+
+/** One more LLM call after the run: the verified answer and its sources, as JSON of the caller's schema. */
+export async function createStructuredAnswer(input: {
+  llm: LlmClient;
+  result: DeepSearchResult;
+  answerSchema: AnswerSchema;
+  signal?: AbortSignal;
+}): Promise<StructuredAnswer> {
+  const { result, answerSchema } = input;
+  const reply = await input.llm.generateObject({
+    role: 'agent',
+    system: structuredAnswerSystemPrompt(),
+    prompt: structuredAnswerPrompt({
+      question: result.question,
+      answer: result.answer,
+      references: result.references,
+    }),
+    schema: answerSchema.schema,
+    schemaName: answerSchema.name,
+    signal: input.signal,
+  });
+  return { object: reply.object, usage: reply.usage };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../errors/index.js';
+import { deriveConfig } from './derive-config.js';
+import { loadConfig } from './load-config.js';
+
+describe('deriveConfig', () => {
+  const base = loadConfig({
+    file: { budget: { maxSteps: 12 }, search: { provider: 'searxng', searxngUrl: 'http://127.0.0.1:8888' } },
+  });
+
+  it('replaces only the settings given, leaves the base untouched, and keeps the rest', () => {
+    const derived = deriveConfig(base, {
+      budget: { maxAttempts: 1, maxSteps: undefined },
+      search: { onlyHostnames: ['python.org'] },
+    });
+    expect(derived.budget).toEqual({ ...base.budget, maxAttempts: 1 });
+    expect(derived.search).toEqual({ ...base.search, onlyHostnames: ['python.org'] });
+    expect(derived.llm).toEqual(base.llm);
+    expect(base.search.onlyHostnames).toEqual([]);
+  });
+
+  it('validates the result with the same schema as a loaded config', () => {
+    expect(() => deriveConfig(base, { budget: { maxSteps: 0 } })).toThrow(ConfigError);
+    expect(() => deriveConfig(base, { budget: { maxSteps: 0 } })).toThrow(/budget\.maxSteps/);
+  });
+});
+
+describe('list settings from the environment', () => {
+  it('splits DEEPSEARCH_API_KEYS and DEEPSEARCH_CORS_ORIGINS on commas', () => {
+    const config = loadConfig({
+      env: {
+        DEEPSEARCH_API_KEYS: 'sk-first-123456, sk-second-654321,',
+        DEEPSEARCH_CORS_ORIGINS: '*',
+        DEEPSEARCH_PORT: '8080',
+      },
+    });
+    expect(config.server).toMatchObject({
+      apiKeys: ['sk-first-123456', 'sk-second-654321'],
+      corsOrigins: ['*'],
+      port: 8080,
+      host: '127.0.0.1',
+    });
+  });
+
+  it('names the variable when a key is too short to be a real one', () => {
+    expect(() => loadConfig({ env: { DEEPSEARCH_API_KEYS: 'short' } })).toThrow(/DEEPSEARCH_API_KEYS/);
+  });
+});

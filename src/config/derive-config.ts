@@ -1,0 +1,38 @@
+import { ConfigError } from '../errors/index.js';
+import { configSchema, type DeepSearchConfig } from './config-schema.js';
+
+/** The code of the ConfigError deriveConfig throws: the overrides, not the base config, are wrong. */
+export const configOverrideErrorCode = 'config_invalid_override';
+
+/** Settings a single run may replace: budgets, agent behaviour and search (not the LLM or keys). */
+export interface ConfigOverrides {
+  budget?: Partial<DeepSearchConfig['budget']>;
+  agent?: Partial<DeepSearchConfig['agent']>;
+  search?: Partial<DeepSearchConfig['search']>;
+}
+
+/**
+ * A copy of a loaded config with some settings replaced, validated again by the one schema, so a
+ * per-request config obeys the same rules as one read from flags, env and file.
+ */
+export function deriveConfig(base: DeepSearchConfig, overrides: ConfigOverrides): DeepSearchConfig {
+  const merged = {
+    ...base,
+    budget: { ...base.budget, ...definedOnly(overrides.budget) },
+    agent: { ...base.agent, ...definedOnly(overrides.agent) },
+    search: { ...base.search, ...definedOnly(overrides.search) },
+  };
+  const parsed = configSchema.safeParse(merged);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`, {
+    code: configOverrideErrorCode,
+    cause: parsed.error,
+  });
+}
+
+/** The fields that are set: an override of `undefined` means "keep what the config says". */
+export function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  if (!value) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../errors/index.js';
+import { splitConversation } from './chat-history.js';
+import type { ChatMessage } from './chat-request-schema.js';
+
+describe('splitConversation', () => {
+  it('pairs earlier user and assistant turns, strips <think> blocks and skips system and tool messages', () => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Who won Best Picture in 2019?' },
+      { role: 'assistant', content: '<think>Searching the 91st Academy Awards…</think>\n\nGreen Book[^1].' },
+      { role: 'tool', content: 'ignored' },
+      { role: 'user', content: [{ type: 'text', text: 'Who directed it?' }, { type: 'image_url' }] },
+      { role: 'assistant', content: '<think>unterminated reasoning' },
+      { role: 'user', content: '  And who wrote it?  ' },
+    ];
+    expect(splitConversation(messages)).toEqual({
+      question: 'And who wrote it?',
+      history: [{ question: 'Who won Best Picture in 2019?', answer: 'Green Book[^1].' }],
+    });
+  });
+
+  it('refuses a conversation whose last message is not a non-empty user message', () => {
+    expect(() =>
+      splitConversation([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello' },
+      ]),
+    ).toThrow(InputError);
+    expect(() => splitConversation([{ role: 'user', content: '   ' }])).toThrow(
+      'the last user message is empty',
+    );
+  });
+});

@@ -1,0 +1,62 @@
+import type { TokenUsage } from '../providers/spec/llm-client.js';
+import type { UrlCitation } from './url-citations.js';
+
+export interface OpenAiUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** Total is recomputed so prompt + completion = total holds whatever the providers reported. */
+export function toOpenAiUsage(usage: TokenUsage): OpenAiUsage {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+  };
+}
+
+export interface CompletionIdentity {
+  id: string;
+  model: string;
+  /** Unix seconds. */
+  created: number;
+}
+
+export interface ChunkDelta {
+  role?: 'assistant';
+  content?: string;
+  reasoning_content?: string;
+  refusal?: null;
+  annotations?: UrlCitation[];
+}
+
+export type ChunkFactory = ReturnType<typeof createChunkFactory>;
+
+/**
+ * The `chat.completion.chunk` objects of one stream, shaped as OpenAI sends them: one choice per
+ * chunk, `usage: null` on every chunk and the totals in a last chunk without choices when the
+ * client asked for usage.
+ */
+export function createChunkFactory(identity: CompletionIdentity, options: { includeUsage: boolean }) {
+  const base = () => ({
+    id: identity.id,
+    object: 'chat.completion.chunk' as const,
+    created: identity.created,
+    model: identity.model,
+    system_fingerprint: null,
+  });
+  const usageField = (usage: OpenAiUsage | null) => (options.includeUsage ? { usage } : {});
+  return {
+    delta(delta: ChunkDelta, finishReason: 'stop' | 'length' | null = null) {
+      return {
+        ...base(),
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+        ...usageField(null),
+      };
+    },
+    usage(usage: OpenAiUsage) {
+      return { ...base(), choices: [], ...usageField(usage) };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { AgentEvent } from '../agent/agent-events.js';
+
+const clip = (text: string, max = 200) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+/**
+ * The agent's progress as text a person can follow in a chat client's reasoning pane: each step,
+ * its thinking, the queries, the pages read, the checks. Returns undefined for events that say
+ * nothing new (usage updates, the answer itself).
+ */
+export function describeProgress(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'step-start':
+      return `${event.step > 1 ? '\n' : ''}Step ${event.step}${event.final ? ' (final answer)' : ''}: ${clip(event.question)}\n`;
+    case 'think-delta':
+      return event.delta;
+    case 'action':
+      return `\n→ ${event.action}\n`;
+    case 'search-end': {
+      const failures = event.failures.map(
+        (failure) => `  ✗ search failed for "${clip(failure.query, 80)}": ${clip(failure.error)}\n`,
+      );
+      const queries = event.queries.map((query) => `"${clip(query, 80)}"`).join(', ');
+      return `  searched ${queries}: ${event.hits} results, ${event.newUrls} new URLs\n${failures.join('')}`;
+    }
+    case 'read-end':
+      return event.ok
+        ? `  ✓ read ${event.title ? `${clip(event.title, 80)} ` : ''}<${event.url}>\n`
+        : `  ✗ could not read <${event.url}>: ${clip(event.error ?? 'failed')}\n`;
+    case 'reflect':
+      return event.questions.map((question) => `  sub-question: ${clip(question)}\n`).join('');
+    case 'evaluation':
+      return `  ${event.pass ? '✓' : '✗'} ${event.criterion} check: ${clip(event.reason)}\n`;
+    case 'answer-rejected':
+      return `  answer rejected (${event.attempts}): ${clip(event.improvement || event.reason)}\n`;
+    case 'retry':
+      return `  ${event.role} call failed, retry ${event.attempt}: ${clip(event.reason)}\n`;
+    case 'warning':
+      return `  ! ${clip(event.message)}\n`;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { budgetPresets } from '../config/budget-presets.js';
+import { createTestConfig } from '../testing/test-config.js';
+import { type ChatRequest, chatRequestSchema } from './chat-request-schema.js';
+import { toRunRequest } from './run-request.js';
+
+const config = createTestConfig({
+  budget: { maxSteps: 12 },
+  search: { boostHostnames: ['docs.python.org'] },
+});
+const context = { config, models: ['deepsearch'], searchProviders: ['fake', 'searxng'] };
+const request = (extra: Record<string, unknown> = {}): ChatRequest =>
+  chatRequestSchema.parse({
+    model: 'deepsearch',
+    messages: [{ role: 'user', content: 'What is new in Python 3.14?' }],
+    ...extra,
+  });
+
+describe('toRunRequest', () => {
+  it('keeps the server config when the request sets nothing', () => {
+    const run = toRunRequest(request(), context);
+    expect(run.config).toEqual(config);
+    expect(run).toMatchObject({
+      question: 'What is new in Python 3.14?',
+      history: [],
+      stream: false,
+      includeUsage: false,
+      thinkTags: false,
+    });
+  });
+
+  it('maps reasoning_effort to a budget preset, and explicit limits win over the preset', () => {
+    expect(toRunRequest(request({ reasoning_effort: 'low' }), context).config.budget).toEqual(
+      budgetPresets.low,
+    );
+    const high = toRunRequest(
+      request({ reasoning_effort: 'high', max_steps: 5, budget_tokens: 50_000, max_attempts: 1 }),
+      context,
+    );
+    expect(high.config.budget).toEqual({
+      ...budgetPresets.high,
+      maxSteps: 5,
+      maxTokens: 50_000,
+      maxAttempts: 1,
+    });
+  });
+
+  it('maps host lists, language, no_direct_answer and search_provider onto the run config', () => {
+    const run = toRunRequest(
+      request({
+        boost_hostnames: ['peps.python.org'],
+        bad_hostnames: ['w3schools.com'],
+        only_hostnames: ['python.org', 'docs.python.org'],
+        language: 'French',
+        no_direct_answer: true,
+        search_provider: 'searxng',
+      }),
+      context,
+    );
+    expect(run.config.search).toMatchObject({
+      provider: 'searxng',
+      boostHostnames: ['peps.python.org'],
+      badHostnames: ['w3schools.com'],
+      onlyHostnames: ['python.org', 'docs.python.org'],
+    });
+    expect(run.config.agent).toMatchObject({ language: 'French', noDirectAnswer: true });
+    expect(run.config.budget.maxSteps).toBe(12);
+    expect(config.search.provider).toBe('fake');
+  });
+
+  it('reads stream, include_usage and think_tags', () => {
+    const run = toRunRequest(
+      request({ stream: true, stream_options: { include_usage: true }, think_tags: true }),
+      context,
+    );
+    expect(run).toMatchObject({ stream: true, includeUsage: true, thinkTags: true });
+  });
+
+  it('refuses an unknown model with a 404 and an unknown search provider with a 400', () => {
+    expect(() => toRunRequest(request({ model: 'gpt-4o' }), context)).toThrow(
+      expect.objectContaining({ status: 404, code: 'model_not_found' }),
+    );
+    expect(() => toRunRequest(request({ search_provider: 'bing' }), context)).toThrow(
+      expect.objectContaining({
+        param: 'search_provider',
+        message: "unknown search provider 'bing' (available: fake, searxng)",
+      }),
+    );
+  });
+});

@@ -1,0 +1,17 @@
+import type { RequestIdVariables } from 'hono/request-id';
+
+/** What a handler tells the access log about its request; filled in as the request goes. */
+export interface RequestRecord {
+  model?: string;
+  stream?: boolean;
+  tokens?: number;
+  /** answered | cancelled | failed: how a chat request ended. */
+  outcome?: string;
+  errorCode?: string;
+  /** Settles when a streamed response is over; the log line waits for it. */
+  finished?: Promise<void>;
+}
+
+export type ServerEnv = {
+  Variables: RequestIdVariables & { record: RequestRecord };
+};

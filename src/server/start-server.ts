@@ -1,0 +1,86 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { ServerConfig } from '../config/config-schema.js';
+import { searchProviderIds } from '../providers/search/search-registry.js';
+import type { DeepSearchRuntime } from '../runtime.js';
+import type { LogLine } from './access-log.js';
+import { createServerApp } from './server-app.js';
+
+export interface StartServerOptions {
+  runtime: DeepSearchRuntime;
+  settings: ServerConfig;
+  log: LogLine;
+  heartbeatMs?: number;
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:3000 */
+  url: string;
+  /**
+   * Graceful stop: new requests are refused at once (503), running ones get `graceMs` to finish,
+   * then they are cancelled (their streams end with an error chunk) and connections are closed.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** Listens on settings.host:settings.port (port 0: any free port) and serves the API. */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { settings } = options;
+  let draining = false;
+  const shutdown = new AbortController();
+  const searchProviders = [...new Set([...searchProviderIds, options.runtime.config.search.provider])];
+  const app = createServerApp({
+    runtime: options.runtime,
+    settings,
+    searchProviders,
+    log: options.log,
+    isDraining: () => draining,
+    shutdownSignal: shutdown.signal,
+    heartbeatMs: options.heartbeatMs,
+  });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const created = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, () =>
+      resolve(created as Server),
+    );
+    created.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    close(closeOptions = {}) {
+      closing ??= drain(server, {
+        graceMs: closeOptions.graceMs ?? settings.shutdownGraceSeconds * 1000,
+        startDraining: () => {
+          draining = true;
+        },
+        cancelRuns: () => shutdown.abort(new Error('server shutting down')),
+      });
+      return closing;
+    },
+  };
+}
+
+async function drain(
+  server: Server,
+  steps: { graceMs: number; startDraining: () => void; cancelRuns: () => void },
+): Promise<void> {
+  steps.startDraining();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  // A keep-alive connection goes idle when its last response ends: close it then, not at its timeout.
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+  const timers: NodeJS.Timeout[] = [];
+  timers.push(
+    setTimeout(() => {
+      steps.cancelRuns();
+      // Cancelled streams write their error chunk and end; whatever is still open after that is cut.
+      timers.push(setTimeout(() => server.closeAllConnections(), 2000));
+    }, steps.graceMs),
+  );
+  await closed;
+  clearInterval(idleSweep);
+  for (const timer of timers) clearTimeout(timer);
+}

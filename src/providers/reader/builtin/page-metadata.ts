@@ -1,4 +1,5 @@
 import { toIsoDate } from '../../http/to-iso-date.js';
+import { readVisibleDates } from './visible-dates.js';
 
 interface ElementLike {
   getAttribute(name: string): string | null;
@@ -42,17 +43,23 @@ const modifiedSelectors = [
   'time[itemprop="dateModified"]',
 ];
 
-/** Title, author and dates from meta tags, microdata and JSON-LD, read before extraction changes the DOM. */
+/**
+ * Title, author and dates from meta tags, microdata and JSON-LD, else dates the page shows
+ * (visible-dates.ts); read before extraction changes the DOM.
+ */
 export function readPageMetadata(document: DocumentLike): PageMetadata {
   const jsonLd = readJsonLd(document);
+  const publishedAt = firstDate(document, publishedSelectors) ?? toIsoDate(jsonLd.datePublished);
+  const modifiedAt = firstDate(document, modifiedSelectors) ?? toIsoDate(jsonLd.dateModified);
+  const visible = publishedAt && modifiedAt ? {} : readVisibleDates(document);
   return {
     title:
       firstAttribute(document, ['meta[property="og:title"]', 'meta[name="twitter:title"]']) ??
       text(document.querySelector('title')),
     byline:
       firstAttribute(document, ['meta[name="author"]', 'meta[property="article:author"]']) ?? jsonLd.author,
-    publishedAt: firstDate(document, publishedSelectors) ?? toIsoDate(jsonLd.datePublished),
-    modifiedAt: firstDate(document, modifiedSelectors) ?? toIsoDate(jsonLd.dateModified),
+    publishedAt: publishedAt ?? visible.publishedAt,
+    modifiedAt: modifiedAt ?? visible.modifiedAt,
     pageTypes: [
       ...jsonLd.types,
       ...(firstAttribute(document, ['meta[property="og:type"]'])?.toLowerCase() ?? '')

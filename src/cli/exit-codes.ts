@@ -1,5 +1,6 @@
 import {
   isAbortError,
+  isBlockedUrlError,
   isConfigError,
   isDeepSearchError,
   isInputError,
@@ -19,7 +20,7 @@ export const exitCodes = {
 
 export function exitCodeFor(error: unknown): number {
   if (isAbortError(error)) return exitCodes.cancelled;
-  if (isConfigError(error) || isInputError(error)) return exitCodes.usage;
+  if (isConfigError(error) || isInputError(error) || isBlockedUrlError(error)) return exitCodes.usage;
   if (isProviderError(error)) return exitCodes.provider;
   return exitCodes.internal;
 }

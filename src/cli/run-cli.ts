@@ -3,6 +3,7 @@ import { InputError } from '../errors/index.js';
 import { runAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
 import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
+import { addReadCommand } from './read-command.js';
 import { addSearchCommand } from './search-command.js';
 import { runServeCommand } from './serve-command.js';
 import { addSettingFlags, collectSettingFlags } from './setting-flags.js';
@@ -39,6 +40,7 @@ export async function runCli(io: CliIo): Promise<number> {
     });
   });
   addSearchCommand(program, io);
+  addReadCommand(program, io);
   const serve = addSettingFlags(
     program
       .command('serve')

@@ -137,6 +137,13 @@ export const readerConfigSchema = z
     /** Lets the reader (and search results) reach loopback/private addresses. Off by default. */
     allowPrivateNetwork: z.boolean().default(false),
     userAgent: z.string().min(1).optional(),
+    /** Skip pages a site's robots.txt disallows. Off by default: pages are read for a person's question. */
+    respectRobotsTxt: z.boolean().default(false),
+    /** Jina Reader (`provider: 'jina'`); the key is optional (keyless requests get a lower rate limit). */
+    jina: z
+      .object({ apiKey: z.string().min(1).optional(), baseURL: z.url().optional() })
+      .strict()
+      .default({}),
   })
   .strict();
 

@@ -226,6 +226,27 @@ const baseSources: SettingSource[] = [
     description: 'seconds before a page fetch is abandoned (default 20)',
   },
   {
+    path: 'reader.provider',
+    env: 'DEEPSEARCH_READER',
+    flag: 'reader',
+    type: 'string',
+    description: 'page reader: builtin (default) or jina (Jina Reader)',
+  },
+  {
+    path: 'reader.respectRobotsTxt',
+    env: 'DEEPSEARCH_RESPECT_ROBOTS_TXT',
+    flag: 'respect-robots-txt',
+    type: 'boolean',
+    description: "skip pages a site's robots.txt disallows for deepsearch (default false)",
+  },
+  {
+    path: 'reader.jina.apiKey',
+    env: 'JINA_API_KEY',
+    type: 'string',
+    secret: true,
+    description: 'Jina key for --reader jina (optional; raises the rate limit)',
+  },
+  {
     path: 'budget.maxSteps',
     env: 'DEEPSEARCH_MAX_STEPS',
     flag: 'max-steps',

@@ -171,13 +171,24 @@ export async function assertUrlAllowed(url: string, options: AssertUrlAllowedOpt
     return;
   }
   const addresses = await (options.lookup ?? lookupAllAddresses)(hostname);
-  for (const address of addresses) {
-    const reason = describeNonPublicAddress(address);
-    if (reason) refuse(`${hostname} resolves to ${address}, a ${reason}`);
-  }
+  const reason = describeResolvedAddresses(hostname, addresses);
+  if (reason) refuse(reason);
 }
 
-async function lookupAllAddresses(hostname: string): Promise<string[]> {
+/** Why a name's addresses must not be connected to: any one that is not public is enough. */
+export function describeResolvedAddresses(
+  hostname: string,
+  addresses: readonly string[],
+): string | undefined {
+  for (const address of addresses) {
+    const reason = describeNonPublicAddress(address);
+    if (reason) return `${hostname} resolves to ${address}, a ${reason}`;
+  }
+  return undefined;
+}
+
+/** The system resolver (dns.lookup: hosts file, then DNS), every A and AAAA address. */
+export async function lookupAllAddresses(hostname: string): Promise<string[]> {
   const results = await dns.lookup(hostname, { all: true, verbatim: true });
   return results.map((result) => result.address);
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   AbortedError,
   AuthenticationError,
+  BlockedUrlError,
   isAbortError,
   isDeepSearchError,
   ProviderError,
@@ -86,6 +87,8 @@ export function toTransportError(
   timeout: AbortSignal,
 ): Error {
   if (isDeepSearchError(cause)) return cause;
+  const blocked = blockedCause(cause);
+  if (blocked) return blocked;
   if (options.signal?.aborted) return new AbortedError(undefined, { cause: options.signal.reason });
   const where = `${options.providerId} (${displayUrl(options.url)})`;
   if (timeout.aborted || (cause instanceof Error && cause.name === 'TimeoutError')) {
@@ -103,6 +106,16 @@ export function toTransportError(
     isRetryable: true,
     cause,
   });
+}
+
+/** A refusal by the connection-time guard arrives wrapped in fetch's "fetch failed" TypeError. */
+function blockedCause(error: unknown): BlockedUrlError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof BlockedUrlError) return current;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 export async function throwForStatus(

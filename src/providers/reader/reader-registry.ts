@@ -2,6 +2,7 @@ import type { ReaderConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../errors/index.js';
 import type { PageReader } from '../spec/page-reader.js';
 import { createBuiltinReader } from './builtin/builtin-reader.js';
+import { createJinaReader } from './jina/jina-reader.js';
 
 /** What the runtime passes besides the reader config. */
 export interface PageReaderDependencies {
@@ -19,6 +20,15 @@ const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageRea
       maxRedirects: settings.maxRedirects,
       allowPrivateNetwork: settings.allowPrivateNetwork,
       userAgent: settings.userAgent,
+      respectRobotsTxt: settings.respectRobotsTxt,
+    }),
+  jina: (settings) =>
+    createJinaReader({
+      apiKey: settings.jina.apiKey,
+      baseURL: settings.jina.baseURL,
+      fetch: settings.fetch,
+      // Jina renders the page in a browser first; give it more time than a plain fetch.
+      timeoutMs: Math.max(30, settings.timeoutSeconds) * 1000,
     }),
 };
 

@@ -1,20 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortedError, BlockedUrlError, ProviderError } from '../../../errors/index.js';
-import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
-import { type FakeWebPage, startFakeWeb } from '../../../testing/fake-web-server.js';
+import { useFakeWeb } from '../../../testing/use-fake-web.js';
 import { createBuiltinReader } from './builtin-reader.js';
 
-let web: FakeHttpServer | undefined;
-
-afterEach(async () => {
-  await web?.close();
-  web = undefined;
-});
-
-async function serve(pages: Record<string, FakeWebPage>): Promise<FakeHttpServer> {
-  web = await startFakeWeb({ pages });
-  return web;
-}
+const serve = useFakeWeb();
 
 const articleHtml = `<!doctype html><html><head><title>Green Book wins | Film News</title>
 <meta property="article:published_time" content="2019-02-25T08:00:00Z"><meta name="author" content="Ann Critic">

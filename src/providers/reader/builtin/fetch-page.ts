@@ -79,6 +79,8 @@ async function send(
         accept:
           'text/html,application/xhtml+xml,text/plain;q=0.9,text/markdown;q=0.9,application/json;q=0.8,*/*;q=0.5',
         'accept-language': 'en;q=0.9,*;q=0.5',
+        // fetch offers brotli only over https by default; servers compress plain http pages too.
+        'accept-encoding': 'gzip, deflate, br',
       },
     });
   } catch (cause) {

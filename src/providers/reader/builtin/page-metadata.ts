@@ -1,4 +1,5 @@
 import { toIsoDate } from '../../http/to-iso-date.js';
+import { readVisibleDates } from './visible-dates.js';
 
 interface ElementLike {
   getAttribute(name: string): string | null;
@@ -15,6 +16,8 @@ export interface PageMetadata {
   byline?: string;
   publishedAt?: string;
   modifiedAt?: string;
+  /** schema.org @type values of the JSON-LD blocks and og:type, lower-cased ('article', 'product'...). */
+  pageTypes: string[];
 }
 
 // Where sites put their dates, most specific first (Open Graph, Dublin Core, schema.org microdata, CMS habits).
@@ -40,17 +43,29 @@ const modifiedSelectors = [
   'time[itemprop="dateModified"]',
 ];
 
-/** Title, author and dates from meta tags, microdata and JSON-LD, read before extraction changes the DOM. */
+/**
+ * Title, author and dates from meta tags, microdata and JSON-LD, else dates the page shows
+ * (visible-dates.ts); read before extraction changes the DOM.
+ */
 export function readPageMetadata(document: DocumentLike): PageMetadata {
   const jsonLd = readJsonLd(document);
+  const publishedAt = firstDate(document, publishedSelectors) ?? toIsoDate(jsonLd.datePublished);
+  const modifiedAt = firstDate(document, modifiedSelectors) ?? toIsoDate(jsonLd.dateModified);
+  const visible = publishedAt && modifiedAt ? {} : readVisibleDates(document);
   return {
     title:
       firstAttribute(document, ['meta[property="og:title"]', 'meta[name="twitter:title"]']) ??
       text(document.querySelector('title')),
     byline:
       firstAttribute(document, ['meta[name="author"]', 'meta[property="article:author"]']) ?? jsonLd.author,
-    publishedAt: firstDate(document, publishedSelectors) ?? toIsoDate(jsonLd.datePublished),
-    modifiedAt: firstDate(document, modifiedSelectors) ?? toIsoDate(jsonLd.dateModified),
+    publishedAt: publishedAt ?? visible.publishedAt,
+    modifiedAt: modifiedAt ?? visible.modifiedAt,
+    pageTypes: [
+      ...jsonLd.types,
+      ...(firstAttribute(document, ['meta[property="og:type"]'])?.toLowerCase() ?? '')
+        .split(/\s+/)
+        .filter(Boolean),
+    ],
   };
 }
 
@@ -80,13 +95,19 @@ function text(element: ElementLike | null): string | undefined {
 }
 
 interface JsonLdFacts {
+  types: string[];
   author?: string;
   datePublished?: string;
   dateModified?: string;
 }
 
-/** The first schema.org object in the page's JSON-LD blocks that carries a date (graphs included). */
+/**
+ * The first schema.org object in the page's JSON-LD blocks that carries a date (graphs included),
+ * and the @type of every object.
+ */
 function readJsonLd(document: DocumentLike): JsonLdFacts {
+  const facts: JsonLdFacts = { types: [] };
+  let dated = false;
   const scripts = document.querySelectorAll('script[type="application/ld+json"]');
   for (let index = 0; index < scripts.length; index++) {
     let data: unknown;
@@ -96,16 +117,19 @@ function readJsonLd(document: DocumentLike): JsonLdFacts {
       continue;
     }
     for (const node of flattenJsonLd(data)) {
-      if (typeof node.datePublished === 'string' || typeof node.dateModified === 'string') {
-        return {
-          datePublished: typeof node.datePublished === 'string' ? node.datePublished : undefined,
-          dateModified: typeof node.dateModified === 'string' ? node.dateModified : undefined,
-          author: authorName(node.author),
-        };
+      const type = node['@type'];
+      for (const name of Array.isArray(type) ? type : [type]) {
+        if (typeof name === 'string') facts.types.push(name.toLowerCase());
+      }
+      if (!dated && (typeof node.datePublished === 'string' || typeof node.dateModified === 'string')) {
+        dated = true;
+        facts.datePublished = typeof node.datePublished === 'string' ? node.datePublished : undefined;
+        facts.dateModified = typeof node.dateModified === 'string' ? node.dateModified : undefined;
+        facts.author = authorName(node.author);
       }
     }
   }
-  return {};
+  return facts;
 }
 
 function flattenJsonLd(data: unknown): Array<Record<string, unknown>> {

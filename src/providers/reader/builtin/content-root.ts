@@ -1,0 +1,187 @@
+/**
+ * Our own main-content candidate, by page structure rather than by article heuristics: page
+ * furniture is pruned, then we descend from <body> while one child holds nearly all of the text.
+ * Where the text splits across several children (posts of a thread, items of a listing, sections
+ * of a product or documentation page) that element is the content, all of it.
+ */
+export interface ContentRoot {
+  element: Element;
+  /** Characters of text in the element, and in links within it. */
+  textLength: number;
+  linkTextLength: number;
+  /** Child elements of the candidate that hold text. */
+  blocks: number;
+}
+
+const droppedTags = new Set([
+  'SCRIPT',
+  'STYLE',
+  'TEMPLATE',
+  'SVG',
+  'IFRAME',
+  'CANVAS',
+  'OBJECT',
+  'EMBED',
+  'NAV',
+  'ASIDE',
+  'DIALOG',
+  'BUTTON',
+  'SELECT',
+  'INPUT',
+  'TEXTAREA',
+  'LABEL',
+]);
+const droppedRoles = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'menu',
+  'menubar',
+  'dialog',
+  'alert',
+]);
+// Class and id words of page furniture in the wild, matched as whole words of the attribute.
+const furnitureWords =
+  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|footer|masthead|cookies?|consent|gdpr|banner|share|sharing|social|newsletter|subscribe|subscription|signup|login|related|recommended|promo|advert|advertisement|ads|ad-slot|sponsored|popup|modal|overlay|skip-link|pagination|pager|toolbar|comment-form|reply-form|print-only|visually-hidden|sr-only|screen-reader-text)(?:$|[\s_-])/i;
+/** In a candidate that is mostly prose, a block that is mostly links is a menu, a grid of related items... */
+const linkListDensity = 0.6;
+const linkListRootDensity = 0.4;
+/** ...unless it is short: an inline list of a few links belongs to the text around it. */
+const linkListMinChars = 80;
+/** A child keeps the descent going when it holds at least this share of its parent's text. */
+const dominantShare = 0.8;
+
+interface Stats {
+  text: number;
+  linkText: number;
+}
+
+export function findContentRoot(body: Element): ContentRoot {
+  const stats = new Map<Element, Stats>();
+  const bodyStats = prune(body, stats, false);
+  let node = body;
+  let current = bodyStats;
+  for (;;) {
+    let best: Element | undefined;
+    let bestStats: Stats | undefined;
+    for (const child of childElements(node)) {
+      const childStats = stats.get(child);
+      if (childStats && (!bestStats || childStats.text > bestStats.text)) {
+        best = child;
+        bestStats = childStats;
+      }
+    }
+    if (!best || !bestStats || bestStats.text < current.text * dominantShare) break;
+    node = best;
+    current = bestStats;
+  }
+  const rootDensity = current.text ? current.linkText / current.text : 0;
+  if (rootDensity < linkListRootDensity) {
+    const removed = dropLinkLists(node, stats);
+    current = { text: current.text - removed.text, linkText: current.linkText - removed.linkText };
+  }
+  let blocks = 0;
+  for (const child of childElements(node)) if ((stats.get(child)?.text ?? 0) > 0) blocks++;
+  return { element: node, textLength: current.text, linkTextLength: current.linkText, blocks };
+}
+
+/**
+ * Removes furniture under `element` and returns its text statistics. A furniture-looking element
+ * holding most of the page's text is kept: some sites put such words on their content wrappers.
+ */
+function prune(element: Element, stats: Map<Element, Stats>, inLink: boolean): Stats {
+  const total: Stats = { text: 0, linkText: 0 };
+  const isLink = inLink || element.tagName === 'A';
+  const candidates: Array<{ child: Element; stats: Stats }> = [];
+  for (let node = element.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === 3) {
+      const length = countText(node.textContent ?? '');
+      total.text += length;
+      if (isLink) total.linkText += length;
+      continue;
+    }
+    if (node.nodeType !== 1) continue;
+    const child = node as Element;
+    if (isAlwaysDropped(child)) {
+      candidates.push({ child, stats: { text: -1, linkText: 0 } });
+      continue;
+    }
+    const childStats = prune(child, stats, isLink);
+    candidates.push({ child, stats: childStats });
+    total.text += childStats.text;
+    total.linkText += childStats.linkText;
+  }
+  for (const { child, stats: childStats } of candidates) {
+    if (childStats.text < 0) {
+      child.remove();
+    } else if (isFurniture(child, childStats, total)) {
+      child.remove();
+      total.text -= childStats.text;
+      total.linkText -= childStats.linkText;
+    } else {
+      stats.set(child, childStats);
+    }
+  }
+  return total;
+}
+
+/** Removes link-dense blocks under `element`; returns what they held. */
+function dropLinkLists(element: Element, stats: Map<Element, Stats>): Stats {
+  const removed: Stats = { text: 0, linkText: 0 };
+  for (const child of [...childElements(element)]) {
+    const childStats = stats.get(child);
+    if (!childStats || childStats.text === 0) continue;
+    if (childStats.text >= linkListMinChars && childStats.linkText > childStats.text * linkListDensity) {
+      child.remove();
+      removed.text += childStats.text;
+      removed.linkText += childStats.linkText;
+      continue;
+    }
+    const inner = dropLinkLists(child, stats);
+    removed.text += inner.text;
+    removed.linkText += inner.linkText;
+  }
+  return removed;
+}
+
+function* childElements(element: Element): Generator<Element> {
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) yield child;
+}
+
+function countText(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code !== 32 && code !== 10 && code !== 9 && code !== 13 && code !== 160) count++;
+  }
+  return count;
+}
+
+function isAlwaysDropped(element: Element): boolean {
+  if (droppedTags.has(element.tagName)) return true;
+  if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
+  const role = element.getAttribute('role');
+  if (role && droppedRoles.has(role)) return true;
+  const style = element.getAttribute('style');
+  return style !== null && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
+}
+
+// Some sites (forum engines, single-page apps) serve the whole page to non-JS clients in <noscript>;
+// a short one only says "enable JavaScript".
+const noscriptContentChars = 500;
+
+function isFurniture(element: Element, stats: Stats, parent: Stats): boolean {
+  if (element.tagName === 'NOSCRIPT') return stats.text < noscriptContentChars;
+  return looksLikeFurniture(element) && stats.text < parent.text * 0.5;
+}
+
+function looksLikeFurniture(element: Element): boolean {
+  const tag = element.tagName;
+  if (tag === 'FOOTER' || tag === 'FORM') return true;
+  // A page header holds the logo and menus; a header with the page's <h1> opens the content.
+  if (tag === 'HEADER') return !element.querySelector('h1');
+  const marker = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  return marker.length > 1 && furnitureWords.test(marker);
+}

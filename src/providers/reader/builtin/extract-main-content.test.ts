@@ -1,0 +1,104 @@
+import { parseHTML } from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { extractHtmlPage } from './extract-html-page.js';
+import { extractMainContent } from './extract-main-content.js';
+
+const sentence = (topic: string) =>
+  `${topic} is discussed here at some length, with enough words in the paragraph for it to count as real content.`;
+
+const chrome = `<header><a href="/">Logo</a><nav><a href="/a">Products</a><a href="/b">Pricing</a><a href="/c">Blog</a></nav></header>`;
+const footer = `<footer><p>© 2026 Example Corp. All rights reserved.</p><a href="/privacy">Privacy</a></footer>`;
+
+function extract(html: string) {
+  const { document } = parseHTML(html);
+  return extractMainContent(document as unknown as Document, {
+    url: 'https://example.com/page',
+    pageTypes: [],
+  });
+}
+
+describe('extractMainContent', () => {
+  it('keeps every post of a forum thread, not just the longest one', () => {
+    const posts = [
+      'Alice asks about the router',
+      'Bob answers with a firmware fix',
+      'Carol confirms the fix works',
+      'Dan adds a caveat about old models',
+    ]
+      .map(
+        (text, index) =>
+          `<article class="post"><div class="author">user${index}</div><p>${sentence(text)}</p></article>`,
+      )
+      .join('');
+    const content = extract(
+      `<html><body>${chrome}<main><h1>Router drops Wi-Fi</h1><div class="thread">${posts}</div></main><aside class="sidebar"><p>${sentence('Sidebar promotion')}</p></aside>${footer}</body></html>`,
+    );
+    for (const text of ['Alice asks', 'Bob answers', 'Carol confirms', 'Dan adds'])
+      expect(content.text).toContain(text);
+    expect(content.text).not.toContain('Sidebar promotion');
+    expect(content.text).not.toContain('All rights reserved');
+    expect(content.source).toBe('structure');
+  });
+
+  it('keeps the items of a listing with their titles and summaries', () => {
+    const items = Array.from(
+      { length: 6 },
+      (_, index) =>
+        `<li><h3><a href="/item/${index}">Item number ${index}</a></h3><p>Summary of item ${index}: ${sentence('This item')}</p></li>`,
+    ).join('');
+    const content = extract(
+      `<html><body>${chrome}<div id="content"><h1>All items</h1><ul class="results">${items}</ul></div>${footer}</body></html>`,
+    );
+    for (let index = 0; index < 6; index++) expect(content.text).toContain(`Item number ${index}`);
+    expect(content.text).not.toContain('Pricing');
+  });
+
+  it('drops a grid of related products from a product page but keeps description and specifications', () => {
+    const related = Array.from(
+      { length: 8 },
+      (_, index) =>
+        `<div class="card"><a href="/p/${index}">Other kettle model ${index} in brushed steel</a></div>`,
+    ).join('');
+    const content = extract(
+      `<html><body>${chrome}<div class="product"><h1>Kettle 3000</h1><p>${sentence('The Kettle 3000 boils water quickly')}</p><table><tr><th>Capacity</th><td>1.7 l</td></tr><tr><th>Power</th><td>3 kW</td></tr></table><p>${sentence('Its auto shut-off')} ${sentence('The lid')}</p><p>${sentence('The base')} ${sentence('The warranty')}</p><div class="more">${related}</div></div>${footer}</body></html>`,
+    );
+    expect(content.text).toContain('The Kettle 3000 boils water quickly');
+    expect(content.text).toContain('Capacity 1.7 l');
+    expect(content.text).not.toContain('Other kettle model');
+  });
+
+  it('reads a page served whole inside <noscript>, and ignores a short "enable JavaScript" one', () => {
+    const content = extract(
+      `<html><body><noscript>Please enable JavaScript.</noscript><div id="app"></div><noscript><div class="topic"><p>${sentence('The first reply')}</p><p>${sentence('The second reply')}</p><p>${sentence('The third reply')}</p><p>${sentence('The fourth reply')}</p><p>${sentence('The fifth reply')}</p><p>${sentence('The sixth reply')}</p><p>${sentence('The seventh reply')}</p></div></noscript></body></html>`,
+    );
+    expect(content.text).toContain('The first reply');
+    expect(content.text).toContain('The seventh reply');
+    expect(content.text).not.toContain('enable JavaScript');
+  });
+
+  it("keeps Readability's article when it covers the page's text", () => {
+    const paragraphs = [
+      'Scientists measured',
+      'The team found',
+      'Further work will',
+      'Critics noted',
+      'The paper concludes',
+    ]
+      .map((text) => `<p>${sentence(text)}</p>`)
+      .join('');
+    const content = extract(
+      `<html><body>${chrome}<article><h1>A finding</h1>${paragraphs}</article>${footer}</body></html>`,
+    );
+    expect(content.source).toBe('readability');
+    expect(content.text).toContain('The paper concludes');
+    expect(content.text).not.toContain('All rights reserved');
+  });
+
+  it('finds the body when a stray element comes before <head>', () => {
+    const page = extractHtmlPage(
+      `<html><script>var x = 1;</script><head><title>T</title></head><body><article><p>${sentence('A page with a stray script')}</p><p>${sentence('Second paragraph')}</p></article></body></html>`,
+      'https://example.com/',
+    );
+    expect(page.text).toContain('A page with a stray script');
+  });
+});

@@ -15,6 +15,7 @@ import { startFakeWeb } from '../dist/testing/fake-web-server.js';
 const sizes = (process.env.BENCH_SIZES ?? '50,100,200').split(',').map(Number);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 500);
 const llmCallsPerRun = 6;
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const page = `<html><head><title>91st Academy Awards</title></head><body><article><h1>91st Academy Awards</h1>
 <p>The 91st Academy Awards ceremony honored the best films of 2018 and took place on February 24, 2019.</p>
@@ -76,7 +77,7 @@ function scriptedReply(request) {
 function startServer() {
   const child = spawn(
     process.execPath,
-    [cliPath, 'serve', '--port', '0', '--max-concurrent', '1000', '--max-queue', '0'],
+    [...nodeFlags, cliPath, 'serve', '--port', '0', '--max-concurrent', '1000', '--max-queue', '0'],
     {
       env: {
         PATH: process.env.PATH ?? '',

@@ -66,6 +66,19 @@ function actionFields(limits: ActionLimits) {
  * action, of which the chosen one must be filled.
  */
 export function createActionSchema(allowed: readonly ActionName[], limits: ActionLimits) {
+  // The same few schemas recur every step; reusing the object lets its JSON schema be converted once.
+  const key = `${allowed.join(',')}|${limits.maxQueries}|${limits.maxUrls}|${limits.maxGapQuestions}|${limits.maxReferences}`;
+  let schema = actionSchemas.get(key);
+  if (!schema) {
+    schema = buildActionSchema(allowed, limits);
+    actionSchemas.set(key, schema);
+  }
+  return schema;
+}
+
+const actionSchemas = new Map<string, ReturnType<typeof buildActionSchema>>();
+
+function buildActionSchema(allowed: readonly ActionName[], limits: ActionLimits) {
   const fields = actionFields(limits);
   const shape: Record<string, z.ZodType> = {
     think: z

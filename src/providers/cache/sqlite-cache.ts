@@ -40,38 +40,51 @@ CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires_at);`;
  */
 export function createSqliteCache(options: SqliteCacheOptions): ResponseCache {
   const now = options.now ?? Date.now;
-  let database: BetterSqlite3.Database | undefined;
+  let statements: Statements | undefined;
 
-  function open(): BetterSqlite3.Database {
-    if (database) return database;
-    database = openDatabase(options.file);
-    database.prepare('DELETE FROM entries WHERE expires_at <= ?').run(now());
-    return database;
+  // Statements are prepared once per opened database: preparing is most of a lookup's cost.
+  function open(): Statements {
+    if (statements) return statements;
+    statements = prepareStatements(openDatabase(options.file));
+    statements.prune.run(now());
+    return statements;
   }
 
   return {
     get(kind, key) {
-      const row = open()
-        .prepare('SELECT value FROM entries WHERE kind = ? AND key = ? AND expires_at > ?')
-        .get(kind, key, now()) as { value: string } | undefined;
+      const row = open().get.get(kind, key, now()) as { value: string } | undefined;
       return row ? JSON.parse(row.value) : undefined;
     },
     set(kind, key, value, ttlSeconds) {
       if (ttlSeconds <= 0) return;
       const storedAt = now();
-      open()
-        .prepare(
-          'INSERT OR REPLACE INTO entries (kind, key, value, stored_at, expires_at) VALUES (?, ?, ?, ?, ?)',
-        )
-        .run(kind, key, JSON.stringify(value), storedAt, storedAt + ttlSeconds * 1000);
+      open().set.run(kind, key, JSON.stringify(value), storedAt, storedAt + ttlSeconds * 1000);
     },
     prune() {
-      return open().prepare('DELETE FROM entries WHERE expires_at <= ?').run(now()).changes;
+      return open().prune.run(now()).changes;
     },
     close() {
-      database?.close();
-      database = undefined;
+      statements?.database.close();
+      statements = undefined;
     },
+  };
+}
+
+interface Statements {
+  database: BetterSqlite3.Database;
+  get: BetterSqlite3.Statement;
+  set: BetterSqlite3.Statement;
+  prune: BetterSqlite3.Statement;
+}
+
+function prepareStatements(database: BetterSqlite3.Database): Statements {
+  return {
+    database,
+    get: database.prepare('SELECT value FROM entries WHERE kind = ? AND key = ? AND expires_at > ?'),
+    set: database.prepare(
+      'INSERT OR REPLACE INTO entries (kind, key, value, stored_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    prune: database.prepare('DELETE FROM entries WHERE expires_at <= ?'),
   };
 }
 

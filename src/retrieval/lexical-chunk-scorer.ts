@@ -17,6 +17,8 @@ export interface LexicalChunkScorerOptions {
   topicChars?: number;
   /** Extra share of score for matching chunks that hold what the answer looks like. Default 0.6; 0 off. */
   answerCueBonus?: number;
+  /** Extra share of score per further distinct question term in the same chunk. Default 0.3; 0 off. */
+  proximityBonus?: number;
 }
 
 const letterOrDigit = /[\p{L}\p{N}]/u;
@@ -52,18 +54,22 @@ export function createLexicalChunkScorer(
   const averageLength = totalLength / Math.max(1, chunks.length);
   const topic = text.slice(0, options.topicChars ?? 200);
   const cueBonus = options.answerCueBonus ?? 0.6;
+  const proximityBonus = options.proximityBonus ?? 0.3;
   return {
     score(question) {
       const scores = new Float64Array(chunks.length);
       if (chunks.length === 0) return scores;
       const counts = new Float64Array(chunks.length);
+      const distinct = new Float64Array(chunks.length);
       for (const { term, weight } of weightedQuestionTerms(question, { topic })) {
         counts.fill(0);
         const touched = aligned
           ? countInText(lower, term, starts, counts)
           : countInChunks(chunks, term, counts);
         addTermScores({ scores, counts, touched, lengths, averageLength, k1, b, weight });
+        for (const chunk of touched) distinct[chunk]!++;
       }
+      applyProximity(scores, distinct, proximityBonus);
       const cue = cueBonus > 0 ? answerCueFor(question) : undefined;
       if (cue) {
         for (let index = 0; index < scores.length; index++)
@@ -72,6 +78,17 @@ export function createLexicalChunkScorer(
       return scores;
     },
   };
+}
+
+/**
+ * Several distinct question terms close together (in one chunk) say more than one term repeated:
+ * with topic terms weighing little, this is what finds "Jeremy ... voiced by" on a page where
+ * the show's name is everywhere.
+ */
+function applyProximity(scores: Float64Array, distinct: Float64Array, bonus: number): void {
+  if (bonus <= 0) return;
+  for (let index = 0; index < scores.length; index++)
+    if (distinct[index]! > 1) scores[index]! *= 1 + bonus * (distinct[index]! - 1);
 }
 
 function addTermScores(input: {
@@ -159,6 +176,7 @@ export function scoreDocumentsLexically(query: string, documents: readonly strin
   const scores = createLexicalChunkScorer(documents.join('\n'), chunks, {
     topicChars: 0,
     answerCueBonus: 0,
+    proximityBonus: 0,
   }).score(query);
   let max = 0;
   for (const score of scores) max = Math.max(max, score);

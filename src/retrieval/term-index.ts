@@ -1,4 +1,5 @@
 import { termsOf, tokenize } from './tokenize.js';
+import { hashWord, hashWordStep, WordTable, wordHashSeed } from './word-table.js';
 
 /**
  * Short texts (URL titles, snippets, anchor text) as arrays of word ids, so a query is scored by
@@ -30,40 +31,38 @@ const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
  * prefixes up to four characters shorter, and a term's words are one lookup away.
  */
 export function createTermIndex(): TermIndex {
-  const idOf = new Map<string, number>();
+  const table = new WordTable();
   const byPrefix = new Map<string, number[]>();
-  const wordLengths: number[] = [];
-  const intern = (word: string): number => {
-    let id = idOf.get(word);
-    if (id !== undefined) return id;
-    id = idOf.size;
-    idOf.set(word, id);
-    wordLengths.push(word.length);
-    for (let cut = 0; cut <= 4 && word.length - cut >= 1; cut++) {
-      const prefix = cut === 0 ? word : word.slice(0, word.length - cut);
-      const list = byPrefix.get(prefix);
-      if (list) list.push(id);
-      else byPrefix.set(prefix, [id]);
+  const intern = (text: string, start: number, end: number, hash: number): number => {
+    const { id, added } = table.intern(text, start, end, hash);
+    if (added) {
+      const word = table.words[id]!;
+      for (let cut = 0; cut <= 4 && word.length - cut >= 1; cut++) {
+        const prefix = cut === 0 ? word : word.slice(0, word.length - cut);
+        const list = byPrefix.get(prefix);
+        if (list) list.push(id);
+        else byPrefix.set(prefix, [id]);
+      }
     }
     return id;
   };
   return {
     get size() {
-      return idOf.size;
+      return table.size;
     },
     tokenise(text) {
       const ids: number[] = [];
-      forEachWord(text.toLowerCase(), (word) => ids.push(intern(word)));
+      forEachWord(text.toLowerCase(), (lower, start, end, hash) => ids.push(intern(lower, start, end, hash)));
       return { ids: Int32Array.from(ids), length: text.length };
     },
     score(query, texts) {
       const terms = [...new Set(termsOf(query))];
       // Term number + 1 per word id (0: none): an array read per word, no hashing.
-      const termOf = new Int32Array(idOf.size);
+      const termOf = new Int32Array(table.size);
       terms.forEach((term, termIndex) => {
         const limit = term.length + (/\d/.test(term) ? 0 : term.length <= 3 ? 1 : 4);
         for (const id of byPrefix.get(term) ?? []) {
-          if (wordLengths[id]! <= limit && termOf[id] === 0) termOf[id] = termIndex + 1;
+          if (table.words[id]!.length <= limit && termOf[id] === 0) termOf[id] = termIndex + 1;
         }
       });
       return bm25(texts, termOf, terms.length);
@@ -71,9 +70,13 @@ export function createTermIndex(): TermIndex {
   };
 }
 
-/** Words of lower-cased text, scanned by char code (the regex tokenizer is several times slower). */
-function forEachWord(lower: string, visit: (word: string) => void): void {
+type WordVisitor = (text: string, start: number, end: number, hash: number) => void;
+
+/** Words of lower-cased text, scanned by char code and hashed on the way (no substrings). */
+function forEachWord(lower: string, visit: WordVisitor): void {
   let start = -1;
+  let hash = wordHashSeed;
+  let cjkSeen = false;
   for (let index = 0; index <= lower.length; index++) {
     const code = index < lower.length ? lower.charCodeAt(index) : 32;
     const isWord =
@@ -81,16 +84,21 @@ function forEachWord(lower: string, visit: (word: string) => void): void {
         ? (code >= 97 && code <= 122) || (code >= 48 && code <= 57)
         : letterOrDigit.test(lower[index]!);
     if (isWord) {
-      if (start === -1) start = index;
+      if (start === -1) {
+        start = index;
+        hash = wordHashSeed;
+        cjkSeen = false;
+      }
+      hash = hashWordStep(hash, code);
+      if (code >= cjkStart) cjkSeen = true;
       continue;
     }
     if (start === -1) continue;
-    const word = lower.slice(start, index);
-    start = -1;
     // CJK runs become the bigrams question terms are made of.
-    if (lower.charCodeAt(index - 1) >= cjkStart || hasCjk(word))
-      for (const token of tokenize(word)) visit(token);
-    else visit(word);
+    if (cjkSeen && hasCjk(lower.slice(start, index)))
+      for (const token of tokenize(lower.slice(start, index))) visit(token, 0, token.length, hashWord(token));
+    else visit(lower, start, index, hash);
+    start = -1;
   }
 }
 

@@ -21,10 +21,9 @@ interface CachedFeatures extends UrlFeatures {
   anchorCount: number;
 }
 
-// Kept on the record itself under a symbol: it
-// lives as long as the record, and a lookup costs no hashing, unlike a WeakMap of ten thousand.
-const cacheKey = Symbol('urlFeatures');
-type WithCache = UrlCandidate & { [cacheKey]?: CachedFeatures };
+// Weak: an entry lives as long as its record, and the caller's records are left untouched (a
+// property added to ten thousand records would also slow every other read of them).
+const cache = new WeakMap<UrlCandidate, CachedFeatures>();
 
 // One shared vocabulary, replaced once it holds this many words; features made with an older
 // one are then made again.
@@ -39,7 +38,7 @@ export function urlTermIndex(): TermIndex {
 
 export function featuresOf(candidate: UrlCandidate): UrlFeatures {
   const index = urlTermIndex();
-  const cached = (candidate as WithCache)[cacheKey];
+  const cached = cache.get(candidate);
   if (
     cached &&
     cached.index === index &&
@@ -58,8 +57,7 @@ export function featuresOf(candidate: UrlCandidate): UrlFeatures {
     text: index.tokenise(`${candidate.title} ${candidate.snippet} ${candidate.anchors.join(' ')}`),
     prefixHashes: prefixHashesOf(candidate.url),
   };
-  // Not enumerable: copies of the record ({...record}) and events do not carry it.
-  Object.defineProperty(candidate, cacheKey, { value: features, writable: true, configurable: true });
+  cache.set(candidate, features);
   return features;
 }
 

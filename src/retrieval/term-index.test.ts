@@ -18,7 +18,7 @@ describe('createTermIndex', () => {
     for (const query of ['who directed the film', 'iPhone 15', 'best films 150', '東京の天気']) {
       const expected = Array.from(scoreDocumentsLexically(query, documents));
       const actual = Array.from(index.score(query, texts));
-      actual.forEach((score, position) => expect(score).toBeCloseTo(expected[position]!, 6));
+      for (const [position, score] of actual.entries()) expect(score).toBeCloseTo(expected[position]!, 6);
     }
     expect(Array.from(index.score('1', texts))).toEqual([0, 0, 0, 0, 0]);
   });

@@ -34,8 +34,9 @@ export function createTermIndex(): TermIndex {
   const table = new WordTable();
   const byPrefix = new Map<string, number[]>();
   const intern = (text: string, start: number, end: number, hash: number): number => {
-    const { id, added } = table.intern(text, start, end, hash);
-    if (added) {
+    const known = table.size;
+    const id = table.intern(text, start, end, hash);
+    if (id === known) {
       const word = table.words[id]!;
       for (let cut = 0; cut <= 4 && word.length - cut >= 1; cut++) {
         const prefix = cut === 0 ? word : word.slice(0, word.length - cut);

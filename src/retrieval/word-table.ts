@@ -12,8 +12,8 @@ export class WordTable {
     return this.words.length;
   }
 
-  /** The id of `text.slice(start, end)`, whose hashWord() is `hash`; new words are added. */
-  intern(text: string, start: number, end: number, hash: number): { id: number; added: boolean } {
+  /** The id of `text.slice(start, end)`, whose hashWord() is `hash`; a new word gets the next id. */
+  intern(text: string, start: number, end: number, hash: number): number {
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const id = this.slots[slot]!;
@@ -23,10 +23,9 @@ export class WordTable {
         this.hashes.push(hash);
         this.slots[slot] = added;
         if (this.words.length * 2 > this.slots.length) this.grow();
-        return { id: added, added: true };
+        return added;
       }
-      if (this.hashes[id] === hash && sameText(this.words[id]!, text, start, end))
-        return { id, added: false };
+      if (this.hashes[id] === hash && sameText(this.words[id]!, text, start, end)) return id;
     }
   }
 

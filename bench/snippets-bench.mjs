@@ -18,33 +18,43 @@ const documents = readFileSync(dataPath, 'utf8')
 const fold = (text) => text.toLowerCase().replace(/\s+/g, ' ');
 const contains = (selection, answer) => fold(selection).includes(fold(answer).trim());
 
+// Tuning used the even-indexed pages only; the odd ones are the held-out half.
+const half = (documentIndex) => (documentIndex % 2 === 0 ? 'even' : 'odd');
 const rows = [];
 for (const budget of budgets) {
   let questions = 0;
   let selected = 0;
   let leading = 0;
+  const perHalf = { even: { questions: 0, selected: 0 }, odd: { questions: 0, selected: 0 } };
   const times = [];
-  for (const document of documents) {
+  documents.forEach((document, documentIndex) => {
     const page = document.input;
+    const tally = perHalf[half(documentIndex)];
     document.instructions.forEach((question, index) => {
       const answer = document.outputs[index];
       if (!answer?.trim()) return;
       questions++;
+      tally.questions++;
       const started = performance.now();
       const snippets = selectSnippets(question, page, { budgetChars: budget });
       times.push(performance.now() - started);
       const text = snippets.map((snippet) => snippet.text).join('\n');
       const chars = snippets.reduce((sum, snippet) => sum + snippet.text.length, 0);
       if (chars > budget) throw new Error(`selection of ${chars} chars exceeds the ${budget} budget`);
-      if (contains(text, answer)) selected++;
+      if (contains(text, answer)) {
+        selected++;
+        tally.selected++;
+      }
       if (contains(page.slice(0, budget), answer)) leading++;
     });
-  }
+  });
   times.sort((a, b) => a - b);
   rows.push({
     budget,
     questions,
     lexical: (selected / questions).toFixed(3),
+    evenPages: (perHalf.even.selected / perHalf.even.questions).toFixed(3),
+    oddPages: (perHalf.odd.selected / perHalf.odd.questions).toFixed(3),
     leadingText: (leading / questions).toFixed(3),
     msMedian: times[Math.floor(times.length / 2)].toFixed(2),
     msP95: times[Math.floor(times.length * 0.95)].toFixed(2),

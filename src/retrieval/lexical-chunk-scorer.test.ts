@@ -57,4 +57,18 @@ describe('createLexicalChunkScorer', () => {
     const scores = createLexicalChunkScorer(text, chunks).score('日本の首都');
     expect(scores[0]).toBeGreaterThan(scores[1]!);
   });
+
+  it('prefers distinct question terms together, and the shape of the answer, over the page topic repeated', () => {
+    const { text, chunks } = chunksOf([
+      'Phineas and Ferb - wiki. Phineas and Ferb is a cartoon.',
+      'Phineas and Ferb build things; Phineas and Ferb again, Phineas.',
+      'Jeremy Johnson ( voiced by Mitchel Musso ) works at a burger stand.',
+      'Jeremy likes music and plays in a band with friends.',
+    ]);
+    const scores = createLexicalChunkScorer(text, chunks, { topicChars: 30 }).score(
+      'who does the voice of jeremy on phineas and ferb',
+    );
+    expect(scores[2]).toBeGreaterThan(scores[1]!);
+    expect(scores[2]).toBeGreaterThan(scores[3]!);
+  });
 });

@@ -1,5 +1,6 @@
+import { answerCueFor } from './answer-cues.js';
 import type { TextChunk } from './chunk-text.js';
-import { termsOf } from './tokenize.js';
+import { weightedQuestionTerms } from './question-terms.js';
 
 export interface LexicalChunkScorer {
   /** One BM25 score ≥ 0 per chunk, in chunk order. */
@@ -9,6 +10,15 @@ export interface LexicalChunkScorer {
 export interface LexicalChunkScorerOptions {
   k1?: number;
   b?: number;
+  /**
+   * How many leading characters of the text name its topic (title, first heading): question terms
+   * found there weigh less. Default 200; 0 for texts that are not one page.
+   */
+  topicChars?: number;
+  /** Extra share of score for matching chunks that hold what the answer looks like. Default 0.6; 0 off. */
+  answerCueBonus?: number;
+  /** Extra share of score per further distinct question term in the same chunk. Default 0.3; 0 off. */
+  proximityBonus?: number;
 }
 
 const letterOrDigit = /[\p{L}\p{N}]/u;
@@ -42,21 +52,43 @@ export function createLexicalChunkScorer(
     totalLength += lengths[index]!;
   }
   const averageLength = totalLength / Math.max(1, chunks.length);
+  const topic = text.slice(0, options.topicChars ?? 200);
+  const cueBonus = options.answerCueBonus ?? 0.6;
+  const proximityBonus = options.proximityBonus ?? 0.3;
   return {
     score(question) {
       const scores = new Float64Array(chunks.length);
       if (chunks.length === 0) return scores;
       const counts = new Float64Array(chunks.length);
-      for (const term of new Set(termsOf(question))) {
+      const distinct = new Float64Array(chunks.length);
+      for (const { term, weight } of weightedQuestionTerms(question, { topic })) {
         counts.fill(0);
         const touched = aligned
           ? countInText(lower, term, starts, counts)
           : countInChunks(chunks, term, counts);
-        addTermScores({ scores, counts, touched, lengths, averageLength, k1, b });
+        addTermScores({ scores, counts, touched, lengths, averageLength, k1, b, weight });
+        for (const chunk of touched) distinct[chunk]!++;
+      }
+      applyProximity(scores, distinct, proximityBonus);
+      const cue = cueBonus > 0 ? answerCueFor(question) : undefined;
+      if (cue) {
+        for (let index = 0; index < scores.length; index++)
+          if (scores[index]! > 0 && cue(chunks[index]!.text)) scores[index]! *= 1 + cueBonus;
       }
       return scores;
     },
   };
+}
+
+/**
+ * Several distinct question terms close together (in one chunk) say more than one term repeated:
+ * with topic terms weighing little, this is what finds "Jeremy ... voiced by" on a page where
+ * the show's name is everywhere.
+ */
+function applyProximity(scores: Float64Array, distinct: Float64Array, bonus: number): void {
+  if (bonus <= 0) return;
+  for (let index = 0; index < scores.length; index++)
+    if (distinct[index]! > 1) scores[index]! *= 1 + bonus * (distinct[index]! - 1);
 }
 
 function addTermScores(input: {
@@ -67,11 +99,12 @@ function addTermScores(input: {
   averageLength: number;
   k1: number;
   b: number;
+  weight: number;
 }): void {
-  const { scores, counts, touched, lengths, averageLength, k1, b } = input;
+  const { scores, counts, touched, lengths, averageLength, k1, b, weight } = input;
   const df = touched.length;
   if (df === 0) return;
-  const idf = Math.log(1 + (scores.length - df + 0.5) / (df + 0.5));
+  const idf = weight * Math.log(1 + (scores.length - df + 0.5) / (df + 0.5));
   for (const chunk of touched) {
     const frequency = counts[chunk]!;
     const norm = k1 * (1 - b + (b * lengths[chunk]!) / averageLength);
@@ -140,7 +173,11 @@ export function scoreDocumentsLexically(query: string, documents: readonly strin
     chunks.push({ start: offset, end: offset + text.length, text });
     offset += text.length + 1;
   }
-  const scores = createLexicalChunkScorer(documents.join('\n'), chunks).score(query);
+  const scores = createLexicalChunkScorer(documents.join('\n'), chunks, {
+    topicChars: 0,
+    answerCueBonus: 0,
+    proximityBonus: 0,
+  }).score(query);
   let max = 0;
   for (const score of scores) max = Math.max(max, score);
   if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;

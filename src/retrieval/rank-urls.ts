@@ -1,5 +1,5 @@
 import { createHostFilter, type HostLists } from './host-lists.js';
-import { scoreDocumentsLexically } from './lexical-chunk-scorer.js';
+import { featuresOf, type UrlFeatures, urlTermIndex } from './url-features.js';
 
 export interface UrlCandidate {
   url: string;
@@ -110,6 +110,7 @@ function computeSignals(
   const hostShare = shareOf(pool.map((candidate) => candidate.host));
   const maxHits = pool.reduce((max, candidate) => Math.max(max, candidate.hits), 1);
   const nowMs = options.freshnessNow?.getTime();
+  const features = pool.map(featuresOf);
   // A plain loop: typed-array .from() with a map function is many times slower in V8.
   const each = (value: (candidate: UrlCandidate) => number) => {
     const out = new Float64Array(pool.length);
@@ -119,29 +120,30 @@ function computeSignals(
   return {
     frequency: each((candidate) => (maxHits > 1 ? (candidate.hits - 1) / (maxHits - 1) : 0)),
     host: each((candidate) => hostShare(candidate.host)),
-    path: pathStructureScores(pool),
-    relevance: relevanceScores(pool, kept, options),
+    path: pathStructureScores(features),
+    relevance: relevanceScores(features, kept, options),
     freshness: each((candidate) => (nowMs === undefined ? 0 : freshness(candidate.publishedAt, nowMs))),
     boost: each((candidate) => (hosts.boosted(candidate.host) ? 1 : 0)),
     penalty: each((candidate) => Math.min(1, Math.max(0, options.hostPenalty?.(candidate.host) ?? 0))),
   };
 }
 
-/** The candidates' text as one string, each a "chunk", scored with the fast BM25 scorer. */
+/** BM25 of the candidates' title, snippet and anchor text, tokenised once per URL record. */
 function relevanceScores(
-  pool: readonly UrlCandidate[],
+  features: readonly UrlFeatures[],
   kept: number[],
   options: RankUrlsOptions,
 ): Float64Array {
   const given = options.relevance;
-  const scores = new Float64Array(pool.length);
+  const scores = new Float64Array(features.length);
   const missing = given ? kept.some((index) => !Number.isFinite(given[index])) : true;
   if (missing) {
-    const lexical = scoreDocumentsLexically(
-      options.question,
-      pool.map((candidate) => `${candidate.title} ${candidate.snippet} ${candidate.anchors.join(' ')}`),
+    scores.set(
+      urlTermIndex().score(
+        options.question,
+        features.map((feature) => feature.text),
+      ),
     );
-    scores.set(lexical);
   }
   if (given) {
     kept.forEach((original, index) => {
@@ -164,56 +166,26 @@ function shareOf(keys: readonly string[]): (key: string) => number {
 /**
  * URLs in a shared path hierarchy (many siblings under /docs/api/) score higher; each level
  * counts less than the one above it, and deep pages lose a little for their depth. Prefixes
- * (host, host/a, host/a/b... the page itself excluded) are keyed by a running 32-bit hash of the
- * URL's characters: no substring is built, and a rare collision only blurs one signal.
+ * (host, host/a, host/a/b... the page itself excluded) are keyed by their hashes.
  */
-function pathStructureScores(pool: readonly UrlCandidate[]): Float64Array {
-  const hashes: number[] = [];
-  const ends = new Int32Array(pool.length);
+function pathStructureScores(features: readonly UrlFeatures[]): Float64Array {
   const counts = new Map<number, number>();
-  pool.forEach((candidate, index) => {
-    forEachPrefixHash(candidate.url, (hash) => {
-      hashes.push(hash);
-      counts.set(hash, (counts.get(hash) ?? 0) + 1);
-    });
-    ends[index] = hashes.length;
-  });
-  const scores = new Float64Array(pool.length);
+  for (const { prefixHashes } of features)
+    for (const hash of prefixHashes) counts.set(hash, (counts.get(hash) ?? 0) + 1);
+  const scores = new Float64Array(features.length);
   let max = 0;
-  for (let index = 0, from = 0; index < pool.length; from = ends[index]!, index++) {
+  features.forEach(({ prefixHashes }, index) => {
     let score = 0;
-    for (let at = from; at < ends[index]!; at++)
-      score += Math.log2(counts.get(hashes[at]!)!) * pathDecay ** (at - from);
-    scores[index] = score / (1 + 0.1 * (ends[index]! - from));
-    max = Math.max(max, scores[index]!);
-  }
+    let decay = 1;
+    for (const hash of prefixHashes) {
+      score += Math.log2(counts.get(hash)!) * decay;
+      decay *= pathDecay;
+    }
+    scores[index] = score / (1 + 0.1 * prefixHashes.length);
+    if (scores[index]! > max) max = scores[index]!;
+  });
   if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;
   return scores;
-}
-
-// 30 bits: V8 keeps such numbers unboxed, which makes the Map of prefix counts several times faster.
-const smallIntegerMask = 0x3fffffff;
-
-/** Calls back with the hash of each path prefix of the URL, host first; query and fragment ignored. */
-function forEachPrefixHash(url: string, visit: (hash: number) => void): void {
-  const schemeEnd = url.indexOf('://');
-  const from = schemeEnd === -1 ? 0 : schemeEnd + 3;
-  let hash = 0x811c9dc5;
-  let emitted = false;
-  for (let index = from; index < url.length; index++) {
-    const code = url.charCodeAt(index);
-    if (code === 63 || code === 35) break; // ? #
-    if (code === 47) {
-      // a slash ends a prefix (repeated slashes count once)
-      if (index > from && url.charCodeAt(index - 1) !== 47) {
-        visit(hash & smallIntegerMask);
-        emitted = true;
-      }
-      continue;
-    }
-    hash = Math.imul(hash ^ code, 0x01000193);
-  }
-  if (!emitted) visit(hash & smallIntegerMask);
 }
 
 /** 1 for today, halving every 180 days; 0 when the date is unknown. */

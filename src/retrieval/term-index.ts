@@ -52,9 +52,12 @@ export function createTermIndex(): TermIndex {
       return table.size;
     },
     tokenise(text) {
-      const ids: number[] = [];
-      forEachWord(text.toLowerCase(), (lower, start, end, hash) => ids.push(intern(lower, start, end, hash)));
-      return { ids: Int32Array.from(ids), length: text.length };
+      let count = 0;
+      forEachWord(text.toLowerCase(), (lower, start, end, hash) => {
+        if (count === idBuffer.length) idBuffer = growBuffer(idBuffer);
+        idBuffer[count++] = intern(lower, start, end, hash);
+      });
+      return { ids: idBuffer.slice(0, count), length: text.length };
     },
     score(query, texts) {
       const terms = [...new Set(termsOf(query))];
@@ -69,6 +72,15 @@ export function createTermIndex(): TermIndex {
       return bm25(texts, termOf, terms.length);
     },
   };
+}
+
+// Word ids of the text being tokenised; reused, since a text's ids are copied out at the end.
+let idBuffer: Int32Array<ArrayBuffer> = new Int32Array(256);
+
+function growBuffer(buffer: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(buffer.length * 2);
+  grown.set(buffer);
+  return grown;
 }
 
 type WordVisitor = (text: string, start: number, end: number, hash: number) => void;

@@ -5,8 +5,9 @@
  */
 export class WordTable {
   readonly words: string[] = [];
-  private readonly hashes: number[] = [];
   private slots = new Int32Array(1 << 12).fill(-1);
+  // Each slot's word hash, beside the slot: a probe compares hashes without touching the words.
+  private slotHashes = new Int32Array(1 << 12);
 
   get size(): number {
     return this.words.length;
@@ -20,23 +21,28 @@ export class WordTable {
       if (id === -1) {
         const added = this.words.length;
         this.words.push(text.slice(start, end));
-        this.hashes.push(hash);
         this.slots[slot] = added;
+        this.slotHashes[slot] = hash;
         if (this.words.length * 2 > this.slots.length) this.grow();
         return added;
       }
-      if (this.hashes[id] === hash && sameText(this.words[id]!, text, start, end)) return id;
+      if (this.slotHashes[slot] === hash && sameText(this.words[id]!, text, start, end)) return id;
     }
   }
 
   private grow(): void {
-    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const oldSlots = this.slots;
+    const oldHashes = this.slotHashes;
+    this.slots = new Int32Array(oldSlots.length * 2).fill(-1);
+    this.slotHashes = new Int32Array(oldSlots.length * 2);
     const mask = this.slots.length - 1;
-    this.hashes.forEach((hash, id) => {
-      let slot = hash & mask;
+    for (let old = 0; old < oldSlots.length; old++) {
+      if (oldSlots[old] === -1) continue;
+      let slot = oldHashes[old]! & mask;
       while (this.slots[slot] !== -1) slot = (slot + 1) & mask;
-      this.slots[slot] = id;
-    });
+      this.slots[slot] = oldSlots[old]!;
+      this.slotHashes[slot] = oldHashes[old]!;
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import { startFakeOpenAi } from '../src/testing/fake-openai-server.js';
 import { startFakeSearxng } from '../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../src/testing/fake-web-server.js';
 import { oscarsPage, parasitePage } from '../test/helpers/agent-harness.js';
+import { median } from './extraction-score.js';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const llmLatencyMs = Number(process.env.BENCH_LLM_LATENCY_MS ?? 200);
@@ -181,12 +182,6 @@ function runCli(args: string[]): Promise<string> {
       },
     );
   });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 const results: Array<Record<string, number>> = [];

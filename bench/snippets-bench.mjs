@@ -18,7 +18,10 @@ const documents = readFileSync(dataPath, 'utf8')
 const fold = (text) => text.toLowerCase().replace(/\s+/g, ' ');
 const contains = (selection, answer) => fold(selection).includes(fold(answer).trim());
 
-// Tuning used the even-indexed pages only; the odd ones are the held-out half.
+// The first round of tuning used the even-indexed pages only. A second round (citation lists,
+// the cue for who plays a role, place words for "where") was made from misses on all pages, so
+// the odd half is no longer strictly held out: the HotpotQA table below is the check that the
+// changes carry over to other text.
 const half = (documentIndex) => (documentIndex % 2 === 0 ? 'even' : 'odd');
 const rows = [];
 for (const budget of budgets) {
@@ -69,3 +72,50 @@ const at4000 = rows.find((row) => row.budget === 4000);
 console.log(
   `target at 4,000 chars: ≥ 0.850 · lexical ${at4000.lexical} ${Number(at4000.lexical) >= 0.85 ? 'ok' : 'BELOW TARGET'}`,
 );
+
+// A second, unrelated check: HotpotQA questions over their ten context paragraphs pooled into one
+// page (shuffled order, so no lead to lean on). Share of answers (yes/no excluded) and of gold
+// supporting sentences inside the selection.
+const hotpotPath = resolve('../shared/eval/qa/hotpotqa-dev-distractor-first100.json');
+if (existsSync(hotpotPath)) {
+  const items = JSON.parse(readFileSync(hotpotPath, 'utf8'));
+  const hotpotRows = [];
+  for (const budget of [1000, 2000]) {
+    let answers = 0;
+    let answersFound = 0;
+    let answersLeading = 0;
+    let facts = 0;
+    let factsFound = 0;
+    for (const item of items) {
+      const sentencesOf = new Map();
+      let page = '';
+      item.context.title.forEach((title, index) => {
+        sentencesOf.set(title, item.context.sentences[index]);
+        page += `## ${title}\n${item.context.sentences[index].join('')}\n\n`;
+      });
+      const text = selectSnippets(item.question, page, { budgetChars: budget })
+        .map((snippet) => snippet.text)
+        .join('\n');
+      if (!['yes', 'no'].includes(item.answer.toLowerCase())) {
+        answers++;
+        if (contains(text, item.answer)) answersFound++;
+        if (contains(page.slice(0, budget), item.answer)) answersLeading++;
+      }
+      item.supporting_facts.title.forEach((title, index) => {
+        const sentence = sentencesOf.get(title)?.[item.supporting_facts.sent_id[index]];
+        if (!sentence?.trim()) return;
+        facts++;
+        if (contains(text, sentence)) factsFound++;
+      });
+    }
+    hotpotRows.push({
+      budget,
+      questions: items.length,
+      answers: (answersFound / answers).toFixed(3),
+      answersLeadingText: (answersLeading / answers).toFixed(3),
+      supportingSentences: (factsFound / facts).toFixed(3),
+    });
+  }
+  console.log('HotpotQA (first 100 dev questions, 10 paragraphs pooled per question), containment:');
+  console.table(hotpotRows);
+}

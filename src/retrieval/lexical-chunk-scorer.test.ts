@@ -72,3 +72,27 @@ describe('createLexicalChunkScorer', () => {
     expect(scores[2]).toBeGreaterThan(scores[3]!);
   });
 });
+
+describe('createLexicalChunkScorer on reference lists', () => {
+  const { text, chunks } = chunksOf([
+    'Sibongile Mlambo as Angela Goddard in Lost in Space, a survivor of the attack on the Resolute.',
+    '"Lost in Space: who plays Angela in the Netflix remake". Deadline. Retrieved June 26, 2018.',
+  ]);
+
+  it('weighs a chunk that reads like a bibliography entry down', () => {
+    const question = 'who plays angela in lost in space';
+    // The cited title repeats more of the question's words than the cast line does...
+    const full = createLexicalChunkScorer(text, chunks, { citationWeight: 1 }).score(question);
+    expect(full[1]).toBeGreaterThan(full[0]!);
+    // ...yet the cast line, which holds the answer, comes first.
+    const scores = createLexicalChunkScorer(text, chunks).score(question);
+    expect(scores[1]).toBeGreaterThan(0);
+    expect(scores[0]).toBeGreaterThan(scores[1]!);
+  });
+
+  it('keeps the full score with citationWeight 1', () => {
+    const full = createLexicalChunkScorer(text, chunks, { citationWeight: 1 }).score('who plays angela');
+    const reduced = createLexicalChunkScorer(text, chunks).score('who plays angela');
+    expect(reduced[1]).toBeCloseTo(full[1]! * 0.1, 10);
+  });
+});

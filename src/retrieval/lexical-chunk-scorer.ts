@@ -1,5 +1,6 @@
 import { answerCueFor } from './answer-cues.js';
 import type { TextChunk } from './chunk-text.js';
+import { looksLikeCitation } from './citation-chunks.js';
 import { weightedQuestionTerms } from './question-terms.js';
 
 export interface LexicalChunkScorer {
@@ -19,6 +20,11 @@ export interface LexicalChunkScorerOptions {
   answerCueBonus?: number;
   /** Extra share of score per further distinct question term in the same chunk. Default 0.3; 0 off. */
   proximityBonus?: number;
+  /**
+   * Share of its score a chunk keeps when it reads like a bibliography entry ("Retrieved 12 May
+   * 2017", "ISBN"): reference lists repeat the page's words in every cited title. Default 0.1; 1 off.
+   */
+  citationWeight?: number;
 }
 
 const letterOrDigit = /[\p{L}\p{N}]/u;
@@ -55,6 +61,7 @@ export function createLexicalChunkScorer(
   const topic = text.slice(0, options.topicChars ?? 200);
   const cueBonus = options.answerCueBonus ?? 0.6;
   const proximityBonus = options.proximityBonus ?? 0.3;
+  const citationWeight = options.citationWeight ?? 0.1;
   return {
     score(question) {
       const scores = new Float64Array(chunks.length);
@@ -71,9 +78,11 @@ export function createLexicalChunkScorer(
       }
       applyProximity(scores, distinct, proximityBonus);
       const cue = cueBonus > 0 ? answerCueFor(question) : undefined;
-      if (cue) {
-        for (let index = 0; index < scores.length; index++)
-          if (scores[index]! > 0 && cue(chunks[index]!.text)) scores[index]! *= 1 + cueBonus;
+      for (let index = 0; index < scores.length; index++) {
+        if (scores[index] === 0) continue;
+        const text = chunks[index]!.text;
+        if (cue) scores[index]! *= 1 + cueBonus * cue(text);
+        if (citationWeight < 1 && looksLikeCitation(text)) scores[index]! *= citationWeight;
       }
       return scores;
     },
@@ -177,6 +186,7 @@ export function scoreDocumentsLexically(query: string, documents: readonly strin
     topicChars: 0,
     answerCueBonus: 0,
     proximityBonus: 0,
+    citationWeight: 1,
   }).score(query);
   let max = 0;
   for (const score of scores) max = Math.max(max, score);

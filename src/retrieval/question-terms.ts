@@ -48,11 +48,17 @@ const relatedGroups: readonly string[] = [
   'film movie',
 ];
 
-const relatedPhrases: ReadonlyArray<[string, string]> = [
-  ['come out', 'release premiere publish air'],
-  ['came out', 'release premiere publish air'],
-  ['take place', 'set located'],
-  ['took place', 'set located'],
+/**
+ * Phrases, and question words that say what kind of answer is wanted, with the words pages use
+ * beside such an answer: "where was it filmed" is answered by a "Production location" row or
+ * "located in".
+ */
+const relatedPhrases: ReadonlyArray<[RegExp, string]> = [
+  [/\bwhere\b/, 'location located place site'],
+  [/\bcome out\b/, 'release premiere publish air'],
+  [/\bcame out\b/, 'release premiere publish air'],
+  [/\btake place\b/, 'set located'],
+  [/\btook place\b/, 'set located'],
 ];
 
 const relatedByStem = buildRelatedTable();
@@ -88,7 +94,7 @@ export function weightedQuestionTerms(question: string, options: QuestionTermOpt
   for (const term of own) for (const related of relatedByStem.get(term) ?? []) addRelated(related);
   const lower = question.toLowerCase();
   for (const [phrase, related] of relatedPhrases) {
-    if (lower.includes(phrase)) for (const word of related.split(' ')) addRelated(stem(word));
+    if (phrase.test(lower)) for (const word of related.split(' ')) addRelated(stem(word));
   }
   return [...weights].map(([term, weight]) => ({ term, weight }));
 }

@@ -95,6 +95,13 @@ export const retrievalSettingSources: readonly SettingSource[] = [
     description: 'rewrite and expand queries with the rewriter role before searching (default true)',
   },
   {
+    path: 'retrieval.queryRewrite',
+    flag: 'no-query-rewrite',
+    type: 'boolean',
+    negate: true,
+    description: "search the agent's queries as written, without the rewriter call",
+  },
+  {
     path: 'retrieval.hostHealthFile',
     env: 'DEEPSEARCH_HOST_HEALTH_FILE',
     flag: 'host-health-file',

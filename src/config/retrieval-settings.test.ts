@@ -30,6 +30,12 @@ describe('retrieval settings from env, flags and file', () => {
     expect(JSON.stringify(redactConfig(config))).not.toMatch(/jina-secret|cohere-secret/);
   });
 
+  it('turns query rewrite off with --no-query-rewrite, over the variable', () => {
+    const config = loadConfig({ env: { DEEPSEARCH_QUERY_REWRITE: 'true' }, flags: { 'no-query-rewrite': true } });
+    expect(config.retrieval.queryRewrite).toBe(false);
+    expect(loadConfig({ flags: { 'no-query-rewrite': false } }).retrieval.queryRewrite).toBe(true);
+  });
+
   it('defaults to the built-in lexical embedding and reranker with rewrite on', () => {
     const config = loadConfig({});
     expect(config.embedding.provider).toBe('builtin');

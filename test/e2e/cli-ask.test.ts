@@ -133,6 +133,50 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
     }
   });
 
+  it('searches the queries as written, with no rewriter call, under --no-query-rewrite', async () => {
+    const llm = await startFakeOpenAi({
+      routes: {
+        agent_action: [
+          agentReply({ think: 'Search.', action: 'search', search: { queries: ['Parasite premiere'] } }),
+          agentReply({
+            think: 'Found it.',
+            action: 'answer',
+            answer: {
+              text: 'Parasite premiered at Cannes on 21 May 2019[^1].',
+              references: [
+                { url: `${web.url}/parasite`, quote: 'Parasite premiered at Cannes on 21 May 2019.' },
+              ],
+            },
+          }),
+        ],
+        evaluation_criteria: [
+          agentReply({
+            think: 'simple',
+            needsFreshness: false,
+            needsPlurality: false,
+            needsCompleteness: false,
+            needsStrict: false,
+          }),
+        ],
+        evaluate_definitive: [agentReply({ think: 'Direct answer.', pass: true, improvement: '' })],
+      },
+    });
+    try {
+      const before = searxng.requests.length;
+      const run = await runBuiltCli(
+        ['ask', 'When did Parasite premiere?', '--json', '--no-query-rewrite', '--allow-private-network'],
+        cliEnv(llm),
+      );
+      expect(run.code).toBe(0);
+      const output = JSON.parse(run.stdout);
+      expect(output.usage.byRole.rewriter).toBeUndefined();
+      expect(searxng.requests.slice(before).map((request) => request.query.q)).toEqual(['Parasite premiere']);
+      llm.assertConsumed();
+    } finally {
+      await llm.close();
+    }
+  });
+
   it('prints a readable answer with sources and quotes without --json', async () => {
     const llm = await startFakeOpenAi({
       routes: {

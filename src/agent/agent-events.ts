@@ -53,6 +53,8 @@ export type AgentEvent =
       ok: boolean;
       title?: string;
       chars?: number;
+      /** The page loaded but showed only a teaser behind a paywall or login. */
+      paywalled?: boolean;
       error?: string;
     }
   | { type: 'reflect'; step: number; questions: string[] }

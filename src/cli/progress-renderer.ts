@@ -57,7 +57,7 @@ export function createProgressRenderer(
         terminal.write(
           indent(
             event.ok
-              ? `${style('green', '✓')} ${clipLine(`${event.url} (${event.chars} chars)`, width)}`
+              ? `${style('green', '✓')} ${clipLine(`${event.url} (${event.chars} chars${event.paywalled ? ', paywalled' : ''})`, width)}`
               : `${style('red', '✗')} ${clipLine(`${event.url}: ${event.error}`, width)}`,
           ),
         );

@@ -115,6 +115,7 @@ export function pageJson(page: Page): Record<string, unknown> {
     modifiedAt: page.modifiedAt ?? null,
     byline: page.byline ?? null,
     contentType: page.contentType,
+    paywalled: page.paywalled ?? false,
     markdown: page.markdown,
     text: page.text,
     links: page.links,

@@ -31,7 +31,10 @@ describe('retrieval settings from env, flags and file', () => {
   });
 
   it('turns query rewrite off with --no-query-rewrite, over the variable', () => {
-    const config = loadConfig({ env: { DEEPSEARCH_QUERY_REWRITE: 'true' }, flags: { 'no-query-rewrite': true } });
+    const config = loadConfig({
+      env: { DEEPSEARCH_QUERY_REWRITE: 'true' },
+      flags: { 'no-query-rewrite': true },
+    });
     expect(config.retrieval.queryRewrite).toBe(false);
     expect(loadConfig({ flags: { 'no-query-rewrite': false } }).retrieval.queryRewrite).toBe(true);
   });

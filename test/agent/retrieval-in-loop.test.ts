@@ -186,6 +186,28 @@ describe('URL ranking in the loop', () => {
     expect(health.penalty('paywall.example')).toBeGreaterThan(0.5);
     expect(health.penalty('en.wikipedia.org')).toBe(0);
   });
+
+  it('keeps a teaser that loaded behind a paywall but remembers its host as walled', async () => {
+    const health = new HostHealth();
+    const teaserUrl = 'https://news.example/bridge';
+    const teaser =
+      '<html><head><title>Bridge</title></head><body><article><h1>Bridge</h1><p>The council voted on Tuesday to close the old bridge to cars, officials said.</p><p>Subscribe to continue reading. Already a subscriber? Sign in.</p></article></body></html>';
+    const { events } = await runAgent(question, {
+      search: { bridge: [hit(teaserUrl, 'Bridge closes')] },
+      pages: { [teaserUrl]: teaser },
+      hostHealth: health,
+      config: { budget: { maxSteps: 3 } },
+      steps: [
+        scriptedStep.search(['bridge']),
+        scriptedStep.visit([teaserUrl]),
+        { ...scriptedStep.finalAnswer('x'), expect: { promptIncludes: 'close the old bridge' } },
+      ],
+    });
+    expect(eventsOf(events, 'read-end')).toContainEqual(
+      expect.objectContaining({ url: teaserUrl, ok: true, paywalled: true }),
+    );
+    expect(health.penalty('news.example')).toBeGreaterThan(0.5);
+  });
 });
 
 describe('embeddings in the loop', () => {

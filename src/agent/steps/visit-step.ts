@@ -57,7 +57,8 @@ export async function runVisitStep(
       return;
     }
     stored.push(storePage(context, page));
-    context.hostHealth.record(hostOf(page.url), 'ok');
+    // A teaser is kept (it may hold a fact), but the host is remembered as walled.
+    context.hostHealth.record(hostOf(page.url), page.paywalled ? 'paywalled' : 'ok');
     readCount++;
     context.emit({
       type: 'read-end',
@@ -66,8 +67,11 @@ export async function runVisitStep(
       ok: true,
       title: page.title,
       chars: page.text.length,
+      ...(page.paywalled ? { paywalled: true } : {}),
     });
-    notes.push(`read ${page.url} ("${page.title.slice(0, 80)}", ${page.text.length} chars)`);
+    notes.push(
+      `read ${page.url} ("${page.title.slice(0, 80)}", ${page.text.length} chars${page.paywalled ? ', paywalled: only a teaser' : ''})`,
+    );
   });
   // Awaited before the next prompt is built, so this step's pages are scored semantically too.
   await Promise.all(stored.map((page) => embedPageChunks(context, page)));

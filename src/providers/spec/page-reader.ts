@@ -20,6 +20,11 @@ export interface Page {
   publishedAt?: string;
   modifiedAt?: string;
   contentType: string;
+  /**
+   * The page shows only a teaser behind a paywall or login wall (the publisher's schema.org mark,
+   * or a short text asking to subscribe). Its text may still hold a fact or two.
+   */
+  paywalled?: boolean;
 }
 
 export interface ReadOptions {

@@ -183,3 +183,45 @@ describe('createBuiltinReader: robots.txt', () => {
     expect((await reader({ respectRobotsTxt: true }).read(`${site.url}/x`)).text).toContain('No robots file');
   });
 });
+
+describe('createBuiltinReader: paywalls behind HTTP 200', () => {
+  const page = (head: string, body: string) =>
+    html(
+      Buffer.from(
+        `<html><head><title>Story</title>${head}</head><body><article><h1>Story</h1>${body}</article></body></html>`,
+      ),
+      'text/html; charset=utf-8',
+    );
+  const teaser =
+    '<p>The council voted on Tuesday to close the old bridge to cars from next spring, officials said.</p>';
+
+  it("flags the publisher's schema.org mark and a short teaser asking to subscribe", async () => {
+    const site = await serve({
+      '/marked': page(
+        '<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","isAccessibleForFree":"False","hasPart":{"@type":"WebPageElement","isAccessibleForFree":"False","cssSelector":".paywall"}}</script>',
+        `${teaser}<p>${'The full report follows for members. '.repeat(5)}</p>`,
+      ),
+      '/teaser': page('', `${teaser}<p>Subscribe to continue reading. Already a subscriber? Sign in.</p>`),
+    });
+    expect((await reader().read(`${site.url}/marked`)).paywalled).toBe(true);
+    const walled = await reader().read(`${site.url}/teaser`);
+    expect(walled.paywalled).toBe(true);
+    expect(walled.text).toContain('close the old bridge');
+  });
+
+  it('leaves a free article alone, even one that ends with a newsletter prompt', async () => {
+    const long = `<p>${'The bridge opened in 1905 and carried trams, carts and later cars across the river. '.repeat(40)}</p>`;
+    const site = await serve({
+      '/free': page(
+        '<script type="application/ld+json">{"@type":"NewsArticle","isAccessibleForFree":true}</script>',
+        `${teaser}${long}<p>Subscribe to continue reading our weekly newsletter.</p>`,
+      ),
+      '/plain': page(
+        '',
+        `${teaser}<p>Readers can subscribe to the newsletter for more local news every week.</p>`,
+      ),
+    });
+    expect((await reader().read(`${site.url}/free`)).paywalled).toBeUndefined();
+    expect((await reader().read(`${site.url}/plain`)).paywalled).toBeUndefined();
+  });
+});

@@ -4,6 +4,7 @@ import { extractMainContent } from './extract-main-content.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { collectPageLinks } from './page-links.js';
 import { readPageMetadata } from './page-metadata.js';
+import { showsPaywall } from './paywall-signals.js';
 
 /** A page's content and metadata as extracted from its HTML; the reader adds the URLs and type. */
 export type ExtractedPage = Omit<Page, 'requestedUrl' | 'url' | 'contentType'>;
@@ -25,6 +26,7 @@ export function extractHtmlPage(html: string, url: string): ExtractedPage {
     byline: content.byline || metadata.byline,
     publishedAt: metadata.publishedAt,
     modifiedAt: metadata.modifiedAt,
+    ...(showsPaywall(content.text, metadata.accessibleForFree) ? { paywalled: true } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { toIsoDate } from '../../http/to-iso-date.js';
+import { readAccessibleForFree } from './paywall-signals.js';
 import { readVisibleDates } from './visible-dates.js';
 
 interface ElementLike {
@@ -18,6 +19,8 @@ export interface PageMetadata {
   modifiedAt?: string;
   /** schema.org @type values of the JSON-LD blocks and og:type, lower-cased ('article', 'product'...). */
   pageTypes: string[];
+  /** JSON-LD isAccessibleForFree: false when the publisher marks the content as paid. */
+  accessibleForFree?: boolean;
 }
 
 // Where sites put their dates, most specific first (Open Graph, Dublin Core, schema.org microdata, CMS habits).
@@ -66,6 +69,7 @@ export function readPageMetadata(document: DocumentLike): PageMetadata {
         .split(/\s+/)
         .filter(Boolean),
     ],
+    accessibleForFree: jsonLd.accessibleForFree,
   };
 }
 
@@ -99,6 +103,7 @@ interface JsonLdFacts {
   author?: string;
   datePublished?: string;
   dateModified?: string;
+  accessibleForFree?: boolean;
 }
 
 /**
@@ -121,6 +126,9 @@ function readJsonLd(document: DocumentLike): JsonLdFacts {
       for (const name of Array.isArray(type) ? type : [type]) {
         if (typeof name === 'string') facts.types.push(name.toLowerCase());
       }
+      const free = readAccessibleForFree(node.isAccessibleForFree);
+      // One object marked paid is enough: sites mark the article, not always the page.
+      if (free !== undefined && facts.accessibleForFree !== false) facts.accessibleForFree = free;
       if (!dated && (typeof node.datePublished === 'string' || typeof node.dateModified === 'string')) {
         dated = true;
         facts.datePublished = typeof node.datePublished === 'string' ? node.datePublished : undefined;

@@ -1,12 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AgentEventListener } from './agent/agent-events.js';
 import type { DeepSearchResult } from './agent/agent-types.js';
-import { runDeepSearch } from './agent/run-deep-search.js';
-import {
-  type AnswerSchema,
-  createStructuredAnswer,
-  type StructuredAnswer,
-} from './agent/structured-answer.js';
+import type { AnswerSchema, StructuredAnswer } from './agent/structured-answer.js';
 import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
@@ -128,6 +123,9 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     close: () => cache.close(),
     ask: async (question, askOptions = {}) => {
       const runConfig = askOptions.config ?? config;
+      // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
+      // to search or read pages (deepsearch search, read) never loads it.
+      const { runDeepSearch } = await import('./agent/run-deep-search.js');
       try {
         return await runDeepSearch({
           question,
@@ -142,7 +140,9 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         if (healthFile) saveHostHealth(healthFile, hostHealth, askOptions.onEvent);
       }
     },
-    structureAnswer: (result, structureOptions) =>
-      createStructuredAnswer({ llm, result, ...structureOptions }),
+    structureAnswer: async (result, structureOptions) => {
+      const { createStructuredAnswer } = await import('./agent/structured-answer.js');
+      return createStructuredAnswer({ llm, result, ...structureOptions });
+    },
   };
 }

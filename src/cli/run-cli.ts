@@ -1,12 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../errors/index.js';
-import { runAskCommand } from './ask-command.js';
+import { addAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
 import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
 import { addReadCommand } from './read-command.js';
 import { addSearchCommand } from './search-command.js';
-import { runServeCommand } from './serve-command.js';
-import { addSettingFlags, collectSettingFlags } from './setting-flags.js';
+import { addServeCommand } from './serve-command.js';
 
 /** Runs the CLI and returns the exit code; never throws, never exits the process itself. */
 export async function runCli(io: CliIo): Promise<number> {
@@ -18,39 +17,12 @@ export async function runCli(io: CliIo): Promise<number> {
       writeErr: () => undefined,
     })
     .showSuggestionAfterError(true);
-  const ask = addSettingFlags(
-    program
-      .command('ask')
-      .description('answer a question (reads it from stdin when none is given)')
-      .argument('[question...]', 'the question')
-      .option(
-        '--json',
-        'print one JSON document (answer, references, usage, steps...) and nothing else on stdout',
-      )
-      .option('--quiet', 'no progress on stderr')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
-  );
-  ask.action(async (words: string[], options: { json?: boolean; quiet?: boolean; config?: string }) => {
-    await runAskCommand(io, {
-      words,
-      flags: collectSettingFlags(ask),
-      json: options.json ?? false,
-      quiet: options.quiet ?? false,
-      configPath: options.config,
-    });
-  });
+  // Each command is defined here with its flags and help; what it runs is loaded only when it runs,
+  // so --help and usage errors load none of the runtime.
+  addAskCommand(program, io);
   addSearchCommand(program, io);
   addReadCommand(program, io);
-  const serve = addSettingFlags(
-    program
-      .command('serve')
-      .description('serve the OpenAI-compatible API (POST /v1/chat/completions) until SIGTERM or Ctrl-C')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
-    { server: true },
-  );
-  serve.action(async (options: { config?: string }) => {
-    await runServeCommand(io, { flags: collectSettingFlags(serve), configPath: options.config });
-  });
+  addServeCommand(program, io);
   const debug =
     io.argv.includes('--debug') ||
     ['1', 'true', 'yes'].includes((io.env.DEEPSEARCH_DEBUG ?? '').toLowerCase());

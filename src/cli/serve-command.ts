@@ -1,53 +1,18 @@
-import { once } from 'node:events';
-import { llmRoles } from '../config/config-schema.js';
-import { requireApiKey, resolveLlmSettings } from '../config/resolve-llm-settings.js';
-import { ConfigError } from '../errors/index.js';
-import { createRuntime } from '../runtime.js';
-import { serverModels } from '../server/server-app.js';
-import { startServer } from '../server/start-server.js';
+import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
-import { loadCliConfig } from './load-cli-config.js';
+import { addSettingFlags, collectSettingFlags } from './setting-flags.js';
 
-export interface ServeCommandOptions {
-  flags: Record<string, unknown>;
-  configPath: string | undefined;
-}
-
-const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost']);
-
-/**
- * `deepsearch serve`: the OpenAI-compatible API until SIGTERM or Ctrl-C, then a graceful stop.
- * The access log (one JSON line per request) goes to stdout, everything else to stderr.
- */
-export async function runServeCommand(io: CliIo, options: ServeCommandOptions): Promise<void> {
-  const config = loadCliConfig(io, options.flags, options.configPath);
-  const settings = config.server;
-  const runtime = createRuntime({ config });
-  // Fail at start, not on the first client's request, when no LLM (or no key for it) is configured.
-  for (const role of llmRoles) requireApiKey(resolveLlmSettings(config, role));
-  if (!loopbackHosts.has(settings.host) && settings.apiKeys.length === 0) {
-    io.stderr.write(
-      `deepsearch: warning: listening on ${settings.host} without API keys; set DEEPSEARCH_API_KEYS\n`,
-    );
-  }
-  const server = await startServer({ runtime, settings, log: (line) => io.stdout.write(`${line}\n`) }).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
-      throw new ConfigError(
-        `cannot listen on ${settings.host}:${settings.port} (${error.code}): choose another --port`,
-        {
-          cause: error,
-        },
-      );
-    },
+/** Registers `deepsearch serve`; the server and the runtime are loaded only when it runs. */
+export function addServeCommand(program: Command, io: CliIo): void {
+  const serve = addSettingFlags(
+    program
+      .command('serve')
+      .description('serve the OpenAI-compatible API (POST /v1/chat/completions) until SIGTERM or Ctrl-C')
+      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+    { server: true },
   );
-  io.stderr.write(
-    `deepsearch: serving ${serverModels.join(', ')} at ${server.url}/v1 (POST /v1/chat/completions)\n`,
-  );
-  if (!io.signal.aborted) await once(io.signal, 'abort');
-  io.stderr.write(
-    `deepsearch: stopping; running requests get up to ${settings.shutdownGraceSeconds}s to finish\n`,
-  );
-  await server.close();
-  runtime.close();
+  serve.action(async (options: { config?: string }) => {
+    const { runServeCommand } = await import('./run-serve-command.js');
+    await runServeCommand(io, { flags: collectSettingFlags(serve), configPath: options.config });
+  });
 }

@@ -1,11 +1,10 @@
 import { z } from 'zod';
+import { llmRoles, searchKeyProviderIds } from './config-ids.js';
+
+export { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-ids.js';
 
 export const llmProviderIds = ['openai', 'openai-compatible', 'anthropic', 'google'] as const;
 export type LlmProviderId = (typeof llmProviderIds)[number];
-
-/** Every LLM call is made for one role; each role may use its own model and settings. */
-export const llmRoles = ['agent', 'beast', 'evaluator', 'analyzer', 'rewriter'] as const;
-export type LlmRole = (typeof llmRoles)[number];
 
 export const structuredOutputModes = ['auto', 'json-schema', 'prompt'] as const;
 export type StructuredOutputMode = (typeof structuredOutputModes)[number];
@@ -96,10 +95,6 @@ export const retrievalConfigSchema = z
     hostHealthFile: z.string().min(1).optional(),
   })
   .strict();
-
-/** Search engines that take a key, and the vendor variable each key is read from. */
-export const searchKeyProviderIds = ['brave', 'serper', 'tavily', 'jina', 'exa'] as const;
-export type SearchKeyProviderId = (typeof searchKeyProviderIds)[number];
 
 export const searchConfigSchema = z
   .object({

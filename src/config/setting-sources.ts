@@ -1,4 +1,4 @@
-import { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-schema.js';
+import { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-ids.js';
 import { retrievalSettingSources } from './retrieval-setting-sources.js';
 
 /** 'list': comma-separated in env and flags. */

@@ -4,7 +4,7 @@ import { type ResolvedLlmSettings, resolveLlmSettings } from '../../config/resol
 import { isProviderError } from '../../errors/index.js';
 import type { LlmClient, StructuredRequest, StructuredResult } from '../spec/llm-client.js';
 import { createLanguageModel } from './create-language-model.js';
-import { generateStructured, type StructuredMode } from './generate-structured.js';
+import type { StructuredMode } from './generate-structured.js';
 import { structuredOutputUnsupportedCode } from './to-provider-error.js';
 
 export interface LlmClientOptions {
@@ -75,6 +75,8 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
         throw error;
       });
       const model = await state.model;
+      // The AI SDK loads on the first call, not when a runtime is made (deepsearch read, search).
+      const { generateStructured } = await import('./generate-structured.js');
       const call = (mode: StructuredMode) =>
         generateStructured(request, {
           model,

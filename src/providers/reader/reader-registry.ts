@@ -1,7 +1,7 @@
 import type { ReaderConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../errors/index.js';
 import type { PageReader } from '../spec/page-reader.js';
-import { createBuiltinReader } from './builtin/builtin-reader.js';
+import type { BuiltinReaderSettings } from './builtin/builtin-reader.js';
 import { createJinaReader } from './jina/jina-reader.js';
 
 /** What the runtime passes besides the reader config. */
@@ -13,7 +13,7 @@ export type PageReaderSettings = ReaderConfig & PageReaderDependencies;
 
 const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageReader>> = {
   builtin: (settings) =>
-    createBuiltinReader({
+    createBuiltinReaderOnFirstRead({
       fetch: settings.fetch,
       timeoutMs: settings.timeoutSeconds * 1000,
       maxBytes: settings.maxBytes,
@@ -31,6 +31,23 @@ const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageRea
       timeoutMs: Math.max(30, settings.timeoutSeconds) * 1000,
     }),
 };
+
+/**
+ * The builtin reader brings undici, linkedom, Readability and Turndown; it loads on the first read,
+ * so a runtime that only searches (deepsearch search) never loads them.
+ */
+function createBuiltinReaderOnFirstRead(settings: BuiltinReaderSettings): PageReader {
+  let reader: Promise<PageReader> | undefined;
+  return {
+    id: 'builtin',
+    read(url, options) {
+      reader ??= import('./builtin/builtin-reader.js').then(({ createBuiltinReader }) =>
+        createBuiltinReader(settings),
+      );
+      return reader.then((loaded) => loaded.read(url, options));
+    },
+  };
+}
 
 export const readerProviderIds: readonly string[] = Object.keys(readers);
 

@@ -10,7 +10,7 @@ import {
   splitLocale,
   withSiteOperator,
 } from '../http-search-provider.js';
-import { type DuckDuckGoPage, parseDuckDuckGoHtml } from './parse-duckduckgo-html.js';
+import type { DuckDuckGoPage } from './parse-duckduckgo-html.js';
 
 export type DuckDuckGoSearchSettings = Omit<HttpSearchSettings, 'apiKey'> & { userAgent?: string };
 
@@ -78,6 +78,8 @@ async function sendForm(input: SendInput): Promise<DuckDuckGoPage> {
     timeoutMs: input.settings.timeoutMs ?? 15_000,
     signal: input.signal,
   });
+  // linkedom loads with the first DuckDuckGo answer, not whenever a search provider is made.
+  const { parseDuckDuckGoHtml } = await import('./parse-duckduckgo-html.js');
   const page = parseDuckDuckGoHtml(text);
   // A robot check comes back as 202 or 200 with a challenge instead of results: a rate limit
   // that retrying at once does not lift, so the fallback chain should move on.

@@ -1,0 +1,91 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { settingSources } from '../config/setting-sources.js';
+import type { CliIo } from './cli-io.js';
+import { runCli } from './run-cli.js';
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    argv: ['node', 'deepsearch', ...args],
+    env: {},
+    cwd: process.cwd(),
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin: Object.assign(Readable.from([]), { isTTY: true }),
+    signal: new AbortController().signal,
+  };
+  const code = await runCli(io);
+  return { code, stdout, stderr };
+}
+
+/** The flags --help lists: the first `--name` of each option line. */
+function listedFlags(help: string): Set<string> {
+  return new Set([...help.matchAll(/^ {2}(?:-\w, )?--([a-z][a-z-]*)/gm)].map((match) => match[1]!));
+}
+
+const roleFlag = /^llm-(agent|beast|evaluator|analyzer|rewriter)-/;
+const settingFlags = (server: boolean) =>
+  settingSources
+    .filter((source) => source.flag && !roleFlag.test(source.flag))
+    .filter((source) => server || !source.path.startsWith('server.'))
+    .map((source) => source.flag!);
+
+const commands = {
+  ask: ['json', 'quiet', 'config', ...settingFlags(false)],
+  search: [
+    'json',
+    'quiet',
+    'count',
+    'time-range',
+    'site',
+    'lang',
+    'region',
+    'config',
+    ...settingFlags(false),
+  ],
+  read: ['format', 'config', ...settingFlags(false)],
+  serve: ['config', ...settingFlags(true)],
+};
+
+describe('deepsearch --help', () => {
+  it('lists every command', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    for (const name of Object.keys(commands)) expect(help.stdout).toMatch(new RegExp(`^ {2}${name} `, 'm'));
+  });
+
+  it.each(Object.entries(commands))(
+    '%s --help lists its own flags and every setting flag',
+    async (name, flags) => {
+      const help = await run([name, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stderr).toBe('');
+      const listed = listedFlags(help.stdout);
+      expect([...listed].sort()).toEqual([...flags, 'help'].sort());
+    },
+  );
+
+  it('keeps per-role LLM flags out of the help but accepts them', async () => {
+    const help = await run(['ask', '--help']);
+    expect(help.stdout).not.toContain('--llm-agent-model');
+    // Accepted: the run gets as far as checking --format.
+    const hiddenFlag = await run(['read', '--llm-agent-model', 'x', '--format', 'xml', 'page.html']);
+    expect(hiddenFlag.code).toBe(2);
+    expect(hiddenFlag.stderr).toBe(
+      'deepsearch: error: --format must be one of markdown, text, json (got "xml")\n',
+    );
+  });
+
+  it('answers an unknown command or flag with one line and exit code 2', async () => {
+    const command = await run(['asc']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toBe(
+      "deepsearch: error: unknown command 'asc'\n(Did you mean ask?) (see deepsearch --help)\n",
+    );
+    const flag = await run(['read', '--formt', 'json']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^deepsearch: error: unknown option '--formt'/);
+  });
+});

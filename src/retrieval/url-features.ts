@@ -1,3 +1,4 @@
+import { Int32Arena } from './int32-arena.js';
 import type { UrlCandidate } from './rank-urls.js';
 import { createTermIndex, type TermIndex, type TokenisedText } from './term-index.js';
 
@@ -54,17 +55,18 @@ export function featuresOf(candidate: UrlCandidate): UrlFeatures {
     title: candidate.title,
     snippet: candidate.snippet,
     anchorCount: candidate.anchors.length,
-    text: index.tokenise(`${candidate.title} ${candidate.snippet} ${candidate.anchors.join(' ')}`),
+    text: index.tokenise([candidate.title, candidate.snippet, candidate.anchors.join(' ')]),
     prefixHashes: prefixHashesOf(candidate.url),
   };
   cache.set(candidate, features);
   return features;
 }
 
+const prefixHashes = new Int32Arena();
+
 function prefixHashesOf(url: string): Int32Array {
-  const hashes: number[] = [];
-  forEachPrefixHash(url, (hash) => hashes.push(hash));
-  return Int32Array.from(hashes);
+  forEachPrefixHash(url, (hash) => prefixHashes.push(hash));
+  return prefixHashes.take();
 }
 
 // 30 bits: V8 keeps such numbers unboxed, which makes the Map of prefix counts several times faster.

@@ -1,4 +1,5 @@
 import { createHostFilter, type HostLists } from './host-lists.js';
+import { IntCounts } from './int-counts.js';
 import { featuresOf, type UrlFeatures, urlTermIndex } from './url-features.js';
 
 export interface UrlCandidate {
@@ -169,21 +170,28 @@ function shareOf(keys: readonly string[]): (key: string) => number {
  * (host, host/a, host/a/b... the page itself excluded) are keyed by their hashes.
  */
 function pathStructureScores(features: readonly UrlFeatures[]): Float64Array {
-  const counts = new Map<number, number>();
+  let prefixCount = 0;
+  for (const { prefixHashes } of features) prefixCount += prefixHashes.length;
+  const counts = new IntCounts(prefixCount);
+  // Each prefix's slot in counts, in the order they are read again below.
+  const slots = new Int32Array(prefixCount);
+  let at = 0;
   for (const { prefixHashes } of features)
-    for (const hash of prefixHashes) counts.set(hash, (counts.get(hash) ?? 0) + 1);
+    for (let index = 0; index < prefixHashes.length; index++) slots[at++] = counts.add(prefixHashes[index]!);
   const scores = new Float64Array(features.length);
   let max = 0;
-  features.forEach(({ prefixHashes }, index) => {
+  at = 0;
+  for (let record = 0; record < features.length; record++) {
+    const depth = features[record]!.prefixHashes.length;
     let score = 0;
     let decay = 1;
-    for (const hash of prefixHashes) {
-      score += Math.log2(counts.get(hash)!) * decay;
+    for (let level = 0; level < depth; level++) {
+      score += Math.log2(counts.countAt(slots[at++]!)) * decay;
       decay *= pathDecay;
     }
-    scores[index] = score / (1 + 0.1 * prefixHashes.length);
-    if (scores[index]! > max) max = scores[index]!;
-  });
+    scores[record] = score / (1 + 0.1 * depth);
+    if (scores[record]! > max) max = scores[record]!;
+  }
   if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;
   return scores;
 }

@@ -1,6 +1,6 @@
 import { createHostFilter, type HostLists } from './host-lists.js';
-import { IntCounts } from './int-counts.js';
-import { featuresOf, type UrlFeatures, urlTermIndex } from './url-features.js';
+import type { TermIndex } from './term-index.js';
+import { featuresOf, type UrlFeatures, urlVocabulary } from './url-features.js';
 
 export interface UrlCandidate {
   url: string;
@@ -111,7 +111,8 @@ function computeSignals(
   const hostShare = shareOf(pool.map((candidate) => candidate.host));
   const maxHits = pool.reduce((max, candidate) => Math.max(max, candidate.hits), 1);
   const nowMs = options.freshnessNow?.getTime();
-  const features = pool.map(featuresOf);
+  const vocabulary = urlVocabulary();
+  const features = pool.map((candidate) => featuresOf(candidate, vocabulary));
   // A plain loop: typed-array .from() with a map function is many times slower in V8.
   const each = (value: (candidate: UrlCandidate) => number) => {
     const out = new Float64Array(pool.length);
@@ -121,8 +122,8 @@ function computeSignals(
   return {
     frequency: each((candidate) => (maxHits > 1 ? (candidate.hits - 1) / (maxHits - 1) : 0)),
     host: each((candidate) => hostShare(candidate.host)),
-    path: pathStructureScores(features),
-    relevance: relevanceScores(features, kept, options),
+    path: pathStructureScores(features, vocabulary.prefixes.size),
+    relevance: relevanceScores(features, vocabulary.terms, kept, options),
     freshness: each((candidate) => (nowMs === undefined ? 0 : freshness(candidate.publishedAt, nowMs))),
     boost: each((candidate) => (hosts.boosted(candidate.host) ? 1 : 0)),
     penalty: each((candidate) => Math.min(1, Math.max(0, options.hostPenalty?.(candidate.host) ?? 0))),
@@ -132,6 +133,7 @@ function computeSignals(
 /** BM25 of the candidates' title, snippet and anchor text, tokenised once per URL record. */
 function relevanceScores(
   features: readonly UrlFeatures[],
+  terms: TermIndex,
   kept: number[],
   options: RankUrlsOptions,
 ): Float64Array {
@@ -140,7 +142,7 @@ function relevanceScores(
   const missing = given ? kept.some((index) => !Number.isFinite(given[index])) : true;
   if (missing) {
     scores.set(
-      urlTermIndex().score(
+      terms.score(
         options.question,
         features.map((feature) => feature.text),
       ),
@@ -167,30 +169,24 @@ function shareOf(keys: readonly string[]): (key: string) => number {
 /**
  * URLs in a shared path hierarchy (many siblings under /docs/api/) score higher; each level
  * counts less than the one above it, and deep pages lose a little for their depth. Prefixes
- * (host, host/a, host/a/b... the page itself excluded) are keyed by their hashes.
+ * (host, host/a, host/a/b... the page itself excluded) are counted by their ids.
  */
-function pathStructureScores(features: readonly UrlFeatures[]): Float64Array {
-  let prefixCount = 0;
-  for (const { prefixHashes } of features) prefixCount += prefixHashes.length;
-  const counts = new IntCounts(prefixCount);
-  // Each prefix's slot in counts, in the order they are read again below.
-  const slots = new Int32Array(prefixCount);
-  let at = 0;
-  for (const { prefixHashes } of features)
-    for (let index = 0; index < prefixHashes.length; index++) slots[at++] = counts.add(prefixHashes[index]!);
+function pathStructureScores(features: readonly UrlFeatures[], prefixCount: number): Float64Array {
+  const counts = new Int32Array(prefixCount);
+  for (const { prefixIds } of features)
+    for (let level = 0; level < prefixIds.length; level++) counts[prefixIds[level]!]!++;
   const scores = new Float64Array(features.length);
   let max = 0;
-  at = 0;
-  for (let record = 0; record < features.length; record++) {
-    const depth = features[record]!.prefixHashes.length;
+  for (let index = 0; index < features.length; index++) {
+    const prefixIds = features[index]!.prefixIds;
     let score = 0;
     let decay = 1;
-    for (let level = 0; level < depth; level++) {
-      score += Math.log2(counts.countAt(slots[at++]!)) * decay;
+    for (let level = 0; level < prefixIds.length; level++) {
+      score += Math.log2(counts[prefixIds[level]!]!) * decay;
       decay *= pathDecay;
     }
-    scores[record] = score / (1 + 0.1 * depth);
-    if (scores[record]! > max) max = scores[record]!;
+    scores[index] = score / (1 + 0.1 * prefixIds.length);
+    if (scores[index]! > max) max = scores[index]!;
   }
   if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;
   return scores;
@@ -205,9 +201,39 @@ function freshness(publishedAt: string | undefined, nowMs: number): number {
   return 0.5 ** (ageDays / 180);
 }
 
-/** ISO dates (what the providers give) read by position; the general parser is slow on thousands. */
+/** ISO dates (what the providers give) read by char code; the general parser is slow on thousands. */
 function parseDate(text: string): number {
   if (text.length < 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return Date.parse(text);
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  // Date.UTC() reads years 0-99 as 1900-1999; such dates, and digits that are not there, take the slow path.
+  if (year >= 100 && month >= 1 && month <= 12 && day >= 0)
+    return daysSinceEpoch(year, month, day) * 86_400_000;
   const time = Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)));
   return Number.isNaN(time) ? Date.parse(text) : time;
+}
+
+/** The number the `count` ASCII digits at `from` spell, or -1. */
+function digitsAt(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let index = from; index < from + count; index++) {
+    const digit = text.charCodeAt(index) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * Days from 1970-01-01 to a proleptic Gregorian date, as Date.UTC() counts them (a day past the
+ * month's end runs into the next month); H. Hinnant's days_from_civil.
+ */
+function daysSinceEpoch(year: number, month: number, day: number): number {
+  const shiftedYear = month <= 2 ? year - 1 : year;
+  const era = Math.floor(shiftedYear / 400);
+  const yearOfEra = shiftedYear - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }

@@ -1,3 +1,4 @@
+import { IntIds } from './int-ids.js';
 import { Int32Arena } from './int32-arena.js';
 import type { UrlCandidate } from './rank-urls.js';
 import { createTermIndex, type TermIndex, type TokenisedText } from './term-index.js';
@@ -10,12 +11,18 @@ import { createTermIndex, type TermIndex, type TokenisedText } from './term-inde
  */
 export interface UrlFeatures {
   text: TokenisedText;
-  /** Hashes of the URL's path prefixes, host first (see forEachPrefixHash). */
-  prefixHashes: Int32Array;
+  /** Ids of the URL's path prefixes (see forEachPrefixHash) in the vocabulary's prefixes, host first. */
+  prefixIds: Int32Array;
+}
+
+/** Words of URL texts and path prefixes seen so far: the ids in UrlFeatures are theirs. */
+export interface UrlVocabulary {
+  terms: TermIndex;
+  prefixes: IntIds;
 }
 
 interface CachedFeatures extends UrlFeatures {
-  index: TermIndex;
+  vocabulary: UrlVocabulary;
   url: string;
   title: string;
   snippet: string;
@@ -26,23 +33,23 @@ interface CachedFeatures extends UrlFeatures {
 // property added to ten thousand records would also slow every other read of them).
 const cache = new WeakMap<UrlCandidate, CachedFeatures>();
 
-// One shared vocabulary, replaced once it holds this many words; features made with an older
-// one are then made again.
-const maxWords = 1_000_000;
-let sharedIndex: TermIndex | undefined;
+// One shared vocabulary, replaced once it holds this many words or prefixes; features made with
+// an older one are then made again.
+const maxEntries = 1_000_000;
+let shared: UrlVocabulary | undefined;
 
-/** The term index the features' word ids belong to. */
-export function urlTermIndex(): TermIndex {
-  if (!sharedIndex || sharedIndex.size > maxWords) sharedIndex = createTermIndex();
-  return sharedIndex;
+/** The shared vocabulary; take it once per ranking, so that all its features use the same one. */
+export function urlVocabulary(): UrlVocabulary {
+  if (!shared || shared.terms.size > maxEntries || shared.prefixes.size > maxEntries)
+    shared = { terms: createTermIndex(), prefixes: new IntIds() };
+  return shared;
 }
 
-export function featuresOf(candidate: UrlCandidate): UrlFeatures {
-  const index = urlTermIndex();
+export function featuresOf(candidate: UrlCandidate, vocabulary = urlVocabulary()): UrlFeatures {
   const cached = cache.get(candidate);
   if (
     cached &&
-    cached.index === index &&
+    cached.vocabulary === vocabulary &&
     cached.url === candidate.url &&
     cached.title === candidate.title &&
     cached.snippet === candidate.snippet &&
@@ -50,26 +57,26 @@ export function featuresOf(candidate: UrlCandidate): UrlFeatures {
   )
     return cached;
   const features: CachedFeatures = {
-    index,
+    vocabulary,
     url: candidate.url,
     title: candidate.title,
     snippet: candidate.snippet,
     anchorCount: candidate.anchors.length,
-    text: index.tokenise([candidate.title, candidate.snippet, candidate.anchors.join(' ')]),
-    prefixHashes: prefixHashesOf(candidate.url),
+    text: vocabulary.terms.tokenise([candidate.title, candidate.snippet, candidate.anchors.join(' ')]),
+    prefixIds: prefixIdsOf(candidate.url, vocabulary.prefixes),
   };
   cache.set(candidate, features);
   return features;
 }
 
-const prefixHashes = new Int32Arena();
+const prefixIds = new Int32Arena();
 
-function prefixHashesOf(url: string): Int32Array {
-  forEachPrefixHash(url, (hash) => prefixHashes.push(hash));
-  return prefixHashes.take();
+function prefixIdsOf(url: string, prefixes: IntIds): Int32Array {
+  forEachPrefixHash(url, (hash) => prefixIds.push(prefixes.idOf(hash)));
+  return prefixIds.take();
 }
 
-// 30 bits: V8 keeps such numbers unboxed, which makes the Map of prefix counts several times faster.
+// Non-negative, as IntIds keys must be (and small integers V8 keeps unboxed).
 const smallIntegerMask = 0x3fffffff;
 
 /**

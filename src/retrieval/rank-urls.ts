@@ -58,19 +58,31 @@ export function rankUrls<T extends UrlCandidate>(
   candidates: readonly T[],
   options: RankUrlsOptions,
 ): Array<RankedUrl<T>> {
-  const hosts = createHostFilter(options.hosts ?? {});
+  const hosts = hostTable(options);
   const kept: number[] = [];
+  const pool: T[] = [];
+  const poolHosts: HostInfo[] = [];
   candidates.forEach((candidate, index) => {
-    if (hosts.allowed(candidate.host)) kept.push(index);
+    const host = hosts(candidate.host);
+    if (!host.allowed) return;
+    host.count++;
+    kept.push(index);
+    pool.push(candidate);
+    poolHosts.push(host);
   });
-  if (kept.length === 0) return [];
-  const pool = kept.map((index) => candidates[index]!);
-  const signals = computeSignals(pool, kept, hosts, options);
-  const weightsOf = new Float64Array(pool.length);
+  if (pool.length === 0) return [];
+  const signals = computeSignals(pool, poolHosts, kept, options);
+  // Weights in thousandths, as they are rounded.
+  const thousandths = new Float64Array(pool.length);
   for (let index = 0; index < pool.length; index++) {
-    let sum = 0;
-    for (const name of weightedSignals) sum += weights[name] * signals[name][index]!;
-    weightsOf[index] = Math.round(sum * (1 - signals.penalty[index]!) * 1000) / 1000;
+    const sum =
+      weights.frequency * signals.frequency[index]! +
+      weights.host * signals.host[index]! +
+      weights.path * signals.path[index]! +
+      weights.relevance * signals.relevance[index]! +
+      weights.freshness * signals.freshness[index]! +
+      weights.boost * signals.boost[index]!;
+    thousandths[index] = Math.round(sum * (1 - signals.penalty[index]!) * 1000);
   }
   // Reasons objects only for the URLs returned: ten thousand candidates stay cheap.
   const reasonsOf = (index: number): UrlReasons => ({
@@ -82,52 +94,115 @@ export function rankUrls<T extends UrlCandidate>(
     boost: signals.boost[index]!,
     penalty: signals.penalty[index]!,
   });
-  const order = new Uint32Array(pool.length);
-  for (let index = 0; index < order.length; index++) order[index] = index;
-  order.sort((a, b) => weightsOf[b]! - weightsOf[a]! || a - b);
   const cap = options.perHostCap ?? 2;
   const limit = options.limit ?? pool.length;
   const perHost = new Map<string, number>();
   const ranked: Array<RankedUrl<T>> = [];
-  for (const index of order) {
+  for (const index of orderByWeight(thousandths)) {
     if (ranked.length >= limit) break;
     const candidate = pool[index]!;
     const count = perHost.get(candidate.host) ?? 0;
     perHost.set(candidate.host, count + 1);
-    if (count < cap) ranked.push({ candidate, weight: weightsOf[index]!, reasons: reasonsOf(index) });
+    if (count < cap)
+      ranked.push({ candidate, weight: thousandths[index]! / 1000, reasons: reasonsOf(index) });
   }
   return ranked;
 }
 
 type Signals = Record<keyof UrlReasons, Float64Array>;
-const weightedSignals = Object.keys(weights) as Array<keyof typeof weights>;
+
+interface HostInfo {
+  allowed: boolean;
+  boosted: boolean;
+  /** Candidates from the host in the pool. */
+  count: number;
+  penalty: number;
+}
+
+/** Each host's verdicts, worked out once per ranking: ten thousand candidates come from a few hundred hosts. */
+function hostTable(options: RankUrlsOptions): (host: string) => HostInfo {
+  const filter = createHostFilter(options.hosts ?? {});
+  const known = new Map<string, HostInfo>();
+  return (host) => {
+    let info = known.get(host);
+    if (!info) {
+      const allowed = filter.allowed(host);
+      info = {
+        allowed,
+        boosted: allowed && filter.boosted(host),
+        count: 0,
+        penalty: allowed ? Math.min(1, Math.max(0, options.hostPenalty?.(host) ?? 0)) : 0,
+      };
+      known.set(host, info);
+    }
+    return info;
+  };
+}
 
 function computeSignals(
   pool: readonly UrlCandidate[],
+  poolHosts: readonly HostInfo[],
   kept: number[],
-  hosts: ReturnType<typeof createHostFilter>,
   options: RankUrlsOptions,
 ): Signals {
-  const hostShare = shareOf(pool.map((candidate) => candidate.host));
-  const maxHits = pool.reduce((max, candidate) => Math.max(max, candidate.hits), 1);
+  let maxHits = 1;
+  let maxHostCount = 1;
+  for (let index = 0; index < pool.length; index++) {
+    maxHits = Math.max(maxHits, pool[index]!.hits);
+    maxHostCount = Math.max(maxHostCount, poolHosts[index]!.count);
+  }
   const nowMs = options.freshnessNow?.getTime();
+  const signals = {
+    frequency: new Float64Array(pool.length),
+    host: new Float64Array(pool.length),
+    freshness: new Float64Array(pool.length),
+    boost: new Float64Array(pool.length),
+    penalty: new Float64Array(pool.length),
+  };
+  for (let index = 0; index < pool.length; index++) {
+    const candidate = pool[index]!;
+    const host = poolHosts[index]!;
+    // Relative to the most seen URL and the most common host; 0 for singletons.
+    signals.frequency[index] = maxHits > 1 ? (candidate.hits - 1) / (maxHits - 1) : 0;
+    signals.host[index] = maxHostCount > 1 ? (host.count - 1) / (maxHostCount - 1) : 0;
+    signals.freshness[index] = nowMs === undefined ? 0 : freshness(candidate.publishedAt, nowMs);
+    signals.boost[index] = host.boosted ? 1 : 0;
+    signals.penalty[index] = host.penalty;
+  }
   const vocabulary = urlVocabulary();
   const features = pool.map((candidate) => featuresOf(candidate, vocabulary));
-  // A plain loop: typed-array .from() with a map function is many times slower in V8.
-  const each = (value: (candidate: UrlCandidate) => number) => {
-    const out = new Float64Array(pool.length);
-    for (let index = 0; index < pool.length; index++) out[index] = value(pool[index]!);
-    return out;
-  };
   return {
-    frequency: each((candidate) => (maxHits > 1 ? (candidate.hits - 1) / (maxHits - 1) : 0)),
-    host: each((candidate) => hostShare(candidate.host)),
+    ...signals,
     path: pathStructureScores(features, vocabulary.prefixes.size),
     relevance: relevanceScores(features, vocabulary.terms, kept, options),
-    freshness: each((candidate) => (nowMs === undefined ? 0 : freshness(candidate.publishedAt, nowMs))),
-    boost: each((candidate) => (hosts.boosted(candidate.host) ? 1 : 0)),
-    penalty: each((candidate) => Math.min(1, Math.max(0, options.hostPenalty?.(candidate.host) ?? 0))),
   };
+}
+
+// Pool positions fit below this, next to a weight in one exact double.
+const positionRange = 2 ** 24;
+
+/**
+ * Pool positions by weight, highest first, ties in pool order. Each weight and position are
+ * packed into one number and sorted without a comparator, several times faster than calling one
+ * for ten thousand weights.
+ */
+function orderByWeight(thousandths: Float64Array): Uint32Array {
+  const order = new Uint32Array(thousandths.length);
+  const packable =
+    thousandths.length < positionRange && thousandths.every((weight) => Math.abs(weight) < 2 ** 28);
+  if (!packable) {
+    for (let index = 0; index < order.length; index++) order[index] = index;
+    return order.sort((a, b) => thousandths[b]! - thousandths[a]! || a - b);
+  }
+  const keys = new Float64Array(thousandths.length);
+  for (let index = 0; index < keys.length; index++)
+    keys[index] = thousandths[index]! * positionRange + (positionRange - 1 - index);
+  keys.sort();
+  for (let rank = 0; rank < order.length; rank++) {
+    const key = keys[keys.length - 1 - rank]!;
+    order[rank] = positionRange - 1 - (key - Math.floor(key / positionRange) * positionRange);
+  }
+  return order;
 }
 
 /** BM25 of the candidates' title, snippet and anchor text, tokenised once per URL record. */
@@ -155,15 +230,6 @@ function relevanceScores(
     });
   }
   return scores;
-}
-
-/** A function giving each key's count relative to the most common key, 0 for singletons. */
-function shareOf(keys: readonly string[]): (key: string) => number {
-  const counts = new Map<string, number>();
-  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-  let max = 1;
-  for (const count of counts.values()) max = Math.max(max, count);
-  return (key) => (max > 1 ? ((counts.get(key) ?? 1) - 1) / (max - 1) : 0);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Int32Arena } from './int32-arena.js';
 import { tokenize } from './tokenize.js';
-import { asciiWordKeyStep, type WordTable } from './word-table.js';
+import { asciiDigits, type WordTable } from './word-table.js';
 
 const cjkStart = 0x2e80;
 const capitalSigma = '\u03a3';
@@ -21,8 +21,9 @@ export function appendWordIds(table: WordTable, text: string, out: Int32Arena): 
   const length = text.length;
   let index = 0;
   while (index < length) {
-    let code = text.charCodeAt(index);
-    if (code < 128 && !isAsciiLetterOrDigit(code)) {
+    // A word digit (see asciiDigits), 0 for an ASCII character that ends a word, -1 for any other.
+    let digit = wordDigit(text.charCodeAt(index));
+    if (digit === 0) {
       index++;
       continue;
     }
@@ -30,11 +31,11 @@ export function appendWordIds(table: WordTable, text: string, out: Int32Arena): 
     let key = 0;
     let ascii = true;
     for (;;) {
-      if (code >= 128) ascii = false;
-      else if (isAsciiLetterOrDigit(code)) key = asciiWordKeyStep(key, code);
+      if (digit > 0) key = key * 37 + digit;
+      else if (digit < 0) ascii = false;
       else break;
       if (++index === length) break;
-      code = text.charCodeAt(index);
+      digit = wordDigit(text.charCodeAt(index));
     }
     if (ascii) {
       out.push(table.internAscii(key, text, start, index));
@@ -50,10 +51,8 @@ export function appendWordIds(table: WordTable, text: string, out: Int32Arena): 
   }
 }
 
-function isAsciiLetterOrDigit(code: number): boolean {
-  // `| 0x20` lower-cases A-Z and leaves a-z; no other code lands in a-z that way.
-  const lower = code | 0x20;
-  return (lower >= 97 && lower <= 122) || (code >= 48 && code <= 57);
+function wordDigit(code: number): number {
+  return code < 128 ? asciiDigits[code]! : -1;
 }
 
 /** Words of lower-cased text, as tokenize() finds them. */

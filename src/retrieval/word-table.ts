@@ -1,7 +1,7 @@
 /**
  * Interns words read straight out of a larger string, with no substring for a word already known.
  * Most words are short runs of ASCII letters and digits; the scanner packs such a word, lower-cased,
- * into a number as it reads it (asciiWordKeyStep: base 37, a digit per character), and up to ten
+ * into a number as it reads it (base 37, a digit per character: see asciiDigits), and up to ten
  * characters that number is exact, so a lookup compares one number and never the characters
  * (comparing them was half the time to tokenise ten thousand URL titles and snippets). Longer
  * words and words with other characters are hashed and compared character by character.
@@ -18,7 +18,7 @@ export class WordTable {
 
   /**
    * The id of `text.slice(start, end)`, a run of ASCII letters and digits, lower-cased; `key` is
-   * its asciiWordKey. A new word gets the next id.
+   * its key (see asciiDigits). A new word gets the next id.
    */
   internAscii(key: number, text: string, start: number, end: number): number {
     if (end - start > exactKeyLength) return this.internHashed(text, start, end);
@@ -35,7 +35,9 @@ export class WordTable {
     let key = 0;
     for (let index = start; index < end && key >= 0; index++) {
       const code = text.charCodeAt(index);
-      key = code < 128 && isLowerAsciiLetterOrDigit(code) ? asciiWordKeyStep(key, code) : -1;
+      // Upper-case letters cannot be here; were one, it would count as its lower case.
+      const digit = code < 128 ? asciiDigits[code]! : 0;
+      key = digit > 0 ? key * 37 + digit : -1;
     }
     return key >= 0 ? this.internAscii(key, text, start, end) : this.internHashed(text, start, end);
   }
@@ -84,20 +86,20 @@ export class WordTable {
 const exactKeyLength = 10;
 
 /**
- * The key of a word of ASCII letters and digits, built a character at a time from 0: a-z (or A-Z)
- * count 1 to 26, 0-9 27 to 36, so no two words of up to ten characters share a key.
+ * Each ASCII character's digit in a word key, 0 for those that end a word: a-z and A-Z count 1 to
+ * 26, 0-9 27 to 36. A word's key is built from 0 as key * 37 + digit, a character at a time, so no
+ * two words of up to ten characters share one.
  */
-export function asciiWordKeyStep(key: number, code: number): number {
-  return key * 37 + (code >= 65 ? (code | 0x20) - 96 : code - 21);
+export const asciiDigits = new Int8Array(128);
+for (let code = 0; code < 26; code++) {
+  asciiDigits[97 + code] = code + 1;
+  asciiDigits[65 + code] = code + 1;
 }
+for (let code = 0; code < 10; code++) asciiDigits[48 + code] = 27 + code;
 
 function mixKey(key: number): number {
   const mixed = Math.imul((key | 0) ^ Math.imul((key / 0x100000000) | 0, 0x27d4eb2d), 0x01000193);
   return mixed ^ (mixed >>> 15);
-}
-
-function isLowerAsciiLetterOrDigit(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 }
 
 /** ASCII A-Z to a-z by char code; any other code unchanged. */

@@ -11,7 +11,7 @@ import { createTermIndex, type TermIndex, type TokenisedText } from './term-inde
  */
 export interface UrlFeatures {
   text: TokenisedText;
-  /** Ids of the URL's path prefixes (see forEachPrefixHash) in the vocabulary's prefixes, host first. */
+  /** Ids of the URL's path prefixes (see prefixIdsOf) in the vocabulary's prefixes, host first. */
   prefixIds: Int32Array;
 }
 
@@ -73,22 +73,16 @@ export function featuresOf(candidate: UrlCandidate, vocabulary = urlVocabulary()
   return features;
 }
 
-const prefixIds = new Int32Arena();
-
-function prefixIdsOf(url: string, prefixes: IntIds): Int32Array {
-  forEachPrefixHash(url, (hash) => prefixIds.push(prefixes.idOf(hash)));
-  return prefixIds.take();
-}
-
 // Non-negative, as IntIds keys must be (and small integers V8 keeps unboxed).
 const smallIntegerMask = 0x3fffffff;
+const prefixArena = new Int32Arena();
 
 /**
- * Calls back with the hash of each path prefix of the URL, host first; query and fragment
- * ignored. A running 32-bit hash of the URL's characters: no substring is built, and a rare
- * collision only blurs one signal.
+ * Ids of the URL's path prefixes, host first; query and fragment ignored. A prefix is keyed by a
+ * running 32-bit hash of the URL's characters: no substring is built, and a rare collision only
+ * blurs one signal.
  */
-function forEachPrefixHash(url: string, visit: (hash: number) => void): void {
+function prefixIdsOf(url: string, prefixes: IntIds): Int32Array {
   const schemeEnd = url.indexOf('://');
   const from = schemeEnd === -1 ? 0 : schemeEnd + 3;
   let hash = 0x811c9dc5;
@@ -99,12 +93,13 @@ function forEachPrefixHash(url: string, visit: (hash: number) => void): void {
     if (code === 47) {
       // a slash ends a prefix (repeated slashes count once)
       if (index > from && url.charCodeAt(index - 1) !== 47) {
-        visit(hash & smallIntegerMask);
+        prefixArena.push(prefixes.idOf(hash & smallIntegerMask));
         emitted = true;
       }
       continue;
     }
     hash = Math.imul(hash ^ code, 0x01000193);
   }
-  if (!emitted) visit(hash & smallIntegerMask);
+  if (!emitted) prefixArena.push(prefixes.idOf(hash & smallIntegerMask));
+  return prefixArena.take();
 }

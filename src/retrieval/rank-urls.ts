@@ -1,4 +1,7 @@
 import { createHostFilter, type HostLists } from './host-lists.js';
+import { orderByWeight } from './order-by-weight.js';
+import { parseDate } from './parse-date.js';
+import { pathStructureScores } from './path-structure-scores.js';
 import type { TermIndex } from './term-index.js';
 import { featuresOf, type UrlFeatures, urlVocabulary } from './url-features.js';
 
@@ -46,7 +49,6 @@ export interface RankUrlsOptions {
 }
 
 const weights = { frequency: 0.15, host: 0.1, path: 0.1, relevance: 0.5, freshness: 0.15, boost: 0.2 };
-const pathDecay = 0.7;
 
 /**
  * Seed 001's URL ranking: frequency across results and pages, host frequency, shared path
@@ -72,18 +74,7 @@ export function rankUrls<T extends UrlCandidate>(
   });
   if (pool.length === 0) return [];
   const signals = computeSignals(pool, poolHosts, kept, options);
-  // Weights in thousandths, as they are rounded.
-  const thousandths = new Float64Array(pool.length);
-  for (let index = 0; index < pool.length; index++) {
-    const sum =
-      weights.frequency * signals.frequency[index]! +
-      weights.host * signals.host[index]! +
-      weights.path * signals.path[index]! +
-      weights.relevance * signals.relevance[index]! +
-      weights.freshness * signals.freshness[index]! +
-      weights.boost * signals.boost[index]!;
-    thousandths[index] = Math.round(sum * (1 - signals.penalty[index]!) * 1000);
-  }
+  const thousandths = weightsInThousandths(signals, pool.length);
   // Reasons objects only for the URLs returned: ten thousand candidates stay cheap.
   const reasonsOf = (index: number): UrlReasons => ({
     frequency: signals.frequency[index]!,
@@ -96,20 +87,33 @@ export function rankUrls<T extends UrlCandidate>(
   });
   const cap = options.perHostCap ?? 2;
   const limit = options.limit ?? pool.length;
-  const perHost = new Map<string, number>();
   const ranked: Array<RankedUrl<T>> = [];
-  for (const index of orderByWeight(thousandths)) {
-    if (ranked.length >= limit) break;
-    const candidate = pool[index]!;
-    const count = perHost.get(candidate.host) ?? 0;
-    perHost.set(candidate.host, count + 1);
-    if (count < cap)
-      ranked.push({ candidate, weight: thousandths[index]! / 1000, reasons: reasonsOf(index) });
+  const order = orderByWeight(thousandths);
+  for (let rank = 0; rank < order.length && ranked.length < limit; rank++) {
+    const index = order[rank]!;
+    if (poolHosts[index]!.listed++ < cap)
+      ranked.push({ candidate: pool[index]!, weight: thousandths[index]! / 1000, reasons: reasonsOf(index) });
   }
   return ranked;
 }
 
 type Signals = Record<keyof UrlReasons, Float64Array>;
+
+/** Each candidate's weight in thousandths, as it is rounded (a loop of its own: see orderByWeight). */
+function weightsInThousandths(signals: Signals, count: number): Float64Array {
+  const thousandths = new Float64Array(count);
+  for (let index = 0; index < count; index++) {
+    const sum =
+      weights.frequency * signals.frequency[index]! +
+      weights.host * signals.host[index]! +
+      weights.path * signals.path[index]! +
+      weights.relevance * signals.relevance[index]! +
+      weights.freshness * signals.freshness[index]! +
+      weights.boost * signals.boost[index]!;
+    thousandths[index] = Math.round(sum * (1 - signals.penalty[index]!) * 1000);
+  }
+  return thousandths;
+}
 
 interface HostInfo {
   allowed: boolean;
@@ -117,6 +121,8 @@ interface HostInfo {
   /** Candidates from the host in the pool. */
   count: number;
   penalty: number;
+  /** Candidates from the host met so far in weight order, for the cap. */
+  listed: number;
 }
 
 /** Each host's verdicts, worked out once per ranking: ten thousand candidates come from a few hundred hosts. */
@@ -132,6 +138,7 @@ function hostTable(options: RankUrlsOptions): (host: string) => HostInfo {
         boosted: allowed && filter.boosted(host),
         count: 0,
         penalty: allowed ? Math.min(1, Math.max(0, options.hostPenalty?.(host) ?? 0)) : 0,
+        listed: 0,
       };
       known.set(host, info);
     }
@@ -152,9 +159,13 @@ function computeSignals(
     maxHostCount = Math.max(maxHostCount, poolHosts[index]!.count);
   }
   const nowMs = options.freshnessNow?.getTime();
-  const signals = {
+  const vocabulary = urlVocabulary();
+  const features = pool.map((candidate) => featuresOf(candidate, vocabulary));
+  const signals: Signals = {
     frequency: new Float64Array(pool.length),
     host: new Float64Array(pool.length),
+    path: pathStructureScores(features, vocabulary.prefixes.size),
+    relevance: relevanceScores(features, vocabulary.terms, kept, options),
     freshness: new Float64Array(pool.length),
     boost: new Float64Array(pool.length),
     penalty: new Float64Array(pool.length),
@@ -169,40 +180,7 @@ function computeSignals(
     signals.boost[index] = host.boosted ? 1 : 0;
     signals.penalty[index] = host.penalty;
   }
-  const vocabulary = urlVocabulary();
-  const features = pool.map((candidate) => featuresOf(candidate, vocabulary));
-  return {
-    ...signals,
-    path: pathStructureScores(features, vocabulary.prefixes.size),
-    relevance: relevanceScores(features, vocabulary.terms, kept, options),
-  };
-}
-
-// Pool positions fit below this, next to a weight in one exact double.
-const positionRange = 2 ** 24;
-
-/**
- * Pool positions by weight, highest first, ties in pool order. Each weight and position are
- * packed into one number and sorted without a comparator, several times faster than calling one
- * for ten thousand weights.
- */
-function orderByWeight(thousandths: Float64Array): Uint32Array {
-  const order = new Uint32Array(thousandths.length);
-  const packable =
-    thousandths.length < positionRange && thousandths.every((weight) => Math.abs(weight) < 2 ** 28);
-  if (!packable) {
-    for (let index = 0; index < order.length; index++) order[index] = index;
-    return order.sort((a, b) => thousandths[b]! - thousandths[a]! || a - b);
-  }
-  const keys = new Float64Array(thousandths.length);
-  for (let index = 0; index < keys.length; index++)
-    keys[index] = thousandths[index]! * positionRange + (positionRange - 1 - index);
-  keys.sort();
-  for (let rank = 0; rank < order.length; rank++) {
-    const key = keys[keys.length - 1 - rank]!;
-    order[rank] = positionRange - 1 - (key - Math.floor(key / positionRange) * positionRange);
-  }
-  return order;
+  return signals;
 }
 
 /** BM25 of the candidates' title, snippet and anchor text, tokenised once per URL record. */
@@ -232,32 +210,6 @@ function relevanceScores(
   return scores;
 }
 
-/**
- * URLs in a shared path hierarchy (many siblings under /docs/api/) score higher; each level
- * counts less than the one above it, and deep pages lose a little for their depth. Prefixes
- * (host, host/a, host/a/b... the page itself excluded) are counted by their ids.
- */
-function pathStructureScores(features: readonly UrlFeatures[], prefixCount: number): Float64Array {
-  const counts = new Int32Array(prefixCount);
-  for (const { prefixIds } of features)
-    for (let level = 0; level < prefixIds.length; level++) counts[prefixIds[level]!]!++;
-  const scores = new Float64Array(features.length);
-  let max = 0;
-  for (let index = 0; index < features.length; index++) {
-    const prefixIds = features[index]!.prefixIds;
-    let score = 0;
-    let decay = 1;
-    for (let level = 0; level < prefixIds.length; level++) {
-      score += Math.log2(counts[prefixIds[level]!]!) * decay;
-      decay *= pathDecay;
-    }
-    scores[index] = score / (1 + 0.1 * prefixIds.length);
-    if (scores[index]! > max) max = scores[index]!;
-  }
-  if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;
-  return scores;
-}
-
 /** 1 for today, halving every 180 days; 0 when the date is unknown. */
 function freshness(publishedAt: string | undefined, nowMs: number): number {
   if (!publishedAt) return 0;
@@ -265,41 +217,4 @@ function freshness(publishedAt: string | undefined, nowMs: number): number {
   if (Number.isNaN(time)) return 0;
   const ageDays = Math.max(0, (nowMs - time) / 86_400_000);
   return 0.5 ** (ageDays / 180);
-}
-
-/** ISO dates (what the providers give) read by char code; the general parser is slow on thousands. */
-function parseDate(text: string): number {
-  if (text.length < 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return Date.parse(text);
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 2);
-  const day = digitsAt(text, 8, 2);
-  // Date.UTC() reads years 0-99 as 1900-1999; such dates, and digits that are not there, take the slow path.
-  if (year >= 100 && month >= 1 && month <= 12 && day >= 0)
-    return daysSinceEpoch(year, month, day) * 86_400_000;
-  const time = Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)));
-  return Number.isNaN(time) ? Date.parse(text) : time;
-}
-
-/** The number the `count` ASCII digits at `from` spell, or -1. */
-function digitsAt(text: string, from: number, count: number): number {
-  let value = 0;
-  for (let index = from; index < from + count; index++) {
-    const digit = text.charCodeAt(index) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
-}
-
-/**
- * Days from 1970-01-01 to a proleptic Gregorian date, as Date.UTC() counts them (a day past the
- * month's end runs into the next month); H. Hinnant's days_from_civil.
- */
-function daysSinceEpoch(year: number, month: number, day: number): number {
-  const shiftedYear = month <= 2 ? year - 1 : year;
-  const era = Math.floor(shiftedYear / 400);
-  const yearOfEra = shiftedYear - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
 }

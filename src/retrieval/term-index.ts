@@ -64,9 +64,9 @@ export function createTermIndex(): TermIndex {
         appendWordIds(table, text, arena);
         length = text.length;
       } else {
-        for (const part of text) {
-          appendWordIds(table, part, arena);
-          length += part.length;
+        for (let index = 0; index < text.length; index++) {
+          appendWordIds(table, text[index]!, arena);
+          length += text[index]!.length;
         }
         length += Math.max(0, text.length - 1);
       }

@@ -1,4 +1,5 @@
 import { Int32Arena } from './int32-arena.js';
+import { TermWords } from './term-words.js';
 import { termsOf } from './tokenize.js';
 import { appendWordIds } from './word-ids.js';
 import { WordTable } from './word-table.js';
@@ -24,36 +25,14 @@ export interface TermIndex {
   readonly size: number;
 }
 
-// Query terms whose matching words are remembered; past this many, the memory starts again.
-const maxRememberedTerms = 2000;
-
 /**
- * A query term matches a word as in the chunk scorer: at its start, with a short inflection
- * ("direct" finds "directed", "director"), numbers whole. Words are only interned while texts
- * are tokenised; a term's words are found when it is scored, by a pass over the words added
- * since the term was last asked for (ids only grow, and the agent asks the same terms at every
- * step).
+ * Texts are only interned word by word while tokenised; the words of each query term are found
+ * when it is scored (see TermWords).
  */
 export function createTermIndex(): TermIndex {
   const table = new WordTable();
   const arena = new Int32Arena();
-  const matches = new Map<string, { ids: number[]; scanned: number }>();
-  const wordsMatching = (term: string): number[] => {
-    let known = matches.get(term);
-    if (!known) {
-      if (matches.size >= maxRememberedTerms) matches.clear();
-      known = { ids: [], scanned: 0 };
-      matches.set(term, known);
-    }
-    const limit = term.length + (/\d/.test(term) ? 0 : term.length <= 3 ? 1 : 4);
-    const words = table.words;
-    for (let id = known.scanned; id < words.length; id++) {
-      const word = words[id]!;
-      if (word.length >= term.length && word.length <= limit && word.startsWith(term)) known.ids.push(id);
-    }
-    known.scanned = words.length;
-    return known.ids;
-  };
+  const termWords = new TermWords(table.words);
   return {
     get size() {
       return table.size;
@@ -77,7 +56,7 @@ export function createTermIndex(): TermIndex {
       // Term number + 1 per word id (0: none): an array read per word, no hashing.
       const termOf = new Int32Array(table.size);
       terms.forEach((term, termIndex) => {
-        for (const id of wordsMatching(term)) if (termOf[id] === 0) termOf[id] = termIndex + 1;
+        for (const id of termWords.matching(term)) if (termOf[id] === 0) termOf[id] = termIndex + 1;
       });
       return bm25(texts, termOf, terms.length);
     },

@@ -1,7 +1,7 @@
 const blockLength = 1 << 16;
 
 /**
- * Small Int32Arrays (a text's word ids, a URL's path prefix hashes) cut out of shared blocks:
+ * Small Int32Arrays (a text's word ids, a URL's path prefix ids) cut out of shared blocks:
  * ten thousand records' arrays then cost a view each instead of a buffer each, which was a
  * fifth of the time to tokenise them, most of it in the garbage collector. Values are pushed to
  * the open array and take() closes it; a view keeps its whole block alive.

@@ -1,5 +1,9 @@
 import { createHostFilter, type HostLists } from './host-lists.js';
-import { featuresOf, type UrlFeatures, urlTermIndex } from './url-features.js';
+import { orderByWeight } from './order-by-weight.js';
+import { parseDate } from './parse-date.js';
+import { pathStructureScores } from './path-structure-scores.js';
+import type { TermIndex } from './term-index.js';
+import { featuresOf, type UrlFeatures, urlVocabulary } from './url-features.js';
 
 export interface UrlCandidate {
   url: string;
@@ -45,7 +49,6 @@ export interface RankUrlsOptions {
 }
 
 const weights = { frequency: 0.15, host: 0.1, path: 0.1, relevance: 0.5, freshness: 0.15, boost: 0.2 };
-const pathDecay = 0.7;
 
 /**
  * Seed 001's URL ranking: frequency across results and pages, host frequency, shared path
@@ -57,20 +60,21 @@ export function rankUrls<T extends UrlCandidate>(
   candidates: readonly T[],
   options: RankUrlsOptions,
 ): Array<RankedUrl<T>> {
-  const hosts = createHostFilter(options.hosts ?? {});
+  const hosts = hostTable(options);
   const kept: number[] = [];
+  const pool: T[] = [];
+  const poolHosts: HostInfo[] = [];
   candidates.forEach((candidate, index) => {
-    if (hosts.allowed(candidate.host)) kept.push(index);
+    const host = hosts(candidate.host);
+    if (!host.allowed) return;
+    host.count++;
+    kept.push(index);
+    pool.push(candidate);
+    poolHosts.push(host);
   });
-  if (kept.length === 0) return [];
-  const pool = kept.map((index) => candidates[index]!);
-  const signals = computeSignals(pool, kept, hosts, options);
-  const weightsOf = new Float64Array(pool.length);
-  for (let index = 0; index < pool.length; index++) {
-    let sum = 0;
-    for (const name of weightedSignals) sum += weights[name] * signals[name][index]!;
-    weightsOf[index] = Math.round(sum * (1 - signals.penalty[index]!) * 1000) / 1000;
-  }
+  if (pool.length === 0) return [];
+  const signals = computeSignals(pool, poolHosts, kept, options);
+  const thousandths = weightsInThousandths(signals, pool.length);
   // Reasons objects only for the URLs returned: ten thousand candidates stay cheap.
   const reasonsOf = (index: number): UrlReasons => ({
     frequency: signals.frequency[index]!,
@@ -81,56 +85,108 @@ export function rankUrls<T extends UrlCandidate>(
     boost: signals.boost[index]!,
     penalty: signals.penalty[index]!,
   });
-  const order = new Uint32Array(pool.length);
-  for (let index = 0; index < order.length; index++) order[index] = index;
-  order.sort((a, b) => weightsOf[b]! - weightsOf[a]! || a - b);
   const cap = options.perHostCap ?? 2;
   const limit = options.limit ?? pool.length;
-  const perHost = new Map<string, number>();
   const ranked: Array<RankedUrl<T>> = [];
-  for (const index of order) {
-    if (ranked.length >= limit) break;
-    const candidate = pool[index]!;
-    const count = perHost.get(candidate.host) ?? 0;
-    perHost.set(candidate.host, count + 1);
-    if (count < cap) ranked.push({ candidate, weight: weightsOf[index]!, reasons: reasonsOf(index) });
+  const order = orderByWeight(thousandths);
+  for (let rank = 0; rank < order.length && ranked.length < limit; rank++) {
+    const index = order[rank]!;
+    if (poolHosts[index]!.listed++ < cap)
+      ranked.push({ candidate: pool[index]!, weight: thousandths[index]! / 1000, reasons: reasonsOf(index) });
   }
   return ranked;
 }
 
 type Signals = Record<keyof UrlReasons, Float64Array>;
-const weightedSignals = Object.keys(weights) as Array<keyof typeof weights>;
+
+/** Each candidate's weight in thousandths, as it is rounded (a loop of its own: see orderByWeight). */
+function weightsInThousandths(signals: Signals, count: number): Float64Array {
+  const thousandths = new Float64Array(count);
+  for (let index = 0; index < count; index++) {
+    const sum =
+      weights.frequency * signals.frequency[index]! +
+      weights.host * signals.host[index]! +
+      weights.path * signals.path[index]! +
+      weights.relevance * signals.relevance[index]! +
+      weights.freshness * signals.freshness[index]! +
+      weights.boost * signals.boost[index]!;
+    thousandths[index] = Math.round(sum * (1 - signals.penalty[index]!) * 1000);
+  }
+  return thousandths;
+}
+
+interface HostInfo {
+  allowed: boolean;
+  boosted: boolean;
+  /** Candidates from the host in the pool. */
+  count: number;
+  penalty: number;
+  /** Candidates from the host met so far in weight order, for the cap. */
+  listed: number;
+}
+
+/** Each host's verdicts, worked out once per ranking: ten thousand candidates come from a few hundred hosts. */
+function hostTable(options: RankUrlsOptions): (host: string) => HostInfo {
+  const filter = createHostFilter(options.hosts ?? {});
+  const known = new Map<string, HostInfo>();
+  return (host) => {
+    let info = known.get(host);
+    if (!info) {
+      const allowed = filter.allowed(host);
+      info = {
+        allowed,
+        boosted: allowed && filter.boosted(host),
+        count: 0,
+        penalty: allowed ? Math.min(1, Math.max(0, options.hostPenalty?.(host) ?? 0)) : 0,
+        listed: 0,
+      };
+      known.set(host, info);
+    }
+    return info;
+  };
+}
 
 function computeSignals(
   pool: readonly UrlCandidate[],
+  poolHosts: readonly HostInfo[],
   kept: number[],
-  hosts: ReturnType<typeof createHostFilter>,
   options: RankUrlsOptions,
 ): Signals {
-  const hostShare = shareOf(pool.map((candidate) => candidate.host));
-  const maxHits = pool.reduce((max, candidate) => Math.max(max, candidate.hits), 1);
+  let maxHits = 1;
+  let maxHostCount = 1;
+  for (let index = 0; index < pool.length; index++) {
+    maxHits = Math.max(maxHits, pool[index]!.hits);
+    maxHostCount = Math.max(maxHostCount, poolHosts[index]!.count);
+  }
   const nowMs = options.freshnessNow?.getTime();
-  const features = pool.map(featuresOf);
-  // A plain loop: typed-array .from() with a map function is many times slower in V8.
-  const each = (value: (candidate: UrlCandidate) => number) => {
-    const out = new Float64Array(pool.length);
-    for (let index = 0; index < pool.length; index++) out[index] = value(pool[index]!);
-    return out;
+  const vocabulary = urlVocabulary();
+  const features = pool.map((candidate) => featuresOf(candidate, vocabulary));
+  const signals: Signals = {
+    frequency: new Float64Array(pool.length),
+    host: new Float64Array(pool.length),
+    path: pathStructureScores(features, vocabulary.prefixes.size),
+    relevance: relevanceScores(features, vocabulary.terms, kept, options),
+    freshness: new Float64Array(pool.length),
+    boost: new Float64Array(pool.length),
+    penalty: new Float64Array(pool.length),
   };
-  return {
-    frequency: each((candidate) => (maxHits > 1 ? (candidate.hits - 1) / (maxHits - 1) : 0)),
-    host: each((candidate) => hostShare(candidate.host)),
-    path: pathStructureScores(features),
-    relevance: relevanceScores(features, kept, options),
-    freshness: each((candidate) => (nowMs === undefined ? 0 : freshness(candidate.publishedAt, nowMs))),
-    boost: each((candidate) => (hosts.boosted(candidate.host) ? 1 : 0)),
-    penalty: each((candidate) => Math.min(1, Math.max(0, options.hostPenalty?.(candidate.host) ?? 0))),
-  };
+  for (let index = 0; index < pool.length; index++) {
+    const candidate = pool[index]!;
+    const host = poolHosts[index]!;
+    // Relative to the most seen URL and the most common host; 0 for singletons.
+    signals.frequency[index] = maxHits > 1 ? (candidate.hits - 1) / (maxHits - 1) : 0;
+    signals.host[index] = maxHostCount > 1 ? (host.count - 1) / (maxHostCount - 1) : 0;
+    signals.freshness[index] = nowMs === undefined ? 0 : freshness(candidate.publishedAt, nowMs);
+    signals.boost[index] = host.boosted ? 1 : 0;
+    signals.penalty[index] = host.penalty;
+  }
+  return signals;
 }
 
 /** BM25 of the candidates' title, snippet and anchor text, tokenised once per URL record. */
 function relevanceScores(
   features: readonly UrlFeatures[],
+  terms: TermIndex,
   kept: number[],
   options: RankUrlsOptions,
 ): Float64Array {
@@ -139,7 +195,7 @@ function relevanceScores(
   const missing = given ? kept.some((index) => !Number.isFinite(given[index])) : true;
   if (missing) {
     scores.set(
-      urlTermIndex().score(
+      terms.score(
         options.question,
         features.map((feature) => feature.text),
       ),
@@ -154,40 +210,6 @@ function relevanceScores(
   return scores;
 }
 
-/** A function giving each key's count relative to the most common key, 0 for singletons. */
-function shareOf(keys: readonly string[]): (key: string) => number {
-  const counts = new Map<string, number>();
-  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-  let max = 1;
-  for (const count of counts.values()) max = Math.max(max, count);
-  return (key) => (max > 1 ? ((counts.get(key) ?? 1) - 1) / (max - 1) : 0);
-}
-
-/**
- * URLs in a shared path hierarchy (many siblings under /docs/api/) score higher; each level
- * counts less than the one above it, and deep pages lose a little for their depth. Prefixes
- * (host, host/a, host/a/b... the page itself excluded) are keyed by their hashes.
- */
-function pathStructureScores(features: readonly UrlFeatures[]): Float64Array {
-  const counts = new Map<number, number>();
-  for (const { prefixHashes } of features)
-    for (const hash of prefixHashes) counts.set(hash, (counts.get(hash) ?? 0) + 1);
-  const scores = new Float64Array(features.length);
-  let max = 0;
-  features.forEach(({ prefixHashes }, index) => {
-    let score = 0;
-    let decay = 1;
-    for (const hash of prefixHashes) {
-      score += Math.log2(counts.get(hash)!) * decay;
-      decay *= pathDecay;
-    }
-    scores[index] = score / (1 + 0.1 * prefixHashes.length);
-    if (scores[index]! > max) max = scores[index]!;
-  });
-  if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;
-  return scores;
-}
-
 /** 1 for today, halving every 180 days; 0 when the date is unknown. */
 function freshness(publishedAt: string | undefined, nowMs: number): number {
   if (!publishedAt) return 0;
@@ -195,11 +217,4 @@ function freshness(publishedAt: string | undefined, nowMs: number): number {
   if (Number.isNaN(time)) return 0;
   const ageDays = Math.max(0, (nowMs - time) / 86_400_000);
   return 0.5 ** (ageDays / 180);
-}
-
-/** ISO dates (what the providers give) read by position; the general parser is slow on thousands. */
-function parseDate(text: string): number {
-  if (text.length < 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return Date.parse(text);
-  const time = Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)));
-  return Number.isNaN(time) ? Date.parse(text) : time;
 }

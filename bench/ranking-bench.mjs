@@ -111,6 +111,14 @@ const coldTimes = median(
     fresh = candidates.map((candidate) => ({ ...candidate }));
   },
 );
+// A search step adds a few hundred URLs to those the agent already has: the per-step case.
+let stepMix = [];
+const stepTimes = median(
+  () => rankUrls(stepMix, rankOptions),
+  () => {
+    stepMix = candidates.map((candidate, index) => (index % 50 === 0 ? { ...candidate } : candidate));
+  },
+);
 const page = makePage(1_000_000, pages, words);
 const snippetTimes = median(() =>
   selectSnippets('when did the second season of the series premiere', page.text, { budgetChars: 4000 }),
@@ -127,6 +135,7 @@ console.log(
 );
 console.table([
   row('rank 10,000 URLs (lexical relevance)', rankTimes),
+  row('rank 10,000 URLs, 200 of them new (one search step)', stepTimes),
   row('rank 10,000 new URL records (nothing cached)', coldTimes),
   row(`snippets from a ${page.text.length.toLocaleString('en')}-char page (${page.source})`, snippetTimes),
 ]);

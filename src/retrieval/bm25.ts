@@ -5,6 +5,27 @@ export interface Bm25Options {
   b?: number;
 }
 
+/** Okapi BM25's usual constants: term-frequency saturation and length normalisation. */
+export const bm25Defaults = { k1: 1.2, b: 0.75 } as const;
+
+// BM25's formula in three parts, shared by every scorer here: Bm25Index (strings), the chunk
+// scorer (terms found by indexOf) and the term index (word ids).
+
+/** Inverse document frequency of a term found in `df` of `total` documents; 0 when in none. */
+export function bm25Idf(total: number, df: number): number {
+  return df === 0 ? 0 : Math.log(1 + (total - df + 0.5) / (df + 0.5));
+}
+
+/** A document's length normaliser: k1 · (1 − b + b · length / average length). */
+export function bm25LengthNorm(length: number, averageLength: number, k1: number, b: number): number {
+  return k1 * (1 - b + (b * length) / averageLength);
+}
+
+/** The saturated weight of a term seen `frequency` times in a document with that normaliser. */
+export function bm25TermWeight(frequency: number, lengthNorm: number, k1: number): number {
+  return (frequency * (k1 + 1)) / (frequency + lengthNorm);
+}
+
 /**
  * BM25 over a fixed set of documents, tokenised once so that scoring many queries (one per
  * agent step) costs only the lookups. The corpus is the documents given: chunks of one page,
@@ -19,8 +40,8 @@ export class Bm25Index {
   private readonly b: number;
 
   constructor(documents: readonly string[], options: Bm25Options = {}) {
-    this.k1 = options.k1 ?? 1.2;
-    this.b = options.b ?? 0.75;
+    this.k1 = options.k1 ?? bm25Defaults.k1;
+    this.b = options.b ?? bm25Defaults.b;
     this.termCounts = [];
     this.lengths = new Float64Array(documents.length);
     let totalLength = 0;
@@ -45,18 +66,15 @@ export class Bm25Index {
   score(query: string): number[] {
     const queryTerms = [...new Set(termsOf(query))];
     const total = this.termCounts.length;
-    const weights = queryTerms.map((term) => {
-      const df = this.documentFrequency.get(term) ?? 0;
-      return df === 0 ? 0 : Math.log(1 + (total - df + 0.5) / (df + 0.5));
-    });
+    const weights = queryTerms.map((term) => bm25Idf(total, this.documentFrequency.get(term) ?? 0));
     const scores = new Array<number>(total).fill(0);
     for (let index = 0; index < total; index++) {
       const counts = this.termCounts[index]!;
-      const lengthNorm = this.k1 * (1 - this.b + (this.b * this.lengths[index]!) / this.averageLength);
+      const lengthNorm = bm25LengthNorm(this.lengths[index]!, this.averageLength, this.k1, this.b);
       let score = 0;
       for (let term = 0; term < queryTerms.length; term++) {
         const frequency = counts.get(queryTerms[term]!);
-        if (frequency) score += weights[term]! * ((frequency * (this.k1 + 1)) / (frequency + lengthNorm));
+        if (frequency) score += weights[term]! * bm25TermWeight(frequency, lengthNorm, this.k1);
       }
       scores[index] = score;
     }

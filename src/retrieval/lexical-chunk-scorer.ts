@@ -1,4 +1,5 @@
 import { answerCueFor } from './answer-cues.js';
+import { bm25Defaults, bm25Idf, bm25LengthNorm, bm25TermWeight } from './bm25.js';
 import type { TextChunk } from './chunk-text.js';
 import { looksLikeCitation } from './citation-chunks.js';
 import { weightedQuestionTerms } from './question-terms.js';
@@ -42,8 +43,8 @@ export function createLexicalChunkScorer(
   chunks: readonly TextChunk[],
   options: LexicalChunkScorerOptions = {},
 ): LexicalChunkScorer {
-  const k1 = options.k1 ?? 1.2;
-  const b = options.b ?? 0.75;
+  const k1 = options.k1 ?? bm25Defaults.k1;
+  const b = options.b ?? bm25Defaults.b;
   const lower = text.toLowerCase();
   // toLowerCase keeps offsets for all but a few characters; fall back to a per-chunk view if not.
   const aligned = lower.length === text.length;
@@ -113,11 +114,10 @@ function addTermScores(input: {
   const { scores, counts, touched, lengths, averageLength, k1, b, weight } = input;
   const df = touched.length;
   if (df === 0) return;
-  const idf = weight * Math.log(1 + (scores.length - df + 0.5) / (df + 0.5));
+  const idf = weight * bm25Idf(scores.length, df);
   for (const chunk of touched) {
-    const frequency = counts[chunk]!;
-    const norm = k1 * (1 - b + (b * lengths[chunk]!) / averageLength);
-    scores[chunk]! += idf * ((frequency * (k1 + 1)) / (frequency + norm));
+    const norm = bm25LengthNorm(lengths[chunk]!, averageLength, k1, b);
+    scores[chunk]! += idf * bm25TermWeight(counts[chunk]!, norm, k1);
   }
 }
 

@@ -1,3 +1,4 @@
+import { bm25Defaults, bm25Idf, bm25LengthNorm, bm25TermWeight } from './bm25.js';
 import { Int32Arena } from './int32-arena.js';
 import { TermWords } from './term-words.js';
 import { termsOf } from './tokenize.js';
@@ -64,8 +65,7 @@ export function createTermIndex(): TermIndex {
 }
 
 function bm25(texts: readonly TokenisedText[], termOf: Int32Array, termCount: number): Float64Array {
-  const k1 = 1.2;
-  const b = 0.75;
+  const { k1, b } = bm25Defaults;
   const scores = new Float64Array(texts.length);
   if (termCount === 0 || texts.length === 0) return scores;
   const frequencies = new Float64Array(texts.length * termCount);
@@ -82,17 +82,15 @@ function bm25(texts: readonly TokenisedText[], termOf: Int32Array, termCount: nu
       frequencies[row + term]!++;
     }
   });
-  const idf = documentFrequency.map((df) =>
-    df === 0 ? 0 : Math.log(1 + (texts.length - df + 0.5) / (df + 0.5)),
-  );
+  const idf = documentFrequency.map((df) => bm25Idf(texts.length, df));
   const averageLength = totalLength / texts.length;
   let max = 0;
   texts.forEach((text, textIndex) => {
-    const norm = k1 * (1 - b + (b * Math.max(1, text.length)) / averageLength);
+    const norm = bm25LengthNorm(Math.max(1, text.length), averageLength, k1, b);
     let score = 0;
     for (let term = 0; term < termCount; term++) {
       const frequency = frequencies[textIndex * termCount + term]!;
-      if (frequency > 0) score += idf[term]! * ((frequency * (k1 + 1)) / (frequency + norm));
+      if (frequency > 0) score += idf[term]! * bm25TermWeight(frequency, norm, k1);
     }
     scores[textIndex] = score;
     if (score > max) max = score;

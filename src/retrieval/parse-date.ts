@@ -1,6 +1,8 @@
 /**
- * Milliseconds since the epoch, as Date.parse() gives them (NaN when unreadable). ISO dates, what
- * the providers give, are read by char code: the general parser is slow on thousands of dates.
+ * Milliseconds since the epoch (NaN when unreadable). An ISO date, what the providers give, counts
+ * from its day's midnight UTC, its time of day ignored (freshness is reckoned in days), and is
+ * read by char code: the general parser is slow on thousands of dates. Anything else goes to
+ * Date.parse().
  */
 export function parseDate(text: string): number {
   if (text.length < 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return Date.parse(text);

@@ -3,6 +3,7 @@ import { bm25Defaults, bm25Idf, bm25LengthNorm, bm25TermWeight } from './bm25.js
 import type { TextChunk } from './chunk-text.js';
 import { looksLikeCitation } from './citation-chunks.js';
 import { weightedQuestionTerms } from './question-terms.js';
+import { cjkPattern, isWordCode } from './tokenize.js';
 
 export interface LexicalChunkScorer {
   /** One BM25 score ≥ 0 per chunk, in chunk order. */
@@ -28,9 +29,7 @@ export interface LexicalChunkScorerOptions {
   citationWeight?: number;
 }
 
-const letterOrDigit = /[\p{L}\p{N}]/u;
 const hasDigit = /\d/;
-const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * BM25 of chunks of one text against a question, without tokenising the text: each question
@@ -151,23 +150,17 @@ function countInChunks(chunks: readonly TextChunk[], term: string, counts: Float
 
 /** Whether an indexOf hit of the term at `at` is a word (or an inflection of it). */
 function createTermMatcher(term: string): (lower: string, at: number) => boolean {
-  if (cjk.test(term)) return () => true;
+  if (cjkPattern.test(term)) return () => true;
   const maxSuffix = hasDigit.test(term) ? 0 : term.length <= 3 ? 1 : 4;
   return (lower, at) => {
-    if (at > 0 && isWordChar(lower.charCodeAt(at - 1))) return false;
+    if (at > 0 && isWordCode(lower.charCodeAt(at - 1))) return false;
     let end = at + term.length;
     const limit = end + maxSuffix;
-    while (end < lower.length && isWordChar(lower.charCodeAt(end))) {
+    while (end < lower.length && isWordCode(lower.charCodeAt(end))) {
       if (++end > limit) return false;
     }
     return true;
   };
-}
-
-function isWordChar(code: number): boolean {
-  if (code < 128)
-    return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
-  return letterOrDigit.test(String.fromCharCode(code));
 }
 
 /**

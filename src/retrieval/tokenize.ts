@@ -1,5 +1,14 @@
 const wordPattern = /[\p{L}\p{N}]+/gu;
-const cjkPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const letterOrDigit = /[\p{L}\p{N}]/u;
+/** A Chinese, Japanese or Korean character: such runs have no spaces and become bigrams. */
+export const cjkPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Whether a UTF-16 code unit is part of a word, as wordPattern reads words: a letter or digit. */
+export function isWordCode(code: number): boolean {
+  if (code < 128)
+    return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+  return letterOrDigit.test(String.fromCharCode(code));
+}
 
 const stopwords = new Set(
   (

@@ -1,11 +1,9 @@
 import type { Int32Arena } from './int32-arena.js';
-import { tokenize } from './tokenize.js';
+import { cjkPattern, isWordCode, tokenize } from './tokenize.js';
 import { asciiDigits, type WordTable } from './word-table.js';
 
 const cjkStart = 0x2e80;
 const capitalSigma = '\u03a3';
-const letterOrDigit = /[\p{L}\p{N}]/u;
-const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * Appends the ids of the words tokenize() finds in `text`: letters and digits lower-cased, CJK
@@ -61,11 +59,7 @@ function appendLowerCaseWordIds(table: WordTable, lower: string, out: Int32Arena
   let cjkSeen = false;
   for (let index = 0; index <= lower.length; index++) {
     const code = index < lower.length ? lower.charCodeAt(index) : 32;
-    const isWord =
-      code < 128
-        ? (code >= 97 && code <= 122) || (code >= 48 && code <= 57)
-        : letterOrDigit.test(lower[index]!);
-    if (isWord) {
+    if (isWordCode(code)) {
       if (start === -1) {
         start = index;
         cjkSeen = false;
@@ -84,6 +78,6 @@ function appendLowerCaseWordIds(table: WordTable, lower: string, out: Int32Arena
 
 function hasCjk(word: string): boolean {
   for (let index = 0; index < word.length; index++)
-    if (word.charCodeAt(index) >= cjkStart) return cjk.test(word);
+    if (word.charCodeAt(index) >= cjkStart) return cjkPattern.test(word);
   return false;
 }

@@ -79,6 +79,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
   const cache = createProviderCache(config.cache);
+  const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
   const search =
     options.search ??
     cache.search(
@@ -88,8 +89,11 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         allowPrivateNetwork: config.reader.allowPrivateNetwork,
       }),
       config.search,
+      network,
     );
-  const reader = options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
+  // Every source scheme's reader (web, file:, and any registered later); the cache keeps web pages only.
+  const reader =
+    options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }), network);
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
@@ -110,6 +114,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
           allowPrivateNetwork: config.reader.allowPrivateNetwork,
         }),
         runConfig.search,
+        network,
       );
       otherSearch.set(id, provider);
     }

@@ -1,10 +1,12 @@
+import { fileURLToPath } from 'node:url';
+import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError } from '../errors/index.js';
 import type { Page } from '../providers/spec/page-reader.js';
 import { createRuntime } from '../runtime.js';
 import type { CliIo } from './cli-io.js';
 import { loadCliConfig } from './load-cli-config.js';
 import type { ReadFormat } from './read-command.js';
-import { readInput } from './read-input.js';
+import { inputSource, readInput } from './read-input.js';
 
 export interface ReadCommandOptions {
   inputs: string[];
@@ -33,7 +35,7 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
   if (inputs.filter((input) => input === '-').length > 1) {
     throw new InputError('stdin (-) can be read only once', { param: 'input' });
   }
-  const config = loadCliConfig(io, options.flags, options.configPath);
+  const config = allowNamedFiles(loadCliConfig(io, options.flags, options.configPath), inputs, io.cwd);
   const { reader } = createRuntime({ config });
   const results = mapLimited(inputs, concurrency, (input) =>
     readInput({ input, reader, io, signal: io.signal }),
@@ -54,6 +56,25 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
     io.stdout.write(renderPage(outcome.page, format, { several: inputs.length > 1, first: index === 0 }));
   }
   if (firstError !== undefined) throw firstError;
+}
+
+/**
+ * Files named on the command line are read whatever reader.allowFiles says (naming them is the
+ * permission), and only those: the file reader's allowed roots become exactly these files.
+ */
+function allowNamedFiles(config: DeepSearchConfig, inputs: readonly string[], cwd: string): DeepSearchConfig {
+  const files = inputs
+    .map((input) => inputSource(input, cwd))
+    .filter((source): source is string => source?.toLowerCase().startsWith('file:') === true)
+    .flatMap((source) => {
+      try {
+        return [fileURLToPath(source)];
+      } catch {
+        return []; // file://host/...: the file reader refuses it with its own message
+      }
+    });
+  if (files.length === 0) return config;
+  return { ...config, reader: { ...config.reader, allowFiles: true, fileRoots: files } };
 }
 
 /** Starts at most `limit` tasks at a time; the promises come back in input order. */

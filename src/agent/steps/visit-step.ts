@@ -1,7 +1,7 @@
 import { isProviderError } from '../../errors/index.js';
 import type { Page } from '../../providers/spec/page-reader.js';
 import type { HostProblem } from '../../retrieval/host-health.js';
-import { hostOf, normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
+import { hostOf, isNetworkUrl, normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
 import { embedPageChunks } from '../context/semantic-snippets.js';
 import type { RunContext } from '../run-context.js';
 import type { StoredPage } from '../state/page-store.js';
@@ -98,6 +98,9 @@ function resolveTargets(
     const url = raw ? normalizeUrl(raw) : undefined;
     const key = url ? urlKey(url) : undefined;
     if (!url || !key || seen.has(key) || state.visited.has(key)) continue;
+    // A local source is read only when the question, the caller or a search provider gave it, never
+    // because the model (perhaps obeying a page) named one.
+    if (!isNetworkUrl(url) && !state.urls.has(url)) continue;
     seen.add(key);
     if (!state.urls.has(url)) state.urls.add({ url, source: 'agent', step: context.step });
     resolved.push(url);

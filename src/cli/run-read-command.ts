@@ -1,12 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import type { DeepSearchConfig } from '../config/config-schema.js';
-import { InputError } from '../errors/index.js';
+import { InputError, isAbortError } from '../errors/index.js';
 import type { Page } from '../providers/spec/page-reader.js';
 import { createRuntime } from '../runtime.js';
 import type { CliIo } from './cli-io.js';
 import { loadCliConfig } from './load-cli-config.js';
 import type { ReadFormat } from './read-command.js';
 import { inputSource, readInput } from './read-input.js';
+import { ReportedFailure } from './reported-failure.js';
 
 export interface ReadCommandOptions {
   inputs: string[];
@@ -37,25 +38,34 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
   }
   const config = allowNamedFiles(loadCliConfig(io, options.flags, options.configPath), inputs, io.cwd);
   const { reader } = createRuntime({ config });
-  const results = mapLimited(inputs, concurrency, (input) =>
+  // Each outcome is settled as it is made: a later input failing while an earlier one is still being
+  // read must not be an unhandled rejection.
+  const outcomes = mapLimited(inputs, concurrency, (input) =>
     readInput({ input, reader, io, signal: io.signal }),
-  );
-  let firstError: unknown;
-  for (const [index, result] of results.entries()) {
-    const outcome = await result.then(
+  ).map((pending) =>
+    pending.then(
       (page) => ({ page }),
       (error: unknown) => ({ error }),
-    );
+    ),
+  );
+  const several = inputs.length > 1;
+  let firstError: unknown;
+  let printed = 0;
+  for (const [index, pending] of outcomes.entries()) {
+    const outcome = await pending;
     if ('error' in outcome) {
+      if (isAbortError(outcome.error)) throw outcome.error;
       firstError ??= outcome.error;
       if (format === 'json') io.stdout.write(`${JSON.stringify(errorJson(inputs[index]!, outcome.error))}\n`);
-      else if (inputs.length > 1)
-        io.stderr.write(`deepsearch: ${inputs[index]}: ${messageOf(outcome.error)}\n`);
+      else if (several) io.stderr.write(`deepsearch: ${inputs[index]}: ${messageOf(outcome.error)}\n`);
       continue;
     }
-    io.stdout.write(renderPage(outcome.page, format, { several: inputs.length > 1, first: index === 0 }));
+    io.stdout.write(renderPage(outcome.page, format, { several, first: printed++ === 0 }));
   }
-  if (firstError !== undefined) throw firstError;
+  if (firstError === undefined) return;
+  // One input, as text: its error is the command's, printed once by the CLI. Otherwise each failure
+  // has had its line already.
+  throw format === 'json' || several ? new ReportedFailure(firstError) : firstError;
 }
 
 /**
@@ -131,7 +141,7 @@ function renderPage(page: Page, format: ReadFormat, position: { several: boolean
     return position.several ? `${separator}${page.title}\n${page.url}\n\n${page.text}\n` : `${page.text}\n`;
   }
   // The extractor drops a heading that repeats the title; markdown on its own should still have it.
-  const title = /^#\s/.test(page.markdown) ? '' : `# ${page.title}\n\n`;
+  const title = /^#\s/.test(page.markdown) || !page.title.trim() ? '' : `# ${page.title}\n\n`;
   const source = position.several ? `<${page.url}>\n\n` : '';
   return `${separator}${title}${source}${page.markdown}\n`;
 }

@@ -41,7 +41,7 @@ export function createFileReader(settings: FileReaderSettings = {}): PageReader 
       const path = fileURLToPath(normal);
       if (!settings.allowFiles) {
         throw new BlockedUrlError(
-          `refusing to read ${path}: local files are off (allow them with --allow-files, DEEPSEARCH_ALLOW_FILES=true or reader.allowFiles)`,
+          `local files are off: allow them with --allow-files, DEEPSEARCH_ALLOW_FILES=true or reader.allowFiles (refused ${path})`,
           { url },
         );
       }
@@ -52,7 +52,7 @@ export function createFileReader(settings: FileReaderSettings = {}): PageReader 
       const allowed = await roots;
       if (allowed.length > 0 && !allowed.some((root) => real === root || real.startsWith(`${root}${sep}`))) {
         throw new BlockedUrlError(
-          `refusing to read ${path}: outside the folders local files may be read from (reader.fileRoots: ${(settings.roots ?? []).join(', ')})`,
+          `outside the folders local files may be read from (--file-roots ${(settings.roots ?? []).join(',')}): refused ${path}`,
           { url },
         );
       }

@@ -1,8 +1,7 @@
 import type { LlmRole } from '../config/config-schema.js';
 import type { TokenUsage } from '../providers/spec/llm-client.js';
 
-export const actionNames = ['search', 'visit', 'reflect', 'answer'] as const;
-export type ActionName = (typeof actionNames)[number];
+export type { ActionName } from './actions/action-registry.js';
 
 /**
  * Answers to sub-questions and earlier chat turns. Pages read and search results are knowledge

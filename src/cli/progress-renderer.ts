@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agent/agent-events.js';
+import { unreachable } from '../agent/unreachable.js';
 import { renderRetrievalDebug } from './render-retrieval-debug.js';
 import { clipLine, formatTokens, type Terminal } from './terminal-style.js';
 
@@ -102,8 +103,16 @@ export function createProgressRenderer(
       case 'step-end':
         terminal.write(indent(style('dim', `${formatTokens(event.usage.totalTokens)} tokens so far`)));
         break;
-      default:
+      // Nothing to show: the answer goes to stdout, the rest is in other lines or in --json.
+      case 'run-start':
+      case 'think-delta':
+      case 'search-start':
+      case 'read-start':
+      case 'answer-delta':
+      case 'run-end':
         break;
+      default:
+        unreachable(event);
     }
   };
 }

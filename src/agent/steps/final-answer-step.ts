@@ -1,5 +1,5 @@
 import { AbortedError, isAuthenticationError, isConfigError } from '../../errors/index.js';
-import { finalAnswerSchema } from '../action-schema.js';
+import { finalAnswerSchema } from '../actions/final-answer-schema.js';
 import type { StopReason } from '../agent-types.js';
 import { citeAnswer } from '../citations/cite-answer.js';
 import { buildAgentPrompt } from '../context/build-agent-prompt.js';

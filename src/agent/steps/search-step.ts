@@ -2,6 +2,7 @@ import { describeSearchNotice } from '../../providers/search/fallback-search.js'
 import type { SearchHit } from '../../providers/spec/search-provider.js';
 import { createHostFilter } from '../../retrieval/host-lists.js';
 import { hostOf } from '../../retrieval/normalize-url.js';
+import type { StepOutcome } from '../actions/action-definition.js';
 import type { RunContext } from '../run-context.js';
 import { type PlannedQuery, planQueries } from './plan-queries.js';
 import { errorMessage, isFatal } from './step-errors.js';
@@ -14,19 +15,15 @@ import { errorMessage, isFatal } from './step-errors.js';
 export async function runSearchStep(
   context: RunContext,
   input: { question: string; queries: string[] },
-): Promise<void> {
+): Promise<StepOutcome> {
   const { state, budget } = context;
   const planned = await planQueries(context, input);
   const queries = planned.map((item) => item.query);
   if (queries.length === 0) {
-    state.disabled.add('search');
-    state.diary.add({
-      step: context.step,
-      action: 'search',
-      question: input.question,
+    return {
       note: 'every proposed query repeats one searched already; try other words or another action',
-    });
-    return;
+      disableNext: true,
+    };
   }
   context.emit({ type: 'search-start', step: context.step, queries });
   const started = performance.now();
@@ -48,16 +45,13 @@ export async function runSearchStep(
     newUrls += recordHits(context, query, outcome.value);
   });
   context.emit({ type: 'search-end', step: context.step, queries, hits, newUrls, failures });
-  if (newUrls === 0) state.disabled.add('search');
   const failed = failures.length
     ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failure.error})`).join('; ')}.`
     : '';
-  state.diary.add({
-    step: context.step,
-    action: 'search',
-    question: input.question,
+  return {
     note: `searched ${queries.map((query) => `"${query}"`).join(', ')}: ${hits} results, ${newUrls} new URLs.${failed}`,
-  });
+    disableNext: newUrls === 0,
+  };
 }
 
 function recordHits(context: RunContext, query: string, hits: SearchHit[]): number {

@@ -23,6 +23,7 @@ export async function runStep(
 ): Promise<FinalAnswer | undefined> {
   const { state, config } = context;
   const question = state.gaps.next();
+  state.currentQuestion = question;
   const allowed = allowedActions({
     state,
     step: context.step,

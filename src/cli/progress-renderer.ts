@@ -100,6 +100,19 @@ export function createProgressRenderer(
       case 'warning':
         terminal.write(indent(style('yellow', clipLine(`! ${event.message}`, width))));
         break;
+      case 'llm-call':
+        if (options.debug) {
+          const outcome = event.outcome === 'ok' ? '' : ` (${event.outcome})`;
+          terminal.write(
+            indent(
+              style(
+                'dim',
+                `${event.role} call: ${formatTokens(event.promptTokens)} in, ${formatTokens(event.completionTokens)} out, ${Math.round(event.ms)} ms${outcome}`,
+              ),
+            ),
+          );
+        }
+        break;
       case 'step-end':
         terminal.write(indent(style('dim', `${formatTokens(event.usage.totalTokens)} tokens so far`)));
         break;

@@ -47,6 +47,7 @@ export function describeProgress(event: AgentEvent): string | undefined {
     case 'search-start':
     case 'read-start':
     case 'step-end':
+    case 'llm-call':
     case 'answer-delta':
     case 'run-end':
       return undefined;

@@ -5,7 +5,7 @@ import { hostOf } from '../../retrieval/normalize-url.js';
 import type { StepOutcome } from '../actions/action-definition.js';
 import type { RunContext } from '../run-context.js';
 import { type PlannedQuery, planQueries } from './plan-queries.js';
-import { errorMessage, isFatal } from './step-errors.js';
+import { errorMessage, isFatal, stopRunWith } from './step-errors.js';
 
 /**
  * Plans the queries (dedup, rewrite, dedup) and runs them concurrently. Hits become side knowledge
@@ -33,10 +33,12 @@ export async function runSearchStep(
   const failures: Array<{ query: string; error: string }> = [];
   let hits = 0;
   let newUrls = 0;
+  let firstError: unknown;
   settled.forEach((outcome, index) => {
     const query = queries[index]!;
     if (outcome.status === 'rejected') {
       if (isFatal(outcome.reason)) throw outcome.reason;
+      firstError ??= outcome.reason;
       failures.push({ query, error: errorMessage(outcome.reason) });
       return;
     }
@@ -45,6 +47,10 @@ export async function runSearchStep(
     newUrls += recordHits(context, query, outcome.value);
   });
   context.emit({ type: 'search-end', step: context.step, queries, hits, newUrls, failures });
+  // Search is down and nothing was ever found or read: answering "not found" would hide the cause.
+  if (failures.length === queries.length && state.searches.length === 0 && state.pages.all().length === 0) {
+    throw stopRunWith(firstError);
+  }
   const failed = failures.length
     ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failure.error})`).join('; ')}.`
     : '';

@@ -85,7 +85,16 @@ function resolveTargets(
     const key = url ? urlKey(url) : undefined;
     if (!url || !key || seen.has(key) || state.visited.has(key)) continue;
     seen.add(key);
-    if (!state.urls.has(url)) state.urls.add({ url, source: 'agent', step: context.step });
+    // Only URLs this run found (search hits, page links, the question): a page that tells the
+    // model to open another URL (say, one carrying the question as a parameter) gets nothing.
+    if (!state.urls.has(url)) {
+      context.emit({
+        type: 'warning',
+        step: context.step,
+        message: `not reading ${url.slice(0, 200)}: it was not found in this run (search results, pages read or the question)`,
+      });
+      continue;
+    }
     resolved.push(url);
     if (resolved.length === context.config.agent.maxUrlsPerStep) break;
   }

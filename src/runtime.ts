@@ -23,6 +23,11 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
+  /**
+   * Readers of more source schemes beside http(s) and file:, by scheme: {"kb:": knowledgeBaseReader}.
+   * Used with the reader built from the config (not with `reader`); never cached.
+   */
+  sourceReaders?: Readonly<Record<string, PageReader>>;
   embedding?: EmbeddingProvider;
   reranker?: Reranker;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
@@ -62,6 +67,13 @@ export interface DeepSearchRuntime {
   close(): void;
 }
 
+/** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
+function createSourceReader(options: RuntimeOptions): PageReader {
+  const sources = createPageReader({ ...options.config.reader, fetch: options.fetch });
+  for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {})) sources.register(scheme, reader);
+  return sources;
+}
+
 function saveHostHealth(path: string, health: HostHealth, warn: (message: string) => void): void {
   try {
     writeJsonFile(path, health.snapshot());
@@ -91,9 +103,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       config.search,
       network,
     );
-  // Every source scheme's reader (web, file:, and any registered later); the cache keeps web pages only.
-  const reader =
-    options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }), network);
+  const reader = options.reader ?? cache.reader(createSourceReader(options), network);
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;

@@ -70,7 +70,8 @@ export interface DeepSearchRuntime {
 /** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
 function createSourceReader(options: RuntimeOptions): PageReader {
   const sources = createPageReader({ ...options.config.reader, fetch: options.fetch });
-  for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {})) sources.register(scheme, reader);
+  for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))
+    sources.register(scheme, reader);
   return sources;
 }
 

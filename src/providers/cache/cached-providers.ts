@@ -72,6 +72,8 @@ export function createCachedReader(options: CachedReaderOptions): PageReader {
   const { reader, cache } = options;
   return {
     id: reader.id,
+    ...(reader.freeToPrefetch ? { freeToPrefetch: true } : {}),
+    ...(reader.prepare ? { prepare: () => reader.prepare!() } : {}),
     async read(url: string, readOptions?: ReadOptions): Promise<Page> {
       if (!isNetworkUrl(url)) return reader.read(url, readOptions);
       const key = JSON.stringify(options.scope ? [reader.id, options.scope, url] : [reader.id, url]);

@@ -11,6 +11,8 @@ export interface SchemeReader extends PageReader {
    * base plugs in without the registry knowing it.
    */
   register(scheme: string, reader: PageReader): void;
+  /** Prepares every registered reader (the builtin web reader loads its libraries). */
+  prepare(): Promise<void>;
 }
 
 export interface SchemeReaderOptions {
@@ -36,6 +38,13 @@ export function createSchemeReader(options: SchemeReaderOptions): SchemeReader {
     id: options.id ?? readers.get('https:')?.id ?? 'sources',
     get schemes() {
       return [...readers.keys()];
+    },
+    // As free as the web reader: local readers (file:, kb:) cost nothing per read anyway.
+    get freeToPrefetch() {
+      return readers.get('https:')?.freeToPrefetch ?? false;
+    },
+    async prepare() {
+      await Promise.all([...new Set(readers.values())].map((reader) => reader.prepare?.()));
     },
     register,
     read(url: string, readOptions?: ReadOptions): Promise<Page> {

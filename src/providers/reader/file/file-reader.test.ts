@@ -103,6 +103,30 @@ describe('createSchemeReader and the registry', () => {
     await expect(reader.read('kb:notes/a')).rejects.toBeInstanceOf(BlockedUrlError);
   });
 
+  it("passes on the web reader's prefetch flag and prepares every reader", async () => {
+    const builtin = createPageReader(loadConfig({}).reader);
+    expect(builtin.freeToPrefetch).toBe(true);
+    await expect(builtin.prepare?.()).resolves.toBeUndefined();
+    expect(createPageReader(loadConfig({ flags: { reader: 'jina' } }).reader).freeToPrefetch).toBe(false);
+    const prepared: string[] = [];
+    const reader = createSchemeReader({
+      readers: {
+        'https:': {
+          id: 'web',
+          read: () => Promise.reject(new Error('unused')),
+          prepare: async () => void prepared.push('web'),
+        },
+        'kb:': {
+          id: 'kb',
+          read: () => Promise.reject(new Error('unused')),
+          prepare: async () => void prepared.push('kb'),
+        },
+      },
+    });
+    await reader.prepare();
+    expect(prepared.sort()).toEqual(['kb', 'web']);
+  });
+
   it('reads files only when the config allows them', async () => {
     await writeFile(join(directory, 'n.txt'), 'Local notes.');
     const reader = createPageReader(loadConfig({}).reader);

@@ -42,22 +42,40 @@ export interface RunContext {
   step: number;
 }
 
-/** Every LLM call goes through here: usage per role, time, and retry notices are recorded. */
+/**
+ * Every LLM call goes through here: usage per role, time, and retry notices are recorded. Usage
+ * is counted per HTTP request as the client reports it, so re-asked, retried and failed requests
+ * count, not only the reply that validated.
+ */
 export async function callLlm<T>(
   context: RunContext,
-  request: Omit<StructuredRequest<T>, 'signal' | 'onRetry'> & { signal?: AbortSignal },
+  request: Omit<StructuredRequest<T>, 'signal' | 'onRetry' | 'onCall'> & { signal?: AbortSignal },
 ): Promise<StructuredResult<T>> {
   const started = performance.now();
+  let reported = 0;
   try {
     const result = await context.llm.generateObject({
       ...request,
       signal: request.signal ?? context.signal,
       onRetry: (notice) => context.emit({ type: 'retry', step: context.step, role: request.role, ...notice }),
+      onCall: (record) => {
+        reported++;
+        context.budget.addLlmCall(record);
+      },
     });
-    context.budget.addLlmUsage(request.role, result.usage, {
-      parseFailures: result.parseFailures,
-      estimated: result.usageEstimated,
-    });
+    // A library user's own LlmClient may not report requests; its result still counts once.
+    if (reported === 0) {
+      context.budget.addLlmCall({
+        role: request.role,
+        model: result.model,
+        promptTokens: result.usage.promptTokens,
+        completionTokens: result.usage.completionTokens,
+        ms: result.durationMs,
+        outcome: 'ok',
+        estimated: result.usageEstimated,
+        repairs: result.repairs,
+      });
+    }
     return result;
   } finally {
     context.budget.addTime('llm', performance.now() - started);

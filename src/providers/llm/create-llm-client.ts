@@ -3,8 +3,8 @@ import type { DeepSearchConfig, LlmRole } from '../../config/config-schema.js';
 import { type ResolvedLlmSettings, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
 import { isProviderError } from '../../errors/index.js';
 import type { LlmClient, StructuredRequest, StructuredResult } from '../spec/llm-client.js';
+import type { StructuredMode } from './call-model.js';
 import { createLanguageModel } from './create-language-model.js';
-import type { StructuredMode } from './generate-structured.js';
 import { structuredOutputUnsupportedCode } from './to-provider-error.js';
 
 export interface LlmClientOptions {
@@ -39,6 +39,7 @@ interface RoleState {
 export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient {
   const roles = new Map<LlmRole, RoleState>();
   const promptOnly = new Set<string>();
+  const noStreaming = new Set<string>();
   const make = options.createModel ?? ((settings) => createLanguageModel(settings, { fetch: options.fetch }));
 
   const stateFor = (role: LlmRole): RoleState => {
@@ -86,6 +87,8 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
           timeoutMs: state.settings.timeoutMs,
           maxRetries: state.settings.maxRetries,
           errorContext: state.settings,
+          canStream: !noStreaming.has(modelKey(state.settings)),
+          onStreamUnsupported: () => noStreaming.add(modelKey(state.settings)),
         });
       const mode = modeFor(state.settings);
       try {

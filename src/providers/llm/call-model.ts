@@ -163,7 +163,8 @@ async function streamReply(
   const text: string[] = [];
   const reasoning: string[] = [];
   let usage: ModelUsage = { inputTokens: undefined, outputTokens: undefined };
-  const result = streamText(options);
+  // Errors arrive as stream parts and are thrown below; the SDK's default would also log them.
+  const result = streamText({ ...options, onError: () => {} });
   for await (const part of result.fullStream) {
     if (part.type === 'text-delta') {
       text.push(part.text);

@@ -175,9 +175,13 @@ export function openAiErrorBody(status: number, message: string) {
   return { error: { message, type, param: null, code: codes[status] ?? null } };
 }
 
-export function writeModelList(response: ServerResponse, models: string[]): void {
+export function writeModelList(
+  response: ServerResponse,
+  models: string[],
+  fields: Record<string, unknown> = {},
+): void {
   sendJson(response, 200, {
     object: 'list',
-    data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })),
+    data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake', ...fields })),
   });
 }

@@ -43,6 +43,18 @@ export interface RunContext {
 }
 
 /**
+ * Names small models (and the reference implementation's prompts) use for our fields. A synonym
+ * applies only where the schema has the target key and not the synonym, so one table serves
+ * every role.
+ */
+const commonKeyAliases: Readonly<Record<string, string>> = {
+  exactQuote: 'quote',
+  urls: 'targets',
+  query: 'queries',
+  answer: 'text',
+};
+
+/**
  * Every LLM call goes through here: usage per role, time, and retry notices are recorded. Usage
  * is counted per HTTP request as the client reports it, so re-asked, retried and failed requests
  * count, not only the reply that validated.
@@ -56,6 +68,7 @@ export async function callLlm<T>(
   try {
     const result = await context.llm.generateObject({
       ...request,
+      keyAliases: { ...commonKeyAliases, ...request.keyAliases },
       signal: request.signal ?? context.signal,
       onRetry: (notice) => context.emit({ type: 'retry', step: context.step, role: request.role, ...notice }),
       onCall: (record) => {

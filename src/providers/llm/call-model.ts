@@ -60,7 +60,7 @@ export function callModel<T>(
       try {
         return await sendOnce(request, settings, attempt);
       } catch (error) {
-        request.onCall?.(errorRecord(request, settings, performance.now() - started));
+        request.onCall?.(errorRecord(request, settings, performance.now() - started, error));
         throw error;
       }
     },
@@ -83,6 +83,7 @@ function errorRecord<T>(
   request: StructuredRequest<T>,
   settings: StructuredCallSettings,
   ms: number,
+  error: unknown,
 ): LlmCallRecord {
   return {
     role: request.role,
@@ -93,6 +94,7 @@ function errorRecord<T>(
     outcome: 'error',
     estimated: false,
     repairs: 0,
+    error: error instanceof Error ? error.message : String(error),
   };
 }
 
@@ -135,7 +137,7 @@ async function sendOnce<T>(
       const failure = toError(error);
       if (!isStreamRefusal(failure)) throw failure;
       // The refused request was an HTTP request too; retryable failures are reported by callModel.
-      request.onCall?.(errorRecord(request, settings, performance.now() - started));
+      request.onCall?.(errorRecord(request, settings, performance.now() - started, failure));
       stream.onReset?.();
     }
   }

@@ -41,6 +41,7 @@ export async function generateStructured<T>(
       outcome: validation.ok ? 'ok' : 'parse-failure',
       estimated: reply.estimated,
       repairs: validation.ok ? validation.repairs : 0,
+      ...(validation.ok ? {} : { error: validation.message }),
     });
     return { reply, validation };
   };

@@ -61,6 +61,8 @@ export interface LlmCallRecord {
   estimated: boolean;
   /** Fixes applied to this reply before it validated (think tags, fences, coercions). */
   repairs: number;
+  /** What went wrong, for 'error' and 'parse-failure'. */
+  error?: string;
 }
 
 export interface RetryNotice {

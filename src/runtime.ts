@@ -6,6 +6,7 @@ import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
+import { fitContextWindow } from './providers/llm/fit-context-window.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
 import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
@@ -138,7 +139,9 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     search,
     close: () => cache.close(),
     ask: async (question, askOptions = {}) => {
-      const runConfig = askOptions.config ?? config;
+      // The server's real window, asked once per runtime: prompts never outgrow it.
+      const fitted = fitContextWindow(askOptions.config ?? config, await llm.contextWindow('agent'));
+      const runConfig = fitted.config;
       // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
       // to search or read pages (deepsearch search, read) never loads it.
       const [{ prepareRun }, { runLoop }] = await Promise.all([
@@ -156,6 +159,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         history: askOptions.history,
         runId: askOptions.runId,
       });
+      if (fitted.warning) run.events.emit({ type: 'warning', step: 0, message: fitted.warning });
       try {
         return await runLoop(run);
       } finally {

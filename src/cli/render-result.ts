@@ -55,6 +55,8 @@ export function resultJson(result: DeepSearchResult): string {
       timing: result.timing,
       budget: result.budget,
       visitedUrls: result.visitedUrls,
+      warnings: result.warnings,
+      computations: result.computations,
     },
     null,
     2,

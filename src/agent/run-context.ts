@@ -59,6 +59,8 @@ export async function callLlm<T>(
   request: Omit<StructuredRequest<T>, 'signal' | 'onRetry'> & { signal?: AbortSignal },
 ): Promise<StructuredResult<T>> {
   const started = performance.now();
+  const waited = context.budget.wait('llm');
+  context.budget.markLlmCall();
   try {
     const result = await context.llm.generateObject({
       ...request,
@@ -102,6 +104,6 @@ export async function callLlm<T>(
     }
     throw error;
   } finally {
-    context.budget.addTime('llm', performance.now() - started);
+    waited();
   }
 }

@@ -37,6 +37,7 @@ export function summaryLine(result: DeepSearchResult): string {
 export function resultJson(result: DeepSearchResult): string {
   return JSON.stringify(
     {
+      runId: result.runId,
       question: result.question,
       answer: result.answer,
       references: result.references.map(({ index, url, title, quote, quoteKind }) => ({

@@ -94,7 +94,7 @@ describe('the coding action in the loop', () => {
     const { result, events, llm } = await runAgent(question, {
       search,
       pages,
-      config: { sandbox: { timeoutSeconds: 0.2 } },
+      config: { sandbox: { timeoutSeconds: 1 } },
       steps: [
         ...searchAndRead,
         scriptedStep.coding('while (true) {}', 'Loop forever'),

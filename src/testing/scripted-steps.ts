@@ -18,7 +18,10 @@ export const scriptedStep = {
     return agentStep({ think, action: 'reflect', reflect: { questions } }, 'reflect');
   },
   coding(code: string, purpose?: string, think = 'I should compute this.'): ScriptedStep {
-    return agentStep({ think, action: 'coding', coding: { code, ...(purpose ? { purpose } : {}) } }, 'coding');
+    return agentStep(
+      { think, action: 'coding', coding: { code, ...(purpose ? { purpose } : {}) } },
+      'coding',
+    );
   },
   answer(text: string, references: Reference[] = [], think = 'I can answer now.'): ScriptedStep {
     return agentStep(

@@ -129,17 +129,17 @@ function toInputJson(input: unknown): string {
 }
 
 function engineFailure(error: unknown, engine: QuickJsEngine, limits: QuickJsLimits): CodeRunError {
-  const maximum = (engine.memory.buffer as ArrayBuffer).byteLength;
-  if (maximum >= baseMemoryBytes + limits.memoryBytes) {
-    return {
-      kind: 'memory',
-      message: `the code ran out of memory (limit ${limits.memoryBytes / 1024 / 1024} MB)`,
-    };
-  }
+  // The host's own stack overflow is a RangeError; aborts and traps are WebAssembly.RuntimeErrors.
   if (error instanceof RangeError) {
     return {
       kind: 'runtime',
       message: `stack overflow: the code recursed too deep (stack limit ${limits.stackBytes / 1024} KB); use a loop`,
+    };
+  }
+  if ((engine.memory.buffer as ArrayBuffer).byteLength >= baseMemoryBytes + limits.memoryBytes) {
+    return {
+      kind: 'memory',
+      message: `the code ran out of memory (limit ${limits.memoryBytes / 1024 / 1024} MB)`,
     };
   }
   return {

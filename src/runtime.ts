@@ -8,7 +8,9 @@ import { createProviderCache } from './providers/cache/create-provider-cache.js'
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { fitContextWindow } from './providers/llm/fit-context-window.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
+import { createQuickJsCodeRunner } from './providers/sandbox/quickjs-code-runner.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
+import type { CodeRunner } from './providers/spec/code-runner.js';
 import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
 import type { PageReader } from './providers/spec/page-reader.js';
 import type { Reranker } from './providers/spec/reranker.js';
@@ -31,6 +33,8 @@ export interface RuntimeOptions {
   sourceReaders?: Readonly<Record<string, PageReader>>;
   embedding?: EmbeddingProvider;
   reranker?: Reranker;
+  /** Runs the coding action's JavaScript; default: QuickJS in WebAssembly with config.sandbox's limits. */
+  codeRunner?: CodeRunner;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
 }
 
@@ -56,6 +60,7 @@ export interface DeepSearchRuntime {
   readonly reader: PageReader;
   readonly embedding: EmbeddingProvider;
   readonly reranker: Reranker;
+  readonly codeRunner: CodeRunner;
   /** Hosts that failed or were paywalled; saved to retrieval.hostHealthFile after each run. */
   readonly hostHealth: HostHealth;
   ask(question: string, options?: AskOptions): Promise<DeepSearchResult>;
@@ -110,6 +115,8 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
+  // Loads its WebAssembly engine on the first run of code, not here.
+  const codeRunner = options.codeRunner ?? createQuickJsCodeRunner(config.sandbox);
   const healthFile = config.retrieval.hostHealthFile;
   const hostHealth = new HostHealth(healthFile ? readJsonFile(healthFile) : {});
   const otherSearch = new Map<string, SearchProvider>();
@@ -132,7 +139,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     }
     return provider;
   };
-  const parts = { llm, reader, embedding, reranker, hostHealth };
+  const parts = { llm, reader, embedding, reranker, codeRunner, hostHealth };
   return {
     ...parts,
     config,

@@ -81,6 +81,18 @@ export type AgentEventBody =
   | ({ type: 'llm-call'; step: number } & LlmCallRecord)
   | { type: 'warning'; step: number; message: string }
   | { type: 'step-end'; step: number; action: ActionName | 'none'; usage: UsageReport; budget: BudgetReport }
+  | {
+      /** The answer's text as the model writes it, before its quotes are checked and it is judged. */
+      type: 'answer-draft-delta';
+      step: number;
+      delta: string;
+    }
+  | {
+      /** The draft so far is void: the reply was retried, or the answer was rejected. */
+      type: 'answer-draft-reset';
+      step: number;
+      reason: string;
+    }
   | { type: 'answer-delta'; delta: string }
   | { type: 'run-end'; result: DeepSearchResult };
 

@@ -28,6 +28,7 @@ export async function runLoop(run: PreparedRun): Promise<DeepSearchResult> {
   try {
     const final = await loop(context);
     budget.markAnswerToken();
+    // The verified answer: quotes checked, footnotes aligned (a draft may have streamed before).
     for (const delta of chunkAnswer(final.answer)) context.emit({ type: 'answer-delta', delta });
     const result: DeepSearchResult = {
       runId: context.runId,

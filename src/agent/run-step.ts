@@ -7,6 +7,7 @@ import {
   allowedActions,
   createActionSchema,
 } from './actions/action-registry.js';
+import { answerDraft } from './answer-draft.js';
 import { actionLimits, buildAgentPrompt } from './context/build-agent-prompt.js';
 import { prefetchPages } from './context/prefetch-pages.js';
 import { rankUrlCandidates } from './context/rank-url-candidates.js';
@@ -54,6 +55,10 @@ export async function runStep(
       prompt: prompt.prompt,
       schema: createActionSchema(allowed, limits),
       schemaName: 'agent_action',
+      // Only an answer to the original question can become the final answer worth watching.
+      ...(question === state.question && allowed.includes('answer')
+        ? { streamText: answerDraft(context) }
+        : {}),
     });
     step = result.object;
   } catch (error) {

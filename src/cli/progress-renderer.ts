@@ -17,7 +17,13 @@ export function createProgressRenderer(
   const width = terminal.width - 8;
   // A step's line is written once its action is known, so a failed first call leaves only the error.
   let pending: Extract<AgentEvent, { type: 'step-start' }> | undefined;
+  // A draft answer grows on one line while the model writes it (terminals only).
+  let drafting = false;
   return (event) => {
+    if (drafting && event.type !== 'answer-draft-delta') {
+      terminal.partial?.('\n');
+      drafting = false;
+    }
     switch (event.type) {
       case 'step-start':
         pending = event;
@@ -115,6 +121,16 @@ export function createProgressRenderer(
             ),
           );
         }
+        break;
+      case 'answer-draft-delta':
+        if (!terminal.partial) break;
+        if (!drafting) terminal.partial(indent(style('dim', '✎ ')));
+        terminal.partial(style('dim', event.delta.replace(/\s+/g, ' ')));
+        drafting = true;
+        break;
+      case 'answer-draft-reset':
+        if (terminal.partial)
+          terminal.write(indent(style('dim', `✎ draft discarded: ${clipLine(event.reason, width - 20)}`)));
         break;
       case 'step-end':
         terminal.write(indent(style('dim', `${formatTokens(event.usage.totalTokens)} tokens so far`)));

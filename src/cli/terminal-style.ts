@@ -4,6 +4,8 @@ export type Style = 'dim' | 'bold' | 'green' | 'red' | 'yellow' | 'cyan';
 
 export interface Terminal {
   write(line: string): void;
+  /** Text without a line break, for output that grows in place; only on a real terminal. */
+  partial?(text: string): void;
   style(style: Style, text: string): string;
   width: number;
 }
@@ -18,6 +20,7 @@ export function createTerminal(
     write: (line) => {
       stream.write(`${line}\n`);
     },
+    ...(stream.isTTY ? { partial: (text: string) => void stream.write(text) } : {}),
     style: (style, text) => (colour ? styleText(style, text) : text),
     width: Math.max(60, Math.min(160, ('columns' in stream ? stream.columns : undefined) ?? 100)),
   };

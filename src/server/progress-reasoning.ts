@@ -16,7 +16,10 @@ export function describeProgress(event: AgentEvent): string | undefined {
     case 'step-start':
       return `${event.step > 1 ? '\n' : ''}Step ${event.step}${event.final ? ' (final answer)' : ''}: ${clip(event.question)}\n`;
     case 'think-delta':
+    case 'answer-draft-delta':
       return event.delta;
+    case 'answer-draft-reset':
+      return `\n  (draft discarded: ${clip(event.reason)})\n`;
     case 'action':
       return `\n→ ${event.action}\n`;
     case 'search-end': {

@@ -116,6 +116,7 @@ async function reject(
     blame: analysis.blame,
     improvement: analysis.improvement || improvement,
   });
+  context.emit({ type: 'answer-draft-reset', step: context.step, reason: `answer rejected: ${reason}` });
   context.emit({
     type: 'answer-rejected',
     step: context.step,

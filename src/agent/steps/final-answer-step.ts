@@ -1,6 +1,7 @@
 import { AbortedError, isAuthenticationError, isConfigError } from '../../errors/index.js';
 import { finalAnswerSchema } from '../actions/final-answer-schema.js';
 import type { StopReason } from '../agent-types.js';
+import { answerDraft } from '../answer-draft.js';
 import { citeAnswer } from '../citations/cite-answer.js';
 import { buildAgentPrompt } from '../context/build-agent-prompt.js';
 import { callLlm, type RunContext } from '../run-context.js';
@@ -45,6 +46,7 @@ export async function runFinalAnswerStep(context: RunContext, reason: StopReason
       prompt: prompt.prompt,
       schema: finalAnswerSchema,
       schemaName: 'final_answer',
+      streamText: answerDraft(context),
       signal: context.finalSignal,
     });
     context.emit({ type: 'action', step: context.step, action: 'answer', think: object.think });

@@ -176,6 +176,10 @@ async function streamReply(
     else if (part.type === 'finish') usage = part.totalUsage;
     else if (part.type === 'error') throw part.error;
   }
+  // An aborted stream ends quietly (an 'abort' part) with the text so far: that is no reply, and
+  // parsing it would re-ask the model after the caller left or the deadline passed.
+  const signal = options.abortSignal;
+  if (signal?.aborted) throw signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
   return { text: text.join(''), reasoning: reasoning.join(''), usage };
 }
 

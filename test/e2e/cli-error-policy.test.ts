@@ -115,7 +115,7 @@ describe('the error policy from the built CLI', () => {
       expect(run.stdout).toBe('');
       // One agent call, then the search fails: no more LLM calls, no "could not find" answer.
       // The context-window probe's GETs aside, one chat request: the run stopped after the search.
-      expect(llm.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+      expect(llm.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(1);
     } finally {
       await llm.close();
     }

@@ -6,6 +6,7 @@ import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
+import { fitContextWindow } from './providers/llm/fit-context-window.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
 import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
@@ -23,6 +24,11 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
+  /**
+   * Readers of more source schemes beside http(s) and file:, by scheme: {"kb:": knowledgeBaseReader}.
+   * Used with the reader built from the config (not with `reader`); never cached.
+   */
+  sourceReaders?: Readonly<Record<string, PageReader>>;
   embedding?: EmbeddingProvider;
   reranker?: Reranker;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
@@ -31,6 +37,10 @@ export interface RuntimeOptions {
 export interface AskOptions {
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
+  /** More observers of the run's events; one that throws is detached, never ends the run. */
+  observers?: ReadonlyArray<AgentEventListener>;
+  /** The run's id (default: a new UUID); every event carries it. */
+  runId?: string;
   history?: ReadonlyArray<{ question: string; answer: string }>;
   /**
    * This run's own config (from `deriveConfig`): budgets, agent and search settings, including
@@ -58,15 +68,19 @@ export interface DeepSearchRuntime {
   close(): void;
 }
 
-function saveHostHealth(path: string, health: HostHealth, onEvent: AgentEventListener | undefined): void {
+/** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
+function createSourceReader(options: RuntimeOptions): PageReader {
+  const sources = createPageReader({ ...options.config.reader, fetch: options.fetch });
+  for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))
+    sources.register(scheme, reader);
+  return sources;
+}
+
+function saveHostHealth(path: string, health: HostHealth, warn: (message: string) => void): void {
   try {
     writeJsonFile(path, health.snapshot());
   } catch (error) {
-    onEvent?.({
-      type: 'warning',
-      step: 0,
-      message: `cannot save host health to ${path}: ${(error as Error).message}`,
-    });
+    warn(`cannot save host health to ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -79,6 +93,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
   const cache = createProviderCache(config.cache);
+  const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
   const search =
     options.search ??
     cache.search(
@@ -88,8 +103,9 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         allowPrivateNetwork: config.reader.allowPrivateNetwork,
       }),
       config.search,
+      network,
     );
-  const reader = options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
+  const reader = options.reader ?? cache.reader(createSourceReader(options), network);
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
@@ -110,6 +126,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
           allowPrivateNetwork: config.reader.allowPrivateNetwork,
         }),
         runConfig.search,
+        network,
       );
       otherSearch.set(id, provider);
     }
@@ -122,22 +139,34 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     search,
     close: () => cache.close(),
     ask: async (question, askOptions = {}) => {
-      const runConfig = askOptions.config ?? config;
+      // The server's real window, asked once per runtime: prompts never outgrow it.
+      const fitted = fitContextWindow(askOptions.config ?? config, await llm.contextWindow('agent'));
+      const runConfig = fitted.config;
       // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
       // to search or read pages (deepsearch search, read) never loads it.
-      const { runDeepSearch } = await import('./agent/run-deep-search.js');
+      const [{ prepareRun }, { runLoop }] = await Promise.all([
+        import('./agent/run-deep-search.js'),
+        import('./agent/run-loop.js'),
+      ]);
+      const run = prepareRun({
+        question,
+        ...parts,
+        config: runConfig,
+        search: searchFor(runConfig),
+        signal: askOptions.signal,
+        onEvent: askOptions.onEvent,
+        observers: askOptions.observers,
+        history: askOptions.history,
+        runId: askOptions.runId,
+      });
+      if (fitted.warning) run.events.emit({ type: 'warning', step: 0, message: fitted.warning });
       try {
-        return await runDeepSearch({
-          question,
-          ...parts,
-          config: runConfig,
-          search: searchFor(runConfig),
-          signal: askOptions.signal,
-          onEvent: askOptions.onEvent,
-          history: askOptions.history,
-        });
+        return await runLoop(run);
       } finally {
-        if (healthFile) saveHostHealth(healthFile, hostHealth, askOptions.onEvent);
+        if (healthFile)
+          saveHostHealth(healthFile, hostHealth, (message) =>
+            run.events.emit({ type: 'warning', step: 0, message }),
+          );
       }
     },
     structureAnswer: async (result, structureOptions) => {

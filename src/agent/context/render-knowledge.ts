@@ -1,6 +1,7 @@
 import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
 import { Bm25Index, normaliseScores } from '../../retrieval/bm25.js';
 import type { AgentState } from '../state/agent-state.js';
+import { fenceUntrusted } from './fence-untrusted.js';
 import { snippetQuery } from './semantic-snippets.js';
 
 interface Unit {
@@ -13,39 +14,65 @@ interface Unit {
 
 const maxPageChars = 6000;
 const minPageChars = 800;
+/** Search results are leads, not evidence: they may fill at most this share of the knowledge. */
+const searchShare = 0.2;
+
+export interface KnowledgeOptions {
+  /** URLs shown in <url-list> this step; their search hits are not repeated. */
+  listedUrls?: ReadonlySet<string>;
+}
 
 /**
  * Knowledge for one prompt: answered sub-questions, snippets of read pages selected for the
  * current question, and search results, ranked by relevance and added best-first until the
  * token budget is full. Nothing is replayed whole: a page contributes only its best snippets.
  */
-export function renderKnowledge(state: AgentState, question: string, budgetTokens: number): string {
+export function renderKnowledge(
+  state: AgentState,
+  question: string,
+  givenBudgetTokens: number,
+  options: KnowledgeOptions = {},
+): string {
+  // The group tags (<facts>, <search-results>) and blank lines between units cost a little too.
+  const budgetTokens = givenBudgetTokens - 24;
   if (budgetTokens <= 0) return '';
   const query = snippetQuery(state, question);
-  const units = collectUnits(state, query, budgetTokens);
+  const units = collectUnits(state, query, budgetTokens, options.listedUrls ?? new Set());
   if (units.length === 0) return '';
   const relevance = normaliseScores(new Bm25Index(units.map((unit) => unit.scoreText)).score(query));
   const order = units.map((unit, index) => ({ unit, score: relevance[index]! + unit.boost }));
   order.sort((a, b) => b.score - a.score);
   const chosen = new Map<Unit, string>();
+  const searchCap = Math.floor(budgetTokens * searchShare);
   let used = 0;
+  let searchUsed = 0;
   for (const { unit } of order) {
     const remaining = budgetTokens - used;
     if (remaining < 40) break;
-    const text = fitUnit(unit, remaining);
+    const isSearch = unit.group === 'search';
+    const room = isSearch ? Math.min(remaining, searchCap - searchUsed) : remaining;
+    if (room < 20) continue;
+    const text = fitUnit(unit, room);
     if (!text) continue;
     chosen.set(unit, text);
-    used += estimateTokens(text) + 1;
+    const cost = estimateTokens(text) + 1;
+    used += cost;
+    if (isSearch) searchUsed += cost;
   }
   return renderGroups(units, chosen);
 }
 
-function collectUnits(state: AgentState, query: string, budgetTokens: number): Unit[] {
+function collectUnits(
+  state: AgentState,
+  query: string,
+  budgetTokens: number,
+  listedUrls: ReadonlySet<string>,
+): Unit[] {
   const units: Unit[] = [];
   for (const item of state.knowledge) {
     if (item.type !== 'qa' && item.type !== 'chat-history') continue;
     const sources = item.urls.length ? `\nSources: ${item.urls.join(' ')}` : '';
-    const text = `Q: ${item.question}\nA: ${item.answer}${sources}`;
+    const text = fenceUntrusted(`Q: ${item.question}\nA: ${item.answer}${sources}`);
     units.push({
       group: 'facts',
       boost: item.type === 'chat-history' ? 1.5 : 1,
@@ -71,15 +98,20 @@ function collectUnits(state: AgentState, query: string, budgetTokens: number): U
           budget >= perPage
             ? best
             : state.pages.snippets(page, query, Math.max(0, budget - header.length - 20), vector);
-        const body = snippets.map((snippet) => snippet.text.trim()).join('\n[…]\n');
+        const body = fenceUntrusted(snippets.map((snippet) => snippet.text.trim()).join('\n[…]\n'));
         return body ? `${header}\n${body}\n</source>` : '';
       },
     });
   }
+  const shown = new Set(listedUrls);
   for (const search of state.searches) {
     for (const hit of search.hits) {
-      if (state.pages.get(hit.url)) continue;
-      const line = `- ${hit.title} (${hit.url})${hit.publishedAt ? ` [${hit.publishedAt.slice(0, 10)}]` : ''}: ${hit.snippet}`;
+      // A hit found by several searches is shown once.
+      if (state.pages.get(hit.url) || shown.has(hit.url)) continue;
+      shown.add(hit.url);
+      const line = fenceUntrusted(
+        `- ${hit.title} (${hit.url})${hit.publishedAt ? ` [${hit.publishedAt.slice(0, 10)}]` : ''}: ${hit.snippet}`,
+      );
       units.push({
         group: 'search',
         boost: 0,
@@ -118,5 +150,5 @@ function clip(text: string, budgetChars: number): string {
 }
 
 function escapeAttribute(value: string): string {
-  return value.replace(/"/g, '&quot;').replace(/\s+/g, ' ').slice(0, 200);
+  return fenceUntrusted(value.replace(/"/g, '&quot;').replace(/\s+/g, ' ').slice(0, 200));
 }

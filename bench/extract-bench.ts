@@ -1,7 +1,8 @@
 /**
  * `npm run bench:extract`: our extractor against plain Mozilla Readability on linkedom, over the
  * WCXB dev pages in ../shared/eval/extraction/wcxb-dev/. Prints numbers; asserts nothing.
- * Options: --limit N (first N pages), --type T (one page type), --data DIR.
+ * Options: --limit N (first N pages), --type T (one page type), --data DIR, --every N (every Nth page),
+ * --dump FILE (per-page scores and signals). Article pages are also reported by even and odd id.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -118,7 +119,9 @@ function main(): void {
         signals: extraction.signals,
         ...(values.dump && extraction.candidates ? scoreCandidates(extraction.candidates, truth) : {}),
       };
-      for (const key of ['all', record.page_type]) {
+      // Article pages also scored by id parity: develop on one half, check the other (held-out style).
+      const half = `${record.page_type} (${Number(record.id) % 2 === 0 ? 'even' : 'odd'} ids)`;
+      for (const key of ['all', record.page_type, ...(record.page_type === 'article' ? [half] : [])]) {
         if (!run.scores.has(key)) run.scores.set(key, []);
         run.scores.get(key)!.push(score);
       }

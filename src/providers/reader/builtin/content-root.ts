@@ -150,7 +150,8 @@ function* childElements(element: Element): Generator<Element> {
   for (let child = element.firstElementChild; child; child = child.nextElementSibling) yield child;
 }
 
-function countText(text: string): number {
+/** Non-blank characters of a text. */
+export function countText(text: string): number {
   let count = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);

@@ -101,4 +101,75 @@ describe('extractMainContent', () => {
     );
     expect(page.text).toContain('A page with a stray script');
   });
+
+  describe('on news and blog articles', () => {
+    const story = [
+      'The council voted',
+      'Residents said',
+      'The mayor argued',
+      'Opponents warned',
+      'The budget allows',
+      'A final vote follows',
+    ]
+      .map((text) => `<p>${sentence(text)}</p>`)
+      .join('');
+
+    it('keeps the article, not a "most popular" list of teaser <article>s beside it', () => {
+      const teasers = Array.from(
+        { length: 8 },
+        (_, index) =>
+          `<article class="teaser"><h3><a href="/story/${index}">Popular headline ${index}</a></h3><p>Teaser summary ${index} in a few words.</p></article>`,
+      ).join('');
+      const content = extract(
+        `<html><body>${chrome}<div class="page"><article class="story"><h1>Council passes budget</h1><p class="byline">By A. Writer</p>${story}</article><section class="most-read"><h2>Most popular</h2>${teasers}</section></div>${footer}</body></html>`,
+      );
+      expect(content.signals.mainArticleShare).toBeGreaterThan(0.5);
+      expect(content.source).toBe('readability');
+      expect(content.text).toContain('A final vote follows');
+      expect(content.text).not.toContain('Popular headline');
+      expect(content.text).not.toContain('Teaser summary');
+      expect(content.text).not.toContain('Pricing');
+    });
+
+    it("keeps the article and drops the readers' comments under it, even when they are longer", () => {
+      const comments = Array.from(
+        { length: 10 },
+        (_, index) =>
+          `<li><article class="comment-body"><footer class="comment-meta">reader${index} says:</footer><p>${sentence(`Reader comment ${index}`)}</p></article></li>`,
+      ).join('');
+      const content = extract(
+        `<html><body>${chrome}<div class="site-content"><article class="post"><h1>Council passes budget</h1>${story}${story.replaceAll('<p>', '<p>More: ')}</article><div id="comments" class="comments-area"><h2>10 comments</h2><ol class="comment-list">${comments}</ol></div></div>${footer}</body></html>`,
+      );
+      expect(content.signals.commentChars).toBeGreaterThan(0);
+      expect(content.source).toBe('readability');
+      expect(content.text).toContain('A final vote follows');
+      expect(content.text).not.toContain('Reader comment');
+    });
+
+    it('still keeps every post of a thread whose posts are marked as comments', () => {
+      const posts = ['Erin asks about tyres', 'Finn suggests a brand', 'Gail disagrees', 'Hugo sums up']
+        .map(
+          (text) =>
+            `<div class="comment"><span class="user">${text.split(' ')[0]}</span><p>${sentence(text)}</p></div>`,
+        )
+        .join('');
+      const content = extract(
+        `<html><body>${chrome}<main><h1>Winter tyres?</h1><div class="comments">${posts}</div></main>${footer}</body></html>`,
+      );
+      for (const text of ['Erin asks', 'Finn suggests', 'Gail disagrees', 'Hugo sums up'])
+        expect(content.text).toContain(text);
+    });
+
+    it('keeps the items of a listing made of <article> cards', () => {
+      const cards = Array.from(
+        { length: 6 },
+        (_, index) =>
+          `<article class="card"><h2><a href="/post/${index}">Post title ${index}</a></h2><p>${sentence(`Excerpt of post ${index}`)}</p></article>`,
+      ).join('');
+      const content = extract(
+        `<html><body>${chrome}<main><h1>Blog</h1><div class="posts">${cards}</div></main>${footer}</body></html>`,
+      );
+      for (let index = 0; index < 6; index++) expect(content.text).toContain(`Excerpt of post ${index}`);
+    });
+  });
 });

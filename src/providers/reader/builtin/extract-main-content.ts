@@ -1,6 +1,7 @@
 import { Readability } from '@mozilla/readability';
-import { findContentRoot } from './content-root.js';
+import { countText, findContentRoot } from './content-root.js';
 import { domToText } from './dom-to-text.js';
+import { readPageShape } from './page-shape.js';
 
 export interface MainContent {
   /** The content element (detached from the page when Readability made it). */
@@ -19,10 +20,17 @@ export interface ContentSignals {
   readabilityLength: number;
   structureLength: number;
   structureLinkDensity: number;
+  /** Non-blank characters of each candidate's text (the figures the chooser compares). */
+  readabilityChars: number;
+  structureChars: number;
   /** Elements directly under our candidate that hold text: many means a thread, listing or sections. */
   structureBlocks: number;
-  /** <article> elements on the page: several means a listing or a thread. */
+  /** Top-level <article> elements after pruning, outside comments: several means a listing or a thread... */
   articleElements: number;
+  /** ...unless one of them holds most of their text (a news article among teasers). */
+  mainArticleShare: number;
+  /** Characters of our candidate inside a comment section. */
+  commentChars: number;
   /** schema.org @type values and og:type, lower-cased. */
   pageTypes: readonly string[];
 }
@@ -41,8 +49,8 @@ export function extractMainContent(document: Document, options: ExtractMainConte
   // linkedom's document.body misses a body that follows a stray element before <head>.
   const body = document.querySelector('body') ?? document.body;
   if (!body) return emptyContent(options.pageTypes);
-  const articleElements = document.querySelectorAll('article').length;
   const root = findContentRoot(body);
+  const shape = readPageShape(body, root.element);
   // Readability rewrites the document it reads; keep our candidate intact for the comparison.
   const structure = root.element.cloneNode(true) as Element;
   const structureText = domToText(structure);
@@ -51,8 +59,10 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     readabilityLength: article?.text.length ?? 0,
     structureLength: structureText.length,
     structureLinkDensity: root.textLength ? root.linkTextLength / root.textLength : 1,
+    readabilityChars: countText(article?.text ?? ''),
+    structureChars: root.textLength,
     structureBlocks: root.blocks,
-    articleElements,
+    ...shape,
     pageTypes: options.pageTypes,
   };
   const candidates = { readability: article?.text ?? '', structure: structureText };
@@ -81,12 +91,23 @@ export function extractMainContent(document: Document, options: ExtractMainConte
 
 /** Readability's share of our candidate's text below which our candidate is taken. */
 const readabilityShare = 0.5;
+/** One <article> holding this share of all their text is the page's article; the rest are teasers. */
+const mainArticleShare = 0.5;
+/** Readability's article this long is the page's article when our candidate is a comment section. */
+const articleOverCommentsChars = 2000;
 
 function preferStructure(signals: ContentSignals): boolean {
   if (signals.readabilityLength === 0) return true;
-  // Several <article> elements: a listing or a thread, where Readability keeps one item.
-  if (signals.articleElements >= 3) return true;
-  return signals.readabilityLength < signals.structureLength * readabilityShare;
+  const rootIsComments = signals.structureChars > 0 && signals.commentChars >= signals.structureChars;
+  // Our descent ended in the readers' comments under an article Readability found.
+  if (rootIsComments && signals.readabilityChars >= articleOverCommentsChars) return false;
+  // Comments around the article are not content Readability missed.
+  const structureChars = rootIsComments
+    ? signals.structureChars
+    : signals.structureChars - signals.commentChars;
+  // Several <article> elements sharing the text: a listing or a thread, where Readability keeps one item.
+  if (signals.articleElements >= 3 && signals.mainArticleShare < mainArticleShare) return true;
+  return signals.readabilityChars < structureChars * readabilityShare;
 }
 
 function emptyContent(pageTypes: readonly string[]): MainContent {
@@ -98,8 +119,12 @@ function emptyContent(pageTypes: readonly string[]): MainContent {
       readabilityLength: 0,
       structureLength: 0,
       structureLinkDensity: 0,
+      readabilityChars: 0,
+      structureChars: 0,
       structureBlocks: 0,
       articleElements: 0,
+      mainArticleShare: 0,
+      commentChars: 0,
       pageTypes,
     },
     candidates: { readability: '', structure: '' },

@@ -67,6 +67,11 @@ export function createChatCompletionsHandler(options: ChatCompletionsOptions) {
 }
 
 async function readRunRequest(c: Context<ServerEnv>, options: ChatCompletionsOptions): Promise<RunRequest> {
+  return parseChatRequest(await readJsonObject(c), options);
+}
+
+/** The body as a JSON object, or a 400 saying what is wrong with it. */
+export async function readJsonObject(c: Context<ServerEnv>): Promise<Record<string, unknown>> {
   let body: unknown;
   try {
     body = JSON.parse(await c.req.text());
@@ -76,6 +81,14 @@ async function readRunRequest(c: Context<ServerEnv>, options: ChatCompletionsOpt
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InputError('the request body must be a JSON object', { code: 'invalid_json' });
   }
+  return body as Record<string, unknown>;
+}
+
+/** A chat request body (or one translated from another API) checked and turned into a RunRequest. */
+export function parseChatRequest(
+  body: Record<string, unknown>,
+  options: Pick<ChatCompletionsOptions, 'runtime' | 'models' | 'searchProviders'>,
+): RunRequest {
   const parsed = chatRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -55,6 +55,18 @@ export function createChunkFactory(identity: CompletionIdentity, options: { incl
         ...usageField(null),
       };
     },
+    /**
+     * The chunk with `finish_reason`, carrying the citations (moved here, not repeated: a client
+     * that also reads them on other chunks would show them twice) and, when asked for, the usage.
+     */
+    finish(input: { annotations: UrlCitation[]; usage: OpenAiUsage | undefined }) {
+      const delta: ChunkDelta = input.annotations.length > 0 ? { annotations: input.annotations } : {};
+      return {
+        ...base(),
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: 'stop' as const }],
+        ...usageField(input.usage ?? null),
+      };
+    },
     usage(usage: OpenAiUsage) {
       return { ...base(), choices: [], ...usageField(usage) };
     },

@@ -108,7 +108,7 @@ describe('POST /v1/chat/completions with the official openai client', () => {
     });
   });
 
-  it('streams progress as reasoning_content, then the same answer, annotations, and usage in a last chunk', async () => {
+  it('streams progress as reasoning_content, then the same answer, annotations and usage on the finish chunk, usage in a last chunk', async () => {
     server = await startTestServer({ steps: fullRun(), search, pages });
     const chunks = await streamQuestion({ stream_options: { include_usage: true } });
     server.llm.assertConsumed();
@@ -129,17 +129,19 @@ describe('POST /v1/chat/completions with the official openai client', () => {
     const firstContent = deltas.findIndex((delta) => delta.content);
     const lastReasoning = deltas.findLastIndex((delta) => delta.reasoning_content);
     expect(firstContent).toBeGreaterThan(lastReasoning);
-    expectCitationsOnMarkers(
-      content,
-      deltas.flatMap((delta) => delta.annotations ?? []),
-    );
     const finish = chunks.filter((chunk) => chunk.choices[0]?.finish_reason);
     expect(finish.map((chunk) => chunk.choices[0]!.finish_reason)).toEqual(['stop']);
+    // The annotations ride on the finish chunk only (LobeChat reads them there; no copy elsewhere).
+    const finishDelta = finish[0]!.choices[0]!.delta as Delta;
+    expectCitationsOnMarkers(content, finishDelta.annotations ?? []);
+    expect(deltas.filter((delta) => delta.annotations)).toHaveLength(1);
     const last = chunks.at(-1)!;
     expect(last.choices).toEqual([]);
     expect(last.usage!.total_tokens).toBe(last.usage!.prompt_tokens + last.usage!.completion_tokens);
     expect(last.usage!.prompt_tokens).toBeGreaterThan(0);
-    expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null)).toBe(true);
+    // Usage on the finish chunk too, for clients that stop reading there; null on every other chunk.
+    expect(finish[0]!.usage).toEqual(last.usage);
+    expect(chunks.filter((chunk) => chunk.usage !== null)).toEqual([finish[0], last]);
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
   });
 

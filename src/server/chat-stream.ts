@@ -22,8 +22,8 @@ export interface ChatStreamInput {
 
 /**
  * The run as Server-Sent Events: progress as reasoning (or inside <think> in the content), then
- * the answer, the finish chunk (with the citations, since some clients read annotations only there,
- * and usage when asked for), usage again in its own chunk as OpenAI sends it, and `[DONE]`. A
+ * the answer, the finish chunk (with the citations and the usage, since some clients read them only
+ * there), usage again in its own chunk when asked for as OpenAI sends it, and `[DONE]`. A
  * failure after the 200 went out becomes an error chunk, then `[DONE]`; a client that left gets
  * nothing more.
  */
@@ -54,7 +54,7 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
       const usage = toOpenAiUsage(content.usage);
       const annotations = shiftCitations(content.annotations, offset);
       writer.send({
-        ...input.chunks.finish({ annotations, usage: request.includeUsage ? usage : undefined }),
+        ...input.chunks.finish({ annotations, usage }),
         deepsearch: content.details,
       });
       if (request.includeUsage) writer.send(input.chunks.usage(usage));

@@ -6,27 +6,11 @@ import type {
 } from 'openai/resources/chat/completions';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
-import { oscarsPage, parasiteHits, parasitePage } from '../helpers/agent-harness.js';
-import { postChat, startTestServer, type TestServer } from '../helpers/server-harness.js';
+import { citedRun } from '../helpers/server-fixtures.js';
+import { postChat, sseData, startTestServer, type TestServer } from '../helpers/server-harness.js';
 
-const question = 'Who directed the film that won Best Picture the year Parasite premiered?';
-const parasiteUrl = 'https://en.wikipedia.org/wiki/Parasite_(2019_film)';
-const oscarsUrl = 'https://en.wikipedia.org/wiki/91st_Academy_Awards';
-const pages = { [parasiteUrl]: parasitePage, [oscarsUrl]: oscarsPage };
-const search = { 'Parasite premiere': [parasiteHits[0]!], 'Best Picture 2019': [parasiteHits[1]!] };
-const fullRun = () => [
-  scriptedStep.search(['Parasite premiere', 'Best Picture 2019'], 'Find when Parasite premiered.'),
-  scriptedStep.visit([parasiteUrl, oscarsUrl]),
-  scriptedStep.answer(
-    'Peter Farrelly directed Green Book[^1], which won Best Picture the year Parasite premiered[^2].',
-    [
-      { url: oscarsUrl, quote: 'Green Book won Best Picture. The film was directed by Peter Farrelly.' },
-      { url: parasiteUrl, quote: 'premiered at the 2019 Cannes Film Festival on 21 May 2019' },
-    ],
-  ),
-  scriptedStep.criteria(),
-  scriptedStep.evaluation('definitive', true),
-];
+const { question, parasiteUrl, oscarsUrl, pages, search } = citedRun;
+const fullRun = () => citedRun.steps();
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -145,12 +129,19 @@ describe('POST /v1/chat/completions with the official openai client', () => {
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
   });
 
-  it('leaves usage out of a stream unless include_usage is asked for', async () => {
+  it('without include_usage, usage is only on the finish chunk (no usage-only chunk); SSE is not buffered by proxies', async () => {
     server = await startTestServer({ steps: [scriptedStep.answer('2')] });
     const response = await postChat(server.url, trivialStream);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('x-accel-buffering')).toBe('no');
     const text = await response.text();
-    expect(text).not.toContain('"usage"');
+    const chunks = sseData(text)
+      .filter((data) => data !== '[DONE]')
+      .map((data) => JSON.parse(data) as { usage?: { total_tokens: number }; choices: unknown[] });
+    const withUsage = chunks.filter((chunk) => 'usage' in chunk);
+    expect(withUsage).toEqual([chunks.at(-1)]);
+    expect(withUsage[0]!.choices).toHaveLength(1);
+    expect(withUsage[0]!.usage!.total_tokens).toBeGreaterThan(0);
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 

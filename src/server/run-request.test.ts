@@ -29,6 +29,16 @@ describe('toRunRequest', () => {
     });
   });
 
+  it('reads every OpenAI effort in any case: none and minimal run the low preset, xhigh the high one', () => {
+    const budgetFor = (effort: string) =>
+      toRunRequest(request({ reasoning_effort: effort }), context).config.budget;
+    expect(budgetFor('NONE')).toEqual(budgetPresets.low);
+    expect(budgetFor('minimal')).toEqual(budgetPresets.low);
+    expect(budgetFor('Medium')).toEqual(budgetPresets.medium);
+    expect(budgetFor('xhigh')).toEqual(budgetPresets.high);
+    expect(() => request({ reasoning_effort: 'extreme' })).toThrow();
+  });
+
   it('maps reasoning_effort to a budget preset, and explicit limits win over the preset', () => {
     expect(toRunRequest(request({ reasoning_effort: 'low' }), context).config.budget).toEqual(
       budgetPresets.low,

@@ -183,7 +183,6 @@ describe('models and methods', () => {
     expect(get.headers.get('allow')).toBe('POST');
     expect(((await get.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
     const post = await fetch(`${server.url}/v1/models`, { method: 'POST' });
-    );
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     expect((await fetch(`${server.url}/v1/responses`, { method: 'PUT' })).status).toBe(405);

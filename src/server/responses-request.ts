@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../errors/index.js';
+import { invalidValue } from './read-chat-request.js';
 
 const contentPart = z.looseObject({ type: z.string(), text: z.unknown().optional() });
 
@@ -45,14 +46,7 @@ const roles = new Set(['system', 'developer', 'user', 'assistant']);
 /** Reads a Responses API body into the chat completions body it means, for the same checks and run. */
 export function toChatBody(raw: Record<string, unknown>): Record<string, unknown> {
   const parsed = responsesRequestSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const param = issue.path.join('.');
-    throw new InputError(`${param || 'body'}: ${issue.message}`, {
-      param: param || undefined,
-      code: 'invalid_value',
-    });
-  }
+  if (!parsed.success) throw invalidValue(parsed.error);
   const body = parsed.data;
   if (body.previous_response_id) {
     throw new InputError(

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { type ChatCompletionsOptions, parseChatRequest, readJsonObject } from './chat-completions-route.js';
+import type { ChatCompletionsOptions } from './chat-completions-route.js';
 import { answerRequest } from './completion-content.js';
 import { describeProgress } from './progress-reasoning.js';
+import { parseChatRequest, readJsonObject } from './read-chat-request.js';
+import { takeRequestSlot } from './request-slot.js';
 import {
   messageItem,
   outputTextPart,
@@ -24,11 +26,7 @@ export function createResponsesHandler(options: ChatCompletionsOptions) {
   return async (c: Context<ServerEnv>) => {
     const raw = await readJsonObject(c);
     const request = parseChatRequest(toChatBody(raw), options);
-    const record = c.var.record;
-    record.model = request.model;
-    record.stream = request.stream;
-    const signal = AbortSignal.any([c.req.raw.signal, options.shutdownSignal]);
-    const release = await options.limiter.acquire(signal);
+    const slot = await takeRequestSlot(c, options, request);
     const uuid = randomUUID().replaceAll('-', '');
     const effort = (raw.reasoning as { effort?: unknown } | null | undefined)?.effort;
     const identity: ResponseIdentity = {
@@ -39,12 +37,12 @@ export function createResponsesHandler(options: ChatCompletionsOptions) {
       effort: typeof effort === 'string' ? effort : null,
     };
     if (!request.stream) {
-      try {
+      const body = await slot.respond(async () => {
         const progress: string[] = [];
         const content = await answerRequest({
           runtime: options.runtime,
           request,
-          signal,
+          signal: slot.signal,
           onEvent: (event) => {
             const text = describeProgress(event);
             if (text) progress.push(text);
@@ -55,30 +53,21 @@ export function createResponsesHandler(options: ChatCompletionsOptions) {
           messageItem(`msg_${uuid}`, 'completed', outputTextPart(content.text, content.annotations)),
         ];
         const usage = toResponsesUsage(content.usage);
-        record.outcome = 'answered';
-        record.tokens = usage.total_tokens;
-        return c.json(
-          responseObject(identity, { status: 'completed', output, usage, details: content.details }),
-        );
-      } finally {
-        release();
-      }
+        const details = content.details;
+        return {
+          body: responseObject(identity, { status: 'completed', output, usage, details }),
+          tokens: usage.total_tokens,
+        };
+      });
+      return c.json(body);
     }
-    let finish: () => void = () => undefined;
-    record.finished = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
     return streamResponse(c, {
       runtime: options.runtime,
       request,
       identity,
-      signal,
+      signal: slot.signal,
       heartbeatMs: options.heartbeatMs,
-      onEnd: (outcome) => {
-        Object.assign(record, outcome);
-        release();
-        finish();
-      },
+      onEnd: slot.onStreamEnd(),
     });
   };
 }

@@ -1,6 +1,7 @@
 import type { ScriptedStep } from '../../src/testing/scripted-llm.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { oscarsPage, parasiteHits, parasitePage } from './agent-harness.js';
+import { startTestServer, type TestServer } from './server-harness.js';
 
 /** A cited run the server tests share: two searches, two pages read, an answer citing both. */
 export const citedRun = {
@@ -34,4 +35,9 @@ export const citedRun = {
 /** Each `[^n]` marker the citations point at, in order, as it reads in `text`. */
 export function citedMarkers(text: string, citations: Array<{ start_index: number; end_index: number }>) {
   return citations.map((citation) => text.slice(citation.start_index, citation.end_index));
+}
+
+/** The test server with the cited run scripted behind it. */
+export function startCitedServer(): Promise<TestServer> {
+  return startTestServer({ steps: citedRun.steps(), search: citedRun.search, pages: citedRun.pages });
 }

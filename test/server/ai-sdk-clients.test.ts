@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ScriptedStep } from '../../src/testing/scripted-llm.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
-import { citedRun } from '../helpers/server-fixtures.js';
+import { citedRun, startCitedServer } from '../helpers/server-fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server-harness.js';
 
 let server: TestServer | undefined;
@@ -13,9 +13,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const startCited = () =>
-  startTestServer({ steps: citedRun.steps(), search: citedRun.search, pages: citedRun.pages });
 
 const compatible = () =>
   createOpenAICompatible({ name: 'deepsearch', baseURL: `${server!.url}/v1`, apiKey: 'unused' });
@@ -38,7 +35,7 @@ const sourceUrls = (sources: ReadonlyArray<{ sourceType: string; url?: string }>
 
 describe('the AI SDK with @ai-sdk/openai-compatible', () => {
   it('generateText: the answer and usage', async () => {
-    server = await startCited();
+    server = await startCitedServer();
     const result = await generateText({ model: compatible()('deepsearch'), prompt: citedRun.question });
     server.llm.assertConsumed();
     expect(result.text).toMatch(/^Peter Farrelly directed Green Book\[\^1\]/);
@@ -47,7 +44,7 @@ describe('the AI SDK with @ai-sdk/openai-compatible', () => {
   });
 
   it('streamText: progress as reasoning, then the answer text, usage at the end', async () => {
-    server = await startCited();
+    server = await startCitedServer();
     const result = streamText({
       model: compatible()('deepsearch'),
       prompt: citedRun.question,
@@ -95,7 +92,7 @@ describe('the AI SDK with @ai-sdk/openai-compatible', () => {
 
 describe('the AI SDK with @ai-sdk/openai', () => {
   it('openai(...) (the Responses API by default): text, url sources, usage', async () => {
-    server = await startCited();
+    server = await startCitedServer();
     const result = await generateText({ model: openai()('deepsearch'), prompt: citedRun.question });
     server.llm.assertConsumed();
     expect(result.text).toMatch(/^Peter Farrelly directed Green Book\[\^1\]/);
@@ -105,7 +102,7 @@ describe('the AI SDK with @ai-sdk/openai', () => {
   });
 
   it('openai.responses streaming: reasoning deltas, text deltas, url sources, finish with usage', async () => {
-    server = await startCited();
+    server = await startCitedServer();
     const result = streamText({ model: openai().responses('deepsearch'), prompt: citedRun.question });
     let text = '';
     let reasoning = '';
@@ -125,7 +122,7 @@ describe('the AI SDK with @ai-sdk/openai', () => {
   });
 
   it('openai.chat: generateText and streamText over chat completions, with url sources', async () => {
-    server = await startCited();
+    server = await startCitedServer();
     const generated = await generateText({ model: openai().chat('deepsearch'), prompt: citedRun.question });
     expect(generated.text).toMatch(/^Peter Farrelly directed Green Book\[\^1\]/);
     expect(sourceUrls(generated.sources)).toEqual([citedRun.oscarsUrl, citedRun.parasiteUrl]);

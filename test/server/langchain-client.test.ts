@@ -1,16 +1,13 @@
 import { ChatOpenAI } from '@langchain/openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { citedRun } from '../helpers/server-fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server-harness.js';
+import { citedRun, startCitedServer } from '../helpers/server-fixtures.js';
+import type { TestServer } from '../helpers/server-harness.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const startCited = () =>
-  startTestServer({ steps: citedRun.steps(), search: citedRun.search, pages: citedRun.pages });
 
 const chatModel = (extra: Record<string, unknown> = {}) =>
   new ChatOpenAI({
@@ -30,7 +27,7 @@ const textOf = (content: unknown): string =>
 
 describe('LangChain ChatOpenAI', () => {
   it('invoke over chat completions: the answer and token usage', async () => {
-    server = await startCited();
+    server = await startCitedServer();
     const message = await chatModel().invoke(citedRun.question);
     server.llm.assertConsumed();
     expect(textOf(message.content)).toMatch(/^Peter Farrelly directed Green Book\[\^1\]/);
@@ -38,7 +35,7 @@ describe('LangChain ChatOpenAI', () => {
   });
 
   it('stream over chat completions: the answer arrives in chunks, usage counted once', async () => {
-    server = await startCited();
+    server = await startCitedServer();
     let text = '';
     let chunks = 0;
     let total = 0;
@@ -55,7 +52,7 @@ describe('LangChain ChatOpenAI', () => {
   });
 
   it('useResponsesApi: invoke and stream over /v1/responses', async () => {
-    server = await startCited();
+    server = await startCitedServer();
     const model = chatModel({ useResponsesApi: true });
     const message = await model.invoke(citedRun.question);
     expect(textOf(message.content)).toMatch(/^Peter Farrelly directed Green Book\[\^1\]/);

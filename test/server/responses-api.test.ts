@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
-import { citedMarkers, citedRun } from '../helpers/server-fixtures.js';
+import { citedMarkers, citedRun, startCitedServer } from '../helpers/server-fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server-harness.js';
 
 let server: TestServer | undefined;
@@ -11,14 +11,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-const startCited = () =>
-  startTestServer({ steps: citedRun.steps(), search: citedRun.search, pages: citedRun.pages });
-
 type UrlCitation = { type: string; url: string; title: string; start_index: number; end_index: number };
 
 describe('POST /v1/responses with the official openai client', () => {
   it('answers without streaming: a reasoning item with the progress, the message with url_citation annotations, usage', async () => {
-    server = await startCited();
+    server = await startCitedServer();
     const response = await server.client.responses.create({ model: 'deepsearch', input: citedRun.question });
     server.llm.assertConsumed();
     expect(response.object).toBe('response');
@@ -46,7 +43,7 @@ describe('POST /v1/responses with the official openai client', () => {
   });
 
   it('streams the real event sequence: reasoning summary deltas, text deltas, annotations, completed with usage', async () => {
-    server = await startCited();
+    server = await startCitedServer();
     const stream = await server.client.responses.create({
       model: 'deepsearch',
       input: citedRun.question,

@@ -1,17 +1,13 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText } from 'ai';
 import type { TextRequest, TextResult } from '../spec/llm-client.js';
-import { withRetry } from '../with-retry.js';
+import { callWithRetry, type LlmCallLimits } from './call-with-retry.js';
 import { estimateTokens } from './estimate-tokens.js';
-import { type LlmErrorContext, toProviderError } from './to-provider-error.js';
 
-export interface TextCallSettings {
+export interface TextCallSettings extends LlmCallLimits {
   model: LanguageModelV3;
   temperature?: number;
   maxOutputTokens?: number;
-  timeoutMs: number;
-  maxRetries: number;
-  errorContext: Pick<LlmErrorContext, 'provider' | 'model' | 'baseURL'>;
 }
 
 /**
@@ -25,39 +21,16 @@ export async function generatePlainText(
 ): Promise<TextResult> {
   const started = performance.now();
   const messages = request.messages.map((message) => ({ role: message.role, content: message.content }));
-  const result = await withRetry(
-    async () => {
-      const timeout = AbortSignal.timeout(settings.timeoutMs);
-      const abortSignal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-      try {
-        return await generateText({
-          model: settings.model,
-          system: request.system,
-          messages,
-          temperature: settings.temperature,
-          maxOutputTokens: request.maxOutputTokens ?? settings.maxOutputTokens,
-          maxRetries: 0,
-          abortSignal,
-        });
-      } catch (error) {
-        throw toProviderError(error, {
-          ...settings.errorContext,
-          signal: request.signal,
-          timeoutMs: settings.timeoutMs,
-          timedOut: timeout.aborted && !request.signal?.aborted,
-        });
-      }
-    },
-    {
-      maxRetries: settings.maxRetries,
-      signal: request.signal,
-      onRetry: ({ error, attempt, delayMs }) =>
-        request.onRetry?.({
-          attempt,
-          delayMs,
-          reason: error instanceof Error ? error.message : String(error),
-        }),
-    },
+  const result = await callWithRetry(request, settings, (abortSignal) =>
+    generateText({
+      model: settings.model,
+      system: request.system,
+      messages,
+      temperature: settings.temperature,
+      maxOutputTokens: request.maxOutputTokens ?? settings.maxOutputTokens,
+      maxRetries: 0,
+      abortSignal,
+    }),
   );
   const estimated = result.usage.inputTokens === undefined || result.usage.outputTokens === undefined;
   const promptTokens =

@@ -3,12 +3,12 @@ import { generateText, type ModelMessage, type OutputInterface } from 'ai';
 import { z } from 'zod';
 import { StructuredOutputError } from '../../errors/index.js';
 import type { StructuredRequest, StructuredResult, TokenUsage } from '../spec/llm-client.js';
-import { withRetry } from '../with-retry.js';
+import { callWithRetry } from './call-with-retry.js';
 import { coerceToSchema, type JsonSchemaNode } from './coerce-to-schema.js';
 import { relaxedSchemaProviderOptions } from './create-language-model.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { ModelJsonError, parseModelJson } from './parse-model-json.js';
-import { type LlmErrorContext, toProviderError } from './to-provider-error.js';
+import type { LlmErrorContext } from './to-provider-error.js';
 
 export type StructuredMode = 'json-schema' | 'prompt';
 
@@ -85,45 +85,20 @@ async function callModel<T>(
   messages: ModelMessage[],
   jsonSchema: JsonSchemaNode,
 ): Promise<Reply> {
-  return withRetry(
-    async () => {
-      const timeout = AbortSignal.timeout(settings.timeoutMs);
-      const abortSignal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-      try {
-        const result = await generateText({
-          model: settings.model,
-          system,
-          messages,
-          temperature: settings.temperature,
-          maxOutputTokens: request.maxOutputTokens ?? settings.maxOutputTokens,
-          maxRetries: 0,
-          abortSignal,
-          providerOptions: relaxedSchemaProviderOptions,
-          ...(settings.mode === 'json-schema'
-            ? { output: rawJsonOutput(jsonSchema, request.schemaName) }
-            : {}),
-        });
-        return toReply(result.text, result.reasoningText, result.usage, system, messages);
-      } catch (error) {
-        throw toProviderError(error, {
-          ...settings.errorContext,
-          signal: request.signal,
-          timeoutMs: settings.timeoutMs,
-          timedOut: timeout.aborted && !request.signal?.aborted,
-        });
-      }
-    },
-    {
-      maxRetries: settings.maxRetries,
-      signal: request.signal,
-      onRetry: ({ error, attempt, delayMs }) =>
-        request.onRetry?.({
-          attempt,
-          delayMs,
-          reason: error instanceof Error ? error.message : String(error),
-        }),
-    },
-  );
+  return callWithRetry(request, settings, async (abortSignal) => {
+    const result = await generateText({
+      model: settings.model,
+      system,
+      messages,
+      temperature: settings.temperature,
+      maxOutputTokens: request.maxOutputTokens ?? settings.maxOutputTokens,
+      maxRetries: 0,
+      abortSignal,
+      providerOptions: relaxedSchemaProviderOptions,
+      ...(settings.mode === 'json-schema' ? { output: rawJsonOutput(jsonSchema, request.schemaName) } : {}),
+    });
+    return toReply(result.text, result.reasoningText, result.usage, system, messages);
+  });
 }
 
 function toReply(

@@ -1,3 +1,4 @@
+export * from './call-with-retry.js';
 export * from './coerce-to-schema.js';
 export * from './create-language-model.js';
 export * from './create-llm-client.js';

@@ -76,6 +76,11 @@ export function toRunRequest(body: ChatRequest, context: RunRequestContext): Run
 /** `auto` and `none` are fine (no tool is ever called); a choice that forces a tool cannot be honoured. */
 function refuseForcedTools(choice: ChatRequest['tool_choice']): void {
   if (choice === undefined || choice === null || choice === 'auto' || choice === 'none') return;
+  // An allowed-tools list in auto mode (chat nests it, Responses does not) forces nothing either.
+  if (typeof choice === 'object' && choice.type === 'allowed_tools') {
+    const nested = choice.allowed_tools as { mode?: unknown } | undefined;
+    if ((choice.mode ?? nested?.mode) === 'auto') return;
+  }
   const name = typeof choice === 'string' ? choice : choice.type;
   throw new InputError(
     `tools are not supported: this server answers with a deep search and never calls a tool, so tool_choice '${name}' cannot be honoured (send 'auto' or leave it out)`,

@@ -3,6 +3,7 @@ import type { Page } from '../../providers/spec/page-reader.js';
 import type { HostProblem } from '../../retrieval/host-health.js';
 import { hostOf, normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
 import type { StepOutcome } from '../actions/action-definition.js';
+import { readPage } from '../context/prefetch-pages.js';
 import { embedPageChunks } from '../context/semantic-snippets.js';
 import type { RunContext } from '../run-context.js';
 import type { StoredPage } from '../state/page-store.js';
@@ -24,11 +25,9 @@ export async function runVisitStep(
   const urls = resolveTargets(context, input.targets, input.urlList);
   if (urls.length === 0) return { note: 'no new URL to read among the targets given', disableNext: true };
   context.emit({ type: 'read-start', step: context.step, urls });
-  const started = performance.now();
-  const settled = await Promise.allSettled(
-    urls.map((url) => context.reader.read(url, { signal: context.signal })),
-  );
-  budget.addTime('read', performance.now() - started);
+  const waited = budget.wait('read');
+  const settled = await Promise.allSettled(urls.map((url) => readPage(context, url)));
+  waited();
   budget.countRead(urls.length);
   const notes: string[] = [];
   const stored: StoredPage[] = [];

@@ -12,6 +12,7 @@ import { createQuickJsCodeRunner } from './providers/sandbox/quickjs-code-runner
 import { createSearchProvider } from './providers/search/search-registry.js';
 import type { CodeRunner } from './providers/spec/code-runner.js';
 import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
+import type { TextRequest, TextResult } from './providers/spec/llm-client.js';
 import type { PageReader } from './providers/spec/page-reader.js';
 import type { Reranker } from './providers/spec/reranker.js';
 import type { SearchProvider } from './providers/spec/search-provider.js';
@@ -69,6 +70,8 @@ export interface DeepSearchRuntime {
     result: DeepSearchResult,
     options: { answerSchema: AnswerSchema; signal?: AbortSignal },
   ): Promise<StructuredAnswer>;
+  /** One plain call to the agent's model, without search: chat-UI background tasks, the direct model. */
+  askModel(request: Omit<TextRequest, 'role'>): Promise<TextResult>;
   /** Releases the cache database; the runtime may still be used (it reopens on demand). */
   close(): void;
 }
@@ -176,6 +179,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
           );
       }
     },
+    askModel: (request) => llm.generateText({ role: 'agent', ...request }),
     structureAnswer: async (result, structureOptions) => {
       const { createStructuredAnswer } = await import('./agent/structured-answer.js');
       return createStructuredAnswer({ llm, result, ...structureOptions });

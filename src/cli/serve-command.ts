@@ -7,7 +7,9 @@ export function addServeCommand(program: Command, io: CliIo): void {
   const serve = addSettingFlags(
     program
       .command('serve')
-      .description('serve the OpenAI-compatible API (POST /v1/chat/completions) until SIGTERM or Ctrl-C')
+      .description(
+        'serve the OpenAI-compatible API (POST /v1/chat/completions, /v1/responses) until SIGTERM or Ctrl-C',
+      )
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
     { server: true },
   );

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { InputError } from '../errors/index.js';
 import type { DeepSearchRuntime } from '../runtime.js';
-import { chatRequestSchema } from './chat-request-schema.js';
 import { streamChatCompletion } from './chat-stream.js';
 import { completeChat } from './completion-body.js';
 import { createChunkFactory } from './completion-chunks.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
-import { type RunRequest, toRunRequest } from './run-request.js';
+import { parseChatRequest, readJsonObject } from './read-chat-request.js';
+import { takeRequestSlot } from './request-slot.js';
 import type { ServerEnv } from './server-env.js';
 
 export interface ChatCompletionsOptions {
@@ -26,68 +25,27 @@ export interface ChatCompletionsOptions {
  */
 export function createChatCompletionsHandler(options: ChatCompletionsOptions) {
   return async (c: Context<ServerEnv>) => {
-    const request = await readRunRequest(c, options);
-    const record = c.var.record;
-    record.model = request.model;
-    record.stream = request.stream;
-    const signal = AbortSignal.any([c.req.raw.signal, options.shutdownSignal]);
-    const release = await options.limiter.acquire(signal);
+    const request = parseChatRequest(await readJsonObject(c), options);
+    const slot = await takeRequestSlot(c, options, request);
     const identity = {
       id: `chatcmpl-${randomUUID()}`,
       model: request.model,
       created: Math.floor(Date.now() / 1000),
     };
     if (!request.stream) {
-      try {
-        const body = await completeChat({ runtime: options.runtime, request, identity, signal });
-        record.outcome = 'answered';
-        record.tokens = body.usage.total_tokens;
-        return c.json(body);
-      } finally {
-        release();
-      }
+      const body = await slot.respond(async () => {
+        const body = await completeChat({ runtime: options.runtime, request, identity, signal: slot.signal });
+        return { body, tokens: body.usage.total_tokens };
+      });
+      return c.json(body);
     }
-    let finish: () => void = () => undefined;
-    record.finished = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
     return streamChatCompletion(c, {
       runtime: options.runtime,
       request,
       chunks: createChunkFactory(identity, { includeUsage: request.includeUsage }),
-      signal,
+      signal: slot.signal,
       heartbeatMs: options.heartbeatMs,
-      onEnd: (outcome) => {
-        Object.assign(record, outcome);
-        release();
-        finish();
-      },
+      onEnd: slot.onStreamEnd(),
     });
   };
-}
-
-async function readRunRequest(c: Context<ServerEnv>, options: ChatCompletionsOptions): Promise<RunRequest> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await c.req.text());
-  } catch (error) {
-    throw new InputError('the request body is not valid JSON', { code: 'invalid_json', cause: error });
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new InputError('the request body must be a JSON object', { code: 'invalid_json' });
-  }
-  const parsed = chatRequestSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const param = issue.path.join('.');
-    throw new InputError(`${param || 'body'}: ${issue.message}`, {
-      param: param || undefined,
-      code: 'invalid_value',
-    });
-  }
-  return toRunRequest(parsed.data, {
-    config: options.runtime.config,
-    models: options.models,
-    searchProviders: options.searchProviders,
-  });
 }

@@ -20,15 +20,39 @@ describe('splitConversation', () => {
     });
   });
 
-  it('refuses a conversation whose last message is not a non-empty user message', () => {
-    expect(() =>
-      splitConversation([
-        { role: 'user', content: 'hi' },
-        { role: 'assistant', content: 'hello' },
-      ]),
-    ).toThrow(InputError);
+  it('refuses a conversation without a user message, or whose last user message is empty', () => {
+    expect(() => splitConversation([{ role: 'system', content: 'Be brief.' }])).toThrow(InputError);
     expect(() => splitConversation([{ role: 'user', content: '   ' }])).toThrow(
       'the last user message is empty',
     );
+  });
+
+  it('a trailing assistant message ("continue") answers the last user question again', () => {
+    expect(
+      splitConversation([
+        { role: 'user', content: 'Who wrote Dune?' },
+        { role: 'assistant', content: 'Frank Herbert.' },
+        { role: 'user', content: 'When was it published?' },
+        { role: 'assistant', content: 'It was published in' },
+      ]),
+    ).toEqual({
+      question: 'When was it published?',
+      history: [{ question: 'Who wrote Dune?', answer: 'Frank Herbert.' }],
+    });
+  });
+
+  it('reads every content part with a string text, input_text included', () => {
+    expect(
+      splitConversation([
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Who wrote' },
+            { type: 'image_url', image_url: { url: 'https://example.org/a.png' } },
+            { type: 'text', text: 'Dune?' },
+          ],
+        },
+      ]).question,
+    ).toBe('Who wrote\nDune?');
   });
 });

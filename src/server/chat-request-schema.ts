@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { reasoningEfforts } from '../config/budget-presets.js';
+import { requestEffortSchema } from './reasoning-effort.js';
 
-const textPart = z.looseObject({ type: z.string(), text: z.string().optional() });
+// Any part may carry text (text, input_text, output_text...); what is not a string is skipped.
+const contentPart = z.looseObject({ type: z.string(), text: z.unknown().optional() });
 
 export const chatMessageSchema = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
-  content: z.union([z.string(), z.array(textPart), z.null()]).optional(),
+  content: z.union([z.string(), z.array(contentPart), z.null()]).optional(),
   name: z.string().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
@@ -19,6 +20,8 @@ const hostnames = z.array(hostname).max(100);
 
 const responseFormatSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('text') }),
+  // The AI SDK's structured output with @ai-sdk/openai-compatible, and many other clients.
+  z.looseObject({ type: z.literal('json_object') }),
   z.looseObject({
     type: z.literal('json_schema'),
     json_schema: z.looseObject({
@@ -42,7 +45,14 @@ export const chatRequestSchema = z.looseObject({
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
   n: z.literal(1, 'only one choice is produced').nullable().optional(),
   response_format: responseFormatSchema.nullable().optional(),
-  reasoning_effort: z.enum(reasoningEfforts).nullable().optional(),
+  reasoning_effort: requestEffortSchema.nullable().optional(),
+  /** Tools are not run here; only a choice that forces one is refused (run-request.ts). */
+  tool_choice: z
+    .union([z.string(), z.looseObject({ type: z.string() })])
+    .nullable()
+    .optional(),
+  /** `direct`: one plain LLM call, no search (as the model `deepsearch-direct`). */
+  mode: z.enum(['search', 'direct']).optional(),
   budget_tokens: z.number().int().min(1000).max(10_000_000).optional(),
   max_steps: z.number().int().min(1).max(100).optional(),
   max_attempts: z.number().int().min(1).max(10).optional(),

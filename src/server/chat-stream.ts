@@ -1,14 +1,14 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { DeepSearchRuntime } from '../runtime.js';
-import { deepsearchDetails } from './completion-body.js';
 import { type ChunkFactory, toOpenAiUsage } from './completion-chunks.js';
-import { askForRequest, completionContent } from './completion-content.js';
+import { answerRequest } from './completion-content.js';
 import { toErrorResponse } from './openai-error.js';
 import { describeProgress } from './progress-reasoning.js';
 import type { RunRequest } from './run-request.js';
 import type { ServerEnv } from './server-env.js';
 import { createSseChunkWriter } from './sse-chunk-writer.js';
+import { shiftCitations } from './url-citations.js';
 
 export interface ChatStreamInput {
   runtime: DeepSearchRuntime;
@@ -22,11 +22,15 @@ export interface ChatStreamInput {
 
 /**
  * The run as Server-Sent Events: progress as reasoning (or inside <think> in the content), then
- * the answer, the citations, the finish chunk, usage when asked for, and `[DONE]`. A failure after
- * the 200 went out becomes an error chunk, then `[DONE]`; a client that left gets nothing more.
+ * the answer, the finish chunk (with the citations and the usage, since some clients read them only
+ * there), usage again in its own chunk when asked for as OpenAI sends it, and `[DONE]`. A
+ * failure after the 200 went out becomes an error chunk, then `[DONE]`; a client that left gets
+ * nothing more.
  */
 export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInput): Response {
   const { runtime, request, signal } = input;
+  // Tells nginx and similar proxies not to buffer the stream.
+  c.header('X-Accel-Buffering', 'no');
   return streamSSE(c, async (stream) => {
     const writer = createSseChunkWriter(stream, {
       chunks: input.chunks,
@@ -35,7 +39,7 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
     });
     await writer.open();
     try {
-      const result = await askForRequest({
+      const content = await answerRequest({
         runtime,
         request,
         signal,
@@ -46,12 +50,13 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
         },
       });
       const offset = writer.answerOffset();
-      const content = await completionContent({ runtime, request, result, offset, signal });
       writer.answer(content.text);
-      if (content.annotations.length > 0)
-        writer.send(input.chunks.delta({ annotations: content.annotations }));
-      writer.send({ ...input.chunks.delta({}, 'stop'), deepsearch: deepsearchDetails(result) });
       const usage = toOpenAiUsage(content.usage);
+      const annotations = shiftCitations(content.annotations, offset);
+      writer.send({
+        ...input.chunks.finish({ annotations, usage }),
+        deepsearch: content.details,
+      });
       if (request.includeUsage) writer.send(input.chunks.usage(usage));
       input.onEnd({ outcome: 'answered', tokens: usage.total_tokens });
     } catch (error) {

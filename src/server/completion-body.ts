@@ -1,24 +1,9 @@
-import type { DeepSearchResult } from '../agent/agent-types.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import { type CompletionIdentity, type OpenAiUsage, toOpenAiUsage } from './completion-chunks.js';
-import { askForRequest, completionContent } from './completion-content.js';
+import { answerRequest } from './completion-content.js';
 import { describeProgress } from './progress-reasoning.js';
 import type { RunRequest } from './run-request.js';
-import type { UrlCitation } from './url-citations.js';
-
-/** What deepsearch adds to OpenAI's objects: clients that do not know the field ignore it. */
-export function deepsearchDetails(result: DeepSearchResult) {
-  return {
-    confidence: result.confidence,
-    confidence_reason: result.confidenceReason,
-    origin: result.origin,
-    references: result.references,
-    steps: result.steps,
-    duration_ms: result.durationMs,
-    visited_urls: result.visitedUrls,
-    warnings: result.warnings,
-  };
-}
+import { shiftCitations, type UrlCitation } from './url-citations.js';
 
 export interface ChatCompletionBody {
   id: string;
@@ -39,10 +24,10 @@ export interface ChatCompletionBody {
     finish_reason: 'stop';
   }>;
   usage: OpenAiUsage;
-  deepsearch: ReturnType<typeof deepsearchDetails>;
+  deepsearch: Record<string, unknown>;
 }
 
-/** Runs the deep search and returns the whole `chat.completion` object. */
+/** Runs the request and returns the whole `chat.completion` object. */
 export async function completeChat(input: {
   runtime: DeepSearchRuntime;
   request: RunRequest;
@@ -51,7 +36,7 @@ export async function completeChat(input: {
 }): Promise<ChatCompletionBody> {
   const { runtime, request, identity, signal } = input;
   const progress: string[] = [];
-  const result = await askForRequest({
+  const content = await answerRequest({
     runtime,
     request,
     signal,
@@ -62,13 +47,12 @@ export async function completeChat(input: {
   });
   const reasoning = progress.join('');
   const prefix = request.thinkTags && reasoning ? `<think>\n${reasoning}\n</think>\n\n` : '';
-  const content = await completionContent({ runtime, request, result, offset: prefix.length, signal });
   const message = {
     role: 'assistant' as const,
     content: prefix + content.text,
     refusal: null,
-    annotations: content.annotations,
-    ...(request.thinkTags ? {} : { reasoning_content: reasoning }),
+    annotations: shiftCitations(content.annotations, prefix.length),
+    ...(request.thinkTags || request.mode === 'direct' ? {} : { reasoning_content: reasoning }),
   };
   return {
     ...identity,
@@ -76,6 +60,6 @@ export async function completeChat(input: {
     system_fingerprint: null,
     choices: [{ index: 0, message, logprobs: null, finish_reason: 'stop' }],
     usage: toOpenAiUsage(content.usage),
-    deepsearch: deepsearchDetails(result),
+    deepsearch: content.details,
   };
 }

@@ -36,7 +36,8 @@ export type ChunkFactory = ReturnType<typeof createChunkFactory>;
 /**
  * The `chat.completion.chunk` objects of one stream, shaped as OpenAI sends them: one choice per
  * chunk, `usage: null` on every chunk and the totals in a last chunk without choices when the
- * client asked for usage.
+ * client asked for usage. The finish chunk carries the usage whether asked for or not: clients
+ * that never send stream_options (the AI SDK's openai-compatible provider) read it there.
  */
 export function createChunkFactory(identity: CompletionIdentity, options: { includeUsage: boolean }) {
   const base = () => ({
@@ -53,6 +54,18 @@ export function createChunkFactory(identity: CompletionIdentity, options: { incl
         ...base(),
         choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
         ...usageField(null),
+      };
+    },
+    /**
+     * The chunk with `finish_reason`, carrying the citations (moved here, not repeated: a client
+     * that also reads them on other chunks would show them twice) and the usage.
+     */
+    finish(input: { annotations: UrlCitation[]; usage: OpenAiUsage }) {
+      const delta: ChunkDelta = input.annotations.length > 0 ? { annotations: input.annotations } : {};
+      return {
+        ...base(),
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: 'stop' as const }],
+        usage: input.usage,
       };
     },
     usage(usage: OpenAiUsage) {

@@ -29,6 +29,33 @@ describe('toRunRequest', () => {
     });
   });
 
+  it('reads every OpenAI effort in any case: none and minimal run the low preset, xhigh the high one', () => {
+    const budgetFor = (effort: string) =>
+      toRunRequest(request({ reasoning_effort: effort }), context).config.budget;
+    expect(budgetFor('NONE')).toEqual(budgetPresets.low);
+    expect(budgetFor('minimal')).toEqual(budgetPresets.low);
+    expect(budgetFor('Medium')).toEqual(budgetPresets.medium);
+    expect(budgetFor('xhigh')).toEqual(budgetPresets.high);
+    expect(() => request({ reasoning_effort: 'extreme' })).toThrow();
+  });
+
+  it('refuses only a tool_choice that forces a tool', () => {
+    const choose = (tool_choice: unknown) => () => toRunRequest(request({ tool_choice }), context);
+    for (const fine of ['auto', 'none', { type: 'allowed_tools', mode: 'auto', tools: [] }]) {
+      expect(choose(fine)).not.toThrow();
+    }
+    expect(choose({ type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } })).not.toThrow();
+    for (const forced of [
+      'required',
+      { type: 'function', function: { name: 'calc' } },
+      { type: 'function', name: 'calc' },
+      { type: 'web_search_preview' },
+      { type: 'allowed_tools', mode: 'required', tools: [] },
+    ]) {
+      expect(choose(forced)).toThrow('tools are not supported');
+    }
+  });
+
   it('maps reasoning_effort to a budget preset, and explicit limits win over the preset', () => {
     expect(toRunRequest(request({ reasoning_effort: 'low' }), context).config.budget).toEqual(
       budgetPresets.low,

@@ -1,17 +1,30 @@
 import { type AnswerSchema, parseAnswerSchema } from '../agent/structured-answer.js';
-import { budgetPresets } from '../config/budget-presets.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { definedOnly, deriveConfig } from '../config/derive-config.js';
 import { InputError } from '../errors/index.js';
-import { type ChatTurn, splitConversation } from './chat-history.js';
-import type { ChatRequest } from './chat-request-schema.js';
-import { HttpError } from './http-error.js';
+import { type ChatTurn, messageText, splitConversation } from './chat-history.js';
+import type { ChatMessage, ChatRequest } from './chat-request-schema.js';
+import { type ChatUiTask, recognizeChatUiTask } from './chat-ui-tasks.js';
+import { presetForEffort } from './reasoning-effort.js';
+import { directModels, modelNotFound, resolveModel } from './server-models.js';
 
-/** A validated chat request, turned into what one deep search run needs. */
+/** A conversation as the LLM gets it when it is asked directly. */
+export interface DirectConversation {
+  system: string | undefined;
+  messages: Array<{ role: 'user' | 'assistant'; content: string }>;
+}
+
+/** A validated chat request, turned into what one deep search run (or one direct call) needs. */
 export interface RunRequest {
+  /** The model as the client named it (echoed back in responses). */
   model: string;
+  /** `direct`: one plain LLM call, no search (the direct model, `mode: "direct"`, a chat-UI task). */
+  mode: 'search' | 'direct';
+  /** The chat UI background task recognised in the request, if any. */
+  task: ChatUiTask | undefined;
   question: string;
   history: ChatTurn[];
+  direct: DirectConversation;
   config: DeepSearchConfig;
   stream: boolean;
   includeUsage: boolean;
@@ -28,17 +41,9 @@ export interface RunRequestContext {
 
 /** Checks what the schema cannot (model, conversation shape, provider, answer schema) and builds the run's config. */
 export function toRunRequest(body: ChatRequest, context: RunRequestContext): RunRequest {
-  if (!context.models.includes(body.model)) {
-    throw new HttpError(
-      `The model '${body.model}' does not exist (available: ${context.models.join(', ')})`,
-      {
-        status: 404,
-        type: 'invalid_request_error',
-        code: 'model_not_found',
-        param: 'model',
-      },
-    );
-  }
+  const model = resolveModel(body.model, context.models);
+  if (!model) throw modelNotFound(body.model, context.models);
+  refuseForcedTools(body.tool_choice);
   const { question, history } = splitConversation(body.messages);
   const provider = body.search_provider;
   if (provider !== undefined && !context.searchProviders.includes(provider)) {
@@ -50,25 +55,69 @@ export function toRunRequest(body: ChatRequest, context: RunRequestContext): Run
       },
     );
   }
-  const format = body.response_format;
-  const answerSchema =
-    format?.type === 'json_schema'
-      ? parseAnswerSchema({ name: format.json_schema.name, jsonSchema: format.json_schema.schema })
-      : undefined;
+  const task = recognizeChatUiTask(body.messages);
+  const direct = directModels.has(model) || body.mode === 'direct' || task !== undefined;
   return {
     model: body.model,
+    mode: direct ? 'direct' : 'search',
+    task,
     question,
     history,
+    direct: directConversation(body.messages),
     config: runConfig(body, context.config),
     stream: body.stream === true,
     includeUsage: body.stream_options?.include_usage === true,
     thinkTags: body.think_tags === true,
-    answerSchema,
+    // A direct call answers in the model's own words; JSON the client asked for is asked of it there.
+    answerSchema: direct ? undefined : answerSchemaFor(body.response_format),
   };
 }
 
+/** `auto` and `none` are fine (no tool is ever called); a choice that forces a tool cannot be honoured. */
+function refuseForcedTools(choice: ChatRequest['tool_choice']): void {
+  if (choice === undefined || choice === null || choice === 'auto' || choice === 'none') return;
+  // An allowed-tools list in auto mode (chat nests it, Responses does not) forces nothing either.
+  if (typeof choice === 'object' && choice.type === 'allowed_tools') {
+    const nested = choice.allowed_tools as { mode?: unknown } | undefined;
+    if ((choice.mode ?? nested?.mode) === 'auto') return;
+  }
+  const name = typeof choice === 'string' ? choice : choice.type;
+  throw new InputError(
+    `tools are not supported: this server answers with a deep search and never calls a tool, so tool_choice '${name}' cannot be honoured (send 'auto' or leave it out)`,
+    { param: 'tool_choice', code: 'tools_not_supported' },
+  );
+}
+
+function answerSchemaFor(format: ChatRequest['response_format']): AnswerSchema | undefined {
+  if (format?.type === 'json_schema')
+    return parseAnswerSchema({ name: format.json_schema.name, jsonSchema: format.json_schema.schema });
+  // Any JSON object: what it holds is said in the question, which the structuring call sees.
+  if (format?.type === 'json_object')
+    return parseAnswerSchema({ name: 'answer', jsonSchema: { type: 'object' } });
+  return undefined;
+}
+
+/**
+ * System and developer messages become the system prompt; tool messages are left out, and so is
+ * what follows the last user message (a partial reply the UI asks to continue).
+ */
+function directConversation(all: readonly ChatMessage[]): DirectConversation {
+  const messages = all.slice(0, all.findLastIndex((message) => message.role === 'user') + 1);
+  const system = messages
+    .filter((message) => message.role === 'system' || message.role === 'developer')
+    .map((message) => messageText(message).trim())
+    .filter(Boolean)
+    .join('\n\n');
+  const turns = messages.flatMap((message) =>
+    message.role === 'user' || message.role === 'assistant'
+      ? [{ role: message.role, content: messageText(message) }]
+      : [],
+  );
+  return { system: system || undefined, messages: turns.filter((turn) => turn.content.trim() !== '') };
+}
+
 function runConfig(body: ChatRequest, base: DeepSearchConfig): DeepSearchConfig {
-  const preset = body.reasoning_effort ? budgetPresets[body.reasoning_effort] : {};
+  const preset = body.reasoning_effort ? presetForEffort(body.reasoning_effort) : {};
   const limits = definedOnly({
     maxTokens: body.budget_tokens,
     maxSteps: body.max_steps,

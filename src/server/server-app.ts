@@ -10,11 +10,13 @@ import { createBearerAuth } from './bearer-auth.js';
 import { createChatCompletionsHandler } from './chat-completions-route.js';
 import { createConcurrencyLimiter } from './concurrency-limiter.js';
 import { HttpError } from './http-error.js';
+import { addMethodNotAllowed } from './method-not-allowed.js';
 import { toErrorResponse } from './openai-error.js';
+import { createResponsesHandler } from './responses-route.js';
 import type { ServerEnv } from './server-env.js';
+import { createModelsRoute, serverModels } from './server-models.js';
 
-/** The models this server offers; requests naming another get a 404. */
-export const serverModels = ['deepsearch'] as const;
+export { serverModels } from './server-models.js';
 
 export interface ServerAppOptions {
   runtime: DeepSearchRuntime;
@@ -45,8 +47,11 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     app.use(
       cors({
         origin,
-        allowHeaders: ['Authorization', 'Content-Type'],
+        // No fixed list: the request's Access-Control-Request-Headers are echoed, so the openai
+        // SDK's x-stainless-* headers pass preflight (only for the allowed origins).
+        allowHeaders: [],
         exposeHeaders: ['X-Request-Id', 'Retry-After'],
+        maxAge: 600,
       }),
     );
   }
@@ -68,33 +73,35 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     return next();
   });
   app.use('/v1/*', createBearerAuth({ apiKeys: settings.apiKeys }));
-  app.get('/v1/models', (c) =>
-    c.json({
-      object: 'list',
-      data: serverModels.map((id) => ({ id, object: 'model', created: 0, owned_by: 'deepsearch' })),
-    }),
-  );
-  app.post(
-    '/v1/chat/completions',
-    bodyLimit({
-      maxSize: settings.maxBodyBytes,
-      onError: () => {
-        throw new HttpError(`the request body is larger than ${settings.maxBodyBytes} bytes`, {
-          status: 413,
-          type: 'invalid_request_error',
-          code: 'request_too_large',
-        });
-      },
-    }),
-    createChatCompletionsHandler({
-      runtime: options.runtime,
-      limiter,
-      models: serverModels,
-      searchProviders: options.searchProviders,
-      shutdownSignal: options.shutdownSignal ?? new AbortController().signal,
-      heartbeatMs: options.heartbeatMs,
-    }),
-  );
+  app.route('/v1/models', createModelsRoute());
+  const limitBody = bodyLimit({
+    maxSize: settings.maxBodyBytes,
+    onError: () => {
+      throw new HttpError(`the request body is larger than ${settings.maxBodyBytes} bytes`, {
+        status: 413,
+        type: 'invalid_request_error',
+        code: 'request_too_large',
+      });
+    },
+  });
+  const handlerOptions = {
+    runtime: options.runtime,
+    limiter,
+    models: serverModels,
+    searchProviders: options.searchProviders,
+    shutdownSignal: options.shutdownSignal ?? new AbortController().signal,
+    heartbeatMs: options.heartbeatMs,
+  };
+  app.post('/v1/chat/completions', limitBody, createChatCompletionsHandler(handlerOptions));
+  app.post('/v1/responses', limitBody, createResponsesHandler(handlerOptions));
+  addMethodNotAllowed(app, {
+    '/health': ['GET'],
+    '/ready': ['GET'],
+    '/v1/models': ['GET'],
+    '/v1/models/:id{.+}': ['GET'],
+    '/v1/chat/completions': ['POST'],
+    '/v1/responses': ['POST'],
+  });
   app.notFound(() => {
     throw new HttpError('unknown endpoint', { status: 404, type: 'not_found_error', code: 'unknown_url' });
   });

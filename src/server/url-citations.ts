@@ -29,3 +29,15 @@ export function urlCitations(answer: string, references: readonly Reference[], o
   }
   return citations;
 }
+
+/** The same citations in a content where the answer starts at `offset` (after a <think> block). */
+export function shiftCitations(citations: readonly UrlCitation[], offset: number): UrlCitation[] {
+  return citations.map((citation) => ({
+    ...citation,
+    url_citation: {
+      ...citation.url_citation,
+      start_index: citation.url_citation.start_index + offset,
+      end_index: citation.url_citation.end_index + offset,
+    },
+  }));
+}

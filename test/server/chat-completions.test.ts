@@ -6,27 +6,11 @@ import type {
 } from 'openai/resources/chat/completions';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
-import { oscarsPage, parasiteHits, parasitePage } from '../helpers/agent-harness.js';
-import { postChat, startTestServer, type TestServer } from '../helpers/server-harness.js';
+import { citedRun } from '../helpers/server-fixtures.js';
+import { postChat, sseData, startTestServer, type TestServer } from '../helpers/server-harness.js';
 
-const question = 'Who directed the film that won Best Picture the year Parasite premiered?';
-const parasiteUrl = 'https://en.wikipedia.org/wiki/Parasite_(2019_film)';
-const oscarsUrl = 'https://en.wikipedia.org/wiki/91st_Academy_Awards';
-const pages = { [parasiteUrl]: parasitePage, [oscarsUrl]: oscarsPage };
-const search = { 'Parasite premiere': [parasiteHits[0]!], 'Best Picture 2019': [parasiteHits[1]!] };
-const fullRun = () => [
-  scriptedStep.search(['Parasite premiere', 'Best Picture 2019'], 'Find when Parasite premiered.'),
-  scriptedStep.visit([parasiteUrl, oscarsUrl]),
-  scriptedStep.answer(
-    'Peter Farrelly directed Green Book[^1], which won Best Picture the year Parasite premiered[^2].',
-    [
-      { url: oscarsUrl, quote: 'Green Book won Best Picture. The film was directed by Peter Farrelly.' },
-      { url: parasiteUrl, quote: 'premiered at the 2019 Cannes Film Festival on 21 May 2019' },
-    ],
-  ),
-  scriptedStep.criteria(),
-  scriptedStep.evaluation('definitive', true),
-];
+const { question, parasiteUrl, oscarsUrl, pages, search } = citedRun;
+const fullRun = () => citedRun.steps();
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -108,7 +92,7 @@ describe('POST /v1/chat/completions with the official openai client', () => {
     });
   });
 
-  it('streams progress as reasoning_content, then the same answer, annotations, and usage in a last chunk', async () => {
+  it('streams progress as reasoning_content, then the same answer, annotations and usage on the finish chunk, usage in a last chunk', async () => {
     server = await startTestServer({ steps: fullRun(), search, pages });
     const chunks = await streamQuestion({ stream_options: { include_usage: true } });
     server.llm.assertConsumed();
@@ -129,26 +113,35 @@ describe('POST /v1/chat/completions with the official openai client', () => {
     const firstContent = deltas.findIndex((delta) => delta.content);
     const lastReasoning = deltas.findLastIndex((delta) => delta.reasoning_content);
     expect(firstContent).toBeGreaterThan(lastReasoning);
-    expectCitationsOnMarkers(
-      content,
-      deltas.flatMap((delta) => delta.annotations ?? []),
-    );
     const finish = chunks.filter((chunk) => chunk.choices[0]?.finish_reason);
     expect(finish.map((chunk) => chunk.choices[0]!.finish_reason)).toEqual(['stop']);
+    // The annotations ride on the finish chunk only (LobeChat reads them there; no copy elsewhere).
+    const finishDelta = finish[0]!.choices[0]!.delta as Delta;
+    expectCitationsOnMarkers(content, finishDelta.annotations ?? []);
+    expect(deltas.filter((delta) => delta.annotations)).toHaveLength(1);
     const last = chunks.at(-1)!;
     expect(last.choices).toEqual([]);
     expect(last.usage!.total_tokens).toBe(last.usage!.prompt_tokens + last.usage!.completion_tokens);
     expect(last.usage!.prompt_tokens).toBeGreaterThan(0);
-    expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null)).toBe(true);
+    // Usage on the finish chunk too, for clients that stop reading there; null on every other chunk.
+    expect(finish[0]!.usage).toEqual(last.usage);
+    expect(chunks.filter((chunk) => chunk.usage !== null)).toEqual([finish[0], last]);
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
   });
 
-  it('leaves usage out of a stream unless include_usage is asked for', async () => {
+  it('without include_usage, usage is only on the finish chunk (no usage-only chunk); SSE is not buffered by proxies', async () => {
     server = await startTestServer({ steps: [scriptedStep.answer('2')] });
     const response = await postChat(server.url, trivialStream);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('x-accel-buffering')).toBe('no');
     const text = await response.text();
-    expect(text).not.toContain('"usage"');
+    const chunks = sseData(text)
+      .filter((data) => data !== '[DONE]')
+      .map((data) => JSON.parse(data) as { usage?: { total_tokens: number }; choices: unknown[] });
+    const withUsage = chunks.filter((chunk) => 'usage' in chunk);
+    expect(withUsage).toEqual([chunks.at(-1)]);
+    expect(withUsage[0]!.choices).toHaveLength(1);
+    expect(withUsage[0]!.usage!.total_tokens).toBeGreaterThan(0);
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 

@@ -36,7 +36,7 @@ describe('refused requests: a 4xx with OpenAI’s error body, never an error ins
     });
   });
 
-  it('400 naming the field for wrong types, no messages, or a last message not from the user', async () => {
+  it('400 naming the field for wrong types, no messages, or no user message', async () => {
     server = await startTestServer();
     await expectOpenAiError(await postChat(server.url, ask({ max_steps: 'ten' })), 400, {
       param: 'max_steps',
@@ -48,13 +48,13 @@ describe('refused requests: a 4xx with OpenAI’s error body, never an error ins
     await expectOpenAiError(await postChat(server.url, ask({ reasoning_effort: 'extreme' })), 400, {
       param: 'reasoning_effort',
     });
-    const lastFromAssistant = ask({
+    const noUserMessage = ask({
       messages: [
-        { role: 'user', content: 'hi' },
+        { role: 'system', content: 'Be brief.' },
         { role: 'assistant', content: 'hello' },
       ],
     });
-    await expectOpenAiError(await postChat(server.url, lastFromAssistant), 400, {
+    await expectOpenAiError(await postChat(server.url, noUserMessage), 400, {
       param: 'messages',
       code: 'invalid_messages',
     });
@@ -100,7 +100,7 @@ describe('refused requests: a 4xx with OpenAI’s error body, never an error ins
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
     const models = await server.client.models.list();
-    expect(models.data.map((model) => model.id)).toEqual(['deepsearch']);
+    expect(models.data.map((model) => model.id)).toEqual(['deepsearch', 'deepsearch-direct']);
     const completion = await server.client.chat.completions.create({
       model: 'deepsearch',
       messages: [{ role: 'user', content: 'What is 1+1?' }],
@@ -213,7 +213,10 @@ describe('other endpoints', () => {
       queued: 0,
     });
     const models = await server.client.models.list();
-    expect(models.data).toEqual([{ id: 'deepsearch', object: 'model', created: 0, owned_by: 'deepsearch' }]);
+    expect(models.data).toEqual([
+      { id: 'deepsearch', object: 'model', created: 0, owned_by: 'deepsearch' },
+      { id: 'deepsearch-direct', object: 'model', created: 0, owned_by: 'deepsearch' },
+    ]);
     await expectOpenAiError(await fetch(`${server.url}/v1/embeddings`, { method: 'POST' }), 404, {
       type: 'not_found_error',
     });

@@ -2,7 +2,13 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { DeepSearchConfig, LlmRole } from '../../config/config-schema.js';
 import { type ResolvedLlmSettings, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
 import { isProviderError } from '../../errors/index.js';
-import type { LlmClient, StructuredRequest, StructuredResult } from '../spec/llm-client.js';
+import type {
+  LlmClient,
+  StructuredRequest,
+  StructuredResult,
+  TextRequest,
+  TextResult,
+} from '../spec/llm-client.js';
 import type { StructuredMode } from './call-model.js';
 import { createLanguageModel } from './create-language-model.js';
 import { defaultMaxOutputTokens } from './output-tokens.js';
@@ -71,6 +77,14 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
       options.config.llm.contextTokens,
       knownWindows.get(modelKey(settings)) ?? Number.POSITIVE_INFINITY,
     );
+  const modelFor = (state: RoleState): Promise<LanguageModelV3> => {
+    // Shared by concurrent first calls; a failure (missing key) is not cached.
+    state.model ??= Promise.resolve(make(state.settings)).catch((error: unknown) => {
+      state.model = undefined;
+      throw error;
+    });
+    return state.model;
+  };
 
   return {
     contextWindow(role) {
@@ -105,14 +119,22 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
         structuredOutput: modeFor(settings),
       };
     },
+    async generateText(request: TextRequest): Promise<TextResult> {
+      const state = stateFor(request.role);
+      const model = await modelFor(state);
+      const { generatePlainText } = await import('./generate-plain-text.js');
+      return generatePlainText(request, {
+        model,
+        temperature: state.settings.temperature,
+        maxOutputTokens: state.settings.maxOutputTokens,
+        timeoutMs: state.settings.timeoutMs,
+        maxRetries: state.settings.maxRetries,
+        errorContext: state.settings,
+      });
+    },
     async generateObject<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
       const state = stateFor(request.role);
-      // Shared by concurrent first calls; a failure (missing key) is not cached.
-      state.model ??= Promise.resolve(make(state.settings)).catch((error: unknown) => {
-        state.model = undefined;
-        throw error;
-      });
-      const model = await state.model;
+      const model = await modelFor(state);
       // The AI SDK loads on the first call, not when a runtime is made (deepsearch read, search).
       const { generateStructured } = await import('./generate-structured.js');
       const call = (mode: StructuredMode) =>

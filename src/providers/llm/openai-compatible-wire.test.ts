@@ -143,6 +143,44 @@ describe('OpenAI-compatible servers over HTTP (createOpenAICompatible)', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('generateText: one plain call with the conversation, no response format; usage read; errors mapped', async () => {
+    const { server, baseURL } = await serve({
+      replies: [
+        {
+          content: 'Green Book Director',
+          usage: { prompt_tokens: 30, completion_tokens: 4, total_tokens: 34 },
+        },
+        { status: 503, body: { error: { message: 'overloaded', type: 'server_error' } } },
+        { status: 503, body: { error: { message: 'overloaded', type: 'server_error' } } },
+      ],
+    });
+    const client = createLlmClient({ config: wireConfig(spec, baseURL, { maxRetries: 1 }) });
+    const messages = [
+      { role: 'user' as const, content: 'Who directed Green Book?' },
+      { role: 'assistant' as const, content: 'Peter Farrelly.' },
+      { role: 'user' as const, content: 'Title this chat.' },
+    ];
+    const result = await client.generateText({ role: 'agent', system: 'Be brief.', messages });
+    expect(result).toMatchObject({ text: 'Green Book Director', usageEstimated: false, model: 'qwen2.5:7b' });
+    expect(result.usage).toEqual({ promptTokens: 30, completionTokens: 4, totalTokens: 34 });
+    const sent = server.requests[0]!.json!;
+    expect(sent.response_format).toBeUndefined();
+    expect(sent.messages!.map((message) => [message.role, message.content])).toEqual([
+      ['system', 'Be brief.'],
+      ['user', 'Who directed Green Book?'],
+      ['assistant', 'Peter Farrelly.'],
+      ['user', 'Title this chat.'],
+    ]);
+    const retries: number[] = [];
+    const error = await rejectionOf(
+      client.generateText({ role: 'agent', messages, onRetry: (info) => retries.push(info.attempt) }),
+    );
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ statusCode: 503, isRetryable: true });
+    expect(retries).toEqual([1]);
+    server.assertConsumed();
+  });
+
   describeLlmWireContract({
     ...spec,
     start: startFakeOpenAi,

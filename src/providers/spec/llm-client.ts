@@ -87,7 +87,26 @@ export interface StructuredResult<T> {
   durationMs: number;
 }
 
-/** What the agent needs from an LLM: validated objects, with usage. */
+/** A plain conversation for the model, answered with text (no schema, no tools). */
+export interface TextRequest {
+  role: LlmRole;
+  system?: string;
+  messages: ReadonlyArray<{ role: 'user' | 'assistant'; content: string }>;
+  signal?: AbortSignal;
+  maxOutputTokens?: number;
+  onRetry?: (info: RetryNotice) => void;
+}
+
+export interface TextResult {
+  text: string;
+  usage: TokenUsage;
+  usageEstimated: boolean;
+  model: string;
+  durationMs: number;
+}
+
+/** What the agent needs from an LLM: validated objects, with usage; and plain text for direct questions. */
 export interface LlmClient {
   generateObject<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>>;
+  generateText(request: TextRequest): Promise<TextResult>;
 }

@@ -1,0 +1,48 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { generateText } from 'ai';
+import type { TextRequest, TextResult } from '../spec/llm-client.js';
+import { callWithRetry, type LlmCallLimits } from './call-with-retry.js';
+import { estimateTokens } from './estimate-tokens.js';
+
+export interface TextCallSettings extends LlmCallLimits {
+  model: LanguageModelV3;
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
+/**
+ * One plain call: the conversation in, the model's text out. Used when a client asks the model
+ * itself (chat-UI title and tag tasks, the direct model), so there is nothing to validate; errors
+ * and retries are those of every other LLM call.
+ */
+export async function generatePlainText(
+  request: TextRequest,
+  settings: TextCallSettings,
+): Promise<TextResult> {
+  const started = performance.now();
+  const messages = request.messages.map((message) => ({ role: message.role, content: message.content }));
+  const result = await callWithRetry(request, settings, (abortSignal) =>
+    generateText({
+      model: settings.model,
+      system: request.system,
+      messages,
+      temperature: settings.temperature,
+      maxOutputTokens: request.maxOutputTokens ?? settings.maxOutputTokens,
+      maxRetries: 0,
+      abortSignal,
+    }),
+  );
+  const estimated = result.usage.inputTokens === undefined || result.usage.outputTokens === undefined;
+  const promptTokens =
+    result.usage.inputTokens ??
+    estimateTokens(request.system ?? '') +
+      messages.reduce((sum, message) => sum + estimateTokens(message.content), 0);
+  const completionTokens = result.usage.outputTokens ?? estimateTokens(result.text);
+  return {
+    text: result.text,
+    usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
+    usageEstimated: estimated,
+    model: settings.errorContext.model,
+    durationMs: Math.round(performance.now() - started),
+  };
+}

@@ -3,10 +3,14 @@ import type { AgentEventListener } from './agent/agent-events.js';
 import type { DeepSearchResult } from './agent/agent-types.js';
 import type { AnswerSchema, StructuredAnswer } from './agent/structured-answer.js';
 import type { DeepSearchConfig } from './config/config-schema.js';
+import { configSecrets } from './config/config-secrets.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
+import { createRedactor, type Redactor } from './errors/index.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
+import { assertFitsContext } from './providers/llm/assert-fits-context.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
+import { withRedactedErrors } from './providers/redact-provider-errors.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
 import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
 import type { PageReader } from './providers/spec/page-reader.js';
@@ -54,6 +58,8 @@ export interface DeepSearchRuntime {
     result: DeepSearchResult,
     options: { answerSchema: AnswerSchema; signal?: AbortSignal },
   ): Promise<StructuredAnswer>;
+  /** Replaces every configured secret (all keys, server keys too) in a text; output paths apply it. */
+  readonly redact: Redactor;
   /** Releases the cache database; the runtime may still be used (it reopens on demand). */
   close(): void;
 }
@@ -90,7 +96,11 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       config.search,
     );
   const reader = options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
-  const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
+  const redact = createRedactor(configSecrets(config));
+  const llm = withRedactedErrors(
+    createLlmClient({ config, fetch: options.fetch, createModel: options.createModel }),
+    redact,
+  );
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
@@ -115,14 +125,23 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     }
     return provider;
   };
-  const parts = { llm, reader, embedding, reranker, hostHealth };
+  const parts = {
+    llm,
+    reader: withRedactedErrors(reader, redact),
+    embedding: withRedactedErrors(embedding, redact),
+    reranker: withRedactedErrors(reranker, redact),
+    hostHealth,
+  };
   return {
     ...parts,
     config,
     search,
+    redact,
     close: () => cache.close(),
     ask: async (question, askOptions = {}) => {
       const runConfig = askOptions.config ?? config;
+      // Before any LLM call: an oversized question is the user's to fix, not a 1 MB request to send.
+      assertFitsContext({ question, history: askOptions.history, contextTokens: config.llm.contextTokens });
       // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
       // to search or read pages (deepsearch search, read) never loads it.
       const { runDeepSearch } = await import('./agent/run-deep-search.js');
@@ -131,7 +150,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
           question,
           ...parts,
           config: runConfig,
-          search: searchFor(runConfig),
+          search: withRedactedErrors(searchFor(runConfig), redact),
           signal: askOptions.signal,
           onEvent: askOptions.onEvent,
           history: askOptions.history,

@@ -4,10 +4,10 @@ import type { DeepSearchRuntime } from '../runtime.js';
 import { deepsearchDetails } from './completion-body.js';
 import { type ChunkFactory, toOpenAiUsage } from './completion-chunks.js';
 import { askForRequest, completionContent } from './completion-content.js';
-import { toErrorResponse } from './openai-error.js';
 import { describeProgress } from './progress-reasoning.js';
 import type { RunRequest } from './run-request.js';
 import type { ServerEnv } from './server-env.js';
+import { toServerErrorResponse } from './server-error-response.js';
 import { createSseChunkWriter } from './sse-chunk-writer.js';
 
 export interface ChatStreamInput {
@@ -29,6 +29,7 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
   const { runtime, request, signal } = input;
   return streamSSE(c, async (stream) => {
     const writer = createSseChunkWriter(stream, {
+      redact: runtime.redact,
       chunks: input.chunks,
       thinkTags: request.thinkTags,
       heartbeatMs: input.heartbeatMs ?? 15_000,
@@ -56,7 +57,7 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
       input.onEnd({ outcome: 'answered', tokens: usage.total_tokens });
     } catch (error) {
       if (c.req.raw.signal.aborted) return input.onEnd({ outcome: 'cancelled' });
-      const { body } = toErrorResponse(error);
+      const { body } = toServerErrorResponse(error, c);
       writer.send(body);
       input.onEnd({ outcome: 'failed', errorCode: body.error.code ?? undefined });
     } finally {

@@ -1,10 +1,13 @@
-import { type AnswerSchema, parseAnswerSchema } from '../agent/structured-answer.js';
+import type { AnswerSchema } from '../agent/structured-answer.js';
 import { budgetPresets } from '../config/budget-presets.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { definedOnly, deriveConfig } from '../config/derive-config.js';
 import { InputError } from '../errors/index.js';
+import { assertFitsContext } from '../providers/llm/assert-fits-context.js';
+import { readAnswerSchema } from './answer-schema-limits.js';
 import { type ChatTurn, splitConversation } from './chat-history.js';
 import type { ChatRequest } from './chat-request-schema.js';
+import { echoInput } from './echo-input.js';
 import { HttpError } from './http-error.js';
 
 /** A validated chat request, turned into what one deep search run needs. */
@@ -30,7 +33,7 @@ export interface RunRequestContext {
 export function toRunRequest(body: ChatRequest, context: RunRequestContext): RunRequest {
   if (!context.models.includes(body.model)) {
     throw new HttpError(
-      `The model '${body.model}' does not exist (available: ${context.models.join(', ')})`,
+      `The model '${echoInput(body.model)}' does not exist (available: ${context.models.join(', ')})`,
       {
         status: 404,
         type: 'invalid_request_error',
@@ -40,10 +43,12 @@ export function toRunRequest(body: ChatRequest, context: RunRequestContext): Run
     );
   }
   const { question, history } = splitConversation(body.messages);
+  // Before a slot is taken: runtime.ask checks again, but a 400 here costs nothing.
+  assertFitsContext({ question, history, contextTokens: context.config.llm.contextTokens });
   const provider = body.search_provider;
   if (provider !== undefined && !context.searchProviders.includes(provider)) {
     throw new InputError(
-      `unknown search provider '${provider}' (available: ${context.searchProviders.join(', ')})`,
+      `unknown search provider '${echoInput(provider)}' (available: ${context.searchProviders.join(', ')})`,
       {
         param: 'search_provider',
         code: 'unknown_search_provider',
@@ -53,7 +58,7 @@ export function toRunRequest(body: ChatRequest, context: RunRequestContext): Run
   const format = body.response_format;
   const answerSchema =
     format?.type === 'json_schema'
-      ? parseAnswerSchema({ name: format.json_schema.name, jsonSchema: format.json_schema.schema })
+      ? readAnswerSchema({ name: format.json_schema.name, jsonSchema: format.json_schema.schema })
       : undefined;
   return {
     model: body.model,

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -10,8 +9,10 @@ import { createBearerAuth } from './bearer-auth.js';
 import { createChatCompletionsHandler } from './chat-completions-route.js';
 import { createConcurrencyLimiter } from './concurrency-limiter.js';
 import { HttpError } from './http-error.js';
-import { toErrorResponse } from './openai-error.js';
+import { createBodyReader } from './read-request-body.js';
+import { createHostGuard, createJsonContentTypeGuard, createOriginGuard } from './request-guards.js';
 import type { ServerEnv } from './server-env.js';
+import { toServerErrorResponse } from './server-error-response.js';
 
 /** The models this server offers; requests naming another get a 404. */
 export const serverModels = ['deepsearch'] as const;
@@ -29,9 +30,14 @@ export interface ServerAppOptions {
   heartbeatMs?: number;
 }
 
-/** The Hono app: middleware in order (request id, access log, CORS, drain, auth, body size), then the routes. */
+/**
+ * The Hono app: middleware in order (request id, access log, Host and Origin checks, CORS, drain,
+ * auth, JSON content type, body read with size and time limits), then the routes.
+ */
 export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   const { settings } = options;
+  // Every log line passes through the redactor: no configured key, echoed by anyone, is written.
+  const log: LogLine = (line) => options.log(options.runtime.redact(line));
   const isDraining = options.isDraining ?? (() => false);
   const limiter = createConcurrencyLimiter({
     maxConcurrent: settings.maxConcurrent,
@@ -39,7 +45,9 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   });
   const app = new Hono<ServerEnv>();
   app.use(requestId());
-  app.use(createAccessLog({ log: options.log }));
+  app.use(createAccessLog({ log }));
+  app.use(createHostGuard({ boundHost: settings.host, allowedHosts: settings.allowedHosts }));
+  app.use(createOriginGuard({ corsOrigins: settings.corsOrigins }));
   if (settings.corsOrigins.length > 0) {
     const origin = settings.corsOrigins.includes('*') ? '*' : [...settings.corsOrigins];
     app.use(
@@ -68,6 +76,11 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     return next();
   });
   app.use('/v1/*', createBearerAuth({ apiKeys: settings.apiKeys }));
+  app.use('/v1/*', createJsonContentTypeGuard());
+  app.use(
+    '/v1/*',
+    createBodyReader({ maxBytes: settings.maxBodyBytes, timeoutMs: settings.bodyTimeoutSeconds * 1000 }),
+  );
   app.get('/v1/models', (c) =>
     c.json({
       object: 'list',
@@ -76,16 +89,6 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   );
   app.post(
     '/v1/chat/completions',
-    bodyLimit({
-      maxSize: settings.maxBodyBytes,
-      onError: () => {
-        throw new HttpError(`the request body is larger than ${settings.maxBodyBytes} bytes`, {
-          status: 413,
-          type: 'invalid_request_error',
-          code: 'request_too_large',
-        });
-      },
-    }),
     createChatCompletionsHandler({
       runtime: options.runtime,
       limiter,
@@ -99,9 +102,7 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     throw new HttpError('unknown endpoint', { status: 404, type: 'not_found_error', code: 'unknown_url' });
   });
   app.onError((error, c) => {
-    const response = toErrorResponse(error);
-    c.var.record.errorCode = response.body.error.code ?? undefined;
-    if (response.body.error.code === 'cancelled') c.var.record.outcome = 'cancelled';
+    const response = toServerErrorResponse(error, c);
     for (const [name, value] of Object.entries(response.headers)) c.header(name, value);
     return c.json(response.body, response.status as ContentfulStatusCode);
   });

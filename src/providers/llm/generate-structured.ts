@@ -1,7 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText, type ModelMessage, type OutputInterface } from 'ai';
 import { z } from 'zod';
-import { StructuredOutputError } from '../../errors/index.js';
+import { StructuredOutputError, throwIfAborted } from '../../errors/index.js';
 import type { StructuredRequest, StructuredResult, TokenUsage } from '../spec/llm-client.js';
 import { withRetry } from '../with-retry.js';
 import { coerceToSchema, type JsonSchemaNode } from './coerce-to-schema.js';
@@ -19,7 +19,7 @@ export interface StructuredCallSettings {
   maxOutputTokens?: number;
   timeoutMs: number;
   maxRetries: number;
-  errorContext: Pick<LlmErrorContext, 'provider' | 'model' | 'baseURL'>;
+  errorContext: Pick<LlmErrorContext, 'provider' | 'model' | 'baseURL' | 'apiKey'>;
 }
 
 interface Reply {
@@ -87,6 +87,8 @@ async function callModel<T>(
 ): Promise<Reply> {
   return withRetry(
     async () => {
+      // A client that left (or Ctrl-C) between two calls must not cost one more request.
+      throwIfAborted(request.signal);
       const timeout = AbortSignal.timeout(settings.timeoutMs);
       const abortSignal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
       try {

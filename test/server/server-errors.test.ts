@@ -162,7 +162,9 @@ describe('refused requests: a 4xx with OpenAI’s error body, never an error ins
     const response = await postChat(server.url, ask());
     const requestId = response.headers.get('x-request-id');
     const error = await expectOpenAiError(response, 500, { type: 'server_error' });
-    expect(error.message).toBe(`the server's configuration cannot serve this request; request id ${requestId}`);
+    expect(error.message).toBe(
+      `the server's configuration cannot serve this request; request id ${requestId}`,
+    );
     expect(error.message).not.toContain('DEEPSEARCH_');
     await waitFor(() => server!.logs.length > 0);
     expect(server.logs.at(-1)).toMatchObject({ id: requestId, status: 500 });

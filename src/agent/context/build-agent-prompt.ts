@@ -1,6 +1,7 @@
 import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
 import type { RankedUrl } from '../../retrieval/rank-urls.js';
-import type { ActionName } from '../agent-types.js';
+import type { ActionLimits } from '../actions/action-definition.js';
+import { type ActionName, renderActions } from '../actions/action-registry.js';
 import { agentSystemPrompt } from '../prompts/agent-system-prompt.js';
 import { finalAnswerSystemPrompt } from '../prompts/final-answer-prompt.js';
 import type { RunContext } from '../run-context.js';
@@ -18,6 +19,16 @@ export interface AgentPrompt {
   urlList: string[];
 }
 
+/** The step schema's caps, from the config. */
+export function actionLimits(context: RunContext): ActionLimits {
+  return {
+    maxQueries: context.config.agent.maxQueriesPerStep,
+    maxUrls: context.config.agent.maxUrlsPerStep,
+    maxGapQuestions: 5,
+    maxReferences: 10,
+  };
+}
+
 /** Tokens kept free for the reply out of the context window. */
 export function outputReserve(contextTokens: number): number {
   return Math.min(8192, Math.max(1024, Math.floor(contextTokens * 0.2)));
@@ -32,6 +43,8 @@ export function buildAgentPrompt(
   input: {
     question: string;
     allowed: readonly ActionName[];
+    /** Caps of the step schema, named in the actions' prompt text. */
+    limits?: ActionLimits;
     finalReason?: string;
     /** The step's URL ranking (rankUrlCandidates), shown when visit is allowed. */
     urlRanking?: ReadonlyArray<RankedUrl<UrlRecord>>;
@@ -41,11 +54,9 @@ export function buildAgentPrompt(
   const system =
     input.finalReason === undefined
       ? agentSystemPrompt({
-          allowed: input.allowed,
+          actions: renderActions(input.allowed, { limits: input.limits ?? actionLimits(context), state }),
           today: context.today,
           languageRule: context.language.rule,
-          maxQueries: config.agent.maxQueriesPerStep,
-          maxUrls: config.agent.maxUrlsPerStep,
         })
       : finalAnswerSystemPrompt({
           today: context.today,

@@ -2,6 +2,7 @@ import { isProviderError } from '../../errors/index.js';
 import type { Page } from '../../providers/spec/page-reader.js';
 import type { HostProblem } from '../../retrieval/host-health.js';
 import { hostOf, normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
+import type { StepOutcome } from '../actions/action-definition.js';
 import { embedPageChunks } from '../context/semantic-snippets.js';
 import type { RunContext } from '../run-context.js';
 import type { StoredPage } from '../state/page-store.js';
@@ -18,19 +19,10 @@ const minReadableChars = 40;
 export async function runVisitStep(
   context: RunContext,
   input: { question: string; targets: string[]; urlList: readonly string[] },
-): Promise<void> {
-  const { state, budget } = context;
+): Promise<StepOutcome> {
+  const { budget } = context;
   const urls = resolveTargets(context, input.targets, input.urlList);
-  if (urls.length === 0) {
-    state.disabled.add('visit');
-    state.diary.add({
-      step: context.step,
-      action: 'visit',
-      question: input.question,
-      note: 'no new URL to read among the targets given',
-    });
-    return;
-  }
+  if (urls.length === 0) return { note: 'no new URL to read among the targets given', disableNext: true };
   context.emit({ type: 'read-start', step: context.step, urls });
   const started = performance.now();
   const settled = await Promise.allSettled(
@@ -75,13 +67,7 @@ export async function runVisitStep(
   });
   // Awaited before the next prompt is built, so this step's pages are scored semantically too.
   await Promise.all(stored.map((page) => embedPageChunks(context, page)));
-  if (readCount === 0) state.disabled.add('visit');
-  state.diary.add({
-    step: context.step,
-    action: 'visit',
-    question: input.question,
-    note: `${notes.join('; ')}.`,
-  });
+  return { note: `${notes.join('; ')}.`, disableNext: readCount === 0 };
 }
 
 function resolveTargets(

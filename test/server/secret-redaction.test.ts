@@ -17,9 +17,15 @@ afterEach(async () => {
   closers = [];
 });
 
-/** A Brave API that refuses every query, echoing the token it got (and another key, as a leaky proxy might). */
+/** A Brave API that answers 'who won' and refuses every other query, echoing the token it got (and another key, as a leaky proxy might). */
 async function startLeakyBrave(): Promise<FakeHttpServer> {
   const server = await startFakeHttpServer((request, response) => {
+    if (request.query.q === 'who won') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const result = { title: 'Winners', url: 'https://example.org/winners', description: 'The winners list.' };
+      response.end(JSON.stringify({ web: { results: [result] } }));
+      return;
+    }
     response.writeHead(400, { 'content-type': 'application/json' });
     const token = String(request.headers['x-subscription-token']);
     response.end(JSON.stringify({ error: { message: `bad request for token ${token} (upstream ${llmKey})` } }));
@@ -80,7 +86,7 @@ describe('configured secrets echoed by upstream services go nowhere', () => {
     const llm = await startFakeOpenAi({
       routes: {
         agent_action: [
-          agentReply({ think: 'Look it up.', action: 'search', search: { queries: ['who won'] } }),
+          agentReply({ think: 'Look it up.', action: 'search', search: { queries: ['who won', 'who lost'] } }),
           agentReply({
             think: 'Search failed; answer from what I know.',
             action: 'answer',

@@ -26,7 +26,10 @@ describe('deepsearch ask with hostile upstreams and input (built CLI)', () => {
         body: { error: { message: `upstream failure for ${request.headers.authorization}` } },
       }),
     });
-    for (const args of [['ask', 'Who won?'], ['ask', 'Who won?', '--debug']]) {
+    for (const args of [
+      ['ask', 'Who won?'],
+      ['ask', 'Who won?', '--debug'],
+    ]) {
       const run = await runBuiltCli(args, env(llm));
       expect(run.code).toBe(3);
       expect(run.stderr).toContain('upstream failure for Bearer [redacted]');
@@ -39,14 +42,19 @@ describe('deepsearch ask with hostile upstreams and input (built CLI)', () => {
     llm = await startFakeOpenAi({});
     const run = await runBuiltCli(['ask', 'word '.repeat(12_000)], env(llm));
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^deepsearch: error: the question is too long: about \d+ tokens, at most 8192/);
+    expect(run.stderr).toMatch(
+      /^deepsearch: error: the question is too long: about \d+ tokens, at most 8192/,
+    );
     expect(llm.requests).toEqual([]);
   });
 
   it('credentials inside a base URL are refused with exit 2, and never printed', async () => {
     llm = await startFakeOpenAi({});
     const withCredentials = `http://admin:hunter2-secret@127.0.0.1:${new URL(llm.url).port}/v1`;
-    for (const args of [['ask', 'Who won?'], ['ask', 'Who won?', '--debug']]) {
+    for (const args of [
+      ['ask', 'Who won?'],
+      ['ask', 'Who won?', '--debug'],
+    ]) {
       const run = await runBuiltCli(args, env(llm, { DEEPSEARCH_LLM_BASE_URL: withCredentials }));
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/llm\.baseURL.*must not contain credentials/);

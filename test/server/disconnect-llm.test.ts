@@ -1,9 +1,10 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SearchProvider } from '../../src/providers/spec/search-provider.js';
 import { createRuntime } from '../../src/runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
-import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
+import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import { waitFor } from '../helpers/server-harness.js';
 
@@ -21,7 +22,9 @@ function createEndlessSearch(): SearchProvider & { calls: string[] } {
     calls,
     async search(query) {
       calls.push(query);
-      return [{ url: `https://example.org/${encodeURIComponent(query)}`, title: query, snippet: `About ${query}.` }];
+      return [
+        { url: `https://example.org/${encodeURIComponent(query)}`, title: query, snippet: `About ${query}.` },
+      ];
     },
   };
 }
@@ -45,7 +48,10 @@ describe('after a client disconnects, no new LLM request starts', () => {
     });
     closers.push(() => llm.close());
     const search = createEndlessSearch();
-    const config = createTestConfig({ llm: { baseURL: `${llm.url}/v1`, model: 'fake-model' }, server: { port: 0 } });
+    const config = createTestConfig({
+      llm: { baseURL: `${llm.url}/v1`, model: 'fake-model' },
+      server: { port: 0 },
+    });
     const logs: Array<Record<string, unknown>> = [];
     const server: RunningServer = await startServer({
       runtime: createRuntime({ config, search, reader: createFakeReader({}) }),
@@ -58,23 +64,24 @@ describe('after a client disconnects, no new LLM request starts', () => {
     for (let trial = 0; trial < trials; trial++) {
       const stream = trial % 2 === 0;
       const leaveAt = llm.requests.length + 1 + (trial % 3);
-      const client = new AbortController();
+      // A raw socket: destroying it closes the connection at once, before the LLM's reply is even
+      // scheduled, so the test does not depend on how fast a client library tears its socket down.
+      const client = connect(Number(new URL(server.url).port), '127.0.0.1');
       onLlmRequest = (index) => {
-        if (index + 1 === leaveAt) client.abort();
+        if (index + 1 === leaveAt) client.destroy();
       };
       const logged = logs.length;
-      const response = fetch(`${server.url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          model: 'deepsearch',
-          messages: [{ role: 'user', content: `Trial ${trial}: what is new?` }],
-          stream,
-        }),
-        signal: client.signal,
-      }).then((answer) => answer.text());
-      await expect(response).rejects.toThrow();
-      await waitFor(() => logs.length > logged, 5000);
+      const body = JSON.stringify({
+        model: 'deepsearch',
+        messages: [{ role: 'user', content: `Trial ${trial}: what is new?` }],
+        stream,
+      });
+      client.on('error', () => undefined);
+      client.write(
+        `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      await waitFor(() => logs.length > logged, 15_000);
       expect(logs.at(-1)).toMatchObject({ outcome: 'cancelled' });
       const searches = search.calls.length;
       await new Promise((resolve) => setTimeout(resolve, 150));

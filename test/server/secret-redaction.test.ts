@@ -22,13 +22,19 @@ async function startLeakyBrave(): Promise<FakeHttpServer> {
   const server = await startFakeHttpServer((request, response) => {
     if (request.query.q === 'who won') {
       response.writeHead(200, { 'content-type': 'application/json' });
-      const result = { title: 'Winners', url: 'https://example.org/winners', description: 'The winners list.' };
+      const result = {
+        title: 'Winners',
+        url: 'https://example.org/winners',
+        description: 'The winners list.',
+      };
       response.end(JSON.stringify({ web: { results: [result] } }));
       return;
     }
     response.writeHead(400, { 'content-type': 'application/json' });
     const token = String(request.headers['x-subscription-token']);
-    response.end(JSON.stringify({ error: { message: `bad request for token ${token} (upstream ${llmKey})` } }));
+    response.end(
+      JSON.stringify({ error: { message: `bad request for token ${token} (upstream ${llmKey})` } }),
+    );
   });
   closers.push(() => server.close());
   return server;
@@ -52,7 +58,11 @@ async function startApi(llm: FakeOpenAiServer, brave: FakeHttpServer) {
     fetch(`${server.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${serverKey}` },
-      body: JSON.stringify({ model: 'deepsearch', messages: [{ role: 'user', content: 'Who won?' }], ...body }),
+      body: JSON.stringify({
+        model: 'deepsearch',
+        messages: [{ role: 'user', content: 'Who won?' }],
+        ...body,
+      }),
     });
   return { post, logs };
 }
@@ -86,7 +96,11 @@ describe('configured secrets echoed by upstream services go nowhere', () => {
     const llm = await startFakeOpenAi({
       routes: {
         agent_action: [
-          agentReply({ think: 'Look it up.', action: 'search', search: { queries: ['who won', 'who lost'] } }),
+          agentReply({
+            think: 'Look it up.',
+            action: 'search',
+            search: { queries: ['who won', 'who lost'] },
+          }),
           agentReply({
             think: 'Search failed; answer from what I know.',
             action: 'answer',

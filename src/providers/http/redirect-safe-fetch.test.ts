@@ -91,11 +91,22 @@ describe('withSafeRedirects: credential headers never follow a redirect to anoth
     const target = await startTarget({ error: { type: 'not_found_error', message: 'nothing here' } });
     const redirector = await startRedirector((path) => `${target.url}${path}`);
     const config = createTestConfig({
-      llm: { provider: 'anthropic', baseURL: `${redirector.url}/v1`, apiKey: 'anthropic-canary-key', model: 'claude' },
+      llm: {
+        provider: 'anthropic',
+        baseURL: `${redirector.url}/v1`,
+        apiKey: 'anthropic-canary-key',
+        model: 'claude',
+      },
     });
     const llm = createLlmClient({ config });
     await llm
-      .generateObject({ role: 'agent', system: 's', prompt: 'p', schema: z.object({ a: z.string() }), schemaName: 'x' })
+      .generateObject({
+        role: 'agent',
+        system: 's',
+        prompt: 'p',
+        schema: z.object({ a: z.string() }),
+        schemaName: 'x',
+      })
       .catch(() => undefined);
     expect(redirector.requests[0]!.headers['x-api-key']).toBe('anthropic-canary-key');
     expect(target.requests.length).toBeGreaterThan(0);

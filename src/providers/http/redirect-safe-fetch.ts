@@ -25,7 +25,13 @@ export function withSafeRedirects(
 ): typeof globalThis.fetch {
   const maxRedirects = options.maxRedirects ?? 20;
   const safeFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
-    if (init.signal?.aborted) throw new AbortedError(undefined, { cause: init.signal.reason });
+    if (init.signal) {
+      // Let I/O that is already in (a client's hang-up, read in the same event-loop turn as the
+      // previous call's answer) fire its abort before deciding to send: the answer is handled in
+      // microtasks that would otherwise start this request ahead of the close event.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (init.signal.aborted) throw new AbortedError(undefined, { cause: init.signal.reason });
+    }
     if (input instanceof Request || (init.redirect && init.redirect !== 'follow')) {
       return fetchImpl(input, init);
     }

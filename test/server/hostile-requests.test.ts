@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
-import { postChat, startTestServer, type TestServer, waitFor } from '../helpers/server-harness.js';
+import { chatBody, postChat, startTestServer, type TestServer, waitFor } from '../helpers/server-harness.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -10,8 +10,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const ask = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ model: 'deepsearch', messages: [{ role: 'user', content: 'What is 1+1?' }], ...extra });
+const ask = chatBody;
 const withSchema = (schema: unknown) =>
   ask({ response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } } });
 

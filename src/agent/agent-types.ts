@@ -72,6 +72,10 @@ export interface TimingReport {
   readMs: number;
   /** Time not spent waiting on the LLM, search or reader: the agent's own work. */
   ownMs: number;
+  /** When the first LLM request started, from the start of the run (null: none was made). */
+  firstLlmCallMs: number | null;
+  /** When the first piece of the final answer's text was ready, from the start of the run. */
+  firstAnswerTokenMs: number | null;
 }
 
 export interface DeepSearchResult {

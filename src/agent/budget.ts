@@ -50,6 +50,10 @@ export class Budget {
   private readonly byRole: Partial<Record<LlmRole, RoleUsage>> = {};
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly times = { llm: 0, search: 0, read: 0 };
+  private readonly inFlight = { llm: 0, search: 0, read: 0 };
+  private readonly busySince = { llm: 0, search: 0, read: 0 };
+  private firstLlmCallMs: number | null = null;
+  private firstAnswerTokenMs: number | null = null;
   private searchCalls = 0;
   private readCalls = 0;
   private parseFailures = 0;
@@ -153,12 +157,30 @@ export class Budget {
   }
 
   /**
-   * Adds wall time spent waiting on a provider. Within one run phases run one at a time, so
-   * these add up; a parent whose children run in parallel sums their waits.
+   * Starts waiting on a provider; call the returned function when the wait is over. Time counts
+   * while at least one call of that kind is in flight, so calls made together (here or in child
+   * runs) count once: the time the run spent waiting, not the sum of the calls.
    */
-  addTime(kind: 'llm' | 'search' | 'read', ms: number): void {
-    this.times[kind] += ms;
-    this.parent?.addTime(kind, ms);
+  wait(kind: 'llm' | 'search' | 'read'): () => void {
+    if (this.inFlight[kind]++ === 0) this.busySince[kind] = performance.now();
+    const parentDone = this.parent?.wait(kind);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.inFlight[kind] === 0) this.times[kind] += performance.now() - this.busySince[kind];
+      parentDone?.();
+    };
+  }
+
+  /** Notes when the first LLM request starts (the setup before it is the agent's own overhead). */
+  markLlmCall(): void {
+    this.firstLlmCallMs ??= this.elapsedMs;
+  }
+
+  /** Notes when the final answer's first text is ready (time to first answer token). */
+  markAnswerToken(): void {
+    this.firstAnswerTokenMs ??= this.elapsedMs;
   }
 
   timing(): TimingReport {
@@ -166,7 +188,15 @@ export class Budget {
     const llmMs = Math.round(this.times.llm);
     const searchMs = Math.round(this.times.search);
     const readMs = Math.round(this.times.read);
-    return { totalMs, llmMs, searchMs, readMs, ownMs: Math.max(0, totalMs - llmMs - searchMs - readMs) };
+    return {
+      totalMs,
+      llmMs,
+      searchMs,
+      readMs,
+      ownMs: Math.max(0, totalMs - llmMs - searchMs - readMs),
+      firstLlmCallMs: this.firstLlmCallMs,
+      firstAnswerTokenMs: this.firstAnswerTokenMs,
+    };
   }
 
   get tokensUsed(): number {

@@ -56,6 +56,8 @@ export async function callLlm<T>(
   request: Omit<StructuredRequest<T>, 'signal' | 'onRetry'> & { signal?: AbortSignal },
 ): Promise<StructuredResult<T>> {
   const started = performance.now();
+  const waited = context.budget.wait('llm');
+  context.budget.markLlmCall();
   try {
     const result = await context.llm.generateObject({
       ...request,
@@ -99,6 +101,6 @@ export async function callLlm<T>(
     }
     throw error;
   } finally {
-    context.budget.addTime('llm', performance.now() - started);
+    waited();
   }
 }

@@ -1,5 +1,6 @@
 import { AbortedError, throwIfAborted } from '../errors/index.js';
 import type { DeepSearchResult } from './agent-types.js';
+import { stopPrefetching } from './context/prefetch-pages.js';
 import type { EvaluationCriterion } from './evaluation/criteria.js';
 import { chooseCriteria } from './evaluation/evaluate-answer.js';
 import type { RunContext } from './run-context.js';
@@ -16,6 +17,8 @@ const maxConsecutiveFailedSteps = 3;
 export async function runLoop(run: PreparedRun): Promise<DeepSearchResult> {
   const { context, events } = run;
   const { budget, state } = context;
+  // Readers load their libraries while the first LLM call is in flight, not after it.
+  void context.reader.prepare?.();
   context.emit({
     type: 'run-start',
     question: state.question,
@@ -24,6 +27,7 @@ export async function runLoop(run: PreparedRun): Promise<DeepSearchResult> {
   });
   try {
     const final = await loop(context);
+    budget.markAnswerToken();
     for (const delta of chunkAnswer(final.answer)) context.emit({ type: 'answer-delta', delta });
     const result: DeepSearchResult = {
       runId: context.runId,
@@ -40,6 +44,7 @@ export async function runLoop(run: PreparedRun): Promise<DeepSearchResult> {
     context.emit({ type: 'run-end', result });
     return result;
   } finally {
+    stopPrefetching(context);
     if (run.ownsBudget) budget.dispose();
     else budget.release();
   }

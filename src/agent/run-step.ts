@@ -8,6 +8,7 @@ import {
   createActionSchema,
 } from './actions/action-registry.js';
 import { actionLimits, buildAgentPrompt } from './context/build-agent-prompt.js';
+import { prefetchPages } from './context/prefetch-pages.js';
 import { rankUrlCandidates } from './context/rank-url-candidates.js';
 import { prepareQuestionVector } from './context/semantic-snippets.js';
 import type { EvaluationCriterion } from './evaluation/criteria.js';
@@ -35,6 +36,7 @@ export async function runStep(
   await prepareQuestionVector(context, question);
   const limits = actionLimits(context);
   const prompt = buildAgentPrompt(context, { question, allowed, urlRanking, limits });
+  if (allowed.includes('visit')) prefetchPages(context, prompt.urlList.slice(0, limits.maxUrls));
   context.emit({
     type: 'step-start',
     step: context.step,

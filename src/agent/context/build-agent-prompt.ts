@@ -6,6 +6,7 @@ import { agentSystemPrompt } from '../prompts/agent-system-prompt.js';
 import { finalAnswerSystemPrompt } from '../prompts/final-answer-prompt.js';
 import type { RunContext } from '../run-context.js';
 import type { UrlRecord } from '../state/url-index.js';
+import { fenceUntrusted } from './fence-untrusted.js';
 import { renderAttempts } from './render-attempts.js';
 import { renderDiary } from './render-diary.js';
 import { renderKnowledge } from './render-knowledge.js';
@@ -79,10 +80,10 @@ export function buildAgentPrompt(
   const knowledge = renderKnowledge(state, input.question, available - used);
   const sections = [
     knowledge && `<knowledge>\n${knowledge}\n</knowledge>`,
-    diary && `<context>\n${diary}\n</context>`,
+    diary && `<context>\n${fenceUntrusted(diary)}\n</context>`,
     attempts.attempts && `<bad-attempts>\n${attempts.attempts}\n</bad-attempts>`,
     attempts.strategy && `<learned-strategy>\n${attempts.strategy}\n</learned-strategy>`,
-    urlList.text && `<url-list>\n${urlList.text}\n</url-list>`,
+    urlList.text && `<url-list>\n${fenceUntrusted(urlList.text)}\n</url-list>`,
     questionPart,
   ].filter(Boolean);
   const prompt = sections.join('\n\n');

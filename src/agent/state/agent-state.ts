@@ -1,3 +1,4 @@
+import type { Page } from '../../providers/spec/page-reader.js';
 import type { SearchHit } from '../../providers/spec/search-provider.js';
 import type { ActionName, KnowledgeItem, Reference } from '../agent-types.js';
 import { GapQueue } from '../gap-queue.js';
@@ -67,6 +68,10 @@ export class AgentState implements SharedKnowledge {
   readonly gaps: GapQueue;
   readonly diary = new Diary();
   readonly failedAttempts: FailedAttempt[] = [];
+  /** Pages read ahead of the model's choice, by URL key, until a visit takes them. */
+  readonly prefetched = new Map<string, Promise<Page>>();
+  /** Stops the reads ahead nobody took when the run ends. */
+  readonly prefetchController = new AbortController();
   /** The question of the step under way (a sub-question or the original). */
   currentQuestion: string;
   readonly knowledge: KnowledgeItem[];

@@ -26,9 +26,9 @@ export async function runSearchStep(
     };
   }
   context.emit({ type: 'search-start', step: context.step, queries });
-  const started = performance.now();
+  const waited = budget.wait('search');
   const settled = await Promise.allSettled(planned.map((item) => searchAllowedHosts(context, item)));
-  budget.addTime('search', performance.now() - started);
+  waited();
   budget.countSearch(queries.length);
   const failures: Array<{ query: string; error: string }> = [];
   let hits = 0;

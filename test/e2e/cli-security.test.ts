@@ -36,7 +36,7 @@ describe('deepsearch ask with hostile upstreams and input (built CLI)', () => {
       expect(`${run.stdout}${run.stderr}`).not.toContain(llmKey);
     }
     expect(llm.requests.length).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it('a question larger than the context budget fails with exit 2 before any LLM call', async () => {
     llm = await startFakeOpenAi({});
@@ -46,7 +46,7 @@ describe('deepsearch ask with hostile upstreams and input (built CLI)', () => {
       /^deepsearch: error: the question is too long: about \d+ tokens, at most 8192/,
     );
     expect(llm.requests).toEqual([]);
-  });
+  }, 30_000);
 
   it('credentials inside a base URL are refused with exit 2, and never printed', async () => {
     llm = await startFakeOpenAi({});
@@ -61,5 +61,5 @@ describe('deepsearch ask with hostile upstreams and input (built CLI)', () => {
       expect(run.stderr).not.toContain('hunter2-secret');
     }
     expect(llm.requests).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -9,6 +9,7 @@ import { createRedactor, type Redactor } from './errors/index.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
 import { assertFitsContext } from './providers/llm/assert-fits-context.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
+import { fitContextWindow } from './providers/llm/fit-context-window.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { withRedactedErrors } from './providers/redact-provider-errors.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
@@ -27,6 +28,11 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
+  /**
+   * Readers of more source schemes beside http(s) and file:, by scheme: {"kb:": knowledgeBaseReader}.
+   * Used with the reader built from the config (not with `reader`); never cached.
+   */
+  sourceReaders?: Readonly<Record<string, PageReader>>;
   embedding?: EmbeddingProvider;
   reranker?: Reranker;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
@@ -68,6 +74,14 @@ export interface DeepSearchRuntime {
   close(): void;
 }
 
+/** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
+function createSourceReader(options: RuntimeOptions): PageReader {
+  const sources = createPageReader({ ...options.config.reader, fetch: options.fetch });
+  for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))
+    sources.register(scheme, reader);
+  return sources;
+}
+
 function saveHostHealth(path: string, health: HostHealth, warn: (message: string) => void): void {
   try {
     writeJsonFile(path, health.snapshot());
@@ -85,6 +99,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
   const cache = createProviderCache(config.cache);
+  const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
   const search =
     options.search ??
     cache.search(
@@ -94,8 +109,9 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         allowPrivateNetwork: config.reader.allowPrivateNetwork,
       }),
       config.search,
+      network,
     );
-  const reader = options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
+  const reader = options.reader ?? cache.reader(createSourceReader(options), network);
   const redact = createRedactor(configSecrets(config));
   const llm = withRedactedErrors(
     createLlmClient({ config, fetch: options.fetch, createModel: options.createModel }),
@@ -120,6 +136,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
           allowPrivateNetwork: config.reader.allowPrivateNetwork,
         }),
         runConfig.search,
+        network,
       );
       otherSearch.set(id, provider);
     }
@@ -139,9 +156,17 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     redact,
     close: () => cache.close(),
     ask: async (question, askOptions = {}) => {
-      const runConfig = askOptions.config ?? config;
       // Before any LLM call: an oversized question is the user's to fix, not a 1 MB request to send.
-      assertFitsContext({ question, history: askOptions.history, contextTokens: config.llm.contextTokens });
+      const history = askOptions.history;
+      assertFitsContext({
+        question,
+        history,
+        contextTokens: (askOptions.config ?? config).llm.contextTokens,
+      });
+      // The server's real window, asked once per runtime: prompts never outgrow it.
+      const fitted = fitContextWindow(askOptions.config ?? config, await llm.contextWindow('agent'));
+      const runConfig = fitted.config;
+      assertFitsContext({ question, history, contextTokens: runConfig.llm.contextTokens });
       // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
       // to search or read pages (deepsearch search, read) never loads it.
       const [{ prepareRun }, { runLoop }] = await Promise.all([
@@ -159,6 +184,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         history: askOptions.history,
         runId: askOptions.runId,
       });
+      if (fitted.warning) run.events.emit({ type: 'warning', step: 0, message: fitted.warning });
       try {
         return await runLoop(run);
       } finally {

@@ -26,6 +26,10 @@ export {
 } from './config/index.js';
 export * from './errors/index.js';
 export { createLlmClient } from './providers/llm/create-llm-client.js';
+export {
+  createQuickJsCodeRunner,
+  type QuickJsCodeRunnerSettings,
+} from './providers/sandbox/quickjs-code-runner.js';
 export type * from './providers/spec/index.js';
 export { type AskOptions, createRuntime, type DeepSearchRuntime, type RuntimeOptions } from './runtime.js';
 export { createServerApp, type ServerAppOptions } from './server/server-app.js';

@@ -12,7 +12,9 @@ import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/creat
 import { fitContextWindow } from './providers/llm/fit-context-window.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { withRedactedErrors } from './providers/redact-provider-errors.js';
+import { createQuickJsCodeRunner } from './providers/sandbox/quickjs-code-runner.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
+import type { CodeRunner } from './providers/spec/code-runner.js';
 import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
 import type { PageReader } from './providers/spec/page-reader.js';
 import type { Reranker } from './providers/spec/reranker.js';
@@ -35,6 +37,8 @@ export interface RuntimeOptions {
   sourceReaders?: Readonly<Record<string, PageReader>>;
   embedding?: EmbeddingProvider;
   reranker?: Reranker;
+  /** Runs the coding action's JavaScript; default: QuickJS in WebAssembly with config.sandbox's limits. */
+  codeRunner?: CodeRunner;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
 }
 
@@ -60,6 +64,7 @@ export interface DeepSearchRuntime {
   readonly reader: PageReader;
   readonly embedding: EmbeddingProvider;
   readonly reranker: Reranker;
+  readonly codeRunner: CodeRunner;
   /** Hosts that failed or were paywalled; saved to retrieval.hostHealthFile after each run. */
   readonly hostHealth: HostHealth;
   ask(question: string, options?: AskOptions): Promise<DeepSearchResult>;
@@ -120,6 +125,8 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
+  // Loads its WebAssembly engine on the first run of code, not here.
+  const codeRunner = options.codeRunner ?? createQuickJsCodeRunner(config.sandbox);
   const healthFile = config.retrieval.hostHealthFile;
   const hostHealth = new HostHealth(healthFile ? readJsonFile(healthFile) : {});
   const otherSearch = new Map<string, SearchProvider>();
@@ -147,6 +154,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     reader: withRedactedErrors(reader, redact),
     embedding: withRedactedErrors(embedding, redact),
     reranker: withRedactedErrors(reranker, redact),
+    codeRunner,
     hostHealth,
   };
   return {

@@ -1,4 +1,5 @@
 import type { LlmRole } from '../config/config-schema.js';
+import type { CodeRunErrorKind } from '../providers/spec/code-runner.js';
 import type { LlmCallRecord } from '../providers/spec/llm-client.js';
 import type { UrlReasons } from '../retrieval/rank-urls.js';
 import type { ActionName, BudgetReport, DeepSearchResult, UsageReport } from './agent-types.js';
@@ -60,6 +61,19 @@ export type AgentEventBody =
       error?: string;
     }
   | { type: 'reflect'; step: number; questions: string[] }
+  | {
+      /** The coding action: the model's JavaScript and what came of running it in the sandbox. */
+      type: 'coding';
+      step: number;
+      purpose: string;
+      code: string;
+      ok: boolean;
+      /** The result (text as is, anything else as JSON), clipped, when ok. */
+      output?: string;
+      error?: { kind: CodeRunErrorKind; message: string };
+      logs: string[];
+      ms: number;
+    }
   | { type: 'evaluation'; step: number; criterion: string; pass: boolean; reason: string }
   | { type: 'answer-rejected'; step: number; reason: string; improvement: string; attempts: number }
   | { type: 'retry'; step: number; role: LlmRole; attempt: number; delayMs: number; reason: string }

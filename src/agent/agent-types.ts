@@ -4,10 +4,11 @@ import type { TokenUsage } from '../providers/spec/llm-client.js';
 export type { ActionName } from './actions/action-registry.js';
 
 /**
- * Answers to sub-questions and earlier chat turns. Pages read and search results are knowledge
- * too, but live in the page store and search records, where they can be cut to snippets.
+ * Answers to sub-questions, earlier chat turns and results computed by the coding action. Pages
+ * read and search results are knowledge too, but live in the page store and search records,
+ * where they can be cut to snippets.
  */
-export type KnowledgeType = 'qa' | 'chat-history';
+export type KnowledgeType = 'qa' | 'chat-history' | 'coding';
 
 /** Something the agent learned, shown to it (trimmed and ranked) in later prompts. */
 export interface KnowledgeItem {
@@ -17,6 +18,18 @@ export interface KnowledgeItem {
   /** URLs the item came from. */
   urls: string[];
   step: number;
+  /** For 'coding': the JavaScript that computed `answer`. */
+  code?: string;
+}
+
+/** A result the coding action computed in the sandbox, as shown in the run's result. */
+export interface Computation {
+  step: number;
+  /** What the code computes (the model's purpose, or the step's question). */
+  purpose: string;
+  code: string;
+  /** The returned value: text as is, anything else as JSON. */
+  result: string;
 }
 
 /** A reference as shown to the user: its quote was found in text read from the URL in this run. */
@@ -101,4 +114,6 @@ export interface DeepSearchResult {
   visitedUrls: string[];
   /** What went wrong along the way without stopping the run (a failed step, a provider passed over). */
   warnings: string[];
+  /** What the coding action computed, with its code (failed runs are in `warnings`). */
+  computations: Computation[];
 }

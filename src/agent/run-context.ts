@@ -1,5 +1,6 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { isProviderError, isStructuredOutputError } from '../errors/index.js';
+import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type {
   LlmCallRecord,
@@ -35,6 +36,8 @@ export interface RunContext {
   reranker: Reranker;
   /** Hosts that failed or were paywalled, shared across runs of one runtime. */
   hostHealth: HostHealth;
+  /** Runs the coding action's JavaScript in a sandbox. */
+  codeRunner: CodeRunner;
   state: AgentState;
   budget: Budget;
   /** Reports to every observer of the run (the bus adds run id, sequence and time). */

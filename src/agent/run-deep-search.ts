@@ -1,5 +1,7 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError, throwIfAborted } from '../errors/index.js';
+import { createQuickJsCodeRunner } from '../providers/sandbox/quickjs-code-runner.js';
+import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient } from '../providers/spec/llm-client.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
@@ -30,6 +32,8 @@ export interface DeepSearchInput {
   reranker?: Reranker;
   /** Hosts that failed before; default: a fresh record for this run. */
   hostHealth?: HostHealth;
+  /** Default: QuickJS in WebAssembly with config.sandbox's limits (loaded on the first coding step). */
+  codeRunner?: CodeRunner;
   /** Cancels the run; it stops within a second. */
   signal?: AbortSignal;
   /** One observer of the run's events; `observers` adds more. */
@@ -98,6 +102,7 @@ export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}):
     embedding: input.embedding ?? createLexicalEmbedding(),
     reranker: input.reranker ?? createLexicalReranker(),
     hostHealth: input.hostHealth ?? new HostHealth(),
+    codeRunner: input.codeRunner ?? createQuickJsCodeRunner(input.config.sandbox),
     state,
     budget,
     emit: (event) => events.emit(event),

@@ -40,6 +40,9 @@ export async function runLoop(run: PreparedRun): Promise<DeepSearchResult> {
       budget: budget.report(),
       visitedUrls: state.pages.all().map((page) => page.url),
       warnings: [...events.warnings],
+      computations: state.knowledge
+        .filter((item) => item.type === 'coding' && item.code !== undefined)
+        .map((item) => ({ step: item.step, purpose: item.question, code: item.code!, result: item.answer })),
     };
     context.emit({ type: 'run-end', result });
     return result;

@@ -30,6 +30,7 @@ export async function runStep(
     step: context.step,
     noDirectAnswer: config.agent.noDirectAnswer,
     maxPendingQuestions,
+    codingEnabled: config.sandbox.enabled,
   });
   state.disabled = new Set();
   const urlRanking = allowed.includes('visit') ? await rankUrlCandidates(context, question) : [];

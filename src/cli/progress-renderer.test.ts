@@ -57,3 +57,36 @@ describe('progress renderer, retrieval events', () => {
     expect(lines).toEqual([]);
   });
 });
+
+describe('progress renderer, coding events', () => {
+  const code = Array.from({ length: 15 }, (_, index) => `const v${index} = ${index};`).join('\n');
+  const coding: AgentEvent = {
+    ...envelope,
+    type: 'coding',
+    step: 4,
+    purpose: 'Sum of the table',
+    code,
+    ok: true,
+    output: '{"total":28.1}',
+    logs: [],
+    ms: 3,
+  };
+
+  it('shows the purpose, the first lines of code and the result', () => {
+    const { lines, render } = capture(false);
+    render(coding);
+    const text = lines.join('\n');
+    expect(text).toContain('↳ code: Sum of the table');
+    expect(text).toContain('const v0 = 0;');
+    expect(text).toContain('const v11 = 11;');
+    expect(text).not.toContain('const v12 = 12;');
+    expect(text).toContain('… 3 more lines');
+    expect(text).toContain('result: {"total":28.1} (3 ms)');
+  });
+
+  it('leaves a failure to the warning that follows it', () => {
+    const { lines, render } = capture(false);
+    render({ ...coding, ok: false, output: undefined, error: { kind: 'timeout', message: 'too long' } });
+    expect(lines.join('\n')).not.toContain('result:');
+  });
+});

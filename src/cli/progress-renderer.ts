@@ -67,6 +67,9 @@ export function createProgressRenderer(
         for (const question of event.questions)
           terminal.write(indent(clipLine(`↳ sub-question: ${question}`, width)));
         break;
+      case 'coding':
+        renderCoding(event, terminal, width);
+        break;
       case 'evaluation':
         terminal.write(
           indent(
@@ -128,6 +131,28 @@ export function createProgressRenderer(
         unreachable(event);
     }
   };
+}
+
+const maxCodeLines = 12;
+
+/** The code as the model wrote it (dim, first lines), then its result; a failure comes as a warning. */
+function renderCoding(
+  event: Extract<AgentEvent, { type: 'coding' }>,
+  terminal: Terminal,
+  width: number,
+): void {
+  const { style } = terminal;
+  terminal.write(`    ${clipLine(`↳ code: ${event.purpose}`, width)}`);
+  const lines = event.code.replace(/\s+$/, '').split('\n');
+  for (const line of lines.slice(0, maxCodeLines))
+    terminal.write(style('dim', `      ${clipLine(line, width - 2)}`));
+  if (lines.length > maxCodeLines)
+    terminal.write(style('dim', `      … ${lines.length - maxCodeLines} more lines`));
+  if (event.ok) {
+    terminal.write(
+      `    ${style('green', '✓')} ${clipLine(`result: ${event.output ?? ''} (${event.ms} ms)`, width)}`,
+    );
+  }
 }
 
 function plural(count: number, noun: string): string {

@@ -57,6 +57,7 @@ export function resultJson(result: DeepSearchResult): string {
       budget: result.budget,
       visitedUrls: result.visitedUrls,
       warnings: result.warnings,
+      computations: result.computations,
     },
     null,
     2,

@@ -217,6 +217,29 @@ export const agentConfigSchema = z
   })
   .strict();
 
+/**
+ * The coding action's sandbox (QuickJS compiled to WebAssembly): the limits of one run of the
+ * model's JavaScript, and how much gathered knowledge it gets as input.
+ */
+export const sandboxConfigSchema = z
+  .object({
+    /** Offer the coding action to the agent. */
+    enabled: z.boolean().default(true),
+    /** CPU time of one run; the run blocks its thread, so keep it short. */
+    timeoutSeconds: z.number().positive().max(60).default(3),
+    /** Heap of one run, strings and buffers included. */
+    memoryMb: z.number().int().min(1).max(1024).default(64),
+    /** Above about 256 KB the host thread's stack may run out first; that is caught too. */
+    stackKb: z.number().int().min(16).max(1024).default(64),
+    /** Largest result, as JSON characters. */
+    maxOutputChars: z.number().int().min(100).max(1_000_000).default(20_000),
+    /** console.log output kept per run. */
+    maxLogChars: z.number().int().min(0).max(100_000).default(4000),
+    /** Gathered knowledge (sub-answers, page snippets and tables) given to the code, as JSON characters. */
+    maxInputChars: z.number().int().min(1000).max(1_000_000).default(60_000),
+  })
+  .strict();
+
 /** `deepsearch serve`: the OpenAI-compatible HTTP API. */
 export const serverConfigSchema = z
   .object({
@@ -263,6 +286,7 @@ export const configSchema = z
     rerank: rerankConfigSchema.default(() => rerankConfigSchema.parse({})),
     retrieval: retrievalConfigSchema.default(() => retrievalConfigSchema.parse({})),
     server: serverConfigSchema.default(() => serverConfigSchema.parse({})),
+    sandbox: sandboxConfigSchema.default(() => sandboxConfigSchema.parse({})),
     debug: z.boolean().default(false),
   })
   .strict();
@@ -280,3 +304,4 @@ export type RerankConfig = DeepSearchConfig['rerank'];
 export type RetrievalConfig = DeepSearchConfig['retrieval'];
 export type VendorKeys = DeepSearchConfig['keys'];
 export type ServerConfig = DeepSearchConfig['server'];
+export type SandboxConfig = DeepSearchConfig['sandbox'];

@@ -1,5 +1,6 @@
 import { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-ids.js';
 import { retrievalSettingSources } from './retrieval-setting-sources.js';
+import { sandboxSettingSources } from './sandbox-setting-sources.js';
 
 /** 'list': comma-separated in env and flags. */
 export type SettingType = 'string' | 'integer' | 'number' | 'boolean' | 'list';
@@ -211,6 +212,7 @@ const baseSources: SettingSource[] = [
     description: 'comma-separated hosts: when set, only these are searched and read',
   },
   ...retrievalSettingSources,
+  ...sandboxSettingSources,
   {
     path: 'reader.allowPrivateNetwork',
     env: 'DEEPSEARCH_ALLOW_PRIVATE_NETWORK',

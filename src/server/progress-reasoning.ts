@@ -32,6 +32,11 @@ export function describeProgress(event: AgentEvent): string | undefined {
         : `  ✗ could not read <${event.url}>: ${clip(event.error ?? 'failed')}\n`;
     case 'reflect':
       return event.questions.map((question) => `  sub-question: ${clip(question)}\n`).join('');
+    case 'coding': {
+      // A failure follows as a warning line.
+      const outcome = event.ok ? `  ✓ result: ${clip(event.output ?? '')}\n` : '';
+      return `  code for ${clip(event.purpose, 120)}:\n\n\`\`\`js\n${event.code.trim()}\n\`\`\`\n\n${outcome}`;
+    }
     case 'evaluation':
       return `  ${event.pass ? '✓' : '✗'} ${event.criterion} check: ${clip(event.reason)}\n`;
     case 'answer-rejected':

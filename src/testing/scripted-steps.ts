@@ -17,6 +17,12 @@ export const scriptedStep = {
   reflect(questions: string[], think = 'I need to break this down.'): ScriptedStep {
     return agentStep({ think, action: 'reflect', reflect: { questions } }, 'reflect');
   },
+  coding(code: string, purpose?: string, think = 'I should compute this.'): ScriptedStep {
+    return agentStep(
+      { think, action: 'coding', coding: { code, ...(purpose ? { purpose } : {}) } },
+      'coding',
+    );
+  },
   answer(text: string, references: Reference[] = [], think = 'I can answer now.'): ScriptedStep {
     return agentStep(
       { think, action: 'answer', answer: { text, references } },

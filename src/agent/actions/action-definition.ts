@@ -19,6 +19,8 @@ export interface ActionGate {
   step: number;
   noDirectAnswer: boolean;
   maxPendingQuestions: number;
+  /** The coding action is switched on (config.sandbox.enabled). */
+  codingEnabled: boolean;
 }
 
 export interface ActionRunInput<Payload> {

@@ -15,6 +15,7 @@ const input = (state: AgentState, overrides: Partial<Parameters<typeof allowedAc
   step: 1,
   noDirectAnswer: false,
   maxPendingQuestions: 8,
+  codingEnabled: true,
   ...overrides,
 });
 

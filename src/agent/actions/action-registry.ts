@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ActionDefinition, ActionGate, ActionLimits } from './action-definition.js';
 import { answerAction } from './answer-action.js';
+import { codingAction } from './coding-action.js';
 import { reflectAction } from './reflect-action.js';
 import { searchAction } from './search-action.js';
 import { visitAction } from './visit-action.js';
@@ -10,7 +11,7 @@ import { visitAction } from './visit-action.js';
  * file (a `defineAction`) and one line here: the names, the step schema, the prompt's action list
  * and the `AgentStep` type all derive from this list.
  */
-export const actionRegistry = [searchAction, visitAction, reflectAction, answerAction] as const;
+export const actionRegistry = [searchAction, visitAction, reflectAction, codingAction, answerAction] as const;
 
 type RegisteredAction = (typeof actionRegistry)[number];
 export type ActionName = RegisteredAction['name'];

@@ -70,9 +70,10 @@ function collectUnits(
 ): Unit[] {
   const units: Unit[] = [];
   for (const item of state.knowledge) {
-    if (item.type !== 'qa' && item.type !== 'chat-history') continue;
     const sources = item.urls.length ? `\nSources: ${item.urls.join(' ')}` : '';
-    const text = fenceUntrusted(`Q: ${item.question}\nA: ${item.answer}${sources}`);
+    // A computed result is our own code's output, but over page data: fenced like the rest.
+    const label = item.type === 'coding' ? 'Computed' : 'Q';
+    const text = fenceUntrusted(`${label}: ${item.question}\nA: ${item.answer}${sources}`);
     units.push({
       group: 'facts',
       boost: item.type === 'chat-history' ? 1.5 : 1,

@@ -1,3 +1,4 @@
+export * from './code-runner.js';
 export * from './embedding-provider.js';
 export * from './llm-client.js';
 export * from './page-reader.js';

@@ -1,0 +1,121 @@
+import type { CodeRunError, CodeRunErrorKind, CodeRunResult, JsonValue } from '../spec/code-runner.js';
+import type { GuestOutcome, QuickJsLimits } from './run-in-quickjs.js';
+
+type ReadResult =
+  | Omit<Extract<CodeRunResult, { ok: true }>, 'ms'>
+  | Omit<Extract<CodeRunResult, { ok: false }>, 'ms'>;
+
+/** Lines the QuickJS Function constructor puts before the code ("(async function anonymous(input\n) {\n"). */
+const wrapperLines = 2;
+const maxMessageChars = 300;
+
+/**
+ * The host's reading of what came out of the guest. The envelope was written by the prelude, but
+ * the model's code ran in the same realm and may have spoiled it, so it is parsed as untrusted
+ * text: bounded, checked field by field, never trusted to have the right shape.
+ */
+export function readGuestOutcome(outcome: GuestOutcome, limits: QuickJsLimits): ReadResult {
+  switch (outcome.type) {
+    case 'interrupted':
+      return failed('timeout', `the code ran longer than ${formatSeconds(limits.timeoutMs)} of CPU time`);
+    case 'unsettled':
+      return failed(
+        'runtime',
+        "the code's promise never settled (there are no timers or I/O in the sandbox: compute synchronously)",
+      );
+    case 'thrown':
+      return {
+        ok: false,
+        error: classifyError(outcome.name, outcome.message, '', 'runtime', limits),
+        logs: [],
+      };
+    case 'envelope':
+      return readEnvelope(outcome.text, limits);
+  }
+}
+
+function readEnvelope(text: string, limits: QuickJsLimits): ReadResult {
+  // Log lines are escaped as JSON, which can grow them up to six times (\u0000).
+  if (text.length > limits.maxOutputChars + limits.maxLogChars * 6 + 4096) {
+    return failed('output-too-large', `the result is larger than ${limits.maxOutputChars} characters`);
+  }
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    return failed('runtime', 'the code broke the sandbox result (its built-ins were changed)');
+  }
+  if (typeof envelope !== 'object' || envelope === null) return spoiled();
+  const fields = envelope as Record<string, unknown>;
+  const logs = readLogs(fields.logs);
+  if (!logs) return spoiled();
+  if (fields.ok === true && 'output' in fields) return { ok: true, output: fields.output as JsonValue, logs };
+  const kind = fields.kind;
+  if (fields.ok !== false || (kind !== 'syntax' && kind !== 'runtime' && kind !== 'output-too-large')) {
+    return spoiled();
+  }
+  const error = classifyError(
+    textField(fields.name, 'Error'),
+    textField(fields.message, 'unknown error'),
+    textField(fields.stack, ''),
+    kind,
+    limits,
+  );
+  return { ok: false, error, logs };
+}
+
+function classifyError(
+  name: string,
+  message: string,
+  stack: string,
+  kind: CodeRunErrorKind,
+  limits: QuickJsLimits,
+): CodeRunError {
+  if (kind === 'output-too-large') return { kind, message: bounded(message) };
+  if (/out of memory|allocation failed|string too long/i.test(message)) {
+    return {
+      kind: 'memory',
+      message: `the code ran out of memory (limit ${limits.memoryBytes / 1024 / 1024} MB)`,
+    };
+  }
+  if (/stack overflow|call stack size/i.test(message)) {
+    return {
+      kind: 'runtime',
+      message: `stack overflow: the code recursed too deep (stack limit ${limits.stackBytes / 1024} KB); use a loop`,
+    };
+  }
+  return { kind, message: bounded(`${name}: ${message}${lineOf(stack)}`) };
+}
+
+/** " (line N)" of the model's code, from the first frame of the guest's stack that points into it. */
+function lineOf(stack: string): string {
+  const match = /<input>:(\d+):\d+/.exec(stack);
+  const line = match ? Number(match[1]) - wrapperLines : 0;
+  return line > 0 ? ` (line ${line})` : '';
+}
+
+function readLogs(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.every((line) => typeof line === 'string') ? (value as string[]) : undefined;
+}
+
+function textField(value: unknown, fallback: string): string {
+  return typeof value === 'string' && value ? value : fallback;
+}
+
+function bounded(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length > maxMessageChars ? `${line.slice(0, maxMessageChars)}…` : line;
+}
+
+function failed(kind: CodeRunErrorKind, message: string): ReadResult {
+  return { ok: false, error: { kind, message }, logs: [] };
+}
+
+function spoiled(): ReadResult {
+  return failed('runtime', 'the code broke the sandbox result (its built-ins were changed)');
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}

@@ -3,11 +3,15 @@ import type { AgentEventListener } from './agent/agent-events.js';
 import type { DeepSearchResult } from './agent/agent-types.js';
 import type { AnswerSchema, StructuredAnswer } from './agent/structured-answer.js';
 import type { DeepSearchConfig } from './config/config-schema.js';
+import { configSecrets } from './config/config-secrets.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
+import { createRedactor, type Redactor } from './errors/index.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
+import { assertFitsContext } from './providers/llm/assert-fits-context.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { fitContextWindow } from './providers/llm/fit-context-window.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
+import { withRedactedErrors } from './providers/redact-provider-errors.js';
 import { createQuickJsCodeRunner } from './providers/sandbox/quickjs-code-runner.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
 import type { CodeRunner } from './providers/spec/code-runner.js';
@@ -72,6 +76,8 @@ export interface DeepSearchRuntime {
   ): Promise<StructuredAnswer>;
   /** One plain call to the agent's model, without search: chat-UI background tasks, the direct model. */
   askModel(request: Omit<TextRequest, 'role'>): Promise<TextResult>;
+  /** Replaces every configured secret (all keys, server keys too) in a text; output paths apply it. */
+  readonly redact: Redactor;
   /** Releases the cache database; the runtime may still be used (it reopens on demand). */
   close(): void;
 }
@@ -114,7 +120,11 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       network,
     );
   const reader = options.reader ?? cache.reader(createSourceReader(options), network);
-  const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
+  const redact = createRedactor(configSecrets(config));
+  const llm = withRedactedErrors(
+    createLlmClient({ config, fetch: options.fetch, createModel: options.createModel }),
+    redact,
+  );
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
@@ -142,16 +152,32 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     }
     return provider;
   };
-  const parts = { llm, reader, embedding, reranker, codeRunner, hostHealth };
+  const parts = {
+    llm,
+    reader: withRedactedErrors(reader, redact),
+    embedding: withRedactedErrors(embedding, redact),
+    reranker: withRedactedErrors(reranker, redact),
+    codeRunner,
+    hostHealth,
+  };
   return {
     ...parts,
     config,
     search,
+    redact,
     close: () => cache.close(),
     ask: async (question, askOptions = {}) => {
+      // Before any LLM call: an oversized question is the user's to fix, not a 1 MB request to send.
+      const history = askOptions.history;
+      assertFitsContext({
+        question,
+        history,
+        contextTokens: (askOptions.config ?? config).llm.contextTokens,
+      });
       // The server's real window, asked once per runtime: prompts never outgrow it.
       const fitted = fitContextWindow(askOptions.config ?? config, await llm.contextWindow('agent'));
       const runConfig = fitted.config;
+      assertFitsContext({ question, history, contextTokens: runConfig.llm.contextTokens });
       // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
       // to search or read pages (deepsearch search, read) never loads it.
       const [{ prepareRun }, { runLoop }] = await Promise.all([
@@ -162,7 +188,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         question,
         ...parts,
         config: runConfig,
-        search: searchFor(runConfig),
+        search: withRedactedErrors(searchFor(runConfig), redact),
         signal: askOptions.signal,
         onEvent: askOptions.onEvent,
         observers: askOptions.observers,

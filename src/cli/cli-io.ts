@@ -8,6 +8,11 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   /** Fires on Ctrl-C / SIGTERM. */
   signal: AbortSignal;
+  /**
+   * Registers the loaded config's secrets: from then on nothing written to stdout or stderr
+   * (progress, answers, error lines, --debug) contains them. Set by runCli.
+   */
+  addSecrets?: (secrets: readonly string[]) => void;
 }
 
 /** Reads all of stdin when it is piped; returns '' for a terminal. */

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { InputError } from '../errors/index.js';
+import { createRedactor, InputError, type Redactor } from '../errors/index.js';
 import { addAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
 import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
@@ -9,7 +9,8 @@ import { addSearchCommand } from './search-command.js';
 import { addServeCommand } from './serve-command.js';
 
 /** Runs the CLI and returns the exit code; never throws, never exits the process itself. */
-export async function runCli(io: CliIo): Promise<number> {
+export async function runCli(rawIo: CliIo): Promise<number> {
+  const io = withRedactedOutput(rawIo);
   const program = new Command('deepsearch')
     .description('Deep search agent: searches, reads and reasons until it can give a short, cited answer.')
     .exitOverride()
@@ -49,4 +50,27 @@ function commanderExit(error: CommanderError, io: CliIo): number {
   const message = error.message.replace(/^error:\s*/i, '');
   io.stderr.write(`${formatCliError(new InputError(`${message} (see deepsearch --help)`), false)}\n`);
   return exitCodes.usage;
+}
+
+/**
+ * The io with stdout and stderr passed through a redactor of every configured secret, once a
+ * command has loaded its config: an upstream error, a model's reasoning or a stack never prints a key.
+ */
+function withRedactedOutput(io: CliIo): CliIo {
+  const secrets: string[] = [];
+  let redact: Redactor = (text) => text;
+  const redacting = (stream: CliIo['stdout']): CliIo['stdout'] => ({
+    write: (text: string) => stream.write(redact(text)),
+    isTTY: stream.isTTY,
+    columns: stream.columns,
+  });
+  return {
+    ...io,
+    stdout: redacting(io.stdout),
+    stderr: redacting(io.stderr),
+    addSecrets: (more) => {
+      secrets.push(...more);
+      redact = createRedactor(secrets);
+    },
+  };
 }

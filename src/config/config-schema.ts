@@ -11,11 +11,32 @@ export type StructuredOutputMode = (typeof structuredOutputModes)[number];
 
 const providerName = z.string().min(1);
 
+/**
+ * A service URL. `http://user:pass@host` is refused: fetch will not send credentials written in a
+ * URL, and the URL would carry the password into every message that names it. The message never
+ * repeats the value.
+ */
+const urlSetting = z.url().refine(
+  (value) => {
+    try {
+      const parsed = new URL(value);
+      return parsed.username === '' && parsed.password === '';
+    } catch {
+      return true;
+    }
+  },
+  {
+    message:
+      'must not contain credentials (user:password@): fetch cannot send them; put the key in the ' +
+      'matching API key setting, or use a proxy that adds the Authorization header',
+  },
+);
+
 /** Settings a role may override; anything unset falls back to the top-level llm settings. */
 export const llmRoleSettingsSchema = z
   .object({
     provider: providerName.optional(),
-    baseURL: z.url().optional(),
+    baseURL: urlSetting.optional(),
     model: z.string().min(1).optional(),
     apiKey: z.string().min(1).optional(),
     temperature: z.number().min(0).max(2).optional(),
@@ -54,7 +75,7 @@ export const rerankProviderIds = ['builtin', 'jina', 'cohere', 'tei', 'infinity'
 export const embeddingConfigSchema = z
   .object({
     provider: providerName.default('builtin'),
-    baseURL: z.url().optional(),
+    baseURL: urlSetting.optional(),
     model: z.string().min(1).optional(),
     apiKey: z.string().min(1).optional(),
     /** Ask for (and check) vectors of this size, where the service supports it. */
@@ -71,7 +92,7 @@ export const embeddingConfigSchema = z
 export const rerankConfigSchema = z
   .object({
     provider: providerName.default('builtin'),
-    baseURL: z.url().optional(),
+    baseURL: urlSetting.optional(),
     model: z.string().min(1).optional(),
     apiKey: z.string().min(1).optional(),
     /** Documents per request; longer lists are sent in several requests. */
@@ -100,10 +121,10 @@ export const searchConfigSchema = z
   .object({
     /** One provider, or a comma-separated fallback chain tried in order: "searxng,duckduckgo". */
     provider: providerName.default('searxng'),
-    searxngUrl: z.url().optional(),
+    searxngUrl: urlSetting.optional(),
     apiKeys: z.partialRecord(z.enum(searchKeyProviderIds), z.string().min(1)).default({}),
     /** Endpoint overrides per provider (proxies, self-hosted gateways). */
-    baseURLs: z.record(z.string(), z.url()).default({}),
+    baseURLs: z.record(z.string(), urlSetting).default({}),
     /** Searches in flight at once per provider. */
     concurrency: z.number().int().min(1).max(64).default(4),
     /** Per-provider overrides of `concurrency`, e.g. {"duckduckgo": 1}. */
@@ -143,7 +164,7 @@ export const readerConfigSchema = z
     respectRobotsTxt: z.boolean().default(false),
     /** Jina Reader (`provider: 'jina'`); the key is optional (keyless requests get a lower rate limit). */
     jina: z
-      .object({ apiKey: z.string().min(1).optional(), baseURL: z.url().optional() })
+      .object({ apiKey: z.string().min(1).optional(), baseURL: urlSetting.optional() })
       .strict()
       .default({}),
   })
@@ -226,8 +247,18 @@ export const serverConfigSchema = z
     port: z.number().int().min(0).max(65_535).default(3000),
     /** Bearer keys clients must send; none means no auth (only sensible on 127.0.0.1). */
     apiKeys: z.array(z.string().min(8)).default([]),
-    /** Origins allowed by CORS; '*' allows any; empty sends no CORS headers. */
+    /**
+     * Origins allowed by CORS; '*' allows any; empty sends no CORS headers. A browser request
+     * from any other origin is refused with 403.
+     */
     corsOrigins: z.array(z.string().min(1)).default([]),
+    /**
+     * Host names the server answers to besides localhost, IP literals and `host` (a DNS-rebinding
+     * page arrives under its own name); '.example.com' allows subdomains, '*' turns the check off.
+     */
+    allowedHosts: z.array(z.string().min(1)).default([]),
+    /** A request body not received within this time gets 408 (a client trickling or never ending it). */
+    bodyTimeoutSeconds: z.number().positive().default(10),
     /** Deep searches running at once. */
     maxConcurrent: z.number().int().min(1).default(8),
     /** Requests waiting for a slot; beyond it the server answers 429. */

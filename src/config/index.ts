@@ -1,6 +1,7 @@
 export * from './budget-presets.js';
 export * from './config-file.js';
 export * from './config-schema.js';
+export * from './config-secrets.js';
 export * from './derive-config.js';
 export * from './load-config.js';
 export * from './redact-config.js';

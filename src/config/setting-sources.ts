@@ -363,6 +363,21 @@ const serverSources: SettingSource[] = [
     description: "serve: comma-separated origins allowed by CORS, or '*' (default: none)",
   },
   {
+    path: 'server.allowedHosts',
+    env: 'DEEPSEARCH_ALLOWED_HOSTS',
+    flag: 'allowed-hosts',
+    type: 'list',
+    description:
+      "serve: comma-separated host names accepted besides localhost, IPs and --host ('.example.com' for subdomains, '*' for any)",
+  },
+  {
+    path: 'server.bodyTimeoutSeconds',
+    env: 'DEEPSEARCH_BODY_TIMEOUT',
+    flag: 'body-timeout',
+    type: 'number',
+    description: 'serve: seconds a client has to send its request body before 408 (default 10)',
+  },
+  {
     path: 'server.maxConcurrent',
     env: 'DEEPSEARCH_MAX_CONCURRENT',
     flag: 'max-concurrent',

@@ -11,6 +11,13 @@ export {
   StructuredOutputError,
 } from './provider-error.js';
 export {
+  createRedactor,
+  type Redactor,
+  redactErrorMessages,
+  redactedMarker,
+  requestSecrets,
+} from './redact-secrets.js';
+export {
   BlockedUrlError,
   ConfigError,
   InputError,

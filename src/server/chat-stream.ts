@@ -3,10 +3,10 @@ import { streamSSE } from 'hono/streaming';
 import type { DeepSearchRuntime } from '../runtime.js';
 import { type ChunkFactory, toOpenAiUsage } from './completion-chunks.js';
 import { answerRequest } from './completion-content.js';
-import { toErrorResponse } from './openai-error.js';
 import { describeProgress } from './progress-reasoning.js';
 import type { RunRequest } from './run-request.js';
 import type { ServerEnv } from './server-env.js';
+import { toServerErrorResponse } from './server-error-response.js';
 import { createSseChunkWriter } from './sse-chunk-writer.js';
 import { shiftCitations } from './url-citations.js';
 
@@ -33,6 +33,7 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
   c.header('X-Accel-Buffering', 'no');
   return streamSSE(c, async (stream) => {
     const writer = createSseChunkWriter(stream, {
+      redact: runtime.redact,
       chunks: input.chunks,
       thinkTags: request.thinkTags,
       heartbeatMs: input.heartbeatMs ?? 15_000,
@@ -61,7 +62,7 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
       input.onEnd({ outcome: 'answered', tokens: usage.total_tokens });
     } catch (error) {
       if (c.req.raw.signal.aborted) return input.onEnd({ outcome: 'cancelled' });
-      const { body } = toErrorResponse(error);
+      const { body } = toServerErrorResponse(error, c);
       writer.send(body);
       input.onEnd({ outcome: 'failed', errorCode: body.error.code ?? undefined });
     } finally {

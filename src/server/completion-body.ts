@@ -41,8 +41,9 @@ export async function completeChat(input: {
     request,
     signal,
     onEvent: (event) => {
+      // Progress quotes upstream text (errors, the model's reasoning): no configured key goes out.
       const text = describeProgress(event);
-      if (text) progress.push(text);
+      if (text) progress.push(runtime.redact(text));
     },
   });
   const reasoning = progress.join('');

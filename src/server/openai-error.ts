@@ -17,15 +17,23 @@ export interface ErrorResponse {
   status: number;
   body: OpenAiErrorBody;
   headers: Record<string, string>;
+  /**
+   * For the server log only: what actually failed, when the client got a generic message (a
+   * provider's or the setup's failure names internal URLs and settings).
+   */
+  detail?: string;
 }
 
 /**
  * The one place errors become HTTP statuses. The request's fault is a 4xx with the reason; a
  * provider's failure is a 502 (the LLM, search or reader behind this server); a configuration the
- * server cannot run with is a 500 naming the setting (never a value); anything else is a 500 whose
- * message says nothing about internals.
+ * server cannot run with is a 500. A 502 or 500 tells the client only what kind of failure it was
+ * and the request id: the detail (internal URLs, setting names, upstream text) is for the server
+ * log, returned as `detail`.
  */
-export function toErrorResponse(error: unknown): ErrorResponse {
+export function toErrorResponse(error: unknown, options: { requestId?: string } = {}): ErrorResponse {
+  const reference = options.requestId ? `; request id ${options.requestId}` : '';
+  const detail = error instanceof Error ? error.message : String(error);
   const respond = (
     status: number,
     type: OpenAiErrorType,
@@ -49,17 +57,38 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     // A request's own options are the client's fault; anything else is the server's setup.
     return error.code === configOverrideErrorCode
       ? respond(400, 'invalid_request_error', error.message, error.code)
-      : respond(500, 'server_error', `server configuration: ${error.message}`, error.code);
+      : {
+          ...respond(
+            500,
+            'server_error',
+            `the server's configuration cannot serve this request${reference}`,
+            error.code,
+          ),
+          detail,
+        };
   }
   if (isAuthenticationError(error)) {
-    return respond(
-      502,
-      'upstream_error',
-      `${error.providerId} refused this server's credentials`,
-      error.code,
-    );
+    return {
+      ...respond(
+        502,
+        'upstream_error',
+        `a service behind this server refused its credentials${reference}`,
+        error.code,
+      ),
+      detail,
+    };
   }
-  if (isProviderError(error)) return respond(502, 'upstream_error', error.message, error.code);
+  if (isProviderError(error)) {
+    return {
+      ...respond(
+        502,
+        'upstream_error',
+        `a service behind this server failed (${error.code})${reference}`,
+        error.code,
+      ),
+      detail,
+    };
+  }
   if (isAbortError(error)) return respond(503, 'server_error', 'the request was cancelled', 'cancelled');
-  return respond(500, 'server_error', 'internal server error', 'internal_error');
+  return { ...respond(500, 'server_error', `internal server error${reference}`, 'internal_error'), detail };
 }

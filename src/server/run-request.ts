@@ -2,9 +2,12 @@ import { type AnswerSchema, parseAnswerSchema } from '../agent/structured-answer
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { definedOnly, deriveConfig } from '../config/derive-config.js';
 import { InputError } from '../errors/index.js';
+import { assertFitsContext } from '../providers/llm/assert-fits-context.js';
+import { readAnswerSchema } from './answer-schema-limits.js';
 import { type ChatTurn, messageText, splitConversation } from './chat-history.js';
 import type { ChatMessage, ChatRequest } from './chat-request-schema.js';
 import { type ChatUiTask, recognizeChatUiTask } from './chat-ui-tasks.js';
+import { echoInput } from './echo-input.js';
 import { presetForEffort } from './reasoning-effort.js';
 import { directModels, modelNotFound, resolveModel } from './server-models.js';
 
@@ -45,10 +48,12 @@ export function toRunRequest(body: ChatRequest, context: RunRequestContext): Run
   if (!model) throw modelNotFound(body.model, context.models);
   refuseForcedTools(body.tool_choice);
   const { question, history } = splitConversation(body.messages);
+  // Before a slot is taken: runtime.ask checks again, but a 400 here costs nothing.
+  assertFitsContext({ question, history, contextTokens: context.config.llm.contextTokens });
   const provider = body.search_provider;
   if (provider !== undefined && !context.searchProviders.includes(provider)) {
     throw new InputError(
-      `unknown search provider '${provider}' (available: ${context.searchProviders.join(', ')})`,
+      `unknown search provider '${echoInput(provider)}' (available: ${context.searchProviders.join(', ')})`,
       {
         param: 'search_provider',
         code: 'unknown_search_provider',
@@ -89,8 +94,9 @@ function refuseForcedTools(choice: ChatRequest['tool_choice']): void {
 }
 
 function answerSchemaFor(format: ChatRequest['response_format']): AnswerSchema | undefined {
+  // Bounded (size, depth, entries) before zod reads it: a hostile schema is a 400, never a stall.
   if (format?.type === 'json_schema')
-    return parseAnswerSchema({ name: format.json_schema.name, jsonSchema: format.json_schema.schema });
+    return readAnswerSchema({ name: format.json_schema.name, jsonSchema: format.json_schema.schema });
   // Any JSON object: what it holds is said in the question, which the structuring call sees.
   if (format?.type === 'json_object')
     return parseAnswerSchema({ name: 'answer', jsonSchema: { type: 'object' } });

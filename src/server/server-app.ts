@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -11,9 +10,11 @@ import { createChatCompletionsHandler } from './chat-completions-route.js';
 import { createConcurrencyLimiter } from './concurrency-limiter.js';
 import { HttpError } from './http-error.js';
 import { addMethodNotAllowed } from './method-not-allowed.js';
-import { toErrorResponse } from './openai-error.js';
+import { createBodyReader } from './read-request-body.js';
+import { createHostGuard, createJsonContentTypeGuard, createOriginGuard } from './request-guards.js';
 import { createResponsesHandler } from './responses-route.js';
 import type { ServerEnv } from './server-env.js';
+import { toServerErrorResponse } from './server-error-response.js';
 import { createModelsRoute, serverModels } from './server-models.js';
 
 export { serverModels } from './server-models.js';
@@ -31,9 +32,14 @@ export interface ServerAppOptions {
   heartbeatMs?: number;
 }
 
-/** The Hono app: middleware in order (request id, access log, CORS, drain, auth, body size), then the routes. */
+/**
+ * The Hono app: middleware in order (request id, access log, Host and Origin checks, CORS, drain,
+ * auth, JSON content type, body read with size and time limits), then the routes.
+ */
 export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   const { settings } = options;
+  // Every log line passes through the redactor: no configured key, echoed by anyone, is written.
+  const log: LogLine = (line) => options.log(options.runtime.redact(line));
   const isDraining = options.isDraining ?? (() => false);
   const limiter = createConcurrencyLimiter({
     maxConcurrent: settings.maxConcurrent,
@@ -41,7 +47,9 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   });
   const app = new Hono<ServerEnv>();
   app.use(requestId());
-  app.use(createAccessLog({ log: options.log }));
+  app.use(createAccessLog({ log }));
+  app.use(createHostGuard({ boundHost: settings.host, allowedHosts: settings.allowedHosts }));
+  app.use(createOriginGuard({ corsOrigins: settings.corsOrigins }));
   if (settings.corsOrigins.length > 0) {
     const origin = settings.corsOrigins.includes('*') ? '*' : [...settings.corsOrigins];
     app.use(
@@ -73,17 +81,13 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     return next();
   });
   app.use('/v1/*', createBearerAuth({ apiKeys: settings.apiKeys }));
+  app.use('/v1/*', createJsonContentTypeGuard());
+  // Every POST body is read once here, bounded in size and time; routes use c.req.json()/text().
+  app.use(
+    '/v1/*',
+    createBodyReader({ maxBytes: settings.maxBodyBytes, timeoutMs: settings.bodyTimeoutSeconds * 1000 }),
+  );
   app.route('/v1/models', createModelsRoute());
-  const limitBody = bodyLimit({
-    maxSize: settings.maxBodyBytes,
-    onError: () => {
-      throw new HttpError(`the request body is larger than ${settings.maxBodyBytes} bytes`, {
-        status: 413,
-        type: 'invalid_request_error',
-        code: 'request_too_large',
-      });
-    },
-  });
   const handlerOptions = {
     runtime: options.runtime,
     limiter,
@@ -92,8 +96,8 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     shutdownSignal: options.shutdownSignal ?? new AbortController().signal,
     heartbeatMs: options.heartbeatMs,
   };
-  app.post('/v1/chat/completions', limitBody, createChatCompletionsHandler(handlerOptions));
-  app.post('/v1/responses', limitBody, createResponsesHandler(handlerOptions));
+  app.post('/v1/chat/completions', createChatCompletionsHandler(handlerOptions));
+  app.post('/v1/responses', createResponsesHandler(handlerOptions));
   addMethodNotAllowed(app, {
     '/health': ['GET'],
     '/ready': ['GET'],
@@ -106,9 +110,7 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     throw new HttpError('unknown endpoint', { status: 404, type: 'not_found_error', code: 'unknown_url' });
   });
   app.onError((error, c) => {
-    const response = toErrorResponse(error);
-    c.var.record.errorCode = response.body.error.code ?? undefined;
-    if (response.body.error.code === 'cancelled') c.var.record.outcome = 'cancelled';
+    const response = toServerErrorResponse(error, c);
     for (const [name, value] of Object.entries(response.headers)) c.header(name, value);
     return c.json(response.body, response.status as ContentfulStatusCode);
   });

@@ -8,6 +8,8 @@ export interface RequestRecord {
   /** answered | cancelled | failed: how a chat request ended. */
   outcome?: string;
   errorCode?: string;
+  /** What failed, for the log only (the client got a generic message); redacted when written. */
+  error?: string;
   /** Settles when a streamed response is over; the log line waits for it. */
   finished?: Promise<void>;
 }

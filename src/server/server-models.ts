@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { echoInput } from './echo-input.js';
 import { HttpError } from './http-error.js';
 import type { ServerEnv } from './server-env.js';
 
@@ -22,7 +23,8 @@ export function resolveModel(id: string, models: readonly string[] = serverModel
 }
 
 export function modelNotFound(id: string, models: readonly string[] = serverModels): HttpError {
-  return new HttpError(`The model '${id}' does not exist (available: ${models.join(', ')})`, {
+  // Echoed input is cut short: a 1 MB model name must not come back whole.
+  return new HttpError(`The model '${echoInput(id)}' does not exist (available: ${models.join(', ')})`, {
     status: 404,
     type: 'invalid_request_error',
     code: 'model_not_found',

@@ -8,14 +8,21 @@ import type { ChunkFactory } from './completion-chunks.js';
  */
 export function createSseChunkWriter(
   stream: SSEStreamingApi,
-  options: { chunks: ChunkFactory; thinkTags: boolean; heartbeatMs: number },
+  options: {
+    chunks: ChunkFactory;
+    thinkTags: boolean;
+    heartbeatMs: number;
+    /** Applied to every event: progress carries upstream text (errors, model reasoning). */
+    redact?: (text: string) => string;
+  },
 ) {
   const { chunks } = options;
+  const redact = options.redact ?? ((text: string) => text);
   let pending = Promise.resolve();
   const enqueue = (write: () => Promise<unknown>) => {
     pending = pending.then(write).then(() => undefined);
   };
-  const send = (data: unknown) => enqueue(() => stream.writeSSE({ data: JSON.stringify(data) }));
+  const send = (data: unknown) => enqueue(() => stream.writeSSE({ data: redact(JSON.stringify(data)) }));
   let contentLength = 0;
   const content = (text: string) => {
     if (!text) return;

@@ -71,6 +71,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
+/** A chat request body asking "What is 1+1?", with these fields added or replaced. */
+export const chatBody = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ model: 'deepsearch', messages: [{ role: 'user', content: 'What is 1+1?' }], ...extra });
+
 /** Posts a raw body (for what the official client would refuse to send). */
 export function postChat(url: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${url}/v1/chat/completions`, {

@@ -59,6 +59,7 @@ describe('cancellation and shutdown', () => {
     const controller = new AbortController();
     const request = fetch(`${server.url}/v1/chat/completions`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: body({ stream: false }),
       signal: controller.signal,
     });

@@ -157,10 +157,18 @@ describe('refused requests: a 4xx with OpenAI’s error body, never an error ins
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
   });
 
-  it('500 naming the setting when the server has no usable LLM configuration', async () => {
+  it('500 with a generic message and the request id when the server has no usable LLM configuration; the setting is named in the log', async () => {
     server = await startTestServer({ config: { llm: { model: undefined } } });
-    const error = await expectOpenAiError(await postChat(server.url, ask()), 500, { type: 'server_error' });
-    expect(error.message).toMatch(/^server configuration: no model set .* DEEPSEARCH_LLM_MODEL/);
+    const response = await postChat(server.url, ask());
+    const requestId = response.headers.get('x-request-id');
+    const error = await expectOpenAiError(response, 500, { type: 'server_error' });
+    expect(error.message).toBe(
+      `the server's configuration cannot serve this request; request id ${requestId}`,
+    );
+    expect(error.message).not.toContain('DEEPSEARCH_');
+    await waitFor(() => server!.logs.length > 0);
+    expect(server.logs.at(-1)).toMatchObject({ id: requestId, status: 500 });
+    expect(String(server.logs.at(-1)!.error)).toMatch(/no model set .* DEEPSEARCH_LLM_MODEL/);
   });
 
   // A 5xx midway is a failed step the run moves past (test/agent/error-policy.test.ts); a rejected

@@ -3,12 +3,15 @@ import {
   AbortedError,
   AuthenticationError,
   BlockedUrlError,
+  createRedactor,
   isAbortError,
   isDeepSearchError,
   ProviderError,
+  requestSecrets,
 } from '../../errors/index.js';
 import { parseRetryAfter } from '../with-retry.js';
 import { describeNetworkError, displayUrl } from './describe-network-error.js';
+import { withSafeRedirects } from './redirect-safe-fetch.js';
 
 export interface RequestJsonOptions<T> {
   providerId: string;
@@ -57,7 +60,8 @@ export async function requestJson<T>(options: RequestJsonOptions<T>): Promise<T>
 }
 
 export async function sendRequest(options: Omit<RequestJsonOptions<unknown>, 'schema'>): Promise<Response> {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
+  // Checks the signal before sending and drops credential headers on a cross-origin redirect.
+  const fetchImpl = withSafeRedirects(options.fetch ?? globalThis.fetch);
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const hasBody = options.body !== undefined;
@@ -120,10 +124,12 @@ function blockedCause(error: unknown): BlockedUrlError | undefined {
 
 export async function throwForStatus(
   response: Response,
-  options: Pick<RequestJsonOptions<unknown>, 'providerId' | 'keyHint'>,
+  options: Pick<RequestJsonOptions<unknown>, 'providerId' | 'keyHint' | 'url' | 'headers'>,
   where: string,
 ): Promise<never> {
-  const detail = await readErrorDetail(response);
+  // A service may echo the key it was sent (in an "invalid key: ..." message); it never goes further.
+  const redact = createRedactor(requestSecrets(options.url, options.headers));
+  const detail = redact(await readErrorDetail(response));
   const status = response.status;
   if (status === 401 || status === 403) {
     const hint = options.keyHint ? `: check ${options.keyHint}` : '';

@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText, type ModelMessage, type OutputInterface, streamText } from 'ai';
-import { isProviderError } from '../../errors/index.js';
+import { isProviderError, throwIfAborted } from '../../errors/index.js';
 import type { LlmCallRecord, StructuredRequest, TokenUsage } from '../spec/llm-client.js';
 import { withRetry } from '../with-retry.js';
 import type { JsonSchemaNode } from './coerce-to-schema.js';
@@ -22,7 +22,7 @@ export interface StructuredCallSettings {
   maxOutputTokens?: number;
   timeoutMs: number;
   maxRetries: number;
-  errorContext: Pick<LlmErrorContext, 'provider' | 'model' | 'baseURL'>;
+  errorContext: Pick<LlmErrorContext, 'provider' | 'model' | 'baseURL' | 'apiKey'>;
   /** False once this server refused a streamed request; `streamText` requests are then sent whole. */
   canStream?: boolean;
   /** Told when a streamed request was refused but the same request sent whole was answered. */
@@ -56,6 +56,8 @@ export function callModel<T>(
 ): Promise<Reply> {
   return withRetry(
     async () => {
+      // A client that left (or Ctrl-C) between two calls must not cost one more request.
+      throwIfAborted(request.signal);
       const started = performance.now();
       try {
         return await sendOnce(request, settings, attempt);

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { type ResolvedLlmSettings, requireApiKey } from '../../config/resolve-llm-settings.js';
+import { withSafeRedirects } from '../http/redirect-safe-fetch.js';
 
 export interface LanguageModelDeps {
   fetch?: typeof globalThis.fetch;
@@ -28,6 +29,9 @@ export async function createLanguageModel(
   deps: LanguageModelDeps = {},
 ): Promise<LanguageModelV3> {
   const apiKey = requireApiKey(settings);
+  // No call starts after the run was cancelled, and x-api-key / x-goog-api-key do not follow a
+  // redirect to another origin (fetch itself only drops Authorization).
+  deps = { fetch: withSafeRedirects(deps.fetch ?? globalThis.fetch) };
   switch (settings.provider) {
     case 'openai': {
       const { createOpenAI } = await import('@ai-sdk/openai');

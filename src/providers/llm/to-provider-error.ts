@@ -3,9 +3,11 @@ import type { LlmProviderId } from '../../config/config-schema.js';
 import {
   AbortedError,
   AuthenticationError,
+  createRedactor,
   isAbortError,
   isDeepSearchError,
   ProviderError,
+  redactErrorMessages,
 } from '../../errors/index.js';
 import { describeNetworkError, displayUrl } from '../http/describe-network-error.js';
 import { parseRetryAfter } from '../with-retry.js';
@@ -17,6 +19,8 @@ export interface LlmErrorContext {
   signal?: AbortSignal;
   timeoutMs: number;
   timedOut: boolean;
+  /** Redacted from whatever the server answers: some echo the key they were sent. */
+  apiKey?: string;
 }
 
 const keyVariables: Record<LlmProviderId, string> = {
@@ -32,6 +36,11 @@ export const structuredOutputUnsupportedCode = 'llm_structured_output_unsupporte
 /** Maps whatever the AI SDK threw into our error types, with a message that says what to fix. */
 export function toProviderError(error: unknown, context: LlmErrorContext): Error {
   if (isDeepSearchError(error)) return error;
+  const redact = createRedactor([context.apiKey]);
+  return redactErrorMessages(describeLlmError(error, context), redact);
+}
+
+function describeLlmError(error: unknown, context: LlmErrorContext): Error {
   const providerId = `llm:${context.provider}`;
   if (context.signal?.aborted) return new AbortedError(undefined, { cause: error });
   if (context.timedOut) {

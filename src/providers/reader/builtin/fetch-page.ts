@@ -1,4 +1,4 @@
-import { ProviderError } from '../../../errors/index.js';
+import { ProviderError, throwIfAborted } from '../../../errors/index.js';
 import { displayUrl } from '../../http/describe-network-error.js';
 import { assertUrlAllowed, type HostLookup } from '../../http/network-guard.js';
 import { toTransportError } from '../../http/request-json.js';
@@ -41,6 +41,7 @@ export async function fetchPage(options: FetchPageOptions): Promise<FetchedBody>
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let url = options.url;
   for (let hop = 0; ; hop++) {
+    throwIfAborted(options.signal);
     await assertUrlAllowed(url, { allowPrivateNetwork: options.allowPrivateNetwork, lookup: options.lookup });
     const response = await send(url, signal, timeout, options);
     if (redirectStatuses.has(response.status)) {

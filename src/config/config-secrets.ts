@@ -1,0 +1,20 @@
+import type { DeepSearchConfig } from './config-schema.js';
+
+/**
+ * Every secret a configuration holds: LLM keys (top level and per role), vendor keys, search,
+ * reader, embedding and rerank keys, and the server's own client keys. Output paths redact them
+ * all, whichever service echoed one back.
+ */
+export function configSecrets(config: DeepSearchConfig): string[] {
+  const secrets: Array<string | undefined> = [
+    config.llm.apiKey,
+    ...Object.values(config.llm.roles).map((role) => role?.apiKey),
+    ...Object.values(config.keys),
+    ...Object.values(config.search.apiKeys),
+    config.reader.jina.apiKey,
+    config.embedding.apiKey,
+    config.rerank.apiKey,
+    ...config.server.apiKeys,
+  ];
+  return [...new Set(secrets.filter((secret): secret is string => Boolean(secret)))];
+}

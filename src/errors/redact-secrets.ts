@@ -1,0 +1,76 @@
+/** Replaces every known secret in a text; what every output path (log, error line, stream, prompt) passes text through. */
+export type Redactor = (text: string) => string;
+
+export const redactedMarker = '[redacted]';
+
+/**
+ * A redactor for these secrets, also in their URL-encoded form (a key echoed back from a query
+ * string). Longest first, so a key that contains another is replaced whole. Values shorter than 4
+ * characters are ignored: replacing them would mangle ordinary text and they protect nothing.
+ */
+export function createRedactor(secrets: Iterable<string | undefined>): Redactor {
+  const variants = new Set<string>();
+  for (const secret of secrets) {
+    if (!secret || secret.length < 4) continue;
+    variants.add(secret);
+    variants.add(encodeURIComponent(secret));
+  }
+  const ordered = [...variants].sort((a, b) => b.length - a.length);
+  if (ordered.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join(redactedMarker);
+    return out;
+  };
+}
+
+/**
+ * Redacts the messages of an error and of its causes in place, so whoever prints, logs or
+ * prompts with it later sees no secret. Returns the same error.
+ */
+export function redactErrorMessages<T>(error: T, redact: Redactor): T {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+    const cleaned = redact(current.message);
+    if (cleaned !== current.message) {
+      current.message = cleaned;
+      if (current.stack) current.stack = redact(current.stack);
+    }
+    for (const field of ['responseBody', 'text'] as const) {
+      const value = (current as unknown as Record<string, unknown>)[field];
+      if (typeof value === 'string') {
+        try {
+          (current as unknown as Record<string, unknown>)[field] = redact(value);
+        } catch {
+          // a read-only field: nothing prints it without the message
+        }
+      }
+    }
+    current = current.cause;
+  }
+  return error;
+}
+
+const secretHeader = /authorization|api[-_]?key|token|secret|subscription|password/i;
+const secretParameter = /key|token|secret|auth|password|signature/i;
+
+/**
+ * The secrets a request carries: values of credential headers (without the `Bearer ` / `Basic `
+ * scheme), credential-looking query parameters and URL passwords. A provider redacts these from
+ * whatever the service answers before the text goes into an error.
+ */
+export function requestSecrets(url: string, headers: Record<string, string> | undefined): string[] {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (!secretHeader.test(name) || !value) continue;
+    secrets.push(value, value.replace(/^(Bearer|Basic|Token)\s+/i, ''));
+  }
+  try {
+    const parsed = new URL(url);
+    for (const [name, value] of parsed.searchParams) if (secretParameter.test(name)) secrets.push(value);
+    if (parsed.password) secrets.push(decodeURIComponent(parsed.password));
+  } catch {
+    // not a URL: nothing more to collect
+  }
+  return secrets;
+}

@@ -5,8 +5,10 @@ import type { AnswerSchema, StructuredAnswer } from './agent/structured-answer.j
 import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
+import type { SqliteDriverLoader } from './providers/cache/sqlite-cache.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
+import { assertSearchConfigured } from './providers/search/search-provider-choice.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
 import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
 import type { PageReader } from './providers/spec/page-reader.js';
@@ -26,6 +28,13 @@ export interface RuntimeOptions {
   embedding?: EmbeddingProvider;
   reranker?: Reranker;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
+  /**
+   * Called once when the cache's native module cannot load; the run then goes on without the
+   * cache. Without it, the first search or read throws a ConfigError saying how to fix it.
+   */
+  onCacheUnavailable?: (message: string) => void;
+  /** Loads better-sqlite3 (tests simulate a missing native build with one that throws). */
+  loadSqlite?: SqliteDriverLoader;
 }
 
 export interface AskOptions {
@@ -78,7 +87,10 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const { config } = options;
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
-  const cache = createProviderCache(config.cache);
+  const cache = createProviderCache(config.cache, {
+    loadDriver: options.loadSqlite,
+    onUnavailable: options.onCacheUnavailable,
+  });
   const search =
     options.search ??
     cache.search(
@@ -123,6 +135,8 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     close: () => cache.close(),
     ask: async (question, askOptions = {}) => {
       const runConfig = askOptions.config ?? config;
+      // A missing SearXNG instance fails here, before the first LLM call, not at the first search.
+      if (!options.search) assertSearchConfigured(runConfig);
       // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
       // to search or read pages (deepsearch search, read) never loads it.
       const { runDeepSearch } = await import('./agent/run-deep-search.js');

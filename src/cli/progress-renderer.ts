@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../agent/agent-events.js';
 import { renderRetrievalDebug } from './render-retrieval-debug.js';
-import { clipLine, formatTokens, type Terminal } from './terminal-style.js';
+import { clipLine, formatTokens, plural, type Terminal } from './terminal-style.js';
 
 /**
  * Turns agent events into lines a person can follow: each step's action, queries, pages read,
@@ -106,8 +106,4 @@ export function createProgressRenderer(
         break;
     }
   };
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -1,8 +1,10 @@
 import { redactConfig } from '../config/redact-config.js';
 import { InputError } from '../errors/index.js';
 import { describeRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
-import { createRuntime, type DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
+import { createCliRuntime } from './create-cli-runtime.js';
+import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { createProgressRenderer } from './progress-renderer.js';
 import { renderResultText, resultJson } from './render-result.js';
@@ -22,7 +24,9 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
   if (!question)
     throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
   const config = loadCliConfig(io, options.flags, options.configPath);
-  const runtime = createRuntime({ config });
+  await prepareLlm(io, config, { quiet: options.quiet });
+  prepareSearch(io, config, { quiet: options.quiet });
+  const runtime = createCliRuntime(io, config);
   const errors = createTerminal(io.stderr, io.env);
   if (config.debug) printDebugHeader(runtime, errors.write);
   const onEvent = options.quiet ? undefined : createProgressRenderer(errors, { debug: config.debug });

@@ -1,7 +1,7 @@
 import { InputError } from '../errors/index.js';
 import type { Page } from '../providers/spec/page-reader.js';
-import { createRuntime } from '../runtime.js';
 import type { CliIo } from './cli-io.js';
+import { createCliRuntime } from './create-cli-runtime.js';
 import { loadCliConfig } from './load-cli-config.js';
 import type { ReadFormat } from './read-command.js';
 import { readInput } from './read-input.js';
@@ -34,7 +34,7 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
     throw new InputError('stdin (-) can be read only once', { param: 'input' });
   }
   const config = loadCliConfig(io, options.flags, options.configPath);
-  const { reader } = createRuntime({ config });
+  const { reader } = createCliRuntime(io, config);
   const results = mapLimited(inputs, concurrency, (input) =>
     readInput({ input, reader, io, signal: io.signal }),
   );

@@ -56,7 +56,7 @@ export async function runSearchStep(
     step: context.step,
     action: 'search',
     question: input.question,
-    note: `searched ${queries.map((query) => `"${query}"`).join(', ')}: ${hits} results, ${newUrls} new URLs.${failed}`,
+    note: `searched ${queries.map((query) => `"${query}"`).join(', ')}: ${hits} result${hits === 1 ? '' : 's'}, ${newUrls} new URL${newUrls === 1 ? '' : 's'}.${failed}`,
   });
 }
 

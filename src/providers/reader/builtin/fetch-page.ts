@@ -59,7 +59,7 @@ export async function fetchPage(options: FetchPageOptions): Promise<FetchedBody>
         lastModified: response.headers.get('last-modified') ?? undefined,
       };
     } catch (cause) {
-      throw toTransportError(cause, { ...options, url }, timeout);
+      throw toTransportError(cause, { ...options, url, nameProvider: false }, timeout);
     }
   }
 }
@@ -84,7 +84,7 @@ async function send(
       },
     });
   } catch (cause) {
-    throw toTransportError(cause, { ...options, url }, timeout);
+    throw toTransportError(cause, { ...options, url, nameProvider: false }, timeout);
   }
 }
 

@@ -1,6 +1,4 @@
 import { once } from 'node:events';
-import { llmRoles } from '../config/config-schema.js';
-import { requireApiKey, resolveLlmSettings } from '../config/resolve-llm-settings.js';
 import { ConfigError } from '../errors/index.js';
 import { serverModels } from '../server/server-app.js';
 import { startServer } from '../server/start-server.js';

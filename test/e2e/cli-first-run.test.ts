@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDuckDuckGo } from '../../src/testing/fake-duckduckgo-server.js';
-import { type FakeHttpServer, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
+import { startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';

@@ -1,3 +1,4 @@
+import type { DeepSearchResult } from '../agent/agent-types.js';
 import { redactConfig } from '../config/redact-config.js';
 import { InputError } from '../errors/index.js';
 import { describeRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
@@ -8,6 +9,7 @@ import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { createProgressRenderer } from './progress-renderer.js';
 import { renderResultText, resultJson } from './render-result.js';
+import { createSpinner, withSpinner } from './spinner.js';
 import { createTerminal } from './terminal-style.js';
 
 export interface AskCommandOptions {
@@ -29,8 +31,17 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
   const runtime = createCliRuntime(io, config);
   const errors = createTerminal(io.stderr, io.env);
   if (config.debug) printDebugHeader(runtime, errors.write);
-  const onEvent = options.quiet ? undefined : createProgressRenderer(errors, { debug: config.debug });
-  const result = await runtime.ask(question, { signal: io.signal, onEvent });
+  const renderer = options.quiet ? undefined : createProgressRenderer(errors, { debug: config.debug });
+  // The spinner only in a terminal: piped, logged or CI output gets plain lines.
+  const progress = io.stderr.isTTY
+    ? withSpinner(renderer, createSpinner({ write: (text) => io.stderr.write(text) }))
+    : { onEvent: renderer, stop: () => undefined };
+  let result: DeepSearchResult;
+  try {
+    result = await runtime.ask(question, { signal: io.signal, onEvent: progress.onEvent });
+  } finally {
+    progress.stop();
+  }
   if (options.json) io.stdout.write(`${resultJson(result)}\n`);
   else io.stdout.write(`\n${renderResultText(result, createTerminal(io.stdout, io.env))}\n`);
 }

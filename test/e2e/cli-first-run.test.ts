@@ -106,6 +106,8 @@ describe('a first run with nothing set up (built CLI)', () => {
     );
     const chat = llm.requests.find((request) => request.path === '/v1/chat/completions');
     expect(chat?.json).toMatchObject({ model: 'qwen-local' });
+    // stderr is a pipe here, not a terminal: no spinner redrawing a line.
+    expect(run.stderr).not.toMatch(/\r|\x1b\[K/);
   });
 
   it('reads an Ollama server model list from /api/tags', async () => {

@@ -7,6 +7,7 @@ import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
 import { addInitCommand } from './init-command.js';
 import { packageVersion } from './package-version.js';
 import { addReadCommand } from './read-command.js';
+import { ReportedFailure } from './reported-failure.js';
 import { addSearchCommand } from './search-command.js';
 import { addServeCommand } from './serve-command.js';
 
@@ -43,6 +44,7 @@ export async function runCli(io: CliIo): Promise<number> {
     return exitCodes.ok;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error, io);
+    if (error instanceof ReportedFailure) return exitCodeFor(error.failure);
     io.stderr.write(`${formatCliError(error, debug)}\n`);
     return exitCodeFor(error);
   }

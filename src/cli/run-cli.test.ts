@@ -58,6 +58,8 @@ const commands = {
     'format',
     'config',
     'allow-private-network',
+    'allow-files',
+    'file-roots',
     'reader-timeout',
     'reader',
     'respect-robots-txt',

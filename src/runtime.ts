@@ -7,12 +7,14 @@ import { configSecrets } from './config/config-secrets.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createRedactor, type Redactor } from './errors/index.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
+import type { SqliteDriverLoader } from './providers/cache/sqlite-cache.js';
 import { assertFitsContext } from './providers/llm/assert-fits-context.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { fitContextWindow } from './providers/llm/fit-context-window.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { withRedactedErrors } from './providers/redact-provider-errors.js';
 import { createQuickJsCodeRunner } from './providers/sandbox/quickjs-code-runner.js';
+import { assertSearchConfigured } from './providers/search/search-provider-choice.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
 import type { CodeRunner } from './providers/spec/code-runner.js';
 import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
@@ -41,6 +43,13 @@ export interface RuntimeOptions {
   /** Runs the coding action's JavaScript; default: QuickJS in WebAssembly with config.sandbox's limits. */
   codeRunner?: CodeRunner;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
+  /**
+   * Called once when the cache's native module cannot load; the run then goes on without the
+   * cache. Without it, the first search or read throws a ConfigError saying how to fix it.
+   */
+  onCacheUnavailable?: (message: string) => void;
+  /** Loads better-sqlite3 (tests simulate a missing native build with one that throws). */
+  loadSqlite?: SqliteDriverLoader;
 }
 
 export interface AskOptions {
@@ -106,7 +115,10 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const { config } = options;
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
-  const cache = createProviderCache(config.cache);
+  const cache = createProviderCache(config.cache, {
+    loadDriver: options.loadSqlite,
+    onUnavailable: options.onCacheUnavailable,
+  });
   const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
   const search =
     options.search ??
@@ -174,6 +186,8 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         history,
         contextTokens: (askOptions.config ?? config).llm.contextTokens,
       });
+      // A missing SearXNG instance fails here, before any LLM call (the window query included).
+      if (!options.search) assertSearchConfigured(askOptions.config ?? config);
       // The server's real window, asked once per runtime: prompts never outgrow it.
       const fitted = fitContextWindow(askOptions.config ?? config, await llm.contextWindow('agent'));
       const runConfig = fitted.config;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
-import { addSettingFlags, collectSettingFlags } from './setting-flags.js';
+import { addExamples, addSettingFlags, collectSettingFlags } from './setting-flags.js';
 
 /** Registers `deepsearch ask`; the agent and its providers are loaded only when it runs. */
 export function addAskCommand(program: Command, io: CliIo): void {
@@ -15,7 +15,13 @@ export function addAskCommand(program: Command, io: CliIo): void {
       )
       .option('--quiet', 'no progress on stderr')
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+    { scope: 'ask' },
   );
+  addExamples(ask, [
+    'deepsearch ask "who won the 2022 Nobel prize in physics?"',
+    'deepsearch ask --json --max-time 120 "latest stable Node.js version" > answer.json',
+    'echo "what is SearXNG?" | deepsearch ask --llm-base-url http://localhost:11434/v1 --llm-model qwen2.5:7b',
+  ]);
   ask.action(async (words: string[], options: { json?: boolean; quiet?: boolean; config?: string }) => {
     const { runAskCommand } = await import('./run-ask-command.js');
     await runAskCommand(io, {

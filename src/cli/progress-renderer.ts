@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../agent/agent-events.js';
 import { unreachable } from '../agent/unreachable.js';
 import { renderRetrievalDebug } from './render-retrieval-debug.js';
-import { clipLine, formatTokens, type Terminal } from './terminal-style.js';
+import { clipLine, formatTokens, plural, type Terminal } from './terminal-style.js';
 
 /**
  * Turns agent events into lines a person can follow: each step's action, queries, pages read,
@@ -169,8 +169,4 @@ function renderCoding(
       `    ${style('green', '✓')} ${clipLine(`result: ${event.output ?? ''} (${event.ms} ms)`, width)}`,
     );
   }
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../errors/index.js';
 import type { CliIo } from './cli-io.js';
-import { addSettingFlags, collectSettingFlags } from './setting-flags.js';
+import { addExamples, addSettingFlags, collectSettingFlags } from './setting-flags.js';
 
 export const readFormats = ['markdown', 'text', 'json'] as const;
 export type ReadFormat = (typeof readFormats)[number];
@@ -15,7 +15,13 @@ export function addReadCommand(program: Command, io: CliIo): void {
       .argument('[inputs...]', 'http(s) URLs, file paths, or - for stdin; several are read concurrently')
       .option('--format <format>', `output: ${readFormats.join(', ')} (json: one line per input)`, 'markdown')
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+    { scope: 'read' },
   );
+  addExamples(read, [
+    'deepsearch read https://en.wikipedia.org/wiki/Web_search_engine',
+    'deepsearch read --format text saved-page.html',
+    'curl -s https://example.com | deepsearch read --format json -',
+  ]);
   read.action(async (inputs: string[], options: { format: string; config?: string }) => {
     const format = parseFormat(options.format);
     const { runReadCommand } = await import('./run-read-command.js');

@@ -1,5 +1,5 @@
 import type { DeepSearchResult } from '../agent/agent-types.js';
-import { formatTokens, type Terminal } from './terminal-style.js';
+import { formatTokens, plural, type Terminal } from './terminal-style.js';
 
 /** The answer for people: markdown with footnotes, sources with their quotes, confidence, cost. */
 export function renderResultText(result: DeepSearchResult, terminal: Terminal): string {
@@ -28,8 +28,8 @@ export function summaryLine(result: DeepSearchResult): string {
     .join(', ');
   const seconds = (result.durationMs / 1000).toFixed(1);
   return (
-    `${result.steps} steps · ${formatTokens(result.usage.totalTokens)} tokens (${roles || 'none'}) · ` +
-    `${result.usage.searchCalls} searches · ${result.usage.readCalls} pages · ${seconds}s`
+    `${plural(result.steps, 'step')} · ${formatTokens(result.usage.totalTokens)} tokens (${roles || 'none'}) · ` +
+    `${plural(result.usage.searchCalls, 'search', 'searches')} · ${plural(result.usage.readCalls, 'page')} · ${seconds}s`
   );
 }
 

@@ -1,11 +1,15 @@
+import type { DeepSearchResult } from '../agent/agent-types.js';
 import { redactConfig } from '../config/redact-config.js';
 import { InputError } from '../errors/index.js';
 import { describeRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
-import { createRuntime, type DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
+import { createCliRuntime } from './create-cli-runtime.js';
+import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { createProgressRenderer } from './progress-renderer.js';
 import { renderResultText, resultJson } from './render-result.js';
+import { createSpinner, withSpinner } from './spinner.js';
 import { createTerminal } from './terminal-style.js';
 
 export interface AskCommandOptions {
@@ -22,11 +26,22 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
   if (!question)
     throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
   const config = loadCliConfig(io, options.flags, options.configPath);
-  const runtime = createRuntime({ config });
+  await prepareLlm(io, config, { quiet: options.quiet });
+  prepareSearch(io, config, { quiet: options.quiet });
+  const runtime = createCliRuntime(io, config);
   const errors = createTerminal(io.stderr, io.env);
   if (config.debug) printDebugHeader(runtime, errors.write);
-  const onEvent = options.quiet ? undefined : createProgressRenderer(errors, { debug: config.debug });
-  const result = await runtime.ask(question, { signal: io.signal, onEvent });
+  const renderer = options.quiet ? undefined : createProgressRenderer(errors, { debug: config.debug });
+  // The spinner only in a terminal: piped, logged or CI output gets plain lines.
+  const progress = io.stderr.isTTY
+    ? withSpinner(renderer, createSpinner({ write: (text) => io.stderr.write(text) }))
+    : { onEvent: renderer, stop: () => undefined };
+  let result: DeepSearchResult;
+  try {
+    result = await runtime.ask(question, { signal: io.signal, onEvent: progress.onEvent });
+  } finally {
+    progress.stop();
+  }
   if (options.json) io.stdout.write(`${resultJson(result)}\n`);
   else io.stdout.write(`\n${renderResultText(result, createTerminal(io.stdout, io.env))}\n`);
 }

@@ -26,14 +26,16 @@ function listedFlags(help: string): Set<string> {
 }
 
 const roleFlag = /^llm-(agent|beast|evaluator|analyzer|rewriter)-/;
-const settingFlags = (server: boolean) =>
+const settingFlags = (uses: (path: string) => boolean) =>
   settingSources
     .filter((source) => source.flag && !roleFlag.test(source.flag))
-    .filter((source) => server || !source.path.startsWith('server.'))
+    .filter((source) => source.path === 'debug' || uses(source.path))
     .map((source) => source.flag!);
 
+// What each command lists: its own flags and the settings it uses, nothing else (read and search
+// take no LLM flags, no budget, no retrieval services).
 const commands = {
-  ask: ['json', 'quiet', 'config', ...settingFlags(false)],
+  ask: ['json', 'quiet', 'config', ...settingFlags((path) => !path.startsWith('server.'))],
   search: [
     'json',
     'quiet',
@@ -43,10 +45,46 @@ const commands = {
     'lang',
     'region',
     'config',
-    ...settingFlags(false),
+    'search-provider',
+    'searxng-url',
+    'search-results',
+    'search-concurrency',
+    'allow-private-network',
+    'no-cache',
+    'cache-dir',
+    'debug',
   ],
-  read: ['format', 'config', ...settingFlags(false)],
-  serve: ['config', ...settingFlags(true)],
+  read: [
+    'format',
+    'config',
+    'allow-private-network',
+    'allow-files',
+    'file-roots',
+    'reader-timeout',
+    'reader',
+    'respect-robots-txt',
+    'no-cache',
+    'cache-dir',
+    'debug',
+  ],
+  serve: ['config', ...settingFlags(() => true)],
+  init: [
+    'config',
+    'llm-provider',
+    'llm-base-url',
+    'llm-model',
+    'search-provider',
+    'searxng-url',
+    'force',
+    'yes',
+  ],
+  doctor: [
+    'page',
+    'config',
+    ...settingFlags((path) =>
+      /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.)/.test(path),
+    ),
+  ],
 };
 
 describe('deepsearch --help', () => {
@@ -57,15 +95,36 @@ describe('deepsearch --help', () => {
   });
 
   it.each(Object.entries(commands))(
-    '%s --help lists its own flags and every setting flag',
+    '%s --help lists its own flags and the settings it uses, with examples',
     async (name, flags) => {
       const help = await run([name, '--help']);
       expect(help.code).toBe(0);
       expect(help.stderr).toBe('');
       const listed = listedFlags(help.stdout);
       expect([...listed].sort()).toEqual([...flags, 'help'].sort());
+      const examples = help.stdout.slice(help.stdout.indexOf('\nExamples:\n'));
+      expect(
+        examples.match(new RegExp(`^ {2}\\$ deepsearch ${name}\\b`, 'gm'))?.length,
+      ).toBeGreaterThanOrEqual(2);
     },
   );
+
+  it('read and search list no LLM flag', async () => {
+    for (const name of ['read', 'search']) {
+      const help = await run([name, '--help']);
+      expect(help.stdout).not.toMatch(/--llm-/);
+      expect(help.stdout).not.toMatch(/--max-steps/);
+    }
+  });
+
+  it('points at init and the config file from the top-level help, and prints the version', async () => {
+    const help = await run(['--help']);
+    expect(help.stdout).toContain('deepsearch init writes deepsearch.config.json');
+    expect(help.stdout).toContain('deepsearch doctor');
+    const version = await run(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
 
   it('keeps per-role LLM flags out of the help but accepts them', async () => {
     const help = await run(['ask', '--help']);

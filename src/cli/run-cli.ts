@@ -2,7 +2,10 @@ import { Command, CommanderError } from 'commander';
 import { createRedactor, InputError, type Redactor } from '../errors/index.js';
 import { addAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
+import { addDoctorCommand } from './doctor-command.js';
 import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
+import { addInitCommand } from './init-command.js';
+import { packageVersion } from './package-version.js';
 import { addReadCommand } from './read-command.js';
 import { ReportedFailure } from './reported-failure.js';
 import { addSearchCommand } from './search-command.js';
@@ -13,6 +16,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   const io = withRedactedOutput(rawIo);
   const program = new Command('deepsearch')
     .description('Deep search agent: searches, reads and reasons until it can give a short, cited answer.')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -25,6 +29,14 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   addSearchCommand(program, io);
   addReadCommand(program, io);
   addServeCommand(program, io);
+  addInitCommand(program, io);
+  addDoctorCommand(program, io);
+  program.addHelpText(
+    'after',
+    '\nGetting started: deepsearch init writes deepsearch.config.json (LLM and search settings, with\n' +
+      'comments); deepsearch doctor checks them. Flags > environment variables > that file > defaults;\n' +
+      'deepsearch <command> --help lists the settings a command uses.\n',
+  );
   const debug =
     io.argv.includes('--debug') ||
     ['1', 'true', 'yes'].includes((io.env.DEEPSEARCH_DEBUG ?? '').toLowerCase());

@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError, isAbortError } from '../errors/index.js';
 import type { Page } from '../providers/spec/page-reader.js';
-import { createRuntime } from '../runtime.js';
 import type { CliIo } from './cli-io.js';
+import { createCliRuntime } from './create-cli-runtime.js';
 import { loadCliConfig } from './load-cli-config.js';
 import type { ReadFormat } from './read-command.js';
 import { inputSource, readInput } from './read-input.js';
@@ -37,7 +37,7 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
     throw new InputError('stdin (-) can be read only once', { param: 'input' });
   }
   const config = allowNamedFiles(loadCliConfig(io, options.flags, options.configPath), inputs, io.cwd);
-  const { reader } = createRuntime({ config });
+  const { reader } = createCliRuntime(io, config);
   // Each outcome is settled as it is made: a later input failing while an earlier one is still being
   // read must not be an unhandled rejection.
   const outcomes = mapLimited(inputs, concurrency, (input) =>

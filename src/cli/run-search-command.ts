@@ -1,8 +1,9 @@
 import { InputError } from '../errors/index.js';
 import { describeSearchNotice } from '../providers/search/fallback-search.js';
 import type { SearchHit, SearchOptions, TimeRange } from '../providers/spec/search-provider.js';
-import { createRuntime } from '../runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
+import { createCliRuntime } from './create-cli-runtime.js';
+import { prepareSearch } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
 import type { SearchCommandFlags } from './search-command.js';
 import { clipLine, createTerminal, type Terminal } from './terminal-style.js';
@@ -15,7 +16,8 @@ export async function runSearchCommand(
   const query = input.words.join(' ').trim() || (await readPipedStdin(io.stdin));
   if (!query) throw new InputError('missing query: run deepsearch search "your query"', { param: 'query' });
   const config = loadCliConfig(io, input.settingFlags, input.flags.config);
-  const runtime = createRuntime({ config });
+  prepareSearch(io, config, { quiet: input.flags.quiet });
+  const runtime = createCliRuntime(io, config);
   const errors = createTerminal(io.stderr, io.env);
   try {
     const hits = await runtime.search.search(query, {

@@ -1,11 +1,10 @@
 import { once } from 'node:events';
-import { llmRoles } from '../config/config-schema.js';
-import { requireApiKey, resolveLlmSettings } from '../config/resolve-llm-settings.js';
 import { ConfigError } from '../errors/index.js';
-import { createRuntime } from '../runtime.js';
 import { serverModels } from '../server/server-app.js';
 import { startServer } from '../server/start-server.js';
 import type { CliIo } from './cli-io.js';
+import { createCliRuntime } from './create-cli-runtime.js';
+import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
 
 export interface ServeCommandOptions {
@@ -22,9 +21,10 @@ const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost']);
 export async function runServeCommand(io: CliIo, options: ServeCommandOptions): Promise<void> {
   const config = loadCliConfig(io, options.flags, options.configPath);
   const settings = config.server;
-  const runtime = createRuntime({ config });
-  // Fail at start, not on the first client's request, when no LLM (or no key for it) is configured.
-  for (const role of llmRoles) requireApiKey(resolveLlmSettings(config, role));
+  // Fail at start, not on the first client's request, when search or the LLM (or its key) is not set.
+  await prepareLlm(io, config);
+  prepareSearch(io, config);
+  const runtime = createCliRuntime(io, config);
   if (!loopbackHosts.has(settings.host) && settings.apiKeys.length === 0) {
     io.stderr.write(
       `deepsearch: warning: listening on ${settings.host} without API keys; set DEEPSEARCH_API_KEYS\n`,

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { timeRanges } from '../providers/spec/search-provider.js';
 import type { CliIo } from './cli-io.js';
-import { addSettingFlags, collectSettingFlags } from './setting-flags.js';
+import { addExamples, addSettingFlags, collectSettingFlags } from './setting-flags.js';
 
 export interface SearchCommandFlags {
   json?: boolean;
@@ -32,7 +32,13 @@ export function addSearchCommand(program: Command, io: CliIo): void {
       .option('--lang <tag>', 'result language, e.g. en, fr-FR')
       .option('--region <code>', 'two-letter country code, e.g. us, de')
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+    { scope: 'search' },
   );
+  addExamples(command, [
+    'deepsearch search "rust async runtime comparison"',
+    'deepsearch search --site nodejs.org --time-range month "release notes"',
+    'deepsearch search --json --search-provider duckduckgo --count 5 "sqlite wal mode"',
+  ]);
   command.action(async (words: string[], flags: SearchCommandFlags) => {
     const { runSearchCommand } = await import('./run-search-command.js');
     await runSearchCommand(io, { words, flags, settingFlags: collectSettingFlags(command) });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
-import { addSettingFlags, collectSettingFlags } from './setting-flags.js';
+import { addExamples, addSettingFlags, collectSettingFlags } from './setting-flags.js';
 
 /** Registers `deepsearch serve`; the server and the runtime are loaded only when it runs. */
 export function addServeCommand(program: Command, io: CliIo): void {
@@ -11,8 +11,13 @@ export function addServeCommand(program: Command, io: CliIo): void {
         'serve the OpenAI-compatible API (POST /v1/chat/completions, /v1/responses) until SIGTERM or Ctrl-C',
       )
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
-    { server: true },
+    { scope: 'serve' },
   );
+  addExamples(serve, [
+    'deepsearch serve',
+    'DEEPSEARCH_API_KEYS=my-secret-key deepsearch serve --host 0.0.0.0 --port 8080',
+    'deepsearch serve --config ./deepsearch.config.json --max-concurrent 2',
+  ]);
   serve.action(async (options: { config?: string }) => {
     const { runServeCommand } = await import('./run-serve-command.js');
     await runServeCommand(io, { flags: collectSettingFlags(serve), configPath: options.config });

@@ -3,13 +3,38 @@ import { settingSources } from '../config/setting-sources.js';
 
 const visibleRoleFlags = /^llm-(agent|beast|evaluator|analyzer|rewriter)-/;
 
+/** The commands that take setting flags; each lists in --help only the settings it uses. */
+export type SettingFlagScope = 'ask' | 'search' | 'read' | 'serve' | 'doctor';
+
+const searchCommandPaths = new Set([
+  'search.provider',
+  'search.searxngUrl',
+  'search.resultsPerQuery',
+  'search.concurrency',
+  // Hits on private hosts are dropped unless the reader may go there.
+  'reader.allowPrivateNetwork',
+]);
+
+const doctorPaths = /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.)/;
+
+const usedBy: Readonly<Record<SettingFlagScope, (path: string) => boolean>> = {
+  ask: (path) => !path.startsWith('server.'),
+  serve: () => true,
+  search: (path) => searchCommandPaths.has(path) || path.startsWith('cache.'),
+  read: (path) => path.startsWith('reader.') || path.startsWith('cache.'),
+  doctor: (path) => doctorPaths.test(path),
+};
+
 /**
- * Adds a flag for every setting that has one; per-role flags work but stay out of --help. The
- * server's own settings (port, host...) are added only when `server` is set, for `serve`.
+ * Adds a flag for every setting that has one. --help lists those the command uses (`scope`); the
+ * others are still accepted, hidden, so a flag shared by a script's several commands never turns
+ * into a usage error. Per-role LLM flags are always hidden. The server's own settings (port,
+ * host...) exist only on `serve`.
  */
-export function addSettingFlags(command: Command, options: { server?: boolean } = {}): Command {
+export function addSettingFlags(command: Command, options: { scope: SettingFlagScope }): Command {
+  const uses = usedBy[options.scope];
   for (const source of settingSources) {
-    if (!source.flag || (source.path.startsWith('server.') && !options.server)) continue;
+    if (!source.flag || (source.path.startsWith('server.') && options.scope !== 'serve')) continue;
     const takesValue = source.type !== 'boolean';
     const option = new Option(
       takesValue
@@ -17,10 +42,16 @@ export function addSettingFlags(command: Command, options: { server?: boolean } 
         : `--${source.flag}`,
       `${source.description}${source.env ? ` [env ${source.env}]` : ''}`,
     );
-    if (visibleRoleFlags.test(source.flag)) option.hideHelp();
+    const listed = source.path === 'debug' || (uses(source.path) && !visibleRoleFlags.test(source.flag));
+    if (!listed) option.hideHelp();
     command.addOption(option);
   }
   return command;
+}
+
+/** "Examples:" after a command's help, one `$ deepsearch ...` line each. */
+export function addExamples(command: Command, examples: readonly string[]): Command {
+  return command.addHelpText('after', `\nExamples:\n${examples.map((line) => `  $ ${line}`).join('\n')}\n`);
 }
 
 /** The setting flags given on the command line, keyed by flag name, for loadConfig. */

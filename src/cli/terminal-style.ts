@@ -34,3 +34,8 @@ export function clipLine(text: string, width: number): string {
 export function formatTokens(tokens: number): string {
   return tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
 }
+
+/** "1 search", "2 searches", "0 pages". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

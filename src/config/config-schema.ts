@@ -119,8 +119,11 @@ export const retrievalConfigSchema = z
 
 export const searchConfigSchema = z
   .object({
-    /** One provider, or a comma-separated fallback chain tried in order: "searxng,duckduckgo". */
-    provider: providerName.default('searxng'),
+    /**
+     * One provider, or a comma-separated fallback chain tried in order: "searxng,duckduckgo".
+     * `auto` (the default): SearXNG when an instance is configured, else DuckDuckGo, which needs no key.
+     */
+    provider: providerName.default('auto'),
     searxngUrl: urlSetting.optional(),
     apiKeys: z.partialRecord(z.enum(searchKeyProviderIds), z.string().min(1)).default({}),
     /** Endpoint overrides per provider (proxies, self-hosted gateways). */

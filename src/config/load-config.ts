@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
+import { recordConfigOrigins } from './config-origins.js';
 import { configSchema, type DeepSearchConfig, llmProviderIds } from './config-schema.js';
 import { envAliases, type SettingSource, settingSources } from './setting-sources.js';
 
@@ -15,6 +16,9 @@ export interface LoadConfigOptions {
 }
 
 type Tree = Record<string, unknown>;
+
+/** The key of a comment in the config file, ignored by the loader (deepsearch init writes them). */
+export const commentKey = '$comment';
 
 /**
  * Pure: flags > env > config file > defaults, validated by one zod schema. Errors name the
@@ -50,6 +54,10 @@ export function loadConfig(options: LoadConfigOptions = {}): DeepSearchConfig {
   const parsed = configSchema.safeParse(tree);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, origins), { cause: parsed.error });
   checkLlmProviders(parsed.data, origins);
+  recordConfigOrigins(parsed.data, {
+    origins,
+    fileName: options.file === undefined ? undefined : options.fileName,
+  });
   return parsed.data;
 }
 
@@ -135,6 +143,8 @@ function mergeFile(
   origins: Map<string, string>,
 ): void {
   for (const [key, child] of Object.entries(value)) {
+    // JSON has no comments: "$comment" keys (at any level) carry them, as in JSON Schema.
+    if (key === commentKey) continue;
     const path = [...prefix, key];
     if (isPlainObject(child)) {
       mergeFile(tree, child, path, fileName, origins);

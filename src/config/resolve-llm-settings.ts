@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/index.js';
+import { settingHint } from './config-origins.js';
 import type { DeepSearchConfig, LlmProviderId, LlmRole, StructuredOutputMode } from './config-schema.js';
 
 /** Everything needed to make one role's model, with inheritance and provider inference applied. */
@@ -37,16 +38,17 @@ const vendorKeyVariables: Readonly<Record<LlmProviderId, string>> = {
   'openai-compatible': 'DEEPSEARCH_LLM_API_KEY',
 };
 
+export const noLlmMessage =
+  'no LLM configured: set DEEPSEARCH_LLM_BASE_URL and DEEPSEARCH_LLM_MODEL for a local or OpenAI-compatible ' +
+  'server (Ollama, llama.cpp, vLLM, LM Studio), or one of OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY; ' +
+  'or run deepsearch init to write a config file';
+
 function inferProvider(config: DeepSearchConfig, baseURL: string | undefined): LlmProviderId {
   if (baseURL) return 'openai-compatible';
   if (config.llm.apiKey || config.keys.openai) return 'openai';
   if (config.keys.anthropic) return 'anthropic';
   if (config.keys.google) return 'google';
-  throw new ConfigError(
-    'no LLM configured: set DEEPSEARCH_LLM_BASE_URL and DEEPSEARCH_LLM_MODEL for a local or OpenAI-compatible ' +
-      'server (Ollama, llama.cpp, vLLM, LM Studio), or one of OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY',
-    { code: 'config_missing_llm' },
-  );
+  throw new ConfigError(noLlmMessage, { code: 'config_missing_llm' });
 }
 
 export function resolveLlmSettings(config: DeepSearchConfig, role: LlmRole): ResolvedLlmSettings {
@@ -58,11 +60,11 @@ export function resolveLlmSettings(config: DeepSearchConfig, role: LlmRole): Res
   // A role that switches provider must not inherit the other provider's endpoint, key or model.
   const inherits = provider === topProvider;
   const baseURL = own.baseURL ?? (inherits ? top.baseURL : undefined);
-  const model = own.model ?? (inherits ? top.model : undefined) ?? defaultModelFor(provider, role);
+  const model = own.model ?? (inherits ? top.model : undefined) ?? defaultModelFor(config, provider, role);
   const apiKey = own.apiKey ?? (inherits ? top.apiKey : undefined) ?? vendorKey(config, provider);
   if (provider === 'openai-compatible' && !baseURL) {
     throw new ConfigError(
-      'the openai-compatible LLM provider needs a server address: set DEEPSEARCH_LLM_BASE_URL ' +
+      `the openai-compatible LLM provider needs a server address: set ${settingHint(config, { path: 'llm.baseURL', because: 'llm.provider' })} ` +
         '(e.g. http://localhost:11434/v1 for Ollama)',
       { code: 'config_missing_base_url' },
     );
@@ -93,10 +95,10 @@ export function requireApiKey(settings: ResolvedLlmSettings): string | undefined
   );
 }
 
-function defaultModelFor(provider: LlmProviderId, role: LlmRole): string {
+function defaultModelFor(config: DeepSearchConfig, provider: LlmProviderId, role: LlmRole): string {
   if (provider !== 'openai-compatible') return defaultModels[provider];
   throw new ConfigError(
-    `no model set for the OpenAI-compatible server: set DEEPSEARCH_LLM_MODEL (or --llm-model) to a model it ` +
+    `no model set for the OpenAI-compatible server: set ${settingHint(config, { path: 'llm.model', because: 'llm.baseURL' })} to a model it ` +
       `serves, e.g. qwen2.5:7b${role === 'agent' ? '' : ` (or DEEPSEARCH_LLM_${role.toUpperCase()}_MODEL)`}`,
     { code: 'config_missing_model' },
   );

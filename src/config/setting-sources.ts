@@ -139,7 +139,8 @@ const baseSources: SettingSource[] = [
     flag: 'search-provider',
     type: 'string',
     description:
-      'search provider, or a comma-separated fallback chain, e.g. searxng,duckduckgo (default searxng)',
+      'search provider, or a comma-separated fallback chain, e.g. searxng,duckduckgo (default auto: searxng when ' +
+      '--searxng-url is set, else duckduckgo)',
   },
   ...searchKeySources(),
   {

@@ -27,7 +27,9 @@ export function describeProgress(event: AgentEvent): string | undefined {
         (failure) => `  ✗ search failed for "${clip(failure.query, 80)}": ${clip(failure.error)}\n`,
       );
       const queries = event.queries.map((query) => `"${clip(query, 80)}"`).join(', ');
-      return `  searched ${queries}: ${event.hits} results, ${event.newUrls} new URLs\n${failures.join('')}`;
+      const hits = `${event.hits} result${event.hits === 1 ? '' : 's'}`;
+      const newUrls = `${event.newUrls} new URL${event.newUrls === 1 ? '' : 's'}`;
+      return `  searched ${queries}: ${hits}, ${newUrls}\n${failures.join('')}`;
     }
     case 'read-end':
       return event.ok

@@ -84,6 +84,7 @@ describe('deepsearch serve (built CLI)', () => {
       const run = await runBuiltCli(['serve', '--port', port], {
         DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1',
         DEEPSEARCH_LLM_MODEL: 'm',
+        DEEPSEARCH_SEARCH_PROVIDER: 'duckduckgo',
       });
       expect(run.code).toBe(2);
       expect(run.stderr.trim()).toBe(

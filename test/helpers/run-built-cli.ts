@@ -31,7 +31,15 @@ export function runBuiltCli(
       process.execPath,
       [cliPath, ...args],
       {
-        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', DEEPSEARCH_NO_CACHE: '1', ...env },
+        // Local LLM discovery is off unless a test points it at its own fake server: the usual
+        // ports (11434, 8080...) may be anything on the machine running the tests.
+        env: {
+          PATH: process.env.PATH ?? '',
+          NO_COLOR: '1',
+          DEEPSEARCH_NO_CACHE: '1',
+          DEEPSEARCH_LOCAL_LLM_URLS: 'off',
+          ...env,
+        },
         timeout: options.timeoutMs ?? 30_000,
         cwd: fileURLToPath(new URL('.', import.meta.url)),
       },

@@ -55,7 +55,7 @@ export async function runSearchStep(
     ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failure.error})`).join('; ')}.`
     : '';
   return {
-    note: `searched ${queries.map((query) => `"${query}"`).join(', ')}: ${hits} results, ${newUrls} new URLs.${failed}`,
+    note: `searched ${queries.map((query) => `"${query}"`).join(', ')}: ${hits} result${hits === 1 ? '' : 's'}, ${newUrls} new URL${newUrls === 1 ? '' : 's'}.${failed}`,
     disableNext: newUrls === 0,
   };
 }

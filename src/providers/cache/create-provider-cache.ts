@@ -4,7 +4,7 @@ import type { CacheConfig, SearchConfig } from '../../config/config-schema.js';
 import type { PageReader } from '../spec/page-reader.js';
 import type { SearchProvider } from '../spec/search-provider.js';
 import { createCachedReader, createCachedSearch } from './cached-providers.js';
-import { createSqliteCache, type ResponseCache } from './sqlite-cache.js';
+import { createSqliteCache, type ResponseCache, type SqliteDriverLoader } from './sqlite-cache.js';
 
 /**
  * What the network guard allows: part of every cache key, so an answer stored while private
@@ -27,13 +27,23 @@ export interface ProviderCache {
  */
 export function createProviderCache(
   config: CacheConfig,
-  options: { cache?: ResponseCache } = {},
+  options: {
+    cache?: ResponseCache;
+    /** See SqliteCacheOptions: the native module's loader, and what to do when it cannot load. */
+    loadDriver?: SqliteDriverLoader;
+    onUnavailable?: (message: string) => void;
+  } = {},
 ): ProviderCache {
   if (!config.enabled) {
     return { search: (search) => search, reader: (reader) => reader, close: () => undefined };
   }
   const cache =
-    options.cache ?? createSqliteCache({ file: join(config.dir ?? defaultCacheDir(), cacheFileName) });
+    options.cache ??
+    createSqliteCache({
+      file: join(config.dir ?? defaultCacheDir(), cacheFileName),
+      loadDriver: options.loadDriver,
+      onUnavailable: options.onUnavailable,
+    });
   return {
     search: (search, searchConfig, network) =>
       createCachedSearch({

@@ -20,7 +20,19 @@ export interface SqliteCacheOptions {
   file: string;
   /** The clock (ms since epoch); tests move it to expire entries. */
   now?: () => number;
+  /** Loads the better-sqlite3 constructor; tests inject one that fails like a missing native build. */
+  loadDriver?: SqliteDriverLoader;
+  /**
+   * When given, a native module that cannot load turns the cache off: this is called once with one
+   * line saying so, and every get misses and every set is dropped. Without it the first use throws.
+   */
+  onUnavailable?: (message: string) => void;
 }
+
+export type SqliteDriverLoader = () => typeof BetterSqlite3;
+
+const loadBetterSqlite3: SqliteDriverLoader = () =>
+  createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
 
 const schema = `
 CREATE TABLE IF NOT EXISTS entries (
@@ -41,27 +53,33 @@ CREATE INDEX IF NOT EXISTS entries_expiry ON entries (expires_at);`;
 export function createSqliteCache(options: SqliteCacheOptions): ResponseCache {
   const now = options.now ?? Date.now;
   let statements: Statements | undefined;
+  let unavailable = false;
 
   // Statements are prepared once per opened database: preparing is most of a lookup's cost.
-  function open(): Statements {
-    if (statements) return statements;
-    statements = prepareStatements(openDatabase(options.file));
+  function open(): Statements | undefined {
+    if (statements || unavailable) return statements;
+    const Database = loadDriver(options);
+    if (!Database) {
+      unavailable = true;
+      return undefined;
+    }
+    statements = prepareStatements(openDatabase(Database, options.file));
     statements.prune.run(now());
     return statements;
   }
 
   return {
     get(kind, key) {
-      const row = open().get.get(kind, key, now()) as { value: string } | undefined;
+      const row = open()?.get.get(kind, key, now()) as { value: string } | undefined;
       return row ? JSON.parse(row.value) : undefined;
     },
     set(kind, key, value, ttlSeconds) {
       if (ttlSeconds <= 0) return;
       const storedAt = now();
-      open().set.run(kind, key, JSON.stringify(value), storedAt, storedAt + ttlSeconds * 1000);
+      open()?.set.run(kind, key, JSON.stringify(value), storedAt, storedAt + ttlSeconds * 1000);
     },
     prune() {
-      return open().prune.run(now()).changes;
+      return open()?.prune.run(now()).changes ?? 0;
     },
     close() {
       statements?.database.close();
@@ -88,10 +106,28 @@ function prepareStatements(database: BetterSqlite3.Database): Statements {
   };
 }
 
-function openDatabase(file: string): BetterSqlite3.Database {
+/**
+ * The better-sqlite3 constructor, or undefined when it cannot load and the caller accepts running
+ * without a cache. Its error lists every path the bindings were looked for in (a dozen lines):
+ * only the first line is kept.
+ */
+function loadDriver(options: SqliteCacheOptions): typeof BetterSqlite3 | undefined {
+  try {
+    return (options.loadDriver ?? loadBetterSqlite3)();
+  } catch (cause) {
+    const reason = (cause instanceof Error ? cause.message : String(cause)).split('\n')[0]!.trim();
+    const message =
+      `the cache is off: its SQLite module (better-sqlite3) cannot load (${reason}); rebuild it with ` +
+      'npm rebuild better-sqlite3 (needs python3, make and a C++ compiler), or pass --no-cache';
+    if (!options.onUnavailable) throw new ConfigError(message, { code: 'config_cache_unavailable', cause });
+    options.onUnavailable(message);
+    return undefined;
+  }
+}
+
+function openDatabase(Database: typeof BetterSqlite3, file: string): BetterSqlite3.Database {
   try {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
     const database = new Database(file);
     database.pragma('journal_mode = WAL');
     database.pragma('busy_timeout = 5000');

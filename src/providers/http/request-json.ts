@@ -26,6 +26,11 @@ export interface RequestJsonOptions<T> {
   signal?: AbortSignal;
   /** Names the variable to fix when the service answers 401/403. */
   keyHint?: string;
+  /**
+   * Whom network errors name: the provider id by default ("cannot reach searxng (host)"); a page
+   * fetch passes false, since the host is what the user knows, not our reader's id.
+   */
+  nameProvider?: boolean;
 }
 
 /**
@@ -87,14 +92,17 @@ export async function sendRequest(options: Omit<RequestJsonOptions<unknown>, 'sc
 
 export function toTransportError(
   cause: unknown,
-  options: Pick<RequestJsonOptions<unknown>, 'providerId' | 'url' | 'signal' | 'timeoutMs'>,
+  options: Pick<RequestJsonOptions<unknown>, 'providerId' | 'url' | 'signal' | 'timeoutMs' | 'nameProvider'>,
   timeout: AbortSignal,
 ): Error {
   if (isDeepSearchError(cause)) return cause;
   const blocked = blockedCause(cause);
   if (blocked) return blocked;
   if (options.signal?.aborted) return new AbortedError(undefined, { cause: options.signal.reason });
-  const where = `${options.providerId} (${displayUrl(options.url)})`;
+  const where =
+    options.nameProvider === false
+      ? displayUrl(options.url)
+      : `${options.providerId} (${displayUrl(options.url)})`;
   if (timeout.aborted || (cause instanceof Error && cause.name === 'TimeoutError')) {
     return new ProviderError(`${where} did not answer within ${Math.round(options.timeoutMs / 1000)}s`, {
       providerId: options.providerId,

@@ -9,6 +9,7 @@ import { createFallbackSearch } from './fallback-search.js';
 import type { HttpSearchSettings } from './http-search-provider.js';
 import { createJinaSearch } from './jina/jina-search.js';
 import { withConcurrencyLimit } from './limit-concurrency.js';
+import { effectiveSearchProvider } from './search-provider-choice.js';
 import { createSearxngSearch } from './searxng/searxng-search.js';
 import { createSerperSearch } from './serper/serper-search.js';
 import { createTavilySearch } from './tavily/tavily-search.js';
@@ -45,14 +46,15 @@ const defaultProviderConcurrency: Readonly<Record<string, number>> = { duckduckg
 export const searchProviderIds: readonly string[] = Object.keys(searchProviders);
 
 /**
- * The configured provider, or fallback chain when `provider` lists several ("searxng,duckduckgo"),
+ * The configured provider (`auto`: see effectiveSearchProvider), or fallback chain when `provider`
+ * lists several ("searxng,duckduckgo"),
  * each with its concurrency limit, asking for config.resultsPerQuery hits unless a call says
  * otherwise, and (unless private networks are allowed) without hits whose host is localhost or a
  * private IP literal: a search engine should never send the reader there. A provider whose hits
  * were all dropped counts as having found nothing, so the chain moves on.
  */
 export function createSearchProvider(settings: SearchProviderSettings): SearchProvider {
-  const ids = parseProviderChain(settings.provider);
+  const ids = parseProviderChain(effectiveSearchProvider(settings));
   const allowPrivateNetwork = settings.allowPrivateNetwork ?? false;
   const providers = ids.map((id) => {
     const limited = withConcurrencyLimit(searchProviders[id]!(settings), concurrencyFor(settings, id));

@@ -60,7 +60,7 @@ export async function fetchPage(options: FetchPageOptions): Promise<FetchedBody>
         lastModified: response.headers.get('last-modified') ?? undefined,
       };
     } catch (cause) {
-      throw toTransportError(cause, { ...options, url }, timeout);
+      throw toTransportError(cause, { ...options, url, nameProvider: false }, timeout);
     }
   }
 }
@@ -85,7 +85,7 @@ async function send(
       },
     });
   } catch (cause) {
-    throw toTransportError(cause, { ...options, url }, timeout);
+    throw toTransportError(cause, { ...options, url, nameProvider: false }, timeout);
   }
 }
 

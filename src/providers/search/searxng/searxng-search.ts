@@ -57,7 +57,8 @@ function requireBaseUrl(baseURL: string | undefined): string {
   if (baseURL) return baseURL;
   throw new ConfigError(
     'no SearXNG instance configured: set DEEPSEARCH_SEARXNG_URL (or --searxng-url) to the base URL of an ' +
-      'instance with the JSON format enabled, e.g. http://localhost:8080',
+      'instance with the JSON format enabled, e.g. http://localhost:8080, or search without one: ' +
+      '--search-provider duckduckgo',
     { code: 'config_missing_search' },
   );
 }

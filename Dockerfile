@@ -1,0 +1,32 @@
+# deepsearch serve in a container. Build stage: TypeScript and the native SQLite module are
+# compiled with the toolchain; the final stage has neither the toolchain nor dev dependencies
+# and runs as the unprivileged `node` user. The full local stack (SearXNG, Ollama): compose.yaml.
+FROM node:20-bookworm-slim AS build
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    DEEPSEARCH_HOST=0.0.0.0 \
+    DEEPSEARCH_PORT=3000 \
+    XDG_DATA_HOME=/data
+WORKDIR /app
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The cache database and the host-health file live in /data (a volume), owned by the runtime user.
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.DEEPSEARCH_PORT || 3000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "dist/cli/main.js"]
+CMD ["serve"]

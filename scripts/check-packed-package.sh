@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The package as users get it: `npm pack`, install the tarball in an empty folder, and run the
+# installed `deepsearch` from there (--version, and an offline `read` of a local file). Catches a
+# `files` list that leaves something out, a bin that is not executable, a dependency that is only
+# in devDependencies, and test fakes shipped by mistake.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+echo "packed $tarball"
+if tar -tzf "$work/$tarball" | grep -E '^package/(dist/testing/|src/|test/)|\.test\.js$'; then
+  echo "the tarball ships test files (above)" >&2
+  exit 1
+fi
+
+mkdir "$work/app"
+cd "$work/app"
+npm init -y >/dev/null
+# --prefer-offline: the dependencies are those npm ci just put in the cache.
+npm install --no-audit --no-fund --prefer-offline "$work/$tarball" >/dev/null
+bin="$work/app/node_modules/.bin/deepsearch"
+
+expected="$(node -p "require('$work/app/node_modules/deepsearch/package.json').version")"
+actual="$("$bin" --version)"
+if [ "$actual" != "$expected" ]; then
+  echo "deepsearch --version printed '$actual', expected '$expected'" >&2
+  exit 1
+fi
+
+printf '<html><head><title>Packed</title></head><body><article><h1>Packed</h1><p>The installed package reads local files offline.</p></article></body></html>' > page.html
+text="$(env -i PATH="$PATH" HOME="$work" DEEPSEARCH_NO_CACHE=1 "$bin" read --format text page.html)"
+if ! grep -q 'The installed package reads local files offline.' <<<"$text"; then
+  echo "deepsearch read from the installed package printed:" >&2
+  echo "$text" >&2
+  exit 1
+fi
+echo "packed package OK: deepsearch $actual installs, runs and reads a local file"

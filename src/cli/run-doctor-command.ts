@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { ConfigError } from '../errors/index.js';
+import { cacheFileName } from '../providers/cache/create-provider-cache.js';
+import type { CliIo } from './cli-io.js';
+import { createCliRuntime, sqliteLoaderFrom } from './create-cli-runtime.js';
+import { type CheckResult, checkCache, checkLlm, checkReader, checkSearch } from './doctor-checks.js';
+import { type DoctorCommandFlags, defaultDoctorPage } from './doctor-command.js';
+import { discoverLlm } from './first-run-setup.js';
+import { loadCliConfig } from './load-cli-config.js';
+import { createTerminal, plural } from './terminal-style.js';
+
+/**
+ * `deepsearch doctor`: one line per check on stdout (ok or FAIL, with a fix under each failure),
+ * exit code 0 only when all pass. Search and the LLM are checked even when the other fails.
+ */
+export async function runDoctorCommand(
+  io: CliIo,
+  input: { flags: DoctorCommandFlags; settingFlags: Record<string, unknown> },
+): Promise<void> {
+  const config = loadCliConfig(io, input.settingFlags, input.flags.config);
+  await discoverLlm(io, config);
+  const runtime = createCliRuntime(io, { ...config, cache: { ...config.cache, enabled: false } });
+  const out = createTerminal(io.stdout, io.env);
+  const results: CheckResult[] = [];
+  const report = (result: CheckResult) => {
+    results.push(result);
+    const mark = result.ok ? out.style('green', 'ok  ') : out.style('red', 'FAIL');
+    out.write(`${mark}  ${result.name.padEnd(6)}  ${result.detail}`);
+    if (!result.ok && result.fix) out.write(`${' '.repeat(14)}fix: ${result.fix}`);
+  };
+  try {
+    report(await checkLlm(config, runtime));
+    report(await checkSearch(runtime));
+    report(await checkReader(runtime, input.flags.page ?? defaultDoctorPage));
+    const cacheFile = config.cache.dir ? join(config.cache.dir, cacheFileName) : undefined;
+    report(checkCache(config, cacheFile, sqliteLoaderFrom(io)));
+  } finally {
+    runtime.close();
+  }
+  const failed = results.filter((result) => !result.ok).length;
+  if (failed > 0) {
+    throw new ConfigError(`${failed} of ${plural(results.length, 'check')} failed: see the fixes above`, {
+      code: 'doctor_failed',
+    });
+  }
+}

@@ -1,0 +1,76 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { defaultConfigFileName } from '../config/config-file.js';
+import { loadConfig } from '../config/load-config.js';
+import { InputError, isConfigError } from '../errors/index.js';
+import { discoverLocalLlm, parseLocalLlmCandidates } from '../providers/llm/discover-local-llm.js';
+import type { CliIo } from './cli-io.js';
+import type { InitCommandFlags } from './init-command.js';
+import { buildInitConfig, type InitAnswers, renderConfigFile } from './init-config-file.js';
+
+/**
+ * `deepsearch init`: the config file from the flags, plus answers to questions in a terminal
+ * (unless --yes). A local LLM server that answers is offered as the default. The result goes
+ * through the config loader before it is written, so init never writes a file deepsearch rejects.
+ */
+export async function runInitCommand(io: CliIo, flags: InitCommandFlags): Promise<void> {
+  const target = resolve(io.cwd, flags.config ?? io.env.DEEPSEARCH_CONFIG ?? defaultConfigFileName);
+  if (existsSync(target) && !flags.force) {
+    throw new InputError(`${target} exists: pass --force to overwrite it`, { param: 'config' });
+  }
+  let answers: InitAnswers = {
+    llmProvider: flags.llmProvider,
+    llmBaseUrl: flags.llmBaseUrl,
+    llmModel: flags.llmModel,
+    searchProvider: flags.searchProvider,
+    searxngUrl: flags.searxngUrl,
+  };
+  if (!answers.llmProvider && !answers.llmBaseUrl) answers = { ...(await localDefaults(io)), ...answers };
+  if (io.stdin.isTTY && !flags.yes) answers = await ask(io, answers);
+  const config = buildInitConfig(answers);
+  try {
+    loadConfig({ file: config, fileName: target });
+  } catch (error) {
+    if (isConfigError(error)) throw new InputError(`not written: ${error.message}`, { cause: error });
+    throw error;
+  }
+  writeFileSync(target, renderConfigFile(config));
+  io.stderr.write(`deepsearch: wrote ${target}; check it with deepsearch doctor\n`);
+}
+
+async function localDefaults(io: CliIo): Promise<InitAnswers> {
+  const found = await discoverLocalLlm({
+    candidates: parseLocalLlmCandidates(io.env.DEEPSEARCH_LOCAL_LLM_URLS),
+    signal: io.signal,
+  });
+  if (!found) return {};
+  io.stderr.write(
+    `deepsearch: found ${found.candidate.name} at ${found.candidate.url} (model ${found.model})\n`,
+  );
+  return { llmProvider: 'openai-compatible', llmBaseUrl: found.baseURL, llmModel: found.model };
+}
+
+async function ask(io: CliIo, answers: InitAnswers): Promise<InitAnswers> {
+  const prompt = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
+  const question = async (text: string, current: string | undefined): Promise<string | undefined> => {
+    const reply = (await prompt.question(`${text}${current ? ` [${current}]` : ''}: `)).trim();
+    return reply === '' ? current : reply === '-' ? undefined : reply;
+  };
+  try {
+    io.stderr.write('Enter keeps the value in brackets; - clears it.\n');
+    const provider = await question(
+      'LLM provider (openai-compatible for a local server, openai, anthropic, google)',
+      answers.llmProvider ?? 'openai-compatible',
+    );
+    const local = provider === 'openai-compatible';
+    const llmBaseUrl = local
+      ? await question('LLM server URL', answers.llmBaseUrl ?? 'http://localhost:11434/v1')
+      : undefined;
+    const llmModel = await question(local ? 'Model' : 'Model (empty: the vendor default)', answers.llmModel);
+    const searxngUrl = await question('SearXNG URL (empty: DuckDuckGo, no key needed)', answers.searxngUrl);
+    return { ...answers, llmProvider: provider, llmBaseUrl, llmModel, searxngUrl };
+  } finally {
+    prompt.close();
+  }
+}

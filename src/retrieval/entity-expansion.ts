@@ -1,0 +1,151 @@
+import { termsOf } from './tokenize.js';
+
+export interface ExpansionEntity {
+  /** The name as written, e.g. "University of Oxford". */
+  text: string;
+  /** Relative weight in (0, 1]: seen in better-ranked and in more seed texts. */
+  weight: number;
+}
+
+// Lower-case words that may sit inside a name: "University of Oxford", "Lord of the Rings".
+const connectors = new Set([
+  'of',
+  'the',
+  'de',
+  'du',
+  'la',
+  'le',
+  'von',
+  'van',
+  'der',
+  'and',
+  'for',
+  'in',
+  'on',
+  "'s",
+]);
+const namePart = /^(?:\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*|\p{N}+[\p{L}]*)$/u;
+const quotedTitle = /["“«]([^"”»\n]{2,80})["”»]/gu;
+
+/**
+ * Graph-aware expansion without an LLM (seed 004's secondary searches): the named entities of the
+ * best-ranked texts, i.e. runs of capitalised words (with "of", "the"... inside) and quoted
+ * titles, minus those the query already names. A multi-hop question's second paragraph often
+ * shares no word with the question but is about a name the first paragraph mentions; searching
+ * for that name reaches it. One function, two users: the knowledge base's secondary full-text
+ * searches and snippet selection on long pages.
+ */
+export function expansionEntities(options: {
+  query: string;
+  /** Seed texts, best first. */
+  texts: readonly string[];
+  /** Names already covered (e.g. the seeds' own titles): left out. */
+  exclude?: readonly string[];
+  max?: number;
+}): ExpansionEntity[] {
+  const queryTerms = new Set(termsOf(options.query));
+  const excluded = new Set((options.exclude ?? []).map((name) => termsOf(name).join(' ')));
+  const weights = new Map<string, { text: string; weight: number }>();
+  options.texts.forEach((text, rank) => {
+    const seedWeight = 1 / (1 + rank);
+    const seen = new Set<string>();
+    for (const name of namesIn(text)) {
+      const terms = termsOf(name);
+      if (terms.length === 0) continue;
+      // A name made only of query words is what the first search already looked for.
+      if (terms.every((term) => queryTerms.has(term))) continue;
+      const key = terms.join(' ');
+      if (excluded.has(key) || seen.has(key)) continue;
+      seen.add(key);
+      const entry = weights.get(key) ?? { text: name, weight: 0 };
+      // Longer names are more specific, so they are worth a search more than a lone word.
+      entry.weight += seedWeight * (terms.length > 1 ? 1 : 0.6);
+      weights.set(key, entry);
+    }
+  });
+  const ranked = [...weights.values()].sort((a, b) => b.weight - a.weight).slice(0, options.max ?? 8);
+  const top = ranked[0]?.weight ?? 1;
+  return ranked.map((entry) => ({ text: entry.text, weight: entry.weight / top }));
+}
+
+/** Capitalised runs and quoted titles, in text order (a sentence's first word only inside a run). */
+export function namesIn(text: string): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(quotedTitle)) names.push(match[1]!.trim());
+  const words = text.split(/[\s,;:()[\]{}!?]+/u);
+  let run: string[] = [];
+  let sentenceStart = true;
+  const flush = () => {
+    while (run.length > 0 && connectors.has(run[run.length - 1]!.toLowerCase())) run.pop();
+    // A lone capitalised word that opens a sentence is usually just the sentence's first word.
+    if (run.length > 1 || (run.length === 1 && !run[0]!.startsWith('\u0000'))) {
+      const name = run
+        .join(' ')
+        .replace(/\u0000/g, '')
+        .replace(/[.'’]+$/u, '');
+      if (name.length > 1) names.push(name);
+    }
+    run = [];
+  };
+  for (const raw of words) {
+    if (!raw) continue;
+    const endsSentence = /[.!?]["'”’)]?$/u.test(raw) && !/^\p{Lu}\.$/u.test(raw);
+    const word = raw.replace(/^["“'‘«]+|["”'’»]+$/gu, '').replace(/[.]$/u, '');
+    if (word && namePart.test(word) && !isCommonOpener(word)) {
+      run.push(sentenceStart && run.length === 0 ? `\u0000${word}` : word);
+    } else if (run.length > 0 && connectors.has(word.toLowerCase()) && !endsSentence) {
+      run.push(word.toLowerCase());
+    } else flush();
+    if (endsSentence) flush();
+    sentenceStart = endsSentence;
+  }
+  flush();
+  return names;
+}
+
+const openers = new Set([
+  'The',
+  'A',
+  'An',
+  'In',
+  'On',
+  'At',
+  'He',
+  'She',
+  'It',
+  'They',
+  'We',
+  'I',
+  'His',
+  'Her',
+  'Its',
+  'Their',
+  'This',
+  'That',
+  'These',
+  'Those',
+  'There',
+  'After',
+  'Before',
+  'During',
+  'When',
+  'While',
+  'As',
+  'By',
+  'For',
+  'From',
+  'With',
+  'However',
+  'Although',
+  'Since',
+  'But',
+  'And',
+  'Or',
+  'If',
+  'Of',
+  'To',
+]);
+
+function isCommonOpener(word: string): boolean {
+  return openers.has(word);
+}

@@ -3,6 +3,7 @@ import { InputError } from '../errors/index.js';
 import { addAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
 import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
+import { addKbCommand } from './kb-command.js';
 import { addReadCommand } from './read-command.js';
 import { addSearchCommand } from './search-command.js';
 import { addServeCommand } from './serve-command.js';
@@ -23,6 +24,7 @@ export async function runCli(io: CliIo): Promise<number> {
   addSearchCommand(program, io);
   addReadCommand(program, io);
   addServeCommand(program, io);
+  addKbCommand(program, io);
   const debug =
     io.argv.includes('--debug') ||
     ['1', 'true', 'yes'].includes((io.env.DEEPSEARCH_DEBUG ?? '').toLowerCase());

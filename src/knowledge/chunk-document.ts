@@ -128,7 +128,11 @@ function markdownBlocks(text: string): Block[] {
     const trimmed = line.trim();
     if (inFence || /^(```|~~~)/.test(trimmed)) {
       if (/^(```|~~~)/.test(trimmed)) inFence = !inFence;
-      current = current?.kind === 'text' ? { ...current, end } : (close(), { kind: 'text', start, end });
+      if (current?.kind === 'text') current.end = end;
+      else {
+        close();
+        current = { kind: 'text', start, end };
+      }
       continue;
     }
     const headingMatch = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(trimmed);

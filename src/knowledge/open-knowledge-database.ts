@@ -50,18 +50,7 @@ CREATE INDEX IF NOT EXISTS chunks_document ON chunks (document_id, position);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
   title, heading, text, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
 );
-CREATE TABLE IF NOT EXISTS chunk_vectors_blob (chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS domains (
-  host TEXT PRIMARY KEY,
-  first_seen INTEGER NOT NULL,
-  last_seen INTEGER NOT NULL,
-  references_count INTEGER NOT NULL DEFAULT 0,
-  fetches INTEGER NOT NULL DEFAULT 0,
-  failures INTEGER NOT NULL DEFAULT 0,
-  https INTEGER NOT NULL DEFAULT 0,
-  paywalled INTEGER NOT NULL DEFAULT 0,
-  blocked INTEGER NOT NULL DEFAULT 0
-) WITHOUT ROWID;`;
+CREATE TABLE IF NOT EXISTS chunk_vectors_blob (chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL);`;
 
 /**
  * Opens (creating when new) the knowledge base: one SQLite file with FTS5 and, when the

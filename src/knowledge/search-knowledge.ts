@@ -64,8 +64,8 @@ export async function searchKnowledge(options: KnowledgeSearchOptions): Promise<
   const depth = Math.max(limit * 3, 30);
   const explanations = new Map<number, HitExplanation>();
   const explain = (id: number) => {
-    let entry = explanations.get(id);
-    if (!entry) explanations.set(id, (entry = { fused: 0 }));
+    const entry = explanations.get(id) ?? { fused: 0 };
+    explanations.set(id, entry);
     return entry;
   };
   store
@@ -80,11 +80,15 @@ export async function searchKnowledge(options: KnowledgeSearchOptions): Promise<
     const embedded = await options.embedding!.embed([query], { task: 'query', signal: options.signal });
     const vector = embedded.vectors[0];
     if (vector) {
-      store.nearest(vector, { limit: depth, collection: options.collection }).forEach((row, rank) => {
-        const entry = explain(row.chunkId);
-        entry.vector = { rank: rank + 1, similarity: round(row.similarity) };
-        entry.fused += 1 / (rrfK + rank + 1);
-      });
+      const neighbours = store.nearest(vector, { limit: depth, collection: options.collection });
+      // A vector with nothing in common with the query is not a hit, only the next in line.
+      neighbours
+        .filter((row) => row.similarity > 0.05)
+        .forEach((row, rank) => {
+          const entry = explain(row.chunkId);
+          entry.vector = { rank: rank + 1, similarity: round(row.similarity) };
+          entry.fused += 1 / (rrfK + rank + 1);
+        });
     }
   }
   let ranked = [...explanations.entries()].sort((a, b) => b[1].fused - a[1].fused).map(([id]) => id);
@@ -95,6 +99,7 @@ export async function searchKnowledge(options: KnowledgeSearchOptions): Promise<
   if (options.expand ?? true) ranked = expand({ ...options, ranked, chunks, explanations, entities });
   const hits = ranked.slice(0, limit).map((id, index) => {
     const chunk = chunks.get(id)!;
+    explanations.get(id)!.fused = round(explanations.get(id)!.fused);
     return {
       ...chunk,
       url: knowledgeUrl(chunk),

@@ -79,11 +79,10 @@ export function namesIn(text: string): string[] {
     while (run.length > 0 && connectors.has(run[run.length - 1]!.toLowerCase())) run.pop();
     // A lone capitalised word that opens a sentence is usually just the sentence's first word.
     if (run.length > 1 || (run.length === 1 && !run[0]!.startsWith('\u0000'))) {
-      const name = run
-        .join(' ')
-        .replace(/\u0000/g, '')
-        .replace(/[.'’]+$/u, '');
-      if (name.length > 1) names.push(name);
+      const words = run.map((word) => word.replace(/\u0000/g, '').replace(/[.'’]+$/u, ''));
+      if (words.join(' ').length > 1) names.push(words.join(' '));
+      // "Maria Okafor of Northwind Consulting" may be one name or two: offer the parts as well.
+      if (words.some((word) => connectors.has(word))) names.push(...splitAtConnectors(words));
     }
     run = [];
   };
@@ -101,6 +100,20 @@ export function namesIn(text: string): string[] {
   }
   flush();
   return names;
+}
+
+function splitAtConnectors(words: readonly string[]): string[] {
+  const parts: string[] = [];
+  let part: string[] = [];
+  for (const word of [...words, 'of']) {
+    if (!connectors.has(word)) {
+      part.push(word);
+      continue;
+    }
+    if (part.length > 0) parts.push(part.join(' '));
+    part = [];
+  }
+  return parts;
 }
 
 const openers = new Set([

@@ -4,6 +4,9 @@ import type { DeepSearchResult } from './agent/agent-types.js';
 import type { AnswerSchema, StructuredAnswer } from './agent/structured-answer.js';
 import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
+import { createKnowledgeBase } from './knowledge/knowledge-base.js';
+import { createKnowledgeReader, withKnowledgeReader } from './knowledge/knowledge-reader.js';
+import { createLocalSearch, localSearchId, withLocalHits } from './knowledge/local-search-provider.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
@@ -79,38 +82,46 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
   const cache = createProviderCache(config.cache);
-  const search =
-    options.search ??
-    cache.search(
-      createSearchProvider({
-        ...config.search,
-        fetch: options.fetch,
-        allowPrivateNetwork: config.reader.allowPrivateNetwork,
-      }),
-      config.search,
-    );
-  const reader = options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
-  const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
+  // The knowledge base opens on its first search or read, not here.
+  const knowledgeBase = config.knowledge.file
+    ? createKnowledgeBase({ file: config.knowledge.file, embedding, reranker })
+    : undefined;
+  const makeSearch = (searchConfig: DeepSearchConfig['search'], knowledge: DeepSearchConfig['knowledge']) => {
+    const localSearch = knowledgeBase
+      ? () => createLocalSearch({ knowledgeBase, collection: knowledge.collection })
+      : undefined;
+    const provider = createSearchProvider({
+      ...searchConfig,
+      fetch: options.fetch,
+      allowPrivateNetwork: config.reader.allowPrivateNetwork,
+      localSearch,
+    });
+    // Local hits change as documents are added: never served from the cache.
+    const usesLocal = searchConfig.provider.split(',').some((id) => id.trim() === localSearchId);
+    const cached = usesLocal ? provider : cache.search(provider, searchConfig);
+    return knowledge.merge && localSearch && !usesLocal ? withLocalHits(cached, localSearch()) : cached;
+  };
+  const search = options.search ?? makeSearch(config.search, config.knowledge);
+  const webReader =
+    options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
+  const reader = knowledgeBase
+    ? withKnowledgeReader(webReader, createKnowledgeReader({ knowledgeBase }))
+    : webReader;
+  const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   const healthFile = config.retrieval.hostHealthFile;
   const hostHealth = new HostHealth(healthFile ? readJsonFile(healthFile) : {});
   const otherSearch = new Map<string, SearchProvider>();
   // A run may name another provider; made once per provider, unknown names fail like at start.
   const searchFor = (runConfig: DeepSearchConfig): SearchProvider => {
-    const id = runConfig.search.provider;
-    if (id === config.search.provider) return search;
+    const searchKey = (c: DeepSearchConfig) => `${c.search.provider}${c.knowledge.merge ? '+kb' : ''}`;
+    const id = searchKey(runConfig);
+    if (id === searchKey(config)) return search;
     let provider = otherSearch.get(id);
     if (!provider) {
-      provider = cache.search(
-        createSearchProvider({
-          ...runConfig.search,
-          fetch: options.fetch,
-          allowPrivateNetwork: config.reader.allowPrivateNetwork,
-        }),
-        runConfig.search,
-      );
+      provider = makeSearch(runConfig.search, runConfig.knowledge);
       otherSearch.set(id, provider);
     }
     return provider;
@@ -120,7 +131,10 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     ...parts,
     config,
     search,
-    close: () => cache.close(),
+    close: () => {
+      cache.close();
+      knowledgeBase?.close();
+    },
     ask: async (question, askOptions = {}) => {
       const runConfig = askOptions.config ?? config;
       // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only

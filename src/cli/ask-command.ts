@@ -14,16 +14,26 @@ export function addAskCommand(program: Command, io: CliIo): void {
         'print one JSON document (answer, references, usage, steps...) and nothing else on stdout',
       )
       .option('--quiet', 'no progress on stderr')
+      .option(
+        '--kb [path]',
+        "merge hits from your knowledge base (deepsearch kb) into every search step; path defaults to the user's data directory",
+      )
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
   );
-  ask.action(async (words: string[], options: { json?: boolean; quiet?: boolean; config?: string }) => {
-    const { runAskCommand } = await import('./run-ask-command.js');
-    await runAskCommand(io, {
-      words,
-      flags: collectSettingFlags(ask),
-      json: options.json ?? false,
-      quiet: options.quiet ?? false,
-      configPath: options.config,
-    });
-  });
+  ask.action(
+    async (
+      words: string[],
+      options: { json?: boolean; quiet?: boolean; config?: string; kb?: string | boolean },
+    ) => {
+      const { runAskCommand } = await import('./run-ask-command.js');
+      await runAskCommand(io, {
+        words,
+        flags: collectSettingFlags(ask),
+        json: options.json ?? false,
+        quiet: options.quiet ?? false,
+        configPath: options.config,
+        kb: options.kb,
+      });
+    },
+  );
 }

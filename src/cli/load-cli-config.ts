@@ -1,6 +1,7 @@
 import { readConfigFile } from '../config/config-file.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
+import { defaultKnowledgeFile } from '../knowledge/knowledge-file.js';
 import { defaultCacheDir } from '../providers/cache/create-provider-cache.js';
 import type { CliIo } from './cli-io.js';
 
@@ -14,5 +15,6 @@ export function loadCliConfig(
   const config = loadConfig({ env: io.env, flags, file: file?.file, fileName: file?.fileName });
   // The data directory follows XDG_DATA_HOME / LOCALAPPDATA, which only an entry point may read.
   if (config.cache.enabled && !config.cache.dir) config.cache.dir = defaultCacheDir({ env: io.env });
+  config.knowledge.file ??= defaultKnowledgeFile(defaultCacheDir({ env: io.env }));
   return config;
 }

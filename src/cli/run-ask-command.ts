@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { redactConfig } from '../config/redact-config.js';
 import { InputError } from '../errors/index.js';
 import { describeRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
@@ -14,6 +15,8 @@ export interface AskCommandOptions {
   json: boolean;
   quiet: boolean;
   configPath: string | undefined;
+  /** --kb: true, or the knowledge base file. */
+  kb?: string | boolean;
 }
 
 /** `deepsearch ask`: live progress on stderr, the answer (or one JSON document) on stdout. */
@@ -22,6 +25,8 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
   if (!question)
     throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
   const config = loadCliConfig(io, options.flags, options.configPath);
+  if (typeof options.kb === 'string') config.knowledge.file = resolve(io.cwd, options.kb);
+  if (options.kb) config.knowledge.merge = true;
   const runtime = createRuntime({ config });
   const errors = createTerminal(io.stderr, io.env);
   if (config.debug) printDebugHeader(runtime, errors.write);

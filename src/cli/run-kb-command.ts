@@ -1,14 +1,8 @@
 import { resolve } from 'node:path';
-import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError } from '../errors/index.js';
 import type { IngestProgress, IngestReport } from '../knowledge/ingest-documents.js';
-import {
-  createKnowledgeBase,
-  defaultKnowledgeFile,
-  type KnowledgeBase,
-} from '../knowledge/knowledge-base.js';
+import { createKnowledgeBase, type KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { KnowledgeHit } from '../knowledge/search-knowledge.js';
-import { defaultCacheDir } from '../providers/cache/create-provider-cache.js';
 import { createPageReader } from '../providers/reader/reader-registry.js';
 import {
   createRetrievalProviders,
@@ -22,7 +16,8 @@ import { clipLine, createTerminal, type Terminal } from './terminal-style.js';
 /** `deepsearch kb <action>`: one knowledge base, opened for the command and closed after it. */
 export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<void> {
   const config = loadCliConfig(io, input.settingFlags, input.flags.config);
-  const file = input.flags.kb ?? knowledgeFileFor(config, io);
+  // loadCliConfig fills knowledge.file with the data directory's default.
+  const file = input.flags.kb ? resolve(io.cwd, input.flags.kb) : config.knowledge.file!;
   const providers = createRetrievalProviders({ config });
   const kb = createKnowledgeBase({
     file,
@@ -42,11 +37,6 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
   } finally {
     kb.close();
   }
-}
-
-/** --kb, else knowledge.file from config/env, else knowledge.sqlite in the user's data directory. */
-export function knowledgeFileFor(config: DeepSearchConfig, io: Pick<CliIo, 'env'>): string {
-  return config.knowledge.file ?? defaultKnowledgeFile(defaultCacheDir({ env: io.env }));
 }
 
 async function runAdd(io: CliIo, kb: KnowledgeBase, input: KbCommandInput): Promise<void> {

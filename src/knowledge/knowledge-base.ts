@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 import type { Reranker } from '../providers/spec/reranker.js';
@@ -10,13 +9,6 @@ import {
   type KnowledgeSearchResult,
   searchKnowledge,
 } from './search-knowledge.js';
-
-export const knowledgeFileName = 'knowledge.sqlite';
-
-/** The knowledge base file in a data directory (the same folder as the cache by default). */
-export function defaultKnowledgeFile(dataDir: string): string {
-  return join(dataDir, knowledgeFileName);
-}
 
 export interface KnowledgeBaseSettings {
   file: string;

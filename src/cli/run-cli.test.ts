@@ -33,7 +33,7 @@ const settingFlags = (server: boolean) =>
     .map((source) => source.flag!);
 
 const commands = {
-  ask: ['json', 'quiet', 'config', ...settingFlags(false)],
+  ask: ['json', 'quiet', 'kb', 'config', ...settingFlags(false)],
   search: [
     'json',
     'quiet',

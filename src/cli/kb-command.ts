@@ -15,6 +15,7 @@ export interface KbCommandFlags {
   debug?: boolean;
   expand?: boolean;
   quiet?: boolean;
+  analyze?: boolean;
 }
 
 export interface KbCommandInput {
@@ -68,6 +69,10 @@ export function addKbCommand(program: Command, io: CliIo): void {
       .option('--collection <name>', 'collection to add to (default "default")')
       .option('--include <glob>', 'only files matching this glob inside folders (repeatable)', collect)
       .option('--exclude <glob>', 'skip files matching this glob inside folders (repeatable)', collect)
+      .option(
+        '--analyze',
+        'an LLM (analyzer role) summarises each document and chunk and lists its entities and relations; costs are shown',
+      )
       .option('--json', 'print the ingest report as JSON')
       .option('--quiet', 'no progress bar'),
   );

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError } from '../errors/index.js';
 import type { IngestProgress, IngestReport } from '../knowledge/ingest-documents.js';
 import { createKnowledgeBase, type KnowledgeBase } from '../knowledge/knowledge-base.js';
@@ -27,7 +28,7 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
   });
   const out = createTerminal(io.stdout, io.env);
   try {
-    if (input.action === 'add') await runAdd(io, kb, input);
+    if (input.action === 'add') await runAdd(io, kb, input, config);
     else if (input.action === 'list') runList(io, kb, input, out);
     else if (input.action === 'stats') {
       const lines = describeRetrievalProviders(providers);
@@ -39,7 +40,13 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
   }
 }
 
-async function runAdd(io: CliIo, kb: KnowledgeBase, input: KbCommandInput): Promise<void> {
+async function runAdd(
+  io: CliIo,
+  kb: KnowledgeBase,
+  input: KbCommandInput,
+  config: DeepSearchConfig,
+): Promise<void> {
+  const errors = createTerminal(io.stderr, io.env);
   const progress =
     input.flags.quiet || input.flags.json || !io.stderr.isTTY ? undefined : createProgressBar(io);
   const report = await kb.add({
@@ -50,6 +57,7 @@ async function runAdd(io: CliIo, kb: KnowledgeBase, input: KbCommandInput): Prom
     exclude: input.flags.exclude,
     signal: io.signal,
     onProgress: progress,
+    analyze: input.flags.analyze ? await analyzeSettings(config, errors) : undefined,
   });
   if (progress) io.stderr.write('\n');
   if (input.flags.json) io.stdout.write(`${JSON.stringify({ file: kb.file, ...report })}\n`);
@@ -72,6 +80,23 @@ function createProgressBar(io: CliIo): (progress: IngestProgress) => void {
     io.stderr.write(
       `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.done}/${progress.total}${failed} · ${rate} docs/s${name}\u001b[K`,
     );
+  };
+}
+
+async function analyzeSettings(config: DeepSearchConfig, errors: Terminal) {
+  // The AI SDK loads only for --analyze.
+  const { createLlmClient } = await import('../providers/llm/create-llm-client.js');
+  const llm = createLlmClient({ config });
+  const described = llm.describe('analyzer');
+  return {
+    llm,
+    onEstimate: (estimate: { documents: number; calls: number; inputTokens: number }) =>
+      errors.write(
+        errors.style(
+          'yellow',
+          `analysis with ${described.provider} ${described.model}: up to ${estimate.documents} documents, ~${estimate.calls} LLM calls, ~${estimate.inputTokens} input tokens (unchanged documents are skipped)`,
+        ),
+      ),
   };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import JSZip from 'jszip';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
+import type { LlmClient, StructuredRequest } from '../providers/spec/llm-client.js';
 import { createLexicalEmbedding } from '../retrieval/lexical-embedding.js';
 import { makePdf } from '../testing/make-pdf.js';
 import { createKnowledgeBase, type KnowledgeBase } from './knowledge-base.js';
@@ -189,5 +190,74 @@ describe('knowledge base', () => {
     await expect(createKnowledgeReader({ knowledgeBase: kb }).read(hits[0]!.url)).rejects.toThrow(
       /not in the knowledge base/,
     );
+  });
+
+  it('--analyze stores summaries, typed entities and normalised relations, searchable and used by expansion', async () => {
+    writeCorpus();
+    const requests: Array<StructuredRequest<unknown>> = [];
+    const llm: LlmClient = {
+      async generateObject<T>(request: StructuredRequest<T>) {
+        requests.push(request as StructuredRequest<unknown>);
+        const object =
+          request.schemaName === 'document_summary'
+            ? { summary: 'Compliance review of credential hygiene.' }
+            : request.prompt.includes('Maria Okafor')
+              ? {
+                  summary: 'Maria Okafor led the audit.',
+                  entities: [{ name: 'Northwind Consulting', type: 'Organization' }],
+                  relationships: [
+                    { subject: 'Maria Okafor', predicate: 'Was Employed By', object: 'Northwind Consulting' },
+                  ],
+                }
+              : { summary: 'Keys rotate slowly.', entities: [], relationships: [], insights: [] };
+        return {
+          object: request.schema.parse(object),
+          usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 },
+          usageEstimated: false,
+          parseFailures: 0,
+          repairs: 0,
+          reasoning: '',
+          model: 'fake',
+          durationMs: 1,
+        };
+      },
+    };
+    await open().add({ inputs: ['docs/audit.md', 'docs/sub'], cwd: folder, collection: 'default' });
+    const estimates: number[] = [];
+    const report = await kb.add({
+      inputs: ['docs/audit.md'],
+      cwd: folder,
+      collection: 'default',
+      analyze: { llm, onEstimate: (estimate) => estimates.push(estimate.calls) },
+    });
+    // Stored before without analysis, so --analyze redoes it.
+    expect(report.updated).toHaveLength(1);
+    expect(estimates[0]).toBeGreaterThan(0);
+    expect(report.analysis).toEqual({
+      calls: requests.length,
+      usage: {
+        promptTokens: 100 * requests.length,
+        completionTokens: 20 * requests.length,
+        totalTokens: 120 * requests.length,
+      },
+      failures: 0,
+    });
+    expect(requests.every((request) => request.role === 'analyzer')).toBe(true);
+    const stored = kb
+      .store()
+      .listDocuments()
+      .find((document) => document.source.endsWith('audit.md'))!;
+    expect(stored.analyzed).toBe(1);
+    const chunk = kb
+      .store()
+      .documentChunks(stored.id)
+      .find((item) => item.text.includes('Maria Okafor'))!;
+    expect(JSON.parse(chunk.analysis!).relationships[0].predicate).toBe('employed_by');
+    expect(JSON.parse(chunk.analysis!).entities[0].type).toBe('organization');
+    // Words only in the document summary find it.
+    const bySummary = await kb.search({ query: 'credential hygiene', limit: 3, expand: false });
+    expect(bySummary.hits[0]?.source).toMatch(/audit\.md$/);
+    const expanded = await kb.search({ query: 'who led the audit', limit: 5 });
+    expect(expanded.entities).toEqual(['Northwind Consulting']);
   });
 });

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
+import { analysisText } from './analysis/analysis-text.js';
+import type { ChunkAnalysis } from './analysis/analyze-chunk-prompt.js';
 import type { DocumentChunk } from './chunk-document.js';
 import {
   type KnowledgeDatabase,
@@ -20,6 +22,8 @@ export interface StoredDocument {
   pages: number | null;
   chunks: number;
   addedAt: number;
+  /** 1 when added with --analyze. */
+  analyzed: number;
 }
 
 export interface StoredChunk {
@@ -34,6 +38,8 @@ export interface StoredChunk {
   heading: string;
   text: string;
   page: number | null;
+  /** JSON of the chunk's analysis (ChunkAnalysis) when the document was added with --analyze. */
+  analysis: string | null;
 }
 
 export interface NewDocument {
@@ -47,6 +53,8 @@ export interface NewDocument {
   chunks: readonly DocumentChunk[];
   /** One per chunk (undefined where embedding failed: the chunk is still found by full text). */
   vectors: ReadonlyArray<Float32Array | undefined>;
+  /** From --analyze: the document's summary and each chunk's analysis. */
+  analysis?: { summary: string; chunks: ReadonlyArray<ChunkAnalysis | undefined> };
 }
 
 export interface EmbeddingModelInfo {
@@ -65,11 +73,11 @@ export function contentHash(bytes: Uint8Array | string): string {
 
 const documentColumns =
   'd.id, d.doc_key AS key, d.collection, d.source, d.title, d.content_type AS contentType, ' +
-  'd.content_hash AS contentHash, d.pages, d.added_at AS addedAt, ' +
+  'd.content_hash AS contentHash, d.pages, d.added_at AS addedAt, (d.summary IS NOT NULL) AS analyzed, ' +
   '(SELECT count(*) FROM chunks c WHERE c.document_id = d.id) AS chunks';
 const chunkColumns =
   'c.id, c.document_id AS documentId, d.doc_key AS documentKey, d.collection, d.source, d.title, ' +
-  'c.position, c.kind, c.heading, c.text, c.page';
+  'c.position, c.kind, c.heading, c.text, c.page, c.entities AS analysis';
 
 /**
  * The knowledge base's storage: documents, chunks, the FTS5 index and the vector index in one
@@ -149,8 +157,8 @@ export class KnowledgeStore {
       if (existing) this.deleteDocument(existing.id);
       const { lastInsertRowid } = this.database
         .prepare(
-          'INSERT INTO documents (doc_key, collection, source, title, content_type, content_hash, text, pages, added_at) ' +
-            'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO documents (doc_key, collection, source, title, content_type, content_hash, text, pages, added_at, summary) ' +
+            'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
           key,
@@ -162,6 +170,7 @@ export class KnowledgeStore {
           document.text,
           document.pages ?? null,
           Date.now(),
+          document.analysis?.summary ?? null,
         );
       this.insertChunks(Number(lastInsertRowid), document);
     })();
@@ -170,11 +179,12 @@ export class KnowledgeStore {
 
   private insertChunks(documentId: number, document: NewDocument): void {
     const insertChunk = this.database.prepare(
-      'INSERT INTO chunks (document_id, position, kind, heading, text, page, start_offset, end_offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO chunks (document_id, position, kind, heading, text, page, start_offset, end_offset, entities) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertText = this.database.prepare(
-      'INSERT INTO chunks_fts (rowid, title, heading, text) VALUES (?, ?, ?, ?)',
+      'INSERT INTO chunks_fts (rowid, title, heading, text, analysis) VALUES (?, ?, ?, ?, ?)',
     );
+    const { analysis } = document;
     document.chunks.forEach((chunk, position) => {
       const { lastInsertRowid } = insertChunk.run(
         documentId,
@@ -185,8 +195,18 @@ export class KnowledgeStore {
         chunk.page ?? null,
         chunk.start,
         chunk.end,
+        analysis?.chunks[position] ? JSON.stringify(analysis.chunks[position]) : null,
       );
-      insertText.run(lastInsertRowid, document.title, chunk.heading, chunk.text);
+      // The document's summary is indexed with its first chunk: a query that matches the summary
+      // finds the document even when no single passage says it all.
+      const summary = position === 0 ? analysis?.summary : undefined;
+      insertText.run(
+        lastInsertRowid,
+        document.title,
+        chunk.heading,
+        chunk.text,
+        analysisText(analysis?.chunks[position], summary),
+      );
       const vector = document.vectors[position];
       if (vector && this.vectors) this.vectors.put(Number(lastInsertRowid), document.collection, vector);
     });
@@ -225,7 +245,7 @@ export class KnowledgeStore {
   ): Array<{ chunkId: number; score: number }> {
     if (!match) return [];
     // Title and heading weigh more than body text: a name that is a document's title is its topic.
-    const rank = 'bm25(chunks_fts, 4.0, 2.0, 1.0)';
+    const rank = 'bm25(chunks_fts, 4.0, 2.0, 1.0, 1.0)';
     const sql = options.collection
       ? `SELECT f.rowid AS chunkId, -${rank} AS score FROM chunks_fts f JOIN chunks c ON c.id = f.rowid ` +
         'JOIN documents d ON d.id = c.document_id WHERE chunks_fts MATCH ? AND d.collection = ? ORDER BY score DESC LIMIT ?'

@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_document ON chunks (document_id, position);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-  title, heading, text, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
+  title, heading, text, analysis, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
 );
 CREATE TABLE IF NOT EXISTS chunk_vectors_blob (chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL);`;
 

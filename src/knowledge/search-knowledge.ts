@@ -147,6 +147,7 @@ function expand(input: {
   const found = expansionEntities({
     query: input.query,
     texts: seeds.map((seed) => seed.text),
+    names: seeds.map((seed) => analysedNames(seed.analysis)),
     exclude: seeds.map((seed) => seed.title),
   });
   const inserted = new Map<number, number[]>(); // seed position → chunks added after it
@@ -189,6 +190,20 @@ function expand(input: {
     if (rest.length > 0) order.push(rest.shift()!);
   }
   return order;
+}
+
+/** The entity names of an analysed chunk (--analyze), else undefined: names are then found in the text. */
+function analysedNames(analysis: string | null): string[] | undefined {
+  if (!analysis) return undefined;
+  try {
+    const parsed = JSON.parse(analysis) as { entities?: Array<{ name?: unknown }> };
+    const names = (parsed.entities ?? []).flatMap((entity) =>
+      typeof entity.name === 'string' ? [entity.name] : [],
+    );
+    return names.length > 0 ? names : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every search word as an FTS5 string, OR-ed: BM25 ranks chunks by how many and how rare. */

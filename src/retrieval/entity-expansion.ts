@@ -39,6 +39,8 @@ export function expansionEntities(options: {
   query: string;
   /** Seed texts, best first. */
   texts: readonly string[];
+  /** Names known for a text (from an LLM analysis): used instead of finding them in it. */
+  names?: ReadonlyArray<readonly string[] | undefined>;
   /** Names already covered (e.g. the seeds' own titles): left out. */
   exclude?: readonly string[];
   max?: number;
@@ -49,7 +51,7 @@ export function expansionEntities(options: {
   options.texts.forEach((text, rank) => {
     const seedWeight = 1 / (1 + rank);
     const seen = new Set<string>();
-    for (const name of namesIn(text)) {
+    for (const name of options.names?.[rank] ?? namesIn(text)) {
       const terms = termsOf(name);
       if (terms.length === 0) continue;
       // A name made only of query words is what the first search already looked for.

@@ -163,6 +163,11 @@ async function oneRun(): Promise<Record<string, number>> {
       searchMs: result.timing.searchMs,
       readMs: result.timing.readMs,
       ownMs: result.timing.ownMs,
+      firstLlmCallMs: result.timing.firstLlmCallMs,
+      firstAnswerTokenMs: result.timing.firstAnswerTokenMs,
+      // Everything after the first LLM request starts, over the time spent waiting on the model
+      // (all calls here are on the critical path): 1.0 means nothing but the model.
+      wallAfterFirstLlmOverLlm: (result.durationMs - result.timing.firstLlmCallMs) / result.timing.llmMs,
       processMs,
     };
   } finally {
@@ -189,5 +194,7 @@ for (let run = 0; run < runs; run++) results.push(await oneRun());
 console.log(`bench:ask — built CLI, fake LLM at ${llmLatencyMs} ms per call, ${runs} runs (median)`);
 for (const key of Object.keys(results[0]!)) {
   const value = median(results.map((result) => result[key]!));
-  console.log(`  ${key.padEnd(17)} ${Number.isInteger(value) ? value : value.toFixed(1)}`);
+  console.log(
+    `  ${key.padEnd(25)} ${Number.isInteger(value) ? value : value.toFixed(key.endsWith('OverLlm') ? 3 : 1)}`,
+  );
 }

@@ -34,6 +34,10 @@ export interface RuntimeOptions {
 export interface AskOptions {
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
+  /** More observers of the run's events; one that throws is detached, never ends the run. */
+  observers?: ReadonlyArray<AgentEventListener>;
+  /** The run's id (default: a new UUID); every event carries it. */
+  runId?: string;
   history?: ReadonlyArray<{ question: string; answer: string }>;
   /**
    * This run's own config (from `deriveConfig`): budgets, agent and search settings, including
@@ -61,15 +65,11 @@ export interface DeepSearchRuntime {
   close(): void;
 }
 
-function saveHostHealth(path: string, health: HostHealth, onEvent: AgentEventListener | undefined): void {
+function saveHostHealth(path: string, health: HostHealth, warn: (message: string) => void): void {
   try {
     writeJsonFile(path, health.snapshot());
   } catch (error) {
-    onEvent?.({
-      type: 'warning',
-      step: 0,
-      message: `cannot save host health to ${path}: ${(error as Error).message}`,
-    });
+    warn(`cannot save host health to ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -139,19 +139,28 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       const runConfig = askOptions.config ?? config;
       // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
       // to search or read pages (deepsearch search, read) never loads it.
-      const { runDeepSearch } = await import('./agent/run-deep-search.js');
+      const [{ prepareRun }, { runLoop }] = await Promise.all([
+        import('./agent/run-deep-search.js'),
+        import('./agent/run-loop.js'),
+      ]);
+      const run = prepareRun({
+        question,
+        ...parts,
+        config: runConfig,
+        search: searchFor(runConfig),
+        signal: askOptions.signal,
+        onEvent: askOptions.onEvent,
+        observers: askOptions.observers,
+        history: askOptions.history,
+        runId: askOptions.runId,
+      });
       try {
-        return await runDeepSearch({
-          question,
-          ...parts,
-          config: runConfig,
-          search: searchFor(runConfig),
-          signal: askOptions.signal,
-          onEvent: askOptions.onEvent,
-          history: askOptions.history,
-        });
+        return await runLoop(run);
       } finally {
-        if (healthFile) saveHostHealth(healthFile, hostHealth, askOptions.onEvent);
+        if (healthFile)
+          saveHostHealth(healthFile, hostHealth, (message) =>
+            run.events.emit({ type: 'warning', step: 0, message }),
+          );
       }
     },
     structureAnswer: async (result, structureOptions) => {

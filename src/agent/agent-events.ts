@@ -4,10 +4,11 @@ import type { ActionName, BudgetReport, DeepSearchResult, UsageReport } from './
 
 /**
  * What the loop reports as it works. The CLI renders these as progress, the server as SSE
- * chunks; the loop knows neither.
+ * chunks, a run store records them; the loop knows none of them. Steps emit bodies; the run's
+ * event bus adds the envelope.
  */
-export type AgentEvent =
-  | { type: 'run-start'; question: string; language: string | undefined }
+export type AgentEventBody =
+  | { type: 'run-start'; question: string; language: string | undefined; parentRunId?: string }
   | {
       type: 'step-start';
       step: number;
@@ -61,10 +62,33 @@ export type AgentEvent =
   | { type: 'evaluation'; step: number; criterion: string; pass: boolean; reason: string }
   | { type: 'answer-rejected'; step: number; reason: string; improvement: string; attempts: number }
   | { type: 'retry'; step: number; role: LlmRole; attempt: number; delayMs: number; reason: string }
+  | {
+      /** One LLM request (a re-ask is another): what it cost, so a run store can price the run. */
+      type: 'llm-call';
+      step: number;
+      role: LlmRole;
+      model: string;
+      promptTokens: number;
+      completionTokens: number;
+      ms: number;
+      outcome: 'ok' | 'parse-failure' | 'error';
+      /** True when the server reported no usage and the tokens were estimated. */
+      estimated: boolean;
+      error?: string;
+    }
   | { type: 'warning'; step: number; message: string }
   | { type: 'step-end'; step: number; action: ActionName | 'none'; usage: UsageReport; budget: BudgetReport }
   | { type: 'answer-delta'; delta: string }
   | { type: 'run-end'; result: DeepSearchResult };
 
+/** What every event carries: which run, its order within the run, and when (epoch ms). */
+export interface EventEnvelope {
+  runId: string;
+  seq: number;
+  at: number;
+}
+
+/** An event as observers receive it; plain data, JSON-serialisable. */
+export type AgentEvent = AgentEventBody & EventEnvelope;
 export type AgentEventType = AgentEvent['type'];
 export type AgentEventListener = (event: AgentEvent) => void;

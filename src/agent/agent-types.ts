@@ -1,8 +1,7 @@
 import type { LlmRole } from '../config/config-schema.js';
 import type { TokenUsage } from '../providers/spec/llm-client.js';
 
-export const actionNames = ['search', 'visit', 'reflect', 'answer'] as const;
-export type ActionName = (typeof actionNames)[number];
+export type { ActionName } from './actions/action-registry.js';
 
 /**
  * Answers to sub-questions and earlier chat turns. Pages read and search results are knowledge
@@ -35,7 +34,7 @@ export type Confidence = 'high' | 'medium' | 'low';
 /** How the final answer was reached. */
 export type AnswerOrigin = 'evaluated' | 'direct' | 'forced' | 'fallback';
 
-export type StopReason = 'steps' | 'tokens' | 'time' | 'attempts' | 'invalid-output';
+export type StopReason = 'steps' | 'tokens' | 'time' | 'attempts' | 'invalid-output' | 'errors';
 
 export interface RoleUsage extends TokenUsage {
   calls: number;
@@ -73,9 +72,15 @@ export interface TimingReport {
   readMs: number;
   /** Time not spent waiting on the LLM, search or reader: the agent's own work. */
   ownMs: number;
+  /** When the first LLM request started, from the start of the run (null: none was made). */
+  firstLlmCallMs: number | null;
+  /** When the first piece of the final answer's text was ready, from the start of the run. */
+  firstAnswerTokenMs: number | null;
 }
 
 export interface DeepSearchResult {
+  /** The id every event of this run carries. */
+  runId: string;
   question: string;
   /** Markdown with [^n] footnotes matching `references`. */
   answer: string;
@@ -90,4 +95,6 @@ export interface DeepSearchResult {
   timing: TimingReport;
   budget: BudgetReport;
   visitedUrls: string[];
+  /** What went wrong along the way without stopping the run (a failed step, a provider passed over). */
+  warnings: string[];
 }

@@ -1,13 +1,15 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
+import { isProviderError, isStructuredOutputError } from '../errors/index.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient, StructuredRequest, StructuredResult } from '../providers/spec/llm-client.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 import type { Reranker } from '../providers/spec/reranker.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
 import type { HostHealth } from '../retrieval/host-health.js';
-import type { AgentEvent } from './agent-events.js';
+import type { AgentEventBody } from './agent-events.js';
 import type { Budget } from './budget.js';
 import type { AgentState } from './state/agent-state.js';
+import { stopRunWith } from './steps/step-errors.js';
 
 export interface LanguageInfo {
   /** English name of the question's language when detected with confidence. */
@@ -30,7 +32,10 @@ export interface RunContext {
   hostHealth: HostHealth;
   state: AgentState;
   budget: Budget;
-  emit: (event: AgentEvent) => void;
+  /** Reports to every observer of the run (the bus adds run id, sequence and time). */
+  emit: (event: AgentEventBody) => void;
+  /** The run's id, carried by its events. */
+  runId: string;
   /** The caller's own signal: cancellation, as opposed to running out of time. */
   cancelSignal: AbortSignal | undefined;
   /** Aborts on cancel or when regular steps are out of time. */
@@ -42,24 +47,60 @@ export interface RunContext {
   step: number;
 }
 
-/** Every LLM call goes through here: usage per role, time, and retry notices are recorded. */
+/**
+ * Every LLM call goes through here: usage per role, time, retry notices and an `llm-call` event
+ * (with what it cost, whether it failed or not) are recorded.
+ */
 export async function callLlm<T>(
   context: RunContext,
   request: Omit<StructuredRequest<T>, 'signal' | 'onRetry'> & { signal?: AbortSignal },
 ): Promise<StructuredResult<T>> {
   const started = performance.now();
+  const waited = context.budget.wait('llm');
+  context.budget.markLlmCall();
   try {
     const result = await context.llm.generateObject({
       ...request,
       signal: request.signal ?? context.signal,
       onRetry: (notice) => context.emit({ type: 'retry', step: context.step, role: request.role, ...notice }),
     });
+    context.budget.llmAnswered = true;
     context.budget.addLlmUsage(request.role, result.usage, {
       parseFailures: result.parseFailures,
       estimated: result.usageEstimated,
     });
+    context.emit({
+      type: 'llm-call',
+      step: context.step,
+      role: request.role,
+      model: result.model,
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+      ms: Math.round(performance.now() - started),
+      outcome: result.parseFailures > 0 ? 'parse-failure' : 'ok',
+      estimated: result.usageEstimated,
+    });
     return result;
+  } catch (error) {
+    context.emit({
+      type: 'llm-call',
+      step: context.step,
+      role: request.role,
+      model: '',
+      promptTokens: 0,
+      completionTokens: 0,
+      ms: Math.round(performance.now() - started),
+      outcome: isStructuredOutputError(error) ? 'parse-failure' : 'error',
+      estimated: true,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    // The model has not answered once in this run: it is down or misconfigured, and a run with
+    // nothing learned can only end in "not found". Stop with the cause instead.
+    if (!context.budget.llmAnswered && isProviderError(error) && !isStructuredOutputError(error)) {
+      throw stopRunWith(error);
+    }
+    throw error;
   } finally {
-    context.budget.addTime('llm', performance.now() - started);
+    waited();
   }
 }

@@ -1,5 +1,5 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
-import { InputError, isAbortError, throwIfAborted } from '../errors/index.js';
+import { InputError, throwIfAborted } from '../errors/index.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient } from '../providers/spec/llm-client.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
@@ -8,17 +8,14 @@ import type { SearchProvider } from '../providers/spec/search-provider.js';
 import { HostHealth } from '../retrieval/host-health.js';
 import { createLexicalEmbedding } from '../retrieval/lexical-embedding.js';
 import { createLexicalReranker } from '../retrieval/lexical-reranker.js';
-import type { AgentEvent, AgentEventListener } from './agent-events.js';
+import type { AgentEventListener } from './agent-events.js';
 import type { DeepSearchResult } from './agent-types.js';
 import { Budget } from './budget.js';
-import type { EvaluationCriterion } from './evaluation/criteria.js';
-import { chooseCriteria } from './evaluation/evaluate-answer.js';
+import { EventBus } from './event-bus.js';
 import { detectLanguage } from './language.js';
 import type { RunContext } from './run-context.js';
-import { runStep } from './run-step.js';
-import { AgentState } from './state/agent-state.js';
-import type { FinalAnswer } from './steps/final-answer.js';
-import { runFinalAnswerStep } from './steps/final-answer-step.js';
+import { runLoop } from './run-loop.js';
+import { AgentState, type SharedKnowledge } from './state/agent-state.js';
 
 export interface DeepSearchInput {
   question: string;
@@ -34,42 +31,64 @@ export interface DeepSearchInput {
   hostHealth?: HostHealth;
   /** Cancels the run; it stops within a second. */
   signal?: AbortSignal;
+  /** One observer of the run's events; `observers` adds more. */
   onEvent?: AgentEventListener;
+  observers?: ReadonlyArray<AgentEventListener>;
   /** Earlier turns of a conversation, given to the agent as chat-history knowledge. */
   history?: ReadonlyArray<{ question: string; answer: string }>;
   now?: () => Date;
+  /** The run's id (default: a new UUID). */
+  runId?: string;
+}
+
+/** What a run may share with the task it is part of. */
+export interface SharedRunParts {
+  /** The parent budget this run draws a child budget from (`childLimits` caps it). */
+  budget?: Budget;
+  childLimits?: Parameters<Budget['child']>[0];
+  /** Sources, pages and knowledge shared between runs of one task. */
+  knowledge?: SharedKnowledge;
+  /** The parent run's bus: this run's events reach its observers too. */
+  events?: EventBus;
+}
+
+/** A run ready to go: its context (state, budget, providers, events). `runLoop` runs it. */
+export interface PreparedRun {
+  context: RunContext;
+  events: EventBus;
+  /** True when the budget is this run's own; a child budget is released to its parent instead. */
+  ownsBudget: boolean;
+  parentRunId?: string;
 }
 
 /**
  * The deep search loop: steps until an answer passes evaluation or a budget runs out, then a
- * forced final answer. Always returns an answer (with its confidence) unless cancelled or a
- * provider rejects its key.
+ * forced final answer. Always returns an answer (with its confidence) unless cancelled, a
+ * provider rejects its key, or no search could be made at all.
  */
 export async function runDeepSearch(input: DeepSearchInput): Promise<DeepSearchResult> {
+  return runLoop(prepareRun(input));
+}
+
+/** Builds a run's state, budget and context without starting it. */
+export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}): PreparedRun {
   const question = input.question.trim();
   if (!question) throw new InputError('the question is empty', { param: 'question' });
   throwIfAborted(input.signal);
-  const budget = new Budget({ config: input.config.budget });
-  const state = new AgentState(question);
-  // URLs written in the question are read first: the user pointed at them.
-  for (const url of question.match(/https?:\/\/[^\s<>"'）)]+/g) ?? []) {
-    state.urls.add({
-      url: url.replace(/[.,;:!?]+$/, ''),
-      title: '(given in the question)',
-      source: 'question',
-      step: 0,
-    });
-  }
-  for (const turn of input.history ?? []) {
-    state.knowledge.push({
-      type: 'chat-history',
-      question: turn.question,
-      answer: turn.answer,
-      urls: [],
-      step: 0,
-    });
-  }
-  const emit = (event: AgentEvent) => input.onEvent?.(event);
+  const budget = shared.budget
+    ? shared.budget.child(shared.childLimits)
+    : new Budget({ config: input.config.budget });
+  const parentEvents = shared.events;
+  const events = new EventBus({
+    runId: input.runId,
+    observers: [
+      input.onEvent,
+      ...(input.observers ?? []),
+      parentEvents && ((event) => parentEvents.forward(event)),
+    ],
+  });
+  const state = new AgentState(question, shared.knowledge);
+  seedState(state, question, input.history);
   const context: RunContext = {
     config: input.config,
     llm: input.llm,
@@ -80,7 +99,8 @@ export async function runDeepSearch(input: DeepSearchInput): Promise<DeepSearchR
     hostHealth: input.hostHealth ?? new HostHealth(),
     state,
     budget,
-    emit,
+    emit: (event) => events.emit(event),
+    runId: events.runId,
     cancelSignal: input.signal,
     signal: combine(input.signal, budget.regularSignal),
     finalSignal: combine(input.signal, budget.hardSignal),
@@ -88,60 +108,30 @@ export async function runDeepSearch(input: DeepSearchInput): Promise<DeepSearchR
     language: detectLanguage(question, input.config.agent.language),
     step: 0,
   };
-  emit({ type: 'run-start', question, language: context.language.name });
-  try {
-    const final = await loop(context);
-    for (const delta of chunkAnswer(final.answer)) emit({ type: 'answer-delta', delta });
-    const result: DeepSearchResult = {
-      question,
-      ...final,
-      usage: budget.usage(),
-      steps: budget.steps,
-      durationMs: budget.elapsedMs,
-      timing: budget.timing(),
-      budget: budget.report(),
-      visitedUrls: state.pages.all().map((page) => page.url),
-    };
-    emit({ type: 'run-end', result });
-    return result;
-  } finally {
-    budget.dispose();
-  }
+  return { context, events, ownsBudget: !shared.budget, parentRunId: parentEvents?.runId };
 }
 
-async function loop(context: RunContext): Promise<FinalAnswer> {
-  const { budget } = context;
-  let criteria: Promise<EvaluationCriterion[]> | undefined;
-  const criteriaOnce = () => {
-    criteria ??= chooseCriteria(context, context.state.question);
-    return criteria;
-  };
-  while (true) {
-    throwIfAborted(context.cancelSignal);
-    if (budget.stopReason()) break;
-    budget.steps++;
-    context.step = budget.steps;
-    try {
-      const final = await runStep(context, criteriaOnce);
-      if (final) return final;
-    } catch (error) {
-      // Regular steps ran out of time mid-call: go on to the final answer.
-      if (!isAbortError(error) || context.cancelSignal?.aborted || !budget.regularSignal.aborted) throw error;
-      budget.exhausted = 'time';
-      break;
-    }
+function seedState(state: AgentState, question: string, history: DeepSearchInput['history']): void {
+  // URLs written in the question are read first: the user pointed at them.
+  for (const url of question.match(/https?:\/\/[^\s<>"'）)]+/g) ?? []) {
+    state.urls.add({
+      url: url.replace(/[.,;:!?]+$/, ''),
+      title: '(given in the question)',
+      source: 'question',
+      step: 0,
+    });
   }
-  throwIfAborted(context.cancelSignal);
-  budget.steps++;
-  context.step = budget.steps;
-  return runFinalAnswerStep(context, budget.exhausted ?? 'steps');
+  for (const turn of history ?? []) {
+    state.knowledge.push({
+      type: 'chat-history',
+      question: turn.question,
+      answer: turn.answer,
+      urls: [],
+      step: 0,
+    });
+  }
 }
 
 function combine(signal: AbortSignal | undefined, deadline: AbortSignal): AbortSignal {
   return signal ? AbortSignal.any([signal, deadline]) : deadline;
-}
-
-/** Splits the answer into word-boundary pieces for streaming consumers. */
-function chunkAnswer(answer: string): string[] {
-  return answer.match(/[\s\S]{1,80}(?:\s|$)|[\s\S]{1,80}/g) ?? [];
 }

@@ -1,16 +1,19 @@
 import { isStructuredOutputError } from '../errors/index.js';
-import { createActionSchema, toAgentStep } from './action-schema.js';
-import { allowedActions } from './allowed-actions.js';
-import { buildAgentPrompt } from './context/build-agent-prompt.js';
+import type { StepOutcome } from './actions/action-definition.js';
+import {
+  type ActionName,
+  type AgentStep,
+  actionDefinition,
+  allowedActions,
+  createActionSchema,
+} from './actions/action-registry.js';
+import { actionLimits, buildAgentPrompt } from './context/build-agent-prompt.js';
+import { prefetchPages } from './context/prefetch-pages.js';
 import { rankUrlCandidates } from './context/rank-url-candidates.js';
 import { prepareQuestionVector } from './context/semantic-snippets.js';
 import type { EvaluationCriterion } from './evaluation/criteria.js';
 import { callLlm, type RunContext } from './run-context.js';
-import { runAnswerStep } from './steps/answer-step.js';
 import type { FinalAnswer } from './steps/final-answer.js';
-import { runReflectStep } from './steps/reflect-step.js';
-import { runSearchStep } from './steps/search-step.js';
-import { runVisitStep } from './steps/visit-step.js';
 
 const maxPendingQuestions = 8;
 
@@ -21,6 +24,7 @@ export async function runStep(
 ): Promise<FinalAnswer | undefined> {
   const { state, config } = context;
   const question = state.gaps.next();
+  state.currentQuestion = question;
   const allowed = allowedActions({
     state,
     step: context.step,
@@ -30,7 +34,9 @@ export async function runStep(
   state.disabled = new Set();
   const urlRanking = allowed.includes('visit') ? await rankUrlCandidates(context, question) : [];
   await prepareQuestionVector(context, question);
-  const prompt = buildAgentPrompt(context, { question, allowed, urlRanking });
+  const limits = actionLimits(context);
+  const prompt = buildAgentPrompt(context, { question, allowed, urlRanking, limits });
+  if (allowed.includes('visit')) prefetchPages(context, prompt.urlList.slice(0, limits.maxUrls));
   context.emit({
     type: 'step-start',
     step: context.step,
@@ -39,22 +45,16 @@ export async function runStep(
     promptTokens: prompt.promptTokens,
     final: false,
   });
-  const schema = createActionSchema(allowed, {
-    maxQueries: config.agent.maxQueriesPerStep,
-    maxUrls: config.agent.maxUrlsPerStep,
-    maxGapQuestions: 5,
-    maxReferences: 10,
-  });
-  let step: ReturnType<typeof toAgentStep>;
+  let step: AgentStep;
   try {
     const result = await callLlm(context, {
       role: 'agent',
       system: prompt.system,
       prompt: prompt.prompt,
-      schema,
+      schema: createActionSchema(allowed, limits),
       schemaName: 'agent_action',
     });
-    step = toAgentStep(result.object);
+    step = result.object;
   } catch (error) {
     if (!isStructuredOutputError(error)) throw error;
     context.budget.invalidOutputs++;
@@ -63,45 +63,42 @@ export async function runStep(
       step: context.step,
       message: `the model returned an unusable step: ${error.validationMessage}`,
     });
-    state.diary.add({
-      step: context.step,
-      action: 'none',
-      question,
+    applyOutcome(context, question, 'none', {
       note: 'your reply did not match the required JSON format; follow it exactly',
-    });
-    context.emit({
-      type: 'step-end',
-      step: context.step,
-      action: 'none',
-      usage: context.budget.usage(),
-      budget: context.budget.report(),
     });
     return undefined;
   }
   context.budget.invalidOutputs = 0;
   context.emit({ type: 'think-delta', step: context.step, delta: step.think });
   context.emit({ type: 'action', step: context.step, action: step.action, think: step.think });
-  let final: FinalAnswer | undefined;
-  switch (step.action) {
-    case 'search':
-      await runSearchStep(context, { question, queries: step.search.queries });
-      break;
-    case 'visit':
-      await runVisitStep(context, { question, targets: step.visit.targets, urlList: prompt.urlList });
-      break;
-    case 'reflect':
-      runReflectStep(context, { question, questions: step.reflect.questions });
-      break;
-    case 'answer':
-      final = await runAnswerStep(context, { question, payload: step.answer, criteria });
-      break;
-  }
+  const payload = (step as unknown as Record<string, unknown>)[step.action];
+  const outcome = await actionDefinition(step.action).run(context, {
+    question,
+    payload,
+    think: step.think,
+    urlList: prompt.urlList,
+    criteria,
+  });
+  applyOutcome(context, question, step.action, outcome);
+  return outcome.final;
+}
+
+/** The loop's one place that turns what a step did into the state the next step sees. */
+export function applyOutcome(
+  context: RunContext,
+  question: string,
+  action: ActionName | 'none',
+  outcome: StepOutcome,
+): void {
+  const { state } = context;
+  state.diary.add({ step: context.step, action, question, note: outcome.note });
+  if (outcome.disableNext && action !== 'none') state.disabled.add(action);
+  if (outcome.knowledge) state.knowledge.push(...outcome.knowledge);
   context.emit({
     type: 'step-end',
     step: context.step,
-    action: step.action,
+    action,
     usage: context.budget.usage(),
     budget: context.budget.report(),
   });
-  return final;
 }

@@ -9,7 +9,10 @@ function capture(debug: boolean) {
   return { lines, render: createProgressRenderer(terminal, { debug }) };
 }
 
+const envelope = { runId: 'run-1', seq: 1, at: 0 };
+
 const ranking: AgentEvent = {
+  ...envelope,
   type: 'url-ranking',
   step: 3,
   question: 'who won',
@@ -25,6 +28,7 @@ const ranking: AgentEvent = {
 };
 
 const plan: AgentEvent = {
+  ...envelope,
   type: 'search-plan',
   step: 2,
   proposed: ['a b', 'A  b!'],

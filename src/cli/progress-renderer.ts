@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agent/agent-events.js';
+import { unreachable } from '../agent/unreachable.js';
 import { renderRetrievalDebug } from './render-retrieval-debug.js';
 import { clipLine, formatTokens, type Terminal } from './terminal-style.js';
 
@@ -99,11 +100,32 @@ export function createProgressRenderer(
       case 'warning':
         terminal.write(indent(style('yellow', clipLine(`! ${event.message}`, width))));
         break;
+      case 'llm-call':
+        if (options.debug) {
+          const outcome = event.outcome === 'ok' ? '' : ` (${event.outcome})`;
+          terminal.write(
+            indent(
+              style(
+                'dim',
+                `${event.role} call: ${formatTokens(event.promptTokens)} in, ${formatTokens(event.completionTokens)} out, ${Math.round(event.ms)} ms${outcome}`,
+              ),
+            ),
+          );
+        }
+        break;
       case 'step-end':
         terminal.write(indent(style('dim', `${formatTokens(event.usage.totalTokens)} tokens so far`)));
         break;
-      default:
+      // Nothing to show: the answer goes to stdout, the rest is in other lines or in --json.
+      case 'run-start':
+      case 'think-delta':
+      case 'search-start':
+      case 'read-start':
+      case 'answer-delta':
+      case 'run-end':
         break;
+      default:
+        unreachable(event);
     }
   };
 }

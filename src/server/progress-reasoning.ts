@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agent/agent-events.js';
+import { unreachable } from '../agent/unreachable.js';
 
 const clip = (text: string, max = 200) => {
   const line = text.replace(/\s+/g, ' ').trim();
@@ -39,7 +40,18 @@ export function describeProgress(event: AgentEvent): string | undefined {
       return `  ${event.role} call failed, retry ${event.attempt}: ${clip(event.reason)}\n`;
     case 'warning':
       return `  ! ${clip(event.message)}\n`;
-    default:
+    // Usage updates, the answer itself and debug detail say nothing new to a reader.
+    case 'run-start':
+    case 'search-plan':
+    case 'url-ranking':
+    case 'search-start':
+    case 'read-start':
+    case 'step-end':
+    case 'llm-call':
+    case 'answer-delta':
+    case 'run-end':
       return undefined;
+    default:
+      return unreachable(event);
   }
 }

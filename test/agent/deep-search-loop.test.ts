@@ -329,24 +329,40 @@ describe('cancellation and provider failures', () => {
     expect(error).toBeInstanceOf(AuthenticationError);
   });
 
-  it('records a failing search and carries on', async () => {
+  it('records a failing search and carries on once something was found', async () => {
+    let calls = 0;
     const searchProvider: SearchProvider = {
       id: 'flaky',
       search: async () => {
+        if (++calls === 1) return [parasiteHits[0]!];
         throw new ProviderError('search answered HTTP 500', { providerId: 'flaky', statusCode: 500 });
       },
     };
     const { result, events, llm } = await runAgent(question, {
       searchProvider,
-      config: { budget: { maxSteps: 2 } },
+      config: { budget: { maxSteps: 3 } },
       steps: [
         scriptedStep.search(['x']),
+        scriptedStep.search(['y']),
         { ...scriptedStep.finalAnswer('Unknown.'), expect: { promptIncludes: 'HTTP 500' } },
       ],
     });
     llm.assertConsumed();
-    expect(eventsOf(events, 'search-end')[0]?.failures[0]?.error).toContain('HTTP 500');
+    expect(eventsOf(events, 'search-end')[1]?.failures[0]?.error).toContain('HTTP 500');
     expect(result.origin).toBe('forced');
+  });
+
+  it('stops with the provider error when every search fails and nothing was found or read', async () => {
+    const searchProvider: SearchProvider = {
+      id: 'down',
+      search: async () => {
+        throw new ProviderError('cannot reach SearXNG at http://127.0.0.1:9', { providerId: 'searxng' });
+      },
+    };
+    const llm = { steps: [scriptedStep.search(['x', 'y'])] };
+    const error = await runAgent(question, { searchProvider, ...llm }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toContain('cannot reach SearXNG');
   });
 
   it('marks a page that cannot be read as bad and does not offer it again', async () => {

@@ -163,12 +163,14 @@ describe('refused requests: a 4xx with OpenAI’s error body, never an error ins
     expect(error.message).toMatch(/^server configuration: no model set .* DEEPSEARCH_LLM_MODEL/);
   });
 
+  // A 5xx midway is a failed step the run moves past (test/agent/error-policy.test.ts); a rejected
+  // key midway is fatal, and the stream must say so.
   it('ends a stream whose run fails midway with an error chunk and [DONE]', async () => {
     const failure = new APICallError({
-      message: 'upstream exploded',
+      message: 'invalid api key',
       url: 'http://127.0.0.1:9/v1/chat/completions',
       requestBodyValues: {},
-      statusCode: 500,
+      statusCode: 401,
     });
     server = await startTestServer({
       steps: [scriptedStep.search(['1+1']), { ...scriptedStep.answer('2'), error: failure }],
@@ -196,7 +198,7 @@ describe('refused requests: a 4xx with OpenAI’s error body, never an error ins
     expect(server.logs.at(-1)).toMatchObject({
       status: 200,
       outcome: 'failed',
-      errorCode: 'provider_http_error',
+      errorCode: 'provider_auth',
     });
   });
 });

@@ -1,4 +1,4 @@
-import type { AnswerPayload } from '../action-schema.js';
+import type { AnswerPayload } from '../actions/answer-action.js';
 import type { Reference } from '../agent-types.js';
 import type { AgentState } from '../state/agent-state.js';
 import { alignFootnotes } from './format-footnotes.js';

@@ -1,10 +1,12 @@
 import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
 import type { RankedUrl } from '../../retrieval/rank-urls.js';
-import type { ActionName } from '../agent-types.js';
+import type { ActionLimits } from '../actions/action-definition.js';
+import { type ActionName, renderActions } from '../actions/action-registry.js';
 import { agentSystemPrompt } from '../prompts/agent-system-prompt.js';
 import { finalAnswerSystemPrompt } from '../prompts/final-answer-prompt.js';
 import type { RunContext } from '../run-context.js';
 import type { UrlRecord } from '../state/url-index.js';
+import { fenceUntrusted } from './fence-untrusted.js';
 import { renderAttempts } from './render-attempts.js';
 import { renderDiary } from './render-diary.js';
 import { renderKnowledge } from './render-knowledge.js';
@@ -16,6 +18,16 @@ export interface AgentPrompt {
   promptTokens: number;
   /** URLs by their number in <url-list>. */
   urlList: string[];
+}
+
+/** The step schema's caps, from the config. */
+export function actionLimits(context: RunContext): ActionLimits {
+  return {
+    maxQueries: context.config.agent.maxQueriesPerStep,
+    maxUrls: context.config.agent.maxUrlsPerStep,
+    maxGapQuestions: 5,
+    maxReferences: 10,
+  };
 }
 
 /** Tokens kept free for the reply out of the context window. */
@@ -32,6 +44,8 @@ export function buildAgentPrompt(
   input: {
     question: string;
     allowed: readonly ActionName[];
+    /** Caps of the step schema, named in the actions' prompt text. */
+    limits?: ActionLimits;
     finalReason?: string;
     /** The step's URL ranking (rankUrlCandidates), shown when visit is allowed. */
     urlRanking?: ReadonlyArray<RankedUrl<UrlRecord>>;
@@ -41,11 +55,9 @@ export function buildAgentPrompt(
   const system =
     input.finalReason === undefined
       ? agentSystemPrompt({
-          allowed: input.allowed,
+          actions: renderActions(input.allowed, { limits: input.limits ?? actionLimits(context), state }),
           today: context.today,
           languageRule: context.language.rule,
-          maxQueries: config.agent.maxQueriesPerStep,
-          maxUrls: config.agent.maxUrlsPerStep,
         })
       : finalAnswerSystemPrompt({
           today: context.today,
@@ -68,10 +80,10 @@ export function buildAgentPrompt(
   const knowledge = renderKnowledge(state, input.question, available - used);
   const sections = [
     knowledge && `<knowledge>\n${knowledge}\n</knowledge>`,
-    diary && `<context>\n${diary}\n</context>`,
+    diary && `<context>\n${fenceUntrusted(diary)}\n</context>`,
     attempts.attempts && `<bad-attempts>\n${attempts.attempts}\n</bad-attempts>`,
     attempts.strategy && `<learned-strategy>\n${attempts.strategy}\n</learned-strategy>`,
-    urlList.text && `<url-list>\n${urlList.text}\n</url-list>`,
+    urlList.text && `<url-list>\n${fenceUntrusted(urlList.text)}\n</url-list>`,
     questionPart,
   ].filter(Boolean);
   const prompt = sections.join('\n\n');

@@ -1,5 +1,6 @@
 import { estimateTokens, truncateToTokens } from '../../providers/llm/estimate-tokens.js';
 import type { FailedAttempt } from '../state/agent-state.js';
+import { fenceUntrusted } from './fence-untrusted.js';
 
 /** Rejected answers (newest first) and the strategy learned from them, within a token budget. */
 export function renderAttempts(
@@ -10,7 +11,7 @@ export function renderAttempts(
   const strategyLines = attempts
     .slice()
     .reverse()
-    .map((attempt) => `- ${attempt.improvement}`)
+    .map((attempt) => fenceUntrusted(`- ${attempt.improvement}`))
     .filter((line) => line.length > 2);
   const strategy = truncateToTokens(strategyLines.join('\n'), Math.floor(budgetTokens / 3));
   let used = estimateTokens(strategy);
@@ -18,9 +19,9 @@ export function renderAttempts(
   for (const attempt of attempts.slice().reverse()) {
     const block = [
       `<attempt step="${attempt.step}">`,
-      `Answer: ${truncateToTokens(attempt.answer, 300)}`,
-      `Rejected because: ${attempt.reason}`,
-      attempt.blame ? `Root cause: ${attempt.blame}` : '',
+      fenceUntrusted(`Answer: ${truncateToTokens(attempt.answer, 300)}`),
+      fenceUntrusted(`Rejected because: ${attempt.reason}`),
+      attempt.blame ? fenceUntrusted(`Root cause: ${attempt.blame}`) : '',
       '</attempt>',
     ]
       .filter(Boolean)

@@ -1,6 +1,7 @@
 import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
 import { Bm25Index, normaliseScores } from '../../retrieval/bm25.js';
 import type { AgentState } from '../state/agent-state.js';
+import { fenceUntrusted } from './fence-untrusted.js';
 import { snippetQuery } from './semantic-snippets.js';
 
 interface Unit {
@@ -45,7 +46,7 @@ function collectUnits(state: AgentState, query: string, budgetTokens: number): U
   for (const item of state.knowledge) {
     if (item.type !== 'qa' && item.type !== 'chat-history') continue;
     const sources = item.urls.length ? `\nSources: ${item.urls.join(' ')}` : '';
-    const text = `Q: ${item.question}\nA: ${item.answer}${sources}`;
+    const text = fenceUntrusted(`Q: ${item.question}\nA: ${item.answer}${sources}`);
     units.push({
       group: 'facts',
       boost: item.type === 'chat-history' ? 1.5 : 1,
@@ -71,7 +72,7 @@ function collectUnits(state: AgentState, query: string, budgetTokens: number): U
           budget >= perPage
             ? best
             : state.pages.snippets(page, query, Math.max(0, budget - header.length - 20), vector);
-        const body = snippets.map((snippet) => snippet.text.trim()).join('\n[…]\n');
+        const body = fenceUntrusted(snippets.map((snippet) => snippet.text.trim()).join('\n[…]\n'));
         return body ? `${header}\n${body}\n</source>` : '';
       },
     });
@@ -79,7 +80,9 @@ function collectUnits(state: AgentState, query: string, budgetTokens: number): U
   for (const search of state.searches) {
     for (const hit of search.hits) {
       if (state.pages.get(hit.url)) continue;
-      const line = `- ${hit.title} (${hit.url})${hit.publishedAt ? ` [${hit.publishedAt.slice(0, 10)}]` : ''}: ${hit.snippet}`;
+      const line = fenceUntrusted(
+        `- ${hit.title} (${hit.url})${hit.publishedAt ? ` [${hit.publishedAt.slice(0, 10)}]` : ''}: ${hit.snippet}`,
+      );
       units.push({
         group: 'search',
         boost: 0,
@@ -118,5 +121,5 @@ function clip(text: string, budgetChars: number): string {
 }
 
 function escapeAttribute(value: string): string {
-  return value.replace(/"/g, '&quot;').replace(/\s+/g, ' ').slice(0, 200);
+  return fenceUntrusted(value.replace(/"/g, '&quot;').replace(/\s+/g, ' ').slice(0, 200));
 }

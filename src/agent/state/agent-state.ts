@@ -1,3 +1,4 @@
+import type { Page } from '../../providers/spec/page-reader.js';
 import type { SearchHit } from '../../providers/spec/search-provider.js';
 import type { ActionName, KnowledgeItem, Reference } from '../agent-types.js';
 import { GapQueue } from '../gap-queue.js';
@@ -24,31 +25,80 @@ export interface SearchRecord {
   hits: SearchHit[];
 }
 
-/** Everything the loop knows. Steps read and update it; prompts are rendered from it. */
-export class AgentState {
+/**
+ * What runs of one task can share, so a page is read once and what one run learned helps the
+ * others (research sections): sources, pages, searches, knowledge and the caches derived from them.
+ */
+export interface SharedKnowledge {
+  readonly knowledge: KnowledgeItem[];
+  readonly urls: UrlIndex;
+  readonly pages: PageStore;
+  readonly searches: SearchRecord[];
+  /** Embeddings of queries, by text, so each is embedded once for dedup. */
+  readonly queryVectors: Map<string, Float32Array>;
+  /** Embeddings of questions for snippet scoring, by text. */
+  readonly questionVectors: Map<string, Float32Array>;
+  /** Reranker scores by question, then URL key: each pair is scored once. */
+  readonly rerankScores: Map<string, Map<string, number>>;
+  /** Keys of URLs read successfully or tried and failed: not offered again. */
+  readonly visited: Set<string>;
+  readonly badUrls: Map<string, string>;
+}
+
+export function createSharedKnowledge(): SharedKnowledge {
+  return {
+    knowledge: [],
+    urls: new UrlIndex(),
+    pages: new PageStore(),
+    searches: [],
+    queryVectors: new Map(),
+    questionVectors: new Map(),
+    rerankScores: new Map(),
+    visited: new Set(),
+    badUrls: new Map(),
+  };
+}
+
+/**
+ * Everything the loop knows. Steps read and update it; prompts are rendered from it. The
+ * question, its gap queue, diary and rejected attempts are the run's own; the rest may be shared.
+ */
+export class AgentState implements SharedKnowledge {
   readonly question: string;
   readonly gaps: GapQueue;
-  readonly knowledge: KnowledgeItem[] = [];
   readonly diary = new Diary();
-  readonly urls = new UrlIndex();
-  readonly pages = new PageStore();
-  readonly searches: SearchRecord[] = [];
-  /** Embeddings of queries, by text, so each is embedded once for dedup. */
-  readonly queryVectors = new Map<string, Float32Array>();
-  /** Embeddings of questions for snippet scoring, by text. */
-  readonly questionVectors = new Map<string, Float32Array>();
-  /** Reranker scores by question, then URL key: each pair is scored once. */
-  readonly rerankScores = new Map<string, Map<string, number>>();
-  /** Keys of URLs read successfully or tried and failed: not offered again. */
-  readonly visited = new Set<string>();
-  readonly badUrls = new Map<string, string>();
   readonly failedAttempts: FailedAttempt[] = [];
+  /** Pages read ahead of the model's choice, by URL key, until a visit takes them. */
+  readonly prefetched = new Map<string, Promise<Page>>();
+  /** Stops the reads ahead nobody took when the run ends. */
+  readonly prefetchController = new AbortController();
+  /** The question of the step under way (a sub-question or the original). */
+  currentQuestion: string;
+  readonly knowledge: KnowledgeItem[];
+  readonly urls: UrlIndex;
+  readonly pages: PageStore;
+  readonly searches: SearchRecord[];
+  readonly queryVectors: Map<string, Float32Array>;
+  readonly questionVectors: Map<string, Float32Array>;
+  readonly rerankScores: Map<string, Map<string, number>>;
+  readonly visited: Set<string>;
+  readonly badUrls: Map<string, string>;
   /** Actions switched off for the next step only (e.g. answer right after a rejection). */
   disabled = new Set<ActionName>();
 
-  constructor(question: string) {
+  constructor(question: string, shared: SharedKnowledge = createSharedKnowledge()) {
     this.question = question;
     this.gaps = new GapQueue(question);
+    this.currentQuestion = question;
+    this.knowledge = shared.knowledge;
+    this.urls = shared.urls;
+    this.pages = shared.pages;
+    this.searches = shared.searches;
+    this.queryVectors = shared.queryVectors;
+    this.questionVectors = shared.questionVectors;
+    this.rerankScores = shared.rerankScores;
+    this.visited = shared.visited;
+    this.badUrls = shared.badUrls;
   }
 
   /** Search snippets for a URL, joined: the citable text when the page was not read. */

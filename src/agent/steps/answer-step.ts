@@ -1,4 +1,5 @@
-import type { AnswerPayload } from '../action-schema.js';
+import type { StepOutcome } from '../actions/action-definition.js';
+import type { AnswerPayload } from '../actions/answer-action.js';
 import { type CitedAnswer, citeAnswer } from '../citations/cite-answer.js';
 import { renderDiary } from '../context/render-diary.js';
 import { analyzeFailure } from '../evaluation/analyze-failure.js';
@@ -19,51 +20,44 @@ export interface AnswerStepInput {
  * verified quotes and pass the evaluator; a rejection is analysed, remembered, and answering is
  * switched off for the next step. Returns the final answer when accepted.
  */
-export async function runAnswerStep(
-  context: RunContext,
-  input: AnswerStepInput,
-): Promise<FinalAnswer | undefined> {
+export async function runAnswerStep(context: RunContext, input: AnswerStepInput): Promise<StepOutcome> {
   const { state } = context;
   const cited = citeAnswer(state, input.payload);
   if (input.question !== state.question) {
-    state.knowledge.push({
-      type: 'qa',
-      question: input.question,
-      answer: cited.answer,
-      urls: cited.references.map((reference) => reference.url),
-      step: context.step,
-    });
-    state.diary.add({
-      step: context.step,
-      action: 'answer',
-      question: input.question,
+    return {
       note: `answered the sub-question: ${cited.answer.slice(0, 200)}`,
-    });
-    return undefined;
+      knowledge: [
+        {
+          type: 'qa',
+          question: input.question,
+          answer: cited.answer,
+          urls: cited.references.map((reference) => reference.url),
+          step: context.step,
+        },
+      ],
+    };
   }
   const direct =
     context.step === 1 && input.payload.references.length === 0 && !context.config.agent.noDirectAnswer;
   if (direct) {
-    return {
+    return accepted({
       ...cited,
       origin: 'direct',
       confidence: 'high',
       confidenceReason: 'answered directly: the question needed no search',
-    };
+    });
   }
   if (cited.references.length === 0) {
     const reason = input.payload.references.length
       ? `none of its quotes could be found in the sources read (${cited.dropped.map((drop) => drop.reason).join('; ')})`
       : 'it cites no sources';
-    await reject(
+    return reject(
       context,
-      input,
       cited,
       reason,
       'Cite exact quotes copied from <knowledge>; read pages to get them.',
       false,
     );
-    return undefined;
   }
   const criteria = await input.criteria();
   const outcome = await evaluateAnswer(context, {
@@ -74,32 +68,34 @@ export async function runAnswerStep(
   });
   if (outcome.pass) {
     const quotes = cited.references.length;
-    return {
+    return accepted({
       ...cited,
       origin: 'evaluated',
       confidence: 'high',
       confidenceReason: `passed the ${criteria.join(', ')} checks; ${quotes} verified quote${quotes === 1 ? '' : 's'}`,
-    };
+    });
   }
-  await reject(
+  return reject(
     context,
-    input,
     cited,
     `${outcome.criterion} check failed: ${outcome.reason}`,
     outcome.improvement,
     true,
   );
-  return undefined;
 }
 
+function accepted(final: FinalAnswer): StepOutcome {
+  return { note: 'answered the question; the answer was accepted', final };
+}
+
+/** Remembers a rejected answer with what to do differently; answering is off for the next step. */
 async function reject(
   context: RunContext,
-  input: AnswerStepInput,
   cited: CitedAnswer,
   reason: string,
   improvement: string,
   analyse: boolean,
-): Promise<void> {
+): Promise<StepOutcome> {
   const { state, budget } = context;
   const analysis = analyse
     ? await analyzeFailure(context, {
@@ -120,7 +116,6 @@ async function reject(
     blame: analysis.blame,
     improvement: analysis.improvement || improvement,
   });
-  state.disabled.add('answer');
   context.emit({
     type: 'answer-rejected',
     step: context.step,
@@ -128,10 +123,5 @@ async function reject(
     improvement: analysis.improvement || improvement,
     attempts: budget.failedAttempts,
   });
-  state.diary.add({
-    step: context.step,
-    action: 'answer',
-    question: input.question,
-    note: `answer rejected: ${reason}`,
-  });
+  return { note: `answer rejected: ${reason}`, disableNext: true };
 }

@@ -1,9 +1,10 @@
 import { AbortedError, isAuthenticationError, isConfigError } from '../../errors/index.js';
-import { finalAnswerSchema } from '../action-schema.js';
+import { finalAnswerSchema } from '../actions/final-answer-schema.js';
 import type { StopReason } from '../agent-types.js';
 import { citeAnswer } from '../citations/cite-answer.js';
 import { buildAgentPrompt } from '../context/build-agent-prompt.js';
 import { callLlm, type RunContext } from '../run-context.js';
+import { extractiveAnswer } from './extractive-answer.js';
 import type { FinalAnswer } from './final-answer.js';
 import { errorMessage } from './step-errors.js';
 
@@ -13,6 +14,7 @@ const stopDescriptions: Record<StopReason, string> = {
   time: 'the time budget is nearly spent',
   attempts: 'too many answers were rejected',
   'invalid-output': 'the model kept producing unusable output',
+  errors: 'steps kept failing',
 };
 
 /**
@@ -75,6 +77,15 @@ function fallbackAnswer(context: RunContext, description: string): FinalAnswer {
       origin: 'fallback',
       confidence: 'low',
       confidenceReason: `${description} and no final answer could be produced; this is the last rejected attempt (${last.reason})`,
+    };
+  }
+  const extract = extractiveAnswer(context.state, description);
+  if (extract) {
+    return {
+      ...extract,
+      origin: 'fallback',
+      confidence: 'low',
+      confidenceReason: `${description} and the model could not write an answer; these are the passages found that best match the question, quoted from their pages`,
     };
   }
   return {

@@ -2,9 +2,10 @@ import { describeSearchNotice } from '../../providers/search/fallback-search.js'
 import type { SearchHit } from '../../providers/spec/search-provider.js';
 import { createHostFilter } from '../../retrieval/host-lists.js';
 import { hostOf } from '../../retrieval/normalize-url.js';
+import type { StepOutcome } from '../actions/action-definition.js';
 import type { RunContext } from '../run-context.js';
 import { type PlannedQuery, planQueries } from './plan-queries.js';
-import { errorMessage, isFatal } from './step-errors.js';
+import { errorMessage, isFatal, stopRunWith } from './step-errors.js';
 
 /**
  * Plans the queries (dedup, rewrite, dedup) and runs them concurrently. Hits become side knowledge
@@ -14,32 +15,30 @@ import { errorMessage, isFatal } from './step-errors.js';
 export async function runSearchStep(
   context: RunContext,
   input: { question: string; queries: string[] },
-): Promise<void> {
+): Promise<StepOutcome> {
   const { state, budget } = context;
   const planned = await planQueries(context, input);
   const queries = planned.map((item) => item.query);
   if (queries.length === 0) {
-    state.disabled.add('search');
-    state.diary.add({
-      step: context.step,
-      action: 'search',
-      question: input.question,
+    return {
       note: 'every proposed query repeats one searched already; try other words or another action',
-    });
-    return;
+      disableNext: true,
+    };
   }
   context.emit({ type: 'search-start', step: context.step, queries });
-  const started = performance.now();
+  const waited = budget.wait('search');
   const settled = await Promise.allSettled(planned.map((item) => searchAllowedHosts(context, item)));
-  budget.addTime('search', performance.now() - started);
+  waited();
   budget.countSearch(queries.length);
   const failures: Array<{ query: string; error: string }> = [];
   let hits = 0;
   let newUrls = 0;
+  let firstError: unknown;
   settled.forEach((outcome, index) => {
     const query = queries[index]!;
     if (outcome.status === 'rejected') {
       if (isFatal(outcome.reason)) throw outcome.reason;
+      firstError ??= outcome.reason;
       failures.push({ query, error: errorMessage(outcome.reason) });
       return;
     }
@@ -48,16 +47,17 @@ export async function runSearchStep(
     newUrls += recordHits(context, query, outcome.value);
   });
   context.emit({ type: 'search-end', step: context.step, queries, hits, newUrls, failures });
-  if (newUrls === 0) state.disabled.add('search');
+  // Search is down and nothing was ever found or read: answering "not found" would hide the cause.
+  if (failures.length === queries.length && state.searches.length === 0 && state.pages.all().length === 0) {
+    throw stopRunWith(firstError);
+  }
   const failed = failures.length
     ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failure.error})`).join('; ')}.`
     : '';
-  state.diary.add({
-    step: context.step,
-    action: 'search',
-    question: input.question,
+  return {
     note: `searched ${queries.map((query) => `"${query}"`).join(', ')}: ${hits} results, ${newUrls} new URLs.${failed}`,
-  });
+    disableNext: newUrls === 0,
+  };
 }
 
 function recordHits(context: RunContext, query: string, hits: SearchHit[]): number {

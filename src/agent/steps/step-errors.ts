@@ -11,3 +11,31 @@ export function isFatal(error: unknown): boolean {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+const stoppingErrors = new WeakSet<object>();
+
+/**
+ * Marks an error that must end the run although a step would normally move past it (every
+ * search failed and nothing was read: there is nothing to answer from, and the person must fix
+ * the provider). The error itself is rethrown so callers still see its type and status.
+ */
+export function stopRunWith(error: unknown): unknown {
+  if (typeof error === 'object' && error !== null) stoppingErrors.add(error);
+  return error;
+}
+
+/**
+ * The one sorting of an error out of a step: `fatal` ends the run (cancelled, a rejected key, a
+ * configuration to fix); `deadline` goes on to the final answer (regular steps ran out of time
+ * mid-call); anything else is a failed step, which the loop notes and moves past.
+ */
+export function classifyStepError(
+  error: unknown,
+  signals: { cancel: AbortSignal | undefined; regular: AbortSignal },
+): 'fatal' | 'deadline' | 'failed-step' {
+  if (signals.cancel?.aborted) return 'fatal';
+  if (typeof error === 'object' && error !== null && stoppingErrors.has(error)) return 'fatal';
+  if (isAuthenticationError(error) || isConfigError(error)) return 'fatal';
+  if (isAbortError(error) && signals.regular.aborted) return 'deadline';
+  return 'failed-step';
+}

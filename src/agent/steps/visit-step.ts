@@ -2,6 +2,8 @@ import { isProviderError } from '../../errors/index.js';
 import type { Page } from '../../providers/spec/page-reader.js';
 import type { HostProblem } from '../../retrieval/host-health.js';
 import { hostOf, normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
+import type { StepOutcome } from '../actions/action-definition.js';
+import { readPage } from '../context/prefetch-pages.js';
 import { embedPageChunks } from '../context/semantic-snippets.js';
 import type { RunContext } from '../run-context.js';
 import type { StoredPage } from '../state/page-store.js';
@@ -18,25 +20,14 @@ const minReadableChars = 40;
 export async function runVisitStep(
   context: RunContext,
   input: { question: string; targets: string[]; urlList: readonly string[] },
-): Promise<void> {
-  const { state, budget } = context;
+): Promise<StepOutcome> {
+  const { budget } = context;
   const urls = resolveTargets(context, input.targets, input.urlList);
-  if (urls.length === 0) {
-    state.disabled.add('visit');
-    state.diary.add({
-      step: context.step,
-      action: 'visit',
-      question: input.question,
-      note: 'no new URL to read among the targets given',
-    });
-    return;
-  }
+  if (urls.length === 0) return { note: 'no new URL to read among the targets given', disableNext: true };
   context.emit({ type: 'read-start', step: context.step, urls });
-  const started = performance.now();
-  const settled = await Promise.allSettled(
-    urls.map((url) => context.reader.read(url, { signal: context.signal })),
-  );
-  budget.addTime('read', performance.now() - started);
+  const waited = budget.wait('read');
+  const settled = await Promise.allSettled(urls.map((url) => readPage(context, url)));
+  waited();
   budget.countRead(urls.length);
   const notes: string[] = [];
   const stored: StoredPage[] = [];
@@ -75,13 +66,7 @@ export async function runVisitStep(
   });
   // Awaited before the next prompt is built, so this step's pages are scored semantically too.
   await Promise.all(stored.map((page) => embedPageChunks(context, page)));
-  if (readCount === 0) state.disabled.add('visit');
-  state.diary.add({
-    step: context.step,
-    action: 'visit',
-    question: input.question,
-    note: `${notes.join('; ')}.`,
-  });
+  return { note: `${notes.join('; ')}.`, disableNext: readCount === 0 };
 }
 
 function resolveTargets(
@@ -99,7 +84,16 @@ function resolveTargets(
     const key = url ? urlKey(url) : undefined;
     if (!url || !key || seen.has(key) || state.visited.has(key)) continue;
     seen.add(key);
-    if (!state.urls.has(url)) state.urls.add({ url, source: 'agent', step: context.step });
+    // Only URLs this run found (search hits, page links, the question): a page that tells the
+    // model to open another URL (say, one carrying the question as a parameter) gets nothing.
+    if (!state.urls.has(url)) {
+      context.emit({
+        type: 'warning',
+        step: context.step,
+        message: `not reading ${url.slice(0, 200)}: it was not found in this run (search results, pages read or the question)`,
+      });
+      continue;
+    }
     resolved.push(url);
     if (resolved.length === context.config.agent.maxUrlsPerStep) break;
   }

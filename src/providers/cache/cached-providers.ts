@@ -65,6 +65,8 @@ export function createCachedReader(options: CachedReaderOptions): PageReader {
   const { reader, cache } = options;
   return {
     id: reader.id,
+    ...(reader.freeToPrefetch ? { freeToPrefetch: true } : {}),
+    ...(reader.prepare ? { prepare: () => reader.prepare!() } : {}),
     async read(url: string, readOptions?: ReadOptions): Promise<Page> {
       const key = JSON.stringify([reader.id, url]);
       const cached = cache.get('page', key);

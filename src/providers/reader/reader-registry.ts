@@ -38,14 +38,21 @@ const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageRea
  */
 function createBuiltinReaderOnFirstRead(settings: BuiltinReaderSettings): PageReader {
   let reader: Promise<PageReader> | undefined;
+  const load = () => {
+    reader ??= import('./builtin/builtin-reader.js').then(({ createBuiltinReader }) =>
+      createBuiltinReader(settings),
+    );
+    return reader;
+  };
   return {
     id: 'builtin',
-    read(url, options) {
-      reader ??= import('./builtin/builtin-reader.js').then(({ createBuiltinReader }) =>
-        createBuiltinReader(settings),
-      );
-      return reader.then((loaded) => loaded.read(url, options));
-    },
+    freeToPrefetch: true,
+    read: (url, options) => load().then((loaded) => loaded.read(url, options)),
+    prepare: () =>
+      load().then(
+        () => undefined,
+        () => undefined,
+      ),
   };
 }
 

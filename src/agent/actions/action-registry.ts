@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import type { ActionDefinition, ActionGate, ActionLimits } from './action-definition.js';
+import { answerAction } from './answer-action.js';
+import { reflectAction } from './reflect-action.js';
+import { searchAction } from './search-action.js';
+import { visitAction } from './visit-action.js';
+
+/**
+ * Every action the agent can take, in the order the prompt lists them. Adding an action is one
+ * file (a `defineAction`) and one line here: the names, the step schema, the prompt's action list
+ * and the `AgentStep` type all derive from this list.
+ */
+export const actionRegistry = [searchAction, visitAction, reflectAction, answerAction] as const;
+
+type RegisteredAction = (typeof actionRegistry)[number];
+export type ActionName = RegisteredAction['name'];
+type PayloadOf<A> = A extends ActionDefinition<string, infer Payload> ? Payload : never;
+
+/** One validated step: `think`, the action's name, and that action's payload under its name. */
+export type AgentStep = {
+  [A in RegisteredAction as A['name']]: { think: string; action: A['name'] } & {
+    [K in A['name']]: PayloadOf<A>;
+  };
+}[ActionName];
+
+export const actionNames: readonly ActionName[] = actionRegistry.map((action) => action.name);
+
+const byName = new Map<string, ActionDefinition<ActionName, unknown>>(
+  actionRegistry.map((action) => [action.name, action as ActionDefinition<ActionName, unknown>]),
+);
+
+export function actionDefinition(name: ActionName): ActionDefinition<ActionName, unknown> {
+  return byName.get(name)!;
+}
+
+/**
+ * Which actions the next step may take: each action's own gate, minus those switched off for
+ * this step. Never empty: answering is always possible as a last resort.
+ */
+export function allowedActions(gate: ActionGate): ActionName[] {
+  const allowed = actionRegistry
+    .filter((action) => !gate.state.disabled.has(action.name) && action.isAllowed(gate))
+    .map((action) => action.name);
+  return allowed.length > 0 ? allowed : ['answer'];
+}
+
+/** The system prompt's list of actions, for the allowed ones only. */
+export function renderActions(
+  allowed: readonly ActionName[],
+  input: Parameters<ActionDefinition['prompt']>[0],
+): string {
+  return allowed
+    .map((name) => `${actionDefinition(name).prompt(input)}\n${fieldGuide(name, input.limits)}`)
+    .join('\n');
+}
+
+/** One action's reply shape in words and by example (see `ActionDefinition.guide`). */
+function fieldGuide(name: ActionName, limits: ActionLimits): string {
+  const { fields, example } = actionDefinition(name).guide(limits);
+  const reply = {
+    think: 'One to three sentences: what you know, what is missing, why this action.',
+    action: name,
+    [name]: example,
+  };
+  return [
+    `To ${name}, reply with "think", "action": "${name}" and a "${name}" object with:`,
+    ...fields.map((field) => `- ${name}.${field}`),
+    `Example: ${JSON.stringify(reply)}`,
+  ].join('\n');
+}
+
+/**
+ * The step schema for the allowed actions only: `think`, `action`, and one object per allowed
+ * action, of which the chosen one must be filled.
+ */
+export function createActionSchema(allowed: readonly ActionName[], limits: ActionLimits) {
+  // The same few schemas recur every step; reusing the object lets its JSON schema be converted once.
+  const key = `${allowed.join(',')}|${limits.maxQueries}|${limits.maxUrls}|${limits.maxGapQuestions}|${limits.maxReferences}`;
+  let schema = schemas.get(key);
+  if (!schema) {
+    schema = buildActionSchema(allowed, limits);
+    schemas.set(key, schema);
+  }
+  return schema;
+}
+
+const schemas = new Map<string, z.ZodType<AgentStep>>();
+
+function buildActionSchema(allowed: readonly ActionName[], limits: ActionLimits): z.ZodType<AgentStep> {
+  const shape: Record<string, z.ZodType> = {
+    think: z
+      .string()
+      .describe(
+        'One to three sentences: what you know, what is missing, why this action. Language of the question.',
+      ),
+    action: z.enum(allowed as [ActionName, ...ActionName[]]).describe(`One of: ${allowed.join(', ')}`),
+  };
+  for (const name of allowed) {
+    shape[name] = actionDefinition(name)
+      .schema(limits)
+      .optional()
+      .describe(`Fill only when action is "${name}"`);
+  }
+  const schema = z.object(shape).superRefine((value, context) => {
+    const action = value.action as ActionName;
+    if (value[action] === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: [action],
+        message: `action is "${action}" so the "${action}" object must be filled`,
+      });
+    }
+  });
+  return schema as unknown as z.ZodType<AgentStep>;
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { runAnswerStep } from '../steps/answer-step.js';
+import { defineAction } from './action-definition.js';
+
+const referenceSchema = z.object({
+  url: z.string().min(1).describe('URL of the source, exactly as given in <knowledge>'),
+  quote: z
+    .string()
+    .min(1)
+    .describe(
+      'An exact, word-for-word quote from that source that supports the claim; copy, never paraphrase',
+    ),
+});
+
+/** The answer payload; the forced final answer uses it too. */
+export const answerSchema = z.object({
+  text: z
+    .string()
+    .min(1)
+    .describe(
+      'The final answer in markdown: short, definitive, no hedging. Put footnote markers [^1], [^2] after the ' +
+        'claims they support; [^n] refers to the n-th entry of references.',
+    ),
+  references: z.array(referenceSchema).describe('Sources for the claims, in footnote order'),
+});
+export type AnswerPayload = z.infer<typeof answerSchema>;
+
+export const answerAction = defineAction({
+  name: 'answer',
+  schema: (limits): z.ZodType<AnswerPayload> =>
+    answerSchema.extend({ references: answerSchema.shape.references.max(limits.maxReferences) }),
+  prompt: () => `<action-answer>
+Answer when <knowledge> supports an answer. Lead with the answer itself; be short and definitive, no hedging.
+Put a footnote marker [^1], [^2] after each claim; references[n-1] gives that claim's URL and an exact quote
+copied word for word from the text shown for that URL in <knowledge>. Never cite a URL not in <knowledge>.
+For trivial questions (arithmetic, greetings, common definitions) answer directly with no references.
+When <question> is a sub-question of <original-question>, answer only the sub-question.
+</action-answer>`,
+  guide: (limits) => ({
+    fields: [
+      'text: the answer in markdown, short and definitive, with a footnote marker [^1], [^2] after each claim',
+      `references: a list of up to ${limits.maxReferences} objects {url, quote}, in footnote order: the URL of a source in <knowledge> and an exact quote copied word for word from its text`,
+    ],
+    example: {
+      text: 'Bong Joon-ho directed Parasite[^1].',
+      references: [
+        {
+          url: 'https://en.wikipedia.org/wiki/Parasite_(2019_film)',
+          quote: 'Parasite is a 2019 South Korean black comedy thriller film directed by Bong Joon-ho',
+        },
+      ],
+    },
+  }),
+  isAllowed: ({ state, noDirectAnswer }) => {
+    const nothingKnown = state.knowledge.length === 0 && state.searches.length === 0;
+    return !(noDirectAnswer && nothingKnown);
+  },
+  run: (context, { question, payload, criteria }) => runAnswerStep(context, { question, payload, criteria }),
+});

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import { answerSchema } from './answer-action.js';
+
+/** Beast mode's reply: no choice of action, only the answer. */
+export const finalAnswerSchema = z.object({
+  think: z.string().describe('One or two sentences on what the answer rests on and what is uncertain'),
+  answer: answerSchema,
+});
+export type FinalAnswerStep = z.infer<typeof finalAnswerSchema>;

@@ -89,7 +89,7 @@ describe('the action registry', () => {
     expect(text).not.toContain('<action-answer>');
   });
 
-  it('shows each allowed action\'s fields and an example reply that the step schema accepts', () => {
+  it("shows each allowed action's fields and an example reply that the step schema accepts", () => {
     const allowed = [...actionNames];
     const text = renderActions(allowed, { limits, state: new AgentState('Q') });
     const schema = createActionSchema(allowed, limits);

@@ -144,23 +144,19 @@ async function syntheticPass(count) {
     });
   }
   const writeSeconds = (performance.now() - started) / 1000;
-  const times = [];
-  for (let index = 0; index < 200; index++) {
-    const query = sentence(6);
-    const queryStarted = performance.now();
-    await searchKnowledge({ store, query, limit: 10, expand: false });
-    times.push(performance.now() - queryStarted);
-  }
-  const expandedTimes = [];
-  for (let index = 0; index < 100; index++) {
-    const query = sentence(6);
-    const queryStarted = performance.now();
-    await searchKnowledge({ store, query, limit: 10, expand: true });
-    expandedTimes.push(performance.now() - queryStarted);
-  }
+  const timeQueries = async (count, expand) => {
+    const times = [];
+    for (let index = 0; index < count; index++) {
+      const query = sentence(6);
+      const queryStarted = performance.now();
+      await searchKnowledge({ store, query, limit: 10, expand });
+      times.push(performance.now() - queryStarted);
+    }
+    return times.sort((a, b) => a - b);
+  };
+  const times = await timeQueries(200, false);
+  const expandedTimes = await timeQueries(100, true);
   store.close();
-  times.sort((a, b) => a - b);
-  expandedTimes.sort((a, b) => a - b);
   const megabytes =
     (statSync(file).size + (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0)) / 2 ** 20;
   console.log(

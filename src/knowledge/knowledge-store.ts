@@ -88,6 +88,9 @@ export class KnowledgeStore {
   readonly knowledge: KnowledgeDatabase;
   private vectors: VectorIndex | undefined;
   private readonly database: BetterSqlite3.Database;
+  // Cached for informativeWords(); forgotten on every write.
+  private chunkCount: number | undefined;
+  private readonly documentFrequency = new Map<string, number>();
 
   constructor(options: { file: string; vectorBackend?: VectorBackend }) {
     this.knowledge = openKnowledgeDatabase(options);
@@ -151,6 +154,7 @@ export class KnowledgeStore {
 
   /** Writes a document with its chunks, replacing an earlier version of the same source. */
   putDocument(document: NewDocument): StoredDocument {
+    this.forgetFrequencies();
     const key = documentKey(document.collection, document.source);
     this.database.transaction(() => {
       const existing = this.findDocument(document.collection, document.source);
@@ -214,6 +218,7 @@ export class KnowledgeStore {
 
   /** Removes documents by key or source (a path or URL); returns what was removed. */
   removeDocuments(keyOrSource: string): StoredDocument[] {
+    this.forgetFrequencies();
     const matches = this.database
       .prepare(
         `SELECT ${documentColumns} FROM documents d WHERE d.doc_key = ? OR d.source = ? OR d.source LIKE ? ESCAPE '\\'`,
@@ -256,6 +261,32 @@ export class KnowledgeStore {
         ? statement.all(match, options.collection, options.limit)
         : statement.all(match, options.limit)
     ) as Array<{ chunkId: number; score: number }>;
+  }
+
+  /**
+   * The query words worth ranking by: a word in more than half of all chunks has a BM25 idf near
+   * zero, so it barely moves the order, yet ranking every chunk it matches is most of a query's
+   * time on a large base. Such words are dropped unless nothing else is left (then the rarest
+   * stay). Document frequencies are remembered until the next write.
+   */
+  informativeWords(words: readonly string[]): string[] {
+    if (words.length <= 1) return [...words];
+    this.chunkCount ??= (this.database.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
+    const count = this.database.prepare('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?');
+    const frequencies = words.map((word) => {
+      let frequency = this.documentFrequency.get(word);
+      if (frequency === undefined) {
+        frequency = (count.get(`"${word.replace(/"/g, '')}"`) as { n: number }).n;
+        this.documentFrequency.set(word, frequency);
+      }
+      return { word, frequency };
+    });
+    const informative = frequencies.filter((entry) => entry.frequency <= this.chunkCount! / 2);
+    const kept =
+      informative.length > 0
+        ? informative
+        : frequencies.sort((a, b) => a.frequency - b.frequency).slice(0, 2);
+    return kept.map((entry) => entry.word);
   }
 
   nearest(vector: Float32Array, options: { limit: number; collection?: string }): VectorNeighbour[] {
@@ -302,6 +333,11 @@ export class KnowledgeStore {
         )
         .all() as Array<{ collection: string; documents: number }>,
     };
+  }
+
+  private forgetFrequencies(): void {
+    this.chunkCount = undefined;
+    this.documentFrequency.clear();
   }
 
   close(): void {

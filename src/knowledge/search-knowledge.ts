@@ -69,7 +69,10 @@ export async function searchKnowledge(options: KnowledgeSearchOptions): Promise<
     return entry;
   };
   store
-    .fullText(fullTextQuery(query), { limit: depth, collection: options.collection })
+    .fullText(fullTextQuery(store.informativeWords([...new Set(searchWordsOf(query))])), {
+      limit: depth,
+      collection: options.collection,
+    })
     .forEach((row, rank) => {
       const entry = explain(row.chunkId);
       entry.fullText = { rank: rank + 1, bm25: round(row.score) };
@@ -206,9 +209,9 @@ function analysedNames(analysis: string | null): string[] | undefined {
   }
 }
 
-/** Every search word as an FTS5 string, OR-ed: BM25 ranks chunks by how many and how rare. */
-export function fullTextQuery(query: string): string {
-  return [...new Set(searchWordsOf(query))].map((word) => `"${word.replace(/"/g, '')}"`).join(' OR ');
+/** Search words as FTS5 strings, OR-ed: BM25 ranks chunks by how many and how rare. */
+export function fullTextQuery(words: readonly string[]): string {
+  return words.map((word) => `"${word.replace(/"/g, '')}"`).join(' OR ');
 }
 
 function phraseQuery(name: string): string {

@@ -5,7 +5,7 @@ import type { AnswerSchema, StructuredAnswer } from './agent/structured-answer.j
 import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createKnowledgeBase } from './knowledge/knowledge-base.js';
-import { createKnowledgeReader, withKnowledgeReader } from './knowledge/knowledge-reader.js';
+import { createKnowledgeReader } from './knowledge/knowledge-reader.js';
 import { createLocalSearch, localSearchId, withLocalHits } from './knowledge/local-search-provider.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
@@ -26,6 +26,11 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
+  /**
+   * Readers of more source schemes beside http(s) and file:, by scheme: {"kb:": knowledgeBaseReader}.
+   * Used with the reader built from the config (not with `reader`); never cached.
+   */
+  sourceReaders?: Readonly<Record<string, PageReader>>;
   embedding?: EmbeddingProvider;
   reranker?: Reranker;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
@@ -65,6 +70,14 @@ export interface DeepSearchRuntime {
   close(): void;
 }
 
+/** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
+function createSourceReader(options: RuntimeOptions): PageReader {
+  const sources = createPageReader({ ...options.config.reader, fetch: options.fetch });
+  for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))
+    sources.register(scheme, reader);
+  return sources;
+}
+
 function saveHostHealth(path: string, health: HostHealth, warn: (message: string) => void): void {
   try {
     writeJsonFile(path, health.snapshot());
@@ -82,6 +95,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
   const cache = createProviderCache(config.cache);
+  const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
@@ -101,15 +115,16 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     });
     // Local hits change as documents are added: never served from the cache.
     const usesLocal = searchConfig.provider.split(',').some((id) => id.trim() === localSearchId);
-    const cached = usesLocal ? provider : cache.search(provider, searchConfig);
+    const cached = usesLocal ? provider : cache.search(provider, searchConfig, network);
     return knowledge.merge && localSearch && !usesLocal ? withLocalHits(cached, localSearch()) : cached;
   };
   const search = options.search ?? makeSearch(config.search, config.knowledge);
-  const webReader =
-    options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
-  const reader = knowledgeBase
-    ? withKnowledgeReader(webReader, createKnowledgeReader({ knowledgeBase }))
-    : webReader;
+  // kb: URLs are read from the knowledge base by the scheme-aware source reader; they are never
+  // cached (the cache keeps network schemes only).
+  const sourceReaders = knowledgeBase
+    ? { 'kb:': createKnowledgeReader({ knowledgeBase }), ...options.sourceReaders }
+    : options.sourceReaders;
+  const reader = options.reader ?? cache.reader(createSourceReader({ ...options, sourceReaders }), network);
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   const healthFile = config.retrieval.hostHealthFile;
   const hostHealth = new HostHealth(healthFile ? readJsonFile(healthFile) : {});

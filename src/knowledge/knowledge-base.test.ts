@@ -177,7 +177,7 @@ describe('knowledge base', () => {
     expect(hits[0]!.url).toMatch(/^kb:default\/[0-9a-f]{12}#chunk-0$/);
     expect(hits[0]!.title).toContain('Token spec');
     const page = await createKnowledgeReader({ knowledgeBase: kb }).read(hits[0]!.url);
-    expect(page.url).toBe(hits[0]!.url.replace(/#.*$/, ''));
+    expect(page.url).toBe(hits[0]!.url);
     expect(page.text).toContain('Session tokens expire after one hour of inactivity.');
     const merged = withLocalHits(
       { id: 'web', search: async () => [{ url: 'https://example.org/', title: 'Web', snippet: 'web' }] },

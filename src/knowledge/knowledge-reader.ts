@@ -24,7 +24,8 @@ export function createKnowledgeReader(options: { knowledgeBase: KnowledgeBase })
       }
       return {
         requestedUrl: url,
-        url: knowledgeUrl({ collection: document.collection, documentKey: document.key }),
+        // The URL as asked (with its chunk fragment): the agent keeps pages under the URL it read.
+        url,
         title: document.title,
         markdown: document.text,
         text: document.contentType === 'text/plain' ? document.text : markdownToText(document.text),

@@ -2,6 +2,7 @@
 // scorer vs the leading text of the same budget, and time per selection. Run: npm run bench:snippets
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { scoreBm25 } from '../dist/retrieval/bm25.js';
 import { selectSnippets } from '../dist/retrieval/select-snippets.js';
 
 const dataPath = resolve(process.argv[2] ?? '../shared/eval/snippets/leval-natural-questions.jsonl');
@@ -28,6 +29,7 @@ for (const budget of budgets) {
   let questions = 0;
   let selected = 0;
   let leading = 0;
+  let expanded = 0;
   const perHalf = { even: { questions: 0, selected: 0 }, odd: { questions: 0, selected: 0 } };
   const times = [];
   documents.forEach((document, documentIndex) => {
@@ -49,6 +51,8 @@ for (const budget of budgets) {
         tally.selected++;
       }
       if (contains(page.slice(0, budget), answer)) leading++;
+      const withExpansion = selectSnippets(question, page, { budgetChars: budget, expand: true });
+      if (contains(withExpansion.map((snippet) => snippet.text).join('\n'), answer)) expanded++;
     });
   });
   times.sort((a, b) => a - b);
@@ -56,6 +60,7 @@ for (const budget of budgets) {
     budget,
     questions,
     lexical: (selected / questions).toFixed(3),
+    withExpansion: (expanded / questions).toFixed(3),
     evenPages: (perHalf.even.selected / perHalf.even.questions).toFixed(3),
     oddPages: (perHalf.odd.selected / perHalf.odd.questions).toFixed(3),
     leadingText: (leading / questions).toFixed(3),
@@ -80,41 +85,69 @@ const hotpotPath = resolve('../shared/eval/qa/hotpotqa-dev-distractor-first100.j
 if (existsSync(hotpotPath)) {
   const items = JSON.parse(readFileSync(hotpotPath, 'utf8'));
   const hotpotRows = [];
-  for (const budget of [1000, 2000]) {
-    let answers = 0;
-    let answersFound = 0;
-    let answersLeading = 0;
-    let facts = 0;
-    let factsFound = 0;
-    for (const item of items) {
-      const sentencesOf = new Map();
-      let page = '';
-      item.context.title.forEach((title, index) => {
-        sentencesOf.set(title, item.context.sentences[index]);
-        page += `## ${title}\n${item.context.sentences[index].join('')}\n\n`;
-      });
-      const text = selectSnippets(item.question, page, { budgetChars: budget })
+  // Whole paragraphs ranked by plain BM25 against the question, best first while they fit.
+  const bm25Paragraphs = (question, paragraphs, budget) => {
+    const scores = scoreBm25(question, paragraphs);
+    const order = paragraphs.map((_, index) => index).sort((a, b) => scores[b] - scores[a]);
+    const kept = [];
+    let used = 0;
+    for (const index of order) {
+      if (used + paragraphs[index].length > budget) continue;
+      kept.push(paragraphs[index]);
+      used += paragraphs[index].length;
+    }
+    return kept.join('\n');
+  };
+  const methods = {
+    lexical: (item, page, budget) =>
+      selectSnippets(item.question, page, { budgetChars: budget })
         .map((snippet) => snippet.text)
-        .join('\n');
-      if (!['yes', 'no'].includes(item.answer.toLowerCase())) {
-        answers++;
-        if (contains(text, item.answer)) answersFound++;
-        if (contains(page.slice(0, budget), item.answer)) answersLeading++;
+        .join('\n'),
+    'with expansion': (item, page, budget) =>
+      selectSnippets(item.question, page, { budgetChars: budget, expand: true })
+        .map((snippet) => snippet.text)
+        .join('\n'),
+    'BM25 whole paragraphs': (item, _page, budget, paragraphs) =>
+      bm25Paragraphs(item.question, paragraphs, budget),
+    'leading text': (_item, page, budget) => page.slice(0, budget),
+  };
+  for (const budget of [1000, 2000, 4000]) {
+    for (const [method, select] of Object.entries(methods)) {
+      let answers = 0;
+      let answersFound = 0;
+      let facts = 0;
+      let factsFound = 0;
+      for (const item of items) {
+        const sentencesOf = new Map();
+        let page = '';
+        const paragraphs = [];
+        item.context.title.forEach((title, index) => {
+          sentencesOf.set(title, item.context.sentences[index]);
+          const paragraph = `## ${title}\n${item.context.sentences[index].join('')}\n\n`;
+          paragraphs.push(paragraph);
+          page += paragraph;
+        });
+        const text = select(item, page, budget, paragraphs);
+        if (text.length > budget + paragraphs.length)
+          throw new Error(`${method} exceeds the ${budget} budget`);
+        if (!['yes', 'no'].includes(item.answer.toLowerCase())) {
+          answers++;
+          if (contains(text, item.answer)) answersFound++;
+        }
+        item.supporting_facts.title.forEach((title, index) => {
+          const sentence = sentencesOf.get(title)?.[item.supporting_facts.sent_id[index]];
+          if (!sentence?.trim()) return;
+          facts++;
+          if (contains(text, sentence)) factsFound++;
+        });
       }
-      item.supporting_facts.title.forEach((title, index) => {
-        const sentence = sentencesOf.get(title)?.[item.supporting_facts.sent_id[index]];
-        if (!sentence?.trim()) return;
-        facts++;
-        if (contains(text, sentence)) factsFound++;
+      hotpotRows.push({
+        budget,
+        method,
+        answers: (answersFound / answers).toFixed(3),
+        supportingSentences: (factsFound / facts).toFixed(3),
       });
     }
-    hotpotRows.push({
-      budget,
-      questions: items.length,
-      answers: (answersFound / answers).toFixed(3),
-      answersLeadingText: (answersLeading / answers).toFixed(3),
-      supportingSentences: (factsFound / facts).toFixed(3),
-    });
   }
   console.log('HotpotQA (first 100 dev questions, 10 paragraphs pooled per question), containment:');
   console.table(hotpotRows);

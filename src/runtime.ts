@@ -6,6 +6,9 @@ import type { DeepSearchConfig } from './config/config-schema.js';
 import { configSecrets } from './config/config-secrets.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createRedactor, type Redactor } from './errors/index.js';
+import { createKnowledgeBase } from './knowledge/knowledge-base.js';
+import { createKnowledgeReader } from './knowledge/knowledge-reader.js';
+import { createLocalSearch, localSearchId, withLocalHits } from './knowledge/local-search-provider.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
 import type { SqliteDriverLoader } from './providers/cache/sqlite-cache.js';
 import { assertFitsContext } from './providers/llm/assert-fits-context.js';
@@ -120,46 +123,53 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     onUnavailable: options.onCacheUnavailable,
   });
   const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
-  const search =
-    options.search ??
-    cache.search(
-      createSearchProvider({
-        ...config.search,
-        fetch: options.fetch,
-        allowPrivateNetwork: config.reader.allowPrivateNetwork,
-      }),
-      config.search,
-      network,
-    );
-  const reader = options.reader ?? cache.reader(createSourceReader(options), network);
   const redact = createRedactor(configSecrets(config));
   const llm = withRedactedErrors(
     createLlmClient({ config, fetch: options.fetch, createModel: options.createModel }),
     redact,
   );
+  // Loads its WebAssembly engine on the first run of code, not here.
+  const codeRunner = options.codeRunner ?? createQuickJsCodeRunner(config.sandbox);
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
-  // Loads its WebAssembly engine on the first run of code, not here.
-  const codeRunner = options.codeRunner ?? createQuickJsCodeRunner(config.sandbox);
+  // The knowledge base opens on its first search or read, not here.
+  const knowledgeBase = config.knowledge.file
+    ? createKnowledgeBase({ file: config.knowledge.file, embedding, reranker })
+    : undefined;
+  const makeSearch = (searchConfig: DeepSearchConfig['search'], knowledge: DeepSearchConfig['knowledge']) => {
+    const localSearch = knowledgeBase
+      ? () => createLocalSearch({ knowledgeBase, collection: knowledge.collection })
+      : undefined;
+    const provider = createSearchProvider({
+      ...searchConfig,
+      fetch: options.fetch,
+      allowPrivateNetwork: config.reader.allowPrivateNetwork,
+      localSearch,
+    });
+    // Local hits change as documents are added: never served from the cache.
+    const usesLocal = searchConfig.provider.split(',').some((id) => id.trim() === localSearchId);
+    const cached = usesLocal ? provider : cache.search(provider, searchConfig, network);
+    return knowledge.merge && localSearch && !usesLocal ? withLocalHits(cached, localSearch()) : cached;
+  };
+  const search = options.search ?? makeSearch(config.search, config.knowledge);
+  // kb: URLs are read from the knowledge base by the scheme-aware source reader; they are never
+  // cached (the cache keeps network schemes only).
+  const sourceReaders = knowledgeBase
+    ? { 'kb:': createKnowledgeReader({ knowledgeBase }), ...options.sourceReaders }
+    : options.sourceReaders;
+  const reader = options.reader ?? cache.reader(createSourceReader({ ...options, sourceReaders }), network);
   const healthFile = config.retrieval.hostHealthFile;
   const hostHealth = new HostHealth(healthFile ? readJsonFile(healthFile) : {});
   const otherSearch = new Map<string, SearchProvider>();
   // A run may name another provider; made once per provider, unknown names fail like at start.
   const searchFor = (runConfig: DeepSearchConfig): SearchProvider => {
-    const id = runConfig.search.provider;
-    if (id === config.search.provider) return search;
+    const searchKey = (c: DeepSearchConfig) => `${c.search.provider}${c.knowledge.merge ? '+kb' : ''}`;
+    const id = searchKey(runConfig);
+    if (id === searchKey(config)) return search;
     let provider = otherSearch.get(id);
     if (!provider) {
-      provider = cache.search(
-        createSearchProvider({
-          ...runConfig.search,
-          fetch: options.fetch,
-          allowPrivateNetwork: config.reader.allowPrivateNetwork,
-        }),
-        runConfig.search,
-        network,
-      );
+      provider = makeSearch(runConfig.search, runConfig.knowledge);
       otherSearch.set(id, provider);
     }
     return provider;
@@ -177,7 +187,10 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     config,
     search,
     redact,
-    close: () => cache.close(),
+    close: () => {
+      cache.close();
+      knowledgeBase?.close();
+    },
     ask: async (question, askOptions = {}) => {
       // Before any LLM call: an oversized question is the user's to fix, not a 1 MB request to send.
       const history = askOptions.history;

@@ -14,6 +14,10 @@ export function addAskCommand(program: Command, io: CliIo): void {
         'print one JSON document (answer, references, usage, steps...) and nothing else on stdout',
       )
       .option('--quiet', 'no progress on stderr')
+      .option(
+        '--kb [path]',
+        "merge hits from your knowledge base (deepsearch kb) into every search step; path defaults to the user's data directory",
+      )
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
     { scope: 'ask' },
   );
@@ -22,14 +26,20 @@ export function addAskCommand(program: Command, io: CliIo): void {
     'deepsearch ask --json --max-time 120 "latest stable Node.js version" > answer.json',
     'echo "what is SearXNG?" | deepsearch ask --llm-base-url http://localhost:11434/v1 --llm-model qwen2.5:7b',
   ]);
-  ask.action(async (words: string[], options: { json?: boolean; quiet?: boolean; config?: string }) => {
-    const { runAskCommand } = await import('./run-ask-command.js');
-    await runAskCommand(io, {
-      words,
-      flags: collectSettingFlags(ask),
-      json: options.json ?? false,
-      quiet: options.quiet ?? false,
-      configPath: options.config,
-    });
-  });
+  ask.action(
+    async (
+      words: string[],
+      options: { json?: boolean; quiet?: boolean; config?: string; kb?: string | boolean },
+    ) => {
+      const { runAskCommand } = await import('./run-ask-command.js');
+      await runAskCommand(io, {
+        words,
+        flags: collectSettingFlags(ask),
+        json: options.json ?? false,
+        quiet: options.quiet ?? false,
+        configPath: options.config,
+        kb: options.kb,
+      });
+    },
+  );
 }

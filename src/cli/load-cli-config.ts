@@ -2,6 +2,7 @@ import { readConfigFile } from '../config/config-file.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { configSecrets } from '../config/config-secrets.js';
 import { loadConfig } from '../config/load-config.js';
+import { defaultKnowledgeFile } from '../knowledge/knowledge-file.js';
 import { defaultCacheDir } from '../providers/cache/create-provider-cache.js';
 import type { CliIo } from './cli-io.js';
 
@@ -16,5 +17,6 @@ export function loadCliConfig(
   // The data directory follows XDG_DATA_HOME / LOCALAPPDATA, which only an entry point may read.
   if (config.cache.enabled && !config.cache.dir) config.cache.dir = defaultCacheDir({ env: io.env });
   io.addSecrets?.(configSecrets(config));
+  config.knowledge.file ??= defaultKnowledgeFile(defaultCacheDir({ env: io.env }));
   return config;
 }

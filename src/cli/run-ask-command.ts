@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { DeepSearchResult } from '../agent/agent-types.js';
 import { redactConfig } from '../config/redact-config.js';
 import { InputError } from '../errors/index.js';
@@ -18,6 +19,8 @@ export interface AskCommandOptions {
   json: boolean;
   quiet: boolean;
   configPath: string | undefined;
+  /** --kb: true, or the knowledge base file. */
+  kb?: string | boolean;
 }
 
 /** `deepsearch ask`: live progress on stderr, the answer (or one JSON document) on stdout. */
@@ -26,6 +29,8 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
   if (!question)
     throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
   const config = loadCliConfig(io, options.flags, options.configPath);
+  if (typeof options.kb === 'string') config.knowledge.file = resolve(io.cwd, options.kb);
+  if (options.kb) config.knowledge.merge = true;
   await prepareLlm(io, config, { quiet: options.quiet });
   prepareSearch(io, config, { quiet: options.quiet });
   const runtime = createCliRuntime(io, config);

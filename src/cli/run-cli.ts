@@ -5,6 +5,7 @@ import type { CliIo } from './cli-io.js';
 import { addDoctorCommand } from './doctor-command.js';
 import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
 import { addInitCommand } from './init-command.js';
+import { addKbCommand } from './kb-command.js';
 import { packageVersion } from './package-version.js';
 import { addReadCommand } from './read-command.js';
 import { ReportedFailure } from './reported-failure.js';
@@ -37,6 +38,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
       'comments); deepsearch doctor checks them. Flags > environment variables > that file > defaults;\n' +
       'deepsearch <command> --help lists the settings a command uses.\n',
   );
+  addKbCommand(program, io);
   const debug =
     io.argv.includes('--debug') ||
     ['1', 'true', 'yes'].includes((io.env.DEEPSEARCH_DEBUG ?? '').toLowerCase());

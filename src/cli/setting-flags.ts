@@ -4,7 +4,7 @@ import { settingSources } from '../config/setting-sources.js';
 const visibleRoleFlags = /^llm-(agent|beast|evaluator|analyzer|rewriter)-/;
 
 /** The commands that take setting flags; each lists in --help only the settings it uses. */
-export type SettingFlagScope = 'ask' | 'search' | 'read' | 'serve' | 'doctor';
+export type SettingFlagScope = 'ask' | 'search' | 'read' | 'serve' | 'doctor' | 'kb';
 
 const searchCommandPaths = new Set([
   'search.provider',
@@ -23,6 +23,8 @@ const usedBy: Readonly<Record<SettingFlagScope, (path: string) => boolean>> = {
   search: (path) => searchCommandPaths.has(path) || path.startsWith('cache.'),
   read: (path) => path.startsWith('reader.') || path.startsWith('cache.'),
   doctor: (path) => doctorPaths.test(path),
+  // kb add reads files and URLs, embeds chunks and (--analyze) asks the analyzer role.
+  kb: (path) => /^(embedding|rerank|retrieval|reader|knowledge|cache|llm)\./.test(path),
 };
 
 /**

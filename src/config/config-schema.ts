@@ -200,6 +200,18 @@ export const cacheConfigSchema = z
   })
   .strict();
 
+/** The local knowledge base (`deepsearch kb`, search provider `local`, `ask --kb`). */
+export const knowledgeConfigSchema = z
+  .object({
+    /** The database file; unset means knowledge.sqlite in the user's data directory. */
+    file: z.string().min(1).optional(),
+    /** Merge local hits into every web search step (`ask --kb`). */
+    merge: z.boolean().default(false),
+    /** Search only this collection; unset means all. */
+    collection: z.string().min(1).optional(),
+  })
+  .strict();
+
 export const budgetConfigSchema = z
   .object({
     maxSteps: z.number().int().min(1).default(30),
@@ -283,6 +295,7 @@ export const configSchema = z
     search: searchConfigSchema.default(() => searchConfigSchema.parse({})),
     reader: readerConfigSchema.default(() => readerConfigSchema.parse({})),
     cache: cacheConfigSchema.default(() => cacheConfigSchema.parse({})),
+    knowledge: knowledgeConfigSchema.default(() => knowledgeConfigSchema.parse({})),
     budget: budgetConfigSchema.default(() => budgetConfigSchema.parse({})),
     agent: agentConfigSchema.default(() => agentConfigSchema.parse({})),
     embedding: embeddingConfigSchema.default(() => embeddingConfigSchema.parse({})),
@@ -300,6 +313,7 @@ export type LlmConfig = DeepSearchConfig['llm'];
 export type SearchConfig = DeepSearchConfig['search'];
 export type ReaderConfig = DeepSearchConfig['reader'];
 export type CacheConfig = DeepSearchConfig['cache'];
+export type KnowledgeConfig = DeepSearchConfig['knowledge'];
 export type BudgetConfig = DeepSearchConfig['budget'];
 export type AgentConfig = DeepSearchConfig['agent'];
 export type EmbeddingConfig = DeepSearchConfig['embedding'];

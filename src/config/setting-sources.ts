@@ -166,6 +166,20 @@ const baseSources: SettingSource[] = [
     description: "folder of the cache database (default: the user's data directory)",
   },
   {
+    path: 'knowledge.file',
+    env: 'DEEPSEARCH_KB',
+    type: 'string',
+    description:
+      "knowledge base database file (default: knowledge.sqlite in the user's data directory; flag --kb)",
+  },
+  {
+    path: 'knowledge.collection',
+    env: 'DEEPSEARCH_KB_COLLECTION',
+    flag: 'kb-collection',
+    type: 'string',
+    description: 'search only this knowledge base collection (default: all)',
+  },
+  {
     path: 'cache.ttlSeconds.search',
     env: 'DEEPSEARCH_CACHE_TTL_SEARCH',
     type: 'integer',

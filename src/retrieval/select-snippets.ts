@@ -1,4 +1,5 @@
 import { chunkText, type TextChunk } from './chunk-text.js';
+import { expandChunkScores } from './entity-expansion.js';
 import { createLexicalChunkScorer } from './lexical-chunk-scorer.js';
 
 export interface Snippet {
@@ -24,6 +25,11 @@ export interface SnippetOptions {
    * a news article's first paragraph). 0 turns it off. Default 0.5.
    */
   leadWeight?: number;
+  /**
+   * Graph-aware expansion (entity-expansion.ts): chunks about names the best chunks mention score
+   * too, so a multi-hop question's second paragraph can be kept. Default false.
+   */
+  expand?: boolean;
 }
 
 const leadDecayChars = 3000;
@@ -37,7 +43,12 @@ const leadDecayChars = 3000;
 export function selectSnippets(question: string, text: string, options: SnippetOptions): Snippet[] {
   if (text.length <= options.budgetChars) return [{ start: 0, end: text.length, text, score: 1 }];
   const chunks = chunkText(text, options.chunkChars ?? defaultChunkChars);
-  return selectFromScores(text, chunks, createLexicalChunkScorer(text, chunks).score(question), options);
+  const scorer = createLexicalChunkScorer(text, chunks);
+  const scores = scorer.score(question);
+  const final = options.expand
+    ? expandChunkScores({ question, chunks, scores, scoreText: (name) => scorer.score(name) })
+    : scores;
+  return selectFromScores(text, chunks, final, options);
 }
 
 interface Pick {

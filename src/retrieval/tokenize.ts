@@ -34,6 +34,11 @@ export function tokenize(text: string): string[] {
   return tokens;
 }
 
+/** Tokens worth searching for, unstemmed (for engines that stem themselves, like FTS5's porter). */
+export function searchWordsOf(text: string): string[] {
+  return tokenize(text).filter((token) => !stopwords.has(token) && !isLoneLetter(token));
+}
+
 /**
  * Tokens for matching: stopwords and lone letters (the "s" of "Grey's") dropped, light suffix
  * stemming so "directed" meets "director".

@@ -81,8 +81,29 @@ describe('createSearchProvider', () => {
     expect(error).toMatchObject({
       code: 'config_unknown_provider',
       message:
-        "unknown search provider 'bing' (available: searxng, duckduckgo, brave, serper, tavily, jina, exa)",
+        "unknown search provider 'bing' (available: searxng, duckduckgo, brave, serper, tavily, jina, exa, local)",
     });
+  });
+
+  it('makes local from the factory the runtime passes, and says what to set without one', async () => {
+    const config = searchConfigSchema.parse({ provider: 'local' });
+    expect(() => createSearchProvider(config)).toThrow(/local needs a knowledge base: set knowledge.file/);
+    const asked: Array<number | undefined> = [];
+    const provider = createSearchProvider({
+      ...config,
+      localSearch: () => ({
+        id: 'local',
+        search: async (_query, options) => {
+          asked.push(options?.count);
+          return [{ url: 'kb:default/0123456789ab#chunk-0', title: 'Notes', snippet: 'x' }];
+        },
+      }),
+    });
+    expect(provider.id).toBe('local');
+    expect(await provider.search('notes')).toEqual([
+      { url: 'kb:default/0123456789ab#chunk-0', title: 'Notes', snippet: 'x' },
+    ]);
+    expect(asked).toEqual([config.resultsPerQuery]);
   });
 
   it('does not take inherited object keys for provider names', () => {

@@ -19,6 +19,11 @@ export interface SearchProviderDependencies {
   fetch?: typeof globalThis.fetch;
   /** From reader.allowPrivateNetwork; when false (the default) hits on private hosts are dropped. */
   allowPrivateNetwork?: boolean;
+  /**
+   * Makes the `local` provider (the knowledge base): the runtime passes it, since the knowledge
+   * layer sits below providers/ and this registry cannot import it.
+   */
+  localSearch?: () => SearchProvider;
 }
 
 export type SearchProviderSettings = SearchConfig & SearchProviderDependencies;
@@ -38,6 +43,17 @@ const searchProviders: Readonly<Record<string, SearchFactory>> = {
   tavily: (settings) => createTavilySearch(httpSettings(settings, 'tavily')),
   jina: (settings) => createJinaSearch(httpSettings(settings, 'jina')),
   exa: (settings) => createExaSearch(httpSettings(settings, 'exa')),
+  local: (settings) => {
+    if (!settings.localSearch) {
+      throw new ConfigError(
+        'search provider local needs a knowledge base: set knowledge.file (or DEEPSEARCH_KB)',
+        {
+          code: 'config_kb_missing',
+        },
+      );
+    }
+    return settings.localSearch();
+  },
 };
 
 // DuckDuckGo's HTML endpoint answers bursts with a robot check: one search at a time by default.

@@ -5,6 +5,8 @@ export interface PdfContent {
   byline?: string;
   /** Pages separated by a blank line. */
   text: string;
+  /** Each page's text (trimmed; empty pages kept so page numbers hold), for citations by page. */
+  pages: string[];
   publishedAt?: string;
   modifiedAt?: string;
 }
@@ -26,13 +28,12 @@ export async function readPdf(
         extractText(document, { mergePages: false }),
         getMeta(document, { parseDates: true }),
       ]);
+      const pages = text.map((page) => page.trim());
       return {
         title: nonEmpty(info.Title),
         byline: nonEmpty(info.Author),
-        text: text
-          .map((page) => page.trim())
-          .filter(Boolean)
-          .join('\n\n'),
+        text: pages.filter(Boolean).join('\n\n'),
+        pages,
         publishedAt: isoDate(info.CreationDate),
         modifiedAt: isoDate(info.ModDate),
       };

@@ -1,0 +1,61 @@
+import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
+import type { PageReader } from '../providers/spec/page-reader.js';
+import type { Reranker } from '../providers/spec/reranker.js';
+import { type IngestOptions, type IngestReport, ingestDocuments } from './ingest-documents.js';
+import { KnowledgeStore } from './knowledge-store.js';
+import type { VectorBackend } from './open-knowledge-database.js';
+import {
+  type KnowledgeSearchOptions,
+  type KnowledgeSearchResult,
+  searchKnowledge,
+} from './search-knowledge.js';
+
+export interface KnowledgeBaseSettings {
+  file: string;
+  embedding: EmbeddingProvider;
+  reranker?: Reranker;
+  reader?: PageReader;
+  /** Tests force the exact-scan fallback. */
+  vectorBackend?: VectorBackend;
+}
+
+export interface KnowledgeBase {
+  readonly file: string;
+  /** The open store (opened on first use). */
+  store(): KnowledgeStore;
+  add(options: Omit<IngestOptions, 'store' | 'embedding' | 'reader'>): Promise<IngestReport>;
+  search(
+    options: Omit<KnowledgeSearchOptions, 'store' | 'embedding' | 'reranker'>,
+  ): Promise<KnowledgeSearchResult>;
+  close(): void;
+}
+
+/**
+ * The knowledge base as its users see it (the kb command, the `local` search provider, the kb
+ * reader): one database, the configured embedding and reranker. Nothing is opened until the
+ * first call, so a run that never touches it never loads the native modules.
+ */
+export function createKnowledgeBase(settings: KnowledgeBaseSettings): KnowledgeBase {
+  let opened: KnowledgeStore | undefined;
+  const store = () => {
+    opened ??= new KnowledgeStore({ file: settings.file, vectorBackend: settings.vectorBackend });
+    return opened;
+  };
+  return {
+    file: settings.file,
+    store,
+    add: (options) =>
+      ingestDocuments({ ...options, store: store(), embedding: settings.embedding, reader: settings.reader }),
+    search: (options) =>
+      searchKnowledge({
+        ...options,
+        store: store(),
+        embedding: settings.embedding,
+        reranker: settings.reranker,
+      }),
+    close() {
+      opened?.close();
+      opened = undefined;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { ConfigError } from '../errors/index.js';
+
+export type VectorBackend = 'sqlite-vec' | 'exact-scan';
+
+export interface KnowledgeDatabase {
+  database: BetterSqlite3.Database;
+  /** sqlite-vec when its extension loads, else an in-process cosine scan over Float32 blobs. */
+  vectorBackend: VectorBackend;
+  /** Why sqlite-vec is not in use, when it is not. */
+  vectorBackendNote?: string;
+}
+
+// Chunks keep their text; the full-text index is contentless (with deletes) so the text is stored
+// once. The document's whole text is kept too: the kb reader serves it and quotes are verified
+// against it exactly like a web page's text.
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS documents (
+  id INTEGER PRIMARY KEY,
+  doc_key TEXT NOT NULL UNIQUE,
+  collection TEXT NOT NULL,
+  source TEXT NOT NULL,
+  title TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  text TEXT NOT NULL,
+  summary TEXT,
+  pages INTEGER,
+  added_at INTEGER NOT NULL,
+  UNIQUE (collection, source)
+);
+CREATE INDEX IF NOT EXISTS documents_hash ON documents (collection, content_hash);
+CREATE TABLE IF NOT EXISTS chunks (
+  id INTEGER PRIMARY KEY,
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  heading TEXT NOT NULL,
+  text TEXT NOT NULL,
+  page INTEGER,
+  start_offset INTEGER NOT NULL,
+  end_offset INTEGER NOT NULL,
+  entities TEXT
+);
+CREATE INDEX IF NOT EXISTS chunks_document ON chunks (document_id, position);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+  title, heading, text, analysis, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TABLE IF NOT EXISTS chunk_vectors_blob (chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL);`;
+
+/**
+ * Opens (creating when new) the knowledge base: one SQLite file with FTS5 and, when the
+ * sqlite-vec extension loads, a vec0 index. The native modules load here, on first use, never at
+ * import time.
+ */
+export function openKnowledgeDatabase(options: {
+  file: string;
+  /** Tests force the fallback. */
+  vectorBackend?: VectorBackend;
+}): KnowledgeDatabase {
+  let database: BetterSqlite3.Database;
+  const require = createRequire(import.meta.url);
+  try {
+    if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
+    const Database = require('better-sqlite3') as typeof BetterSqlite3;
+    database = new Database(options.file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('foreign_keys = ON');
+    database.exec(schema);
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new ConfigError(
+      `cannot open the knowledge base at ${options.file} (${reason}): pass --kb with a writable path`,
+      { code: 'config_kb_unavailable', cause },
+    );
+  }
+  if (options.vectorBackend === 'exact-scan') {
+    return { database, vectorBackend: 'exact-scan', vectorBackendNote: 'chosen by the caller' };
+  }
+  try {
+    (require('sqlite-vec') as { load(db: BetterSqlite3.Database): void }).load(database);
+    return { database, vectorBackend: 'sqlite-vec' };
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return { database, vectorBackend: 'exact-scan', vectorBackendNote: `sqlite-vec did not load: ${reason}` };
+  }
+}

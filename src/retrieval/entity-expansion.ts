@@ -1,0 +1,223 @@
+import { termsOf } from './tokenize.js';
+
+export interface ExpansionEntity {
+  /** The name as written, e.g. "University of Oxford". */
+  text: string;
+  /** Relative weight in (0, 1]: seen in better-ranked and in more seed texts. */
+  weight: number;
+}
+
+// Lower-case words that may sit inside a name: "University of Oxford", "Lord of the Rings".
+const connectors = new Set([
+  'of',
+  'the',
+  'de',
+  'du',
+  'la',
+  'le',
+  'von',
+  'van',
+  'der',
+  'and',
+  'for',
+  'in',
+  'on',
+  "'s",
+]);
+const namePart = /^(?:\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*|\p{N}+[\p{L}]*)$/u;
+const quotedTitle = /["“«]([^"”»\n]{2,80})["”»]/gu;
+
+/**
+ * Graph-aware expansion without an LLM (seed 004's secondary searches): the named entities of the
+ * best-ranked texts, i.e. runs of capitalised words (with "of", "the"... inside) and quoted
+ * titles, minus those the query already names. A multi-hop question's second paragraph often
+ * shares no word with the question but is about a name the first paragraph mentions; searching
+ * for that name reaches it. One function, two users: the knowledge base's secondary full-text
+ * searches and snippet selection on long pages.
+ */
+export function expansionEntities(options: {
+  query: string;
+  /** Seed texts, best first. */
+  texts: readonly string[];
+  /** Names known for a text (from an LLM analysis): used instead of finding them in it. */
+  names?: ReadonlyArray<readonly string[] | undefined>;
+  /** Names already covered (e.g. the seeds' own titles): left out. */
+  exclude?: readonly string[];
+  max?: number;
+}): ExpansionEntity[] {
+  const queryTerms = new Set(termsOf(options.query));
+  const excluded = new Set((options.exclude ?? []).map((name) => termsOf(name).join(' ')));
+  const weights = new Map<string, { text: string; weight: number }>();
+  options.texts.forEach((text, rank) => {
+    const seedWeight = 1 / (1 + rank);
+    const seen = new Set<string>();
+    for (const name of options.names?.[rank] ?? namesIn(text)) {
+      const terms = termsOf(name);
+      if (terms.length === 0) continue;
+      // A name made only of query words is what the first search already looked for.
+      if (terms.every((term) => queryTerms.has(term))) continue;
+      const key = terms.join(' ');
+      if (excluded.has(key) || seen.has(key)) continue;
+      seen.add(key);
+      const entry = weights.get(key) ?? { text: name, weight: 0 };
+      // Longer names are more specific, so they are worth a search more than a lone word.
+      entry.weight += seedWeight * (terms.length > 1 ? 1 : 0.6);
+      weights.set(key, entry);
+    }
+  });
+  const ranked = [...weights.values()].sort((a, b) => b.weight - a.weight).slice(0, options.max ?? 8);
+  const top = ranked[0]?.weight ?? 1;
+  return ranked.map((entry) => ({ text: entry.text, weight: entry.weight / top }));
+}
+
+/** Capitalised runs and quoted titles, in text order (a sentence's first word only inside a run). */
+export function namesIn(text: string): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(quotedTitle)) names.push(match[1]!.trim());
+  const words = text.split(/[\s,;:()[\]{}!?]+/u);
+  let run: string[] = [];
+  let sentenceStart = true;
+  const flush = () => {
+    while (run.length > 0 && connectors.has(run[run.length - 1]!.toLowerCase())) run.pop();
+    // A lone capitalised word that opens a sentence is usually just the sentence's first word.
+    if (run.length > 1 || (run.length === 1 && !run[0]!.startsWith('\u0000'))) {
+      const words = run.map((word) => word.replace(/\u0000/g, '').replace(/[.'’]+$/u, ''));
+      if (words.join(' ').length > 1) names.push(words.join(' '));
+      // "Maria Okafor of Northwind Consulting" may be one name or two: offer the parts as well.
+      if (words.some((word) => connectors.has(word))) names.push(...splitAtConnectors(words));
+    }
+    run = [];
+  };
+  for (const raw of words) {
+    if (!raw) continue;
+    const endsSentence = /[.!?]["'”’)]?$/u.test(raw) && !/^\p{Lu}\.$/u.test(raw);
+    const word = raw.replace(/^["“'‘«]+|["”'’»]+$/gu, '').replace(/[.]$/u, '');
+    if (word && namePart.test(word) && !isCommonOpener(word)) {
+      run.push(sentenceStart && run.length === 0 ? `\u0000${word}` : word);
+    } else if (run.length > 0 && connectors.has(word.toLowerCase()) && !endsSentence) {
+      run.push(word.toLowerCase());
+    } else flush();
+    if (endsSentence) flush();
+    sentenceStart = endsSentence;
+  }
+  flush();
+  return names;
+}
+
+function splitAtConnectors(words: readonly string[]): string[] {
+  const parts: string[] = [];
+  let part: string[] = [];
+  for (const word of [...words, 'of']) {
+    if (!connectors.has(word)) {
+      part.push(word);
+      continue;
+    }
+    if (part.length > 0) parts.push(part.join(' '));
+    part = [];
+  }
+  return parts;
+}
+
+const openers = new Set([
+  'The',
+  'A',
+  'An',
+  'In',
+  'On',
+  'At',
+  'He',
+  'She',
+  'It',
+  'They',
+  'We',
+  'I',
+  'His',
+  'Her',
+  'Its',
+  'Their',
+  'This',
+  'That',
+  'These',
+  'Those',
+  'There',
+  'After',
+  'Before',
+  'During',
+  'When',
+  'While',
+  'As',
+  'By',
+  'For',
+  'From',
+  'With',
+  'However',
+  'Although',
+  'Since',
+  'But',
+  'And',
+  'Or',
+  'If',
+  'Of',
+  'To',
+]);
+
+function isCommonOpener(word: string): boolean {
+  return openers.has(word);
+}
+
+export interface ChunkExpansionOptions {
+  question: string;
+  chunks: ReadonlyArray<{ text: string }>;
+  /** The chunks' scores for the question (any scale); not modified. */
+  scores: ArrayLike<number>;
+  /** Scores the same chunks against another text (an entity's name). */
+  scoreText: (text: string) => ArrayLike<number>;
+  /** Best chunks whose entities are searched for. Default 2. */
+  seeds?: number;
+  /** Entities searched for. Default 3. */
+  maxEntities?: number;
+  /** Share of the best question score an entity's best chunk may reach. Default 0.3 (higher lost more on NQ than it gained on HotpotQA). */
+  weight?: number;
+}
+
+/**
+ * The same expansion inside one long page: entities of the best chunks (and their neighbours, so
+ * a name cut at a chunk border is whole) score the page's chunks again, and a chunk about such an
+ * entity gains up to `weight` of the best question score. Returns new scores; the question's own
+ * ranking is kept on top.
+ */
+export function expandChunkScores(options: ChunkExpansionOptions): Float64Array {
+  const { chunks, scores } = options;
+  const expanded = Float64Array.from(scores);
+  let best = 0;
+  for (let index = 0; index < scores.length; index++) best = Math.max(best, scores[index]!);
+  if (best <= 0) return expanded;
+  const order = [...expanded.keys()].sort((a, b) => expanded[b]! - expanded[a]!);
+  const seedTexts = order
+    .slice(0, options.seeds ?? 2)
+    .filter((index) => scores[index]! > 0)
+    .map((index) =>
+      chunks
+        .slice(Math.max(0, index - 1), index + 2)
+        .map((chunk) => chunk.text)
+        .join(''),
+    );
+  const entities = expansionEntities({
+    query: options.question,
+    texts: seedTexts,
+    max: options.maxEntities ?? 3,
+  });
+  const weight = options.weight ?? 0.3;
+  for (const entity of entities) {
+    const entityScores = options.scoreText(entity.text);
+    let entityBest = 0;
+    for (let index = 0; index < entityScores.length; index++)
+      entityBest = Math.max(entityBest, entityScores[index]!);
+    if (entityBest <= 0) continue;
+    for (let index = 0; index < expanded.length; index++) {
+      const gain = (entityScores[index]! / entityBest) * entity.weight * weight * best;
+      expanded[index] = Math.max(expanded[index]!, scores[index]! + gain * 0.5, gain);
+    }
+  }
+  return expanded;
+}

@@ -6,6 +6,7 @@ import type { DeepSearchConfig } from './config/config-schema.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
+import { fitContextWindow } from './providers/llm/fit-context-window.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { createQuickJsCodeRunner } from './providers/sandbox/quickjs-code-runner.js';
 import { createSearchProvider } from './providers/search/search-registry.js';
@@ -25,6 +26,11 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
+  /**
+   * Readers of more source schemes beside http(s) and file:, by scheme: {"kb:": knowledgeBaseReader}.
+   * Used with the reader built from the config (not with `reader`); never cached.
+   */
+  sourceReaders?: Readonly<Record<string, PageReader>>;
   embedding?: EmbeddingProvider;
   reranker?: Reranker;
   /** Runs the coding action's JavaScript; default: QuickJS in WebAssembly with config.sandbox's limits. */
@@ -67,6 +73,14 @@ export interface DeepSearchRuntime {
   close(): void;
 }
 
+/** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
+function createSourceReader(options: RuntimeOptions): PageReader {
+  const sources = createPageReader({ ...options.config.reader, fetch: options.fetch });
+  for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))
+    sources.register(scheme, reader);
+  return sources;
+}
+
 function saveHostHealth(path: string, health: HostHealth, warn: (message: string) => void): void {
   try {
     writeJsonFile(path, health.snapshot());
@@ -84,6 +98,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
   const cache = createProviderCache(config.cache);
+  const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
   const search =
     options.search ??
     cache.search(
@@ -93,8 +108,9 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         allowPrivateNetwork: config.reader.allowPrivateNetwork,
       }),
       config.search,
+      network,
     );
-  const reader = options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
+  const reader = options.reader ?? cache.reader(createSourceReader(options), network);
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
@@ -117,6 +133,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
           allowPrivateNetwork: config.reader.allowPrivateNetwork,
         }),
         runConfig.search,
+        network,
       );
       otherSearch.set(id, provider);
     }
@@ -129,7 +146,9 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     search,
     close: () => cache.close(),
     ask: async (question, askOptions = {}) => {
-      const runConfig = askOptions.config ?? config;
+      // The server's real window, asked once per runtime: prompts never outgrow it.
+      const fitted = fitContextWindow(askOptions.config ?? config, await llm.contextWindow('agent'));
+      const runConfig = fitted.config;
       // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
       // to search or read pages (deepsearch search, read) never loads it.
       const [{ prepareRun }, { runLoop }] = await Promise.all([
@@ -147,6 +166,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         history: askOptions.history,
         runId: askOptions.runId,
       });
+      if (fitted.warning) run.events.emit({ type: 'warning', step: 0, message: fitted.warning });
       try {
         return await runLoop(run);
       } finally {

@@ -1,5 +1,6 @@
 import type { LlmRole } from '../config/config-schema.js';
 import type { CodeRunErrorKind } from '../providers/spec/code-runner.js';
+import type { LlmCallRecord } from '../providers/spec/llm-client.js';
 import type { UrlReasons } from '../retrieval/rank-urls.js';
 import type { ActionName, BudgetReport, DeepSearchResult, UsageReport } from './agent-types.js';
 
@@ -76,20 +77,8 @@ export type AgentEventBody =
   | { type: 'evaluation'; step: number; criterion: string; pass: boolean; reason: string }
   | { type: 'answer-rejected'; step: number; reason: string; improvement: string; attempts: number }
   | { type: 'retry'; step: number; role: LlmRole; attempt: number; delayMs: number; reason: string }
-  | {
-      /** One LLM request (a re-ask is another): what it cost, so a run store can price the run. */
-      type: 'llm-call';
-      step: number;
-      role: LlmRole;
-      model: string;
-      promptTokens: number;
-      completionTokens: number;
-      ms: number;
-      outcome: 'ok' | 'parse-failure' | 'error';
-      /** True when the server reported no usage and the tokens were estimated. */
-      estimated: boolean;
-      error?: string;
-    }
+  /** One LLM request (a re-ask is another): what it cost, so a run store can price the run. */
+  | ({ type: 'llm-call'; step: number } & LlmCallRecord)
   | { type: 'warning'; step: number; message: string }
   | { type: 'step-end'; step: number; action: ActionName | 'none'; usage: UsageReport; budget: BudgetReport }
   | { type: 'answer-delta'; delta: string }

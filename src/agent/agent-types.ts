@@ -60,6 +60,10 @@ export interface UsageReport extends TokenUsage {
   readCalls: number;
   /** Model replies that failed to parse or validate (each was re-asked once). */
   parseFailures: number;
+  /** Fixes made to replies before they validated (fences, think tags, coerced shapes); not failures. */
+  repairs: number;
+  /** LLM requests that got no usable reply (HTTP errors, timeouts); included in llmCalls. */
+  failedCalls: number;
   /** True if any call's usage was estimated because the server did not report it. */
   estimated: boolean;
 }

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import type { LlmCallRecord } from '../providers/spec/llm-client.js';
 import { Budget } from './budget.js';
 
-const usage = (tokens: number) => ({ promptTokens: tokens, completionTokens: 0, totalTokens: tokens });
-const extra = { parseFailures: 0, estimated: false };
+const call = (tokens: number): LlmCallRecord => ({
+  role: 'agent',
+  model: 'm',
+  promptTokens: tokens,
+  completionTokens: 0,
+  ms: 1,
+  outcome: 'ok',
+  estimated: false,
+  repairs: 0,
+});
 const config = { maxSteps: 20, maxTokens: 10_000, maxTimeSeconds: 60, maxAttempts: 3 };
 
 describe('budget tree', () => {
@@ -11,7 +20,7 @@ describe('budget tree', () => {
     const child = parent.child({ maxTokens: 4_000, maxSteps: 5 });
     expect(child.maxTokens).toBe(4_000);
     expect(parent.available()).toMatchObject({ tokens: 6_000, steps: 15 });
-    child.addLlmUsage('agent', usage(1_000), extra);
+    child.addLlmCall(call(1_000));
     child.countStep();
     child.countSearch(2);
     expect(child.tokensUsed).toBe(1_000);
@@ -27,7 +36,7 @@ describe('budget tree', () => {
   it('gives back what a child did not use when it is released', () => {
     const parent = new Budget({ config });
     const child = parent.child({ maxTokens: 4_000 });
-    child.addLlmUsage('agent', usage(1_500), extra);
+    child.addLlmCall(call(1_500));
     child.release();
     expect(parent.available().tokens).toBe(8_500);
     parent.dispose();

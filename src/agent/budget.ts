@@ -1,5 +1,5 @@
 import type { BudgetConfig, LlmRole } from '../config/config-schema.js';
-import type { TokenUsage } from '../providers/spec/llm-client.js';
+import type { LlmCallRecord } from '../providers/spec/llm-client.js';
 import type { BudgetReport, RoleUsage, StopReason, TimingReport, UsageReport } from './agent-types.js';
 
 /** Share of tokens and time for regular steps; the rest is kept for the forced final answer. */
@@ -57,6 +57,8 @@ export class Budget {
   private searchCalls = 0;
   private readCalls = 0;
   private parseFailures = 0;
+  private repairs = 0;
+  private failedCalls = 0;
   private estimated = false;
 
   constructor(options: BudgetOptions) {
@@ -133,17 +135,21 @@ export class Budget {
     return reason;
   }
 
-  addLlmUsage(role: LlmRole, usage: TokenUsage, extra: { parseFailures: number; estimated: boolean }): void {
+  /** One HTTP request to a model, whatever came of it: failed and re-asked requests count too. */
+  addLlmCall(record: LlmCallRecord): void {
+    const role: LlmRole = record.role;
     const current = this.byRole[role] ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0 };
     this.byRole[role] = {
-      promptTokens: current.promptTokens + usage.promptTokens,
-      completionTokens: current.completionTokens + usage.completionTokens,
-      totalTokens: current.totalTokens + usage.totalTokens,
+      promptTokens: current.promptTokens + record.promptTokens,
+      completionTokens: current.completionTokens + record.completionTokens,
+      totalTokens: current.totalTokens + record.promptTokens + record.completionTokens,
       calls: current.calls + 1,
     };
-    this.parseFailures += extra.parseFailures;
-    this.estimated ||= extra.estimated;
-    this.parent?.addLlmUsage(role, usage, extra);
+    if (record.outcome === 'parse-failure') this.parseFailures++;
+    if (record.outcome === 'error') this.failedCalls++;
+    this.repairs += record.repairs;
+    this.estimated ||= record.estimated;
+    this.parent?.addLlmCall(record);
   }
 
   countSearch(calls = 1): void {
@@ -220,6 +226,8 @@ export class Budget {
       searchCalls: this.searchCalls,
       readCalls: this.readCalls,
       parseFailures: this.parseFailures,
+      repairs: this.repairs,
+      failedCalls: this.failedCalls,
       estimated: this.estimated,
     };
   }

@@ -2,7 +2,12 @@ import type { DeepSearchConfig } from '../config/config-schema.js';
 import { isProviderError, isStructuredOutputError } from '../errors/index.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
-import type { LlmClient, StructuredRequest, StructuredResult } from '../providers/spec/llm-client.js';
+import type {
+  LlmCallRecord,
+  LlmClient,
+  StructuredRequest,
+  StructuredResult,
+} from '../providers/spec/llm-client.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 import type { Reranker } from '../providers/spec/reranker.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
@@ -51,52 +56,76 @@ export interface RunContext {
 }
 
 /**
- * Every LLM call goes through here: usage per role, time, retry notices and an `llm-call` event
- * (with what it cost, whether it failed or not) are recorded.
+ * Names small models (and the reference implementation's prompts) use for our fields. A synonym
+ * applies only where the schema has the target key and not the synonym, so one table serves
+ * every role.
+ */
+const commonKeyAliases: Readonly<Record<string, string>> = {
+  exactQuote: 'quote',
+  urls: 'targets',
+  query: 'queries',
+  answer: 'text',
+};
+
+/**
+ * Every LLM call goes through here: usage per role, time, retry notices and one `llm-call` event
+ * per HTTP request (with what it cost, whether it failed or not) are recorded. Usage is counted
+ * per request as the client reports it, so re-asked, retried and failed requests count, not
+ * only the reply that validated.
  */
 export async function callLlm<T>(
   context: RunContext,
-  request: Omit<StructuredRequest<T>, 'signal' | 'onRetry'> & { signal?: AbortSignal },
+  request: Omit<StructuredRequest<T>, 'signal' | 'onRetry' | 'onCall'> & { signal?: AbortSignal },
 ): Promise<StructuredResult<T>> {
   const started = performance.now();
   const waited = context.budget.wait('llm');
   context.budget.markLlmCall();
+  let reported = 0;
+  const record = (call: LlmCallRecord) => {
+    reported++;
+    context.budget.addLlmCall(call);
+    context.emit({ type: 'llm-call', step: context.step, ...call });
+  };
   try {
     const result = await context.llm.generateObject({
       ...request,
+      keyAliases: { ...commonKeyAliases, ...request.keyAliases },
       signal: request.signal ?? context.signal,
       onRetry: (notice) => context.emit({ type: 'retry', step: context.step, role: request.role, ...notice }),
+      onCall: record,
     });
     context.budget.llmAnswered = true;
-    context.budget.addLlmUsage(request.role, result.usage, {
-      parseFailures: result.parseFailures,
-      estimated: result.usageEstimated,
-    });
-    context.emit({
-      type: 'llm-call',
-      step: context.step,
-      role: request.role,
-      model: result.model,
-      promptTokens: result.usage.promptTokens,
-      completionTokens: result.usage.completionTokens,
-      ms: Math.round(performance.now() - started),
-      outcome: result.parseFailures > 0 ? 'parse-failure' : 'ok',
-      estimated: result.usageEstimated,
-    });
+    // A library user's own LlmClient may not report requests; its result still counts once.
+    if (reported === 0) {
+      record({
+        role: request.role,
+        model: result.model,
+        promptTokens: result.usage.promptTokens,
+        completionTokens: result.usage.completionTokens,
+        ms: result.durationMs,
+        outcome: 'ok',
+        estimated: result.usageEstimated,
+        repairs: result.repairs,
+      });
+    }
     return result;
   } catch (error) {
-    context.emit({
-      type: 'llm-call',
-      step: context.step,
-      role: request.role,
-      model: '',
-      promptTokens: 0,
-      completionTokens: 0,
-      ms: Math.round(performance.now() - started),
-      outcome: isStructuredOutputError(error) ? 'parse-failure' : 'error',
-      estimated: true,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    // Failed before any request (a missing key) or in a client that does not report requests.
+    if (reported === 0) {
+      context.emit({
+        type: 'llm-call',
+        step: context.step,
+        role: request.role,
+        model: '',
+        promptTokens: 0,
+        completionTokens: 0,
+        ms: Math.round(performance.now() - started),
+        outcome: isStructuredOutputError(error) ? 'parse-failure' : 'error',
+        estimated: true,
+        repairs: 0,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
     // The model has not answered once in this run: it is down or misconfigured, and a run with
     // nothing learned can only end in "not found". Stop with the cause instead.
     if (!context.budget.llmAnswered && isProviderError(error) && !isStructuredOutputError(error)) {

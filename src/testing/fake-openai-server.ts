@@ -42,6 +42,8 @@ export interface FakeOpenAiOptions extends FakeReplyScript<FakeOpenAiRequest, Fa
   apiKey?: string;
   /** Listed by GET /v1/models. Default: ['fake-model']. */
   models?: string[];
+  /** Extra fields of every /v1/models entry, e.g. vLLM's `{max_model_len: 8192}`. */
+  modelFields?: Record<string, unknown>;
 }
 
 export type FakeOpenAiServer = FakeLlmServer<FakeOpenAiRequest>;
@@ -65,7 +67,7 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
     },
     serveDirect(request, response) {
       if (request.method !== 'GET' || request.path !== '/v1/models') return false;
-      writeModelList(response, options.models ?? ['fake-model']);
+      writeModelList(response, options.models ?? ['fake-model'], options.modelFields);
       return true;
     },
     check: (request) => checkRequest(request, options.apiKey),
@@ -90,9 +92,13 @@ function systemRoute(system: string, patterns: Record<string, string | RegExp> =
   return undefined;
 }
 
+/** Where clients look for a local server's context window (Ollama, llama.cpp, LM Studio); OpenAI answers 404. */
+const otherServersPaths = /^\/(props|api\/ps|api\/show|api\/v0\/models(\/.*)?)$/;
+
 function checkRequest(request: FakeOpenAiRequest, apiKey: string | undefined) {
   if (request.path !== '/v1/chat/completions') {
-    return { status: 404, message: `unknown path ${request.method} ${request.path}` };
+    const expected = otherServersPaths.test(request.path);
+    return { status: 404, message: `unknown path ${request.method} ${request.path}`, expected };
   }
   if (request.method !== 'POST') return { status: 405, message: `${request.method} is not allowed` };
   if (!request.json) return { status: 400, message: 'the request body is not a JSON object' };

@@ -35,6 +35,12 @@ export interface OpenAiUsage {
 export type FakeChatContentReply = FakeContentReply<OpenAiUsage> & {
   /** Default 'stop'; 'length' simulates a reply cut off by max_tokens. */
   finishReason?: string;
+  /** Streamed replies: wait this long between SSE events, like a model writing slowly. */
+  chunkDelayMs?: number;
+  /** Streamed replies: characters per content delta (default 8). */
+  chunkSize?: number;
+  /** Called once the whole reply was written, so a test can tell what arrived before the end. */
+  onEnd?: () => void;
 };
 
 /** One request as the fake saw it, with the Chat Completions view of its body. */
@@ -126,14 +132,30 @@ function writeChatStream(response: ServerResponse, reply: FakeChatContentReply, 
   const delta = (fields: Record<string, unknown>, finishReason: string | null = null) =>
     chunk([{ index: 0, delta: fields, logprobs: null, finish_reason: finishReason }]);
   const events = [delta({ role: 'assistant', content: '' })];
-  for (const piece of pieces(reply.reasoning ?? '')) events.push(delta({ reasoning_content: piece }));
-  for (const piece of pieces(reply.content)) events.push(delta({ content: piece }));
+  for (const piece of pieces(reply.reasoning ?? '', reply.chunkSize))
+    events.push(delta({ reasoning_content: piece }));
+  for (const piece of pieces(reply.content, reply.chunkSize)) events.push(delta({ content: piece }));
   events.push(delta({}, reply.finishReason ?? 'stop'));
   const usage = usageOf(reply, request);
   if (includeUsage && usage) events.push(chunk([], usage));
   events.push('data: [DONE]\n\n');
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  response.end(events.join(''));
+  if (!reply.chunkDelayMs) {
+    response.end(events.join(''));
+    reply.onEnd?.();
+    return;
+  }
+  void writeSlowly(response, events, reply.chunkDelayMs).then(() => reply.onEnd?.());
+}
+
+async function writeSlowly(response: ServerResponse, events: string[], delayMs: number): Promise<void> {
+  for (const event of events) {
+    // The client went away (aborted or timed out): stop writing.
+    if (response.destroyed) return;
+    response.write(event);
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+  response.end();
 }
 
 function pieces(text: string, size = 8): string[] {
@@ -153,9 +175,13 @@ export function openAiErrorBody(status: number, message: string) {
   return { error: { message, type, param: null, code: codes[status] ?? null } };
 }
 
-export function writeModelList(response: ServerResponse, models: string[]): void {
+export function writeModelList(
+  response: ServerResponse,
+  models: string[],
+  fields: Record<string, unknown> = {},
+): void {
   sendJson(response, 200, {
     object: 'list',
-    data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })),
+    data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake', ...fields })),
   });
 }

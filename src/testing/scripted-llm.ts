@@ -30,6 +30,10 @@ export interface ScriptedStep {
   error?: unknown;
   /** Wait before replying; honours the call's abort signal. */
   delayMs?: number;
+  /** Streamed calls: wait this long between text deltas, like a model writing slowly. */
+  chunkDelayMs?: number;
+  /** Streamed calls: characters per text delta (default 16). */
+  chunkSize?: number;
   expect?: ScriptedExpectation;
   label?: string;
 }
@@ -46,6 +50,8 @@ export interface ScriptedCall {
   maxOutputTokens: number | undefined;
   responseFormat: LanguageModelV3CallOptions['responseFormat'];
   label: string | undefined;
+  /** Made through doStream (a streamed request) rather than doGenerate. */
+  streamed: boolean;
 }
 
 export interface ScriptedLlm extends LanguageModelV3 {
@@ -70,8 +76,8 @@ export function createScriptedLlm(
   const calls: ScriptedCall[] = [];
   const problems: string[] = [];
 
-  const next = async (callOptions: LanguageModelV3CallOptions): Promise<ScriptedStep> => {
-    const call = recordCall(callOptions, calls.length, queue[0]?.label);
+  const next = async (callOptions: LanguageModelV3CallOptions, streamed: boolean): Promise<ScriptedStep> => {
+    const call = { ...recordCall(callOptions, calls.length, queue[0]?.label), streamed };
     calls.push(call);
     const step = queue.shift();
     if (!step) {
@@ -108,7 +114,7 @@ export function createScriptedLlm(
       if (issues.length > 0) throw new Error(`scripted LLM: ${issues.join('; ')}`);
     },
     async doGenerate(callOptions): Promise<LanguageModelV3GenerateResult> {
-      const step = await next(callOptions);
+      const step = await next(callOptions, false);
       const text = replyText(step);
       const content: LanguageModelV3Content[] = [];
       if (step.reasoning) content.push({ type: 'reasoning', text: step.reasoning });
@@ -121,7 +127,7 @@ export function createScriptedLlm(
       };
     },
     async doStream(callOptions) {
-      const step = await next(callOptions);
+      const step = await next(callOptions, true);
       const text = replyText(step);
       const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
       if (step.reasoning) {
@@ -132,8 +138,9 @@ export function createScriptedLlm(
         );
       }
       parts.push({ type: 'text-start', id: 't' });
-      for (let offset = 0; offset < text.length; offset += 16) {
-        parts.push({ type: 'text-delta', id: 't', delta: text.slice(offset, offset + 16) });
+      const size = step.chunkSize ?? 16;
+      for (let offset = 0; offset < text.length; offset += size) {
+        parts.push({ type: 'text-delta', id: 't', delta: text.slice(offset, offset + size) });
       }
       parts.push(
         { type: 'text-end', id: 't' },
@@ -143,11 +150,18 @@ export function createScriptedLlm(
           usage: usageFor(step, calls.at(-1)!, text),
         },
       );
+      const { chunkDelayMs } = step;
       return {
         stream: new ReadableStream({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
+          async pull(controller) {
+            const part = parts.shift();
+            if (!part) {
+              controller.close();
+              return;
+            }
+            if (chunkDelayMs && part.type === 'text-delta')
+              await delay(chunkDelayMs, callOptions.abortSignal);
+            controller.enqueue(part);
           },
         }),
       };
@@ -160,7 +174,7 @@ function recordCall(
   options: LanguageModelV3CallOptions,
   index: number,
   label: string | undefined,
-): ScriptedCall {
+): Omit<ScriptedCall, 'streamed'> {
   let system = '';
   const rest: string[] = [];
   for (const message of options.prompt) {

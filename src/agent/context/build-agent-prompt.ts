@@ -1,4 +1,6 @@
 import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
+import { smallContextTokens } from '../../providers/llm/fit-context-window.js';
+import { outputReserve } from '../../providers/llm/output-tokens.js';
 import type { RankedUrl } from '../../retrieval/rank-urls.js';
 import type { ActionLimits } from '../actions/action-definition.js';
 import { type ActionName, renderActions } from '../actions/action-registry.js';
@@ -30,14 +32,20 @@ export function actionLimits(context: RunContext): ActionLimits {
   };
 }
 
-/** Tokens kept free for the reply out of the context window. */
-export function outputReserve(contextTokens: number): number {
-  return Math.min(8192, Math.max(1024, Math.floor(contextTokens * 0.2)));
-}
+export { outputReserve };
+
+/**
+ * Knowledge cap of the small profile (windows up to 16k tokens): small local models lose the
+ * question and the format rules in long prompts, so fewer, better snippets beat a full window.
+ */
+export const smallProfileKnowledgeTokens = 6000;
+/** Everything but the system prompt and the question, under the small profile. */
+export const smallProfileContextTokens = 9000;
 
 /**
  * The prompt for one step, fitted to the context budget: system and question first, then bad
- * attempts, diary and URL list each within a share, and knowledge in whatever remains.
+ * attempts, diary and URL list each within a share, and knowledge in whatever remains. Windows
+ * up to 16k tokens get the small profile: a fixed cap on all of it, and on knowledge.
  */
 export function buildAgentPrompt(
   context: RunContext,
@@ -68,16 +76,25 @@ export function buildAgentPrompt(
     input.question === state.question
       ? `<question>\n${state.question}\n</question>`
       : `<original-question>\n${state.question}\n</original-question>\n<question>\n${input.question}\n</question>`;
-  const total = config.llm.contextTokens - outputReserve(config.llm.contextTokens);
-  const available = Math.max(0, total - estimateTokens(system) - estimateTokens(questionPart) - 60);
+  const contextTokens = config.llm.contextTokens;
+  const total = contextTokens - outputReserve(contextTokens);
+  const small = contextTokens <= smallContextTokens;
+  const available = Math.min(
+    small ? smallProfileContextTokens : Number.POSITIVE_INFINITY,
+    Math.max(0, total - estimateTokens(system) - estimateTokens(questionPart) - 60),
+  );
   const attempts = renderAttempts(state.failedAttempts, Math.floor(available * 0.1));
-  const diary = renderDiary(state.diary.entries, Math.floor(available * 0.12));
+  const diary = renderDiary(state.diary.entries, Math.floor(available * 0.12), state.question);
   const wantsUrls = input.allowed.includes('visit') && input.finalReason === undefined;
   const urlList = wantsUrls
     ? renderUrlList(state, input.urlRanking ?? [], Math.floor(available * 0.15))
     : { text: '', urls: [] };
   const used = estimateTokens(attempts.attempts + attempts.strategy + diary + urlList.text);
-  const knowledge = renderKnowledge(state, input.question, available - used);
+  const knowledgeCap = small ? smallProfileKnowledgeTokens : Number.POSITIVE_INFINITY;
+  // Hits already offered in <url-list> are not repeated in <search-results>.
+  const knowledge = renderKnowledge(state, input.question, Math.min(available - used, knowledgeCap), {
+    listedUrls: new Set(urlList.urls),
+  });
   const sections = [
     knowledge && `<knowledge>\n${knowledge}\n</knowledge>`,
     diary && `<context>\n${fenceUntrusted(diary)}\n</context>`,

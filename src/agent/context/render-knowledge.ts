@@ -14,34 +14,60 @@ interface Unit {
 
 const maxPageChars = 6000;
 const minPageChars = 800;
+/** Search results are leads, not evidence: they may fill at most this share of the knowledge. */
+const searchShare = 0.2;
+
+export interface KnowledgeOptions {
+  /** URLs shown in <url-list> this step; their search hits are not repeated. */
+  listedUrls?: ReadonlySet<string>;
+}
 
 /**
  * Knowledge for one prompt: answered sub-questions, snippets of read pages selected for the
  * current question, and search results, ranked by relevance and added best-first until the
  * token budget is full. Nothing is replayed whole: a page contributes only its best snippets.
  */
-export function renderKnowledge(state: AgentState, question: string, budgetTokens: number): string {
+export function renderKnowledge(
+  state: AgentState,
+  question: string,
+  givenBudgetTokens: number,
+  options: KnowledgeOptions = {},
+): string {
+  // The group tags (<facts>, <search-results>) and blank lines between units cost a little too.
+  const budgetTokens = givenBudgetTokens - 24;
   if (budgetTokens <= 0) return '';
   const query = snippetQuery(state, question);
-  const units = collectUnits(state, query, budgetTokens);
+  const units = collectUnits(state, query, budgetTokens, options.listedUrls ?? new Set());
   if (units.length === 0) return '';
   const relevance = normaliseScores(new Bm25Index(units.map((unit) => unit.scoreText)).score(query));
   const order = units.map((unit, index) => ({ unit, score: relevance[index]! + unit.boost }));
   order.sort((a, b) => b.score - a.score);
   const chosen = new Map<Unit, string>();
+  const searchCap = Math.floor(budgetTokens * searchShare);
   let used = 0;
+  let searchUsed = 0;
   for (const { unit } of order) {
     const remaining = budgetTokens - used;
     if (remaining < 40) break;
-    const text = fitUnit(unit, remaining);
+    const isSearch = unit.group === 'search';
+    const room = isSearch ? Math.min(remaining, searchCap - searchUsed) : remaining;
+    if (room < 20) continue;
+    const text = fitUnit(unit, room);
     if (!text) continue;
     chosen.set(unit, text);
-    used += estimateTokens(text) + 1;
+    const cost = estimateTokens(text) + 1;
+    used += cost;
+    if (isSearch) searchUsed += cost;
   }
   return renderGroups(units, chosen);
 }
 
-function collectUnits(state: AgentState, query: string, budgetTokens: number): Unit[] {
+function collectUnits(
+  state: AgentState,
+  query: string,
+  budgetTokens: number,
+  listedUrls: ReadonlySet<string>,
+): Unit[] {
   const units: Unit[] = [];
   for (const item of state.knowledge) {
     const sources = item.urls.length ? `\nSources: ${item.urls.join(' ')}` : '';
@@ -78,9 +104,12 @@ function collectUnits(state: AgentState, query: string, budgetTokens: number): U
       },
     });
   }
+  const shown = new Set(listedUrls);
   for (const search of state.searches) {
     for (const hit of search.hits) {
-      if (state.pages.get(hit.url)) continue;
+      // A hit found by several searches is shown once.
+      if (state.pages.get(hit.url) || shown.has(hit.url)) continue;
+      shown.add(hit.url);
       const line = fenceUntrusted(
         `- ${hit.title} (${hit.url})${hit.publishedAt ? ` [${hit.publishedAt.slice(0, 10)}]` : ''}: ${hit.snippet}`,
       );

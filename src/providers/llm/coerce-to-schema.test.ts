@@ -72,4 +72,79 @@ describe('coerceToSchema', () => {
     const result = coerce('{"action":"search","think":"x"}');
     expect(result.parsed.success).toBe(true);
   });
+
+  it('counts no repairs for a valid reply and one per fix otherwise', () => {
+    expect(coerce({ action: 'search', think: 't', queries: ['a'] }).repairs).toBe(0);
+    expect(coerce({ action: 'Search', think: 't', count: '3' }).repairs).toBe(2);
+  });
+});
+
+describe('coerceToSchema: shapes small models write', () => {
+  const step = z.object({
+    think: z.string(),
+    action: z.enum(['search', 'visit', 'answer']),
+    search: z.object({ queries: z.array(z.string()).min(1).max(3) }).optional(),
+    visit: z.object({ targets: z.array(z.string()).min(1).max(2) }).optional(),
+    answer: z
+      .object({
+        text: z.string().min(1),
+        references: z.array(z.object({ url: z.string(), quote: z.string() })),
+      })
+      .optional(),
+  });
+  const stepJson = toJsonSchema(step);
+  const fix = (value: unknown, options = {}) => {
+    const result = coerceToSchema(value, stepJson, options);
+    return { ...result, parsed: step.safeParse(result.value) };
+  };
+
+  it('turns a list of strings into a list of objects with one required string field', () => {
+    const list = z.object({
+      items: z.array(z.object({ question: z.string(), note: z.string().optional() })),
+    });
+    const result = coerceToSchema({ items: ['who?', 'when?'] }, toJsonSchema(list));
+    expect(list.parse(result.value)).toEqual({ items: [{ question: 'who?' }, { question: 'when?' }] });
+    expect(result.repairs).toBe(2);
+  });
+
+  it('cuts a list longer than maxItems to its first items', () => {
+    const result = fix({ think: 't', action: 'search', search: { queries: ['a', 'b', 'c', 'd'] } });
+    expect(result.parsed.data?.search?.queries).toEqual(['a', 'b', 'c']);
+    expect(result.repairs).toBe(1);
+  });
+
+  it('wraps a plain string answer into its text field, with an empty list of references', () => {
+    const result = fix({ think: 't', action: 'answer', answer: 'Paris is the capital.' });
+    expect(result.parsed.data?.answer).toEqual({ text: 'Paris is the capital.', references: [] });
+    expect(result.repairs).toBe(1);
+  });
+
+  it('does not wrap a string into an object with several required strings', () => {
+    const pair = z.object({ reference: z.object({ url: z.string(), quote: z.string() }) });
+    const result = coerceToSchema({ reference: 'https://a.example/' }, toJsonSchema(pair));
+    expect(pair.safeParse(result.value).success).toBe(false);
+  });
+
+  it('maps key synonyms given by the request, where the schema key is absent', () => {
+    const aliases = { keyAliases: { exactQuote: 'quote', urls: 'targets' } };
+    const visit = fix({ think: 't', action: 'visit', visit: { urls: ['https://a.example/'] } }, aliases);
+    expect(visit.parsed.data?.visit).toEqual({ targets: ['https://a.example/'] });
+    const answer = fix(
+      {
+        think: 't',
+        action: 'answer',
+        answer: { text: 'x', references: [{ url: 'https://a.example/', exactQuote: 'words' }] },
+      },
+      aliases,
+    );
+    expect(answer.parsed.data?.answer?.references).toEqual([{ url: 'https://a.example/', quote: 'words' }]);
+    expect(answer.repairs).toBe(1);
+  });
+
+  it('fills a missing think with an empty string', () => {
+    const result = fix({ action: 'search', search: { queries: ['a'] } });
+    expect(result.parsed.success).toBe(true);
+    expect(result.parsed.data?.think).toBe('');
+    expect(result.repairs).toBe(1);
+  });
 });

@@ -1,14 +1,18 @@
 /**
  * Nudges a parsed reply toward its JSON schema before validation, fixing the mistakes small
  * models make: "true" for true, "3" for 3, a bare string where a list is wanted, `null` for an
- * omitted optional field, snake_case keys, enum values in the wrong case, an object wrapped in
- * one extra key. It never invents values: what cannot be fixed is left for zod to reject.
+ * omitted optional field, snake_case keys and known synonyms, enum values in the wrong case, an
+ * object wrapped in one extra key, a plain string where an object of one text field is wanted
+ * (so a list of strings becomes a list of such objects), a list longer than allowed, a missing
+ * `think`. It invents no content: what cannot be fixed is left for zod to reject. Each fix
+ * counts as one repair.
  */
 export interface JsonSchemaNode {
   type?: string | string[];
   properties?: Record<string, JsonSchemaNode>;
   required?: string[];
   items?: JsonSchemaNode;
+  maxItems?: number;
   enum?: unknown[];
   const?: unknown;
   anyOf?: JsonSchemaNode[];
@@ -21,30 +25,46 @@ export interface JsonSchemaNode {
 export interface CoerceResult {
   value: unknown;
   changed: boolean;
+  /** How many fixes were made. */
+  repairs: number;
 }
 
-export function coerceToSchema(value: unknown, schema: JsonSchemaNode): CoerceResult {
-  const state = { changed: false, root: schema };
+export interface CoerceOptions {
+  /** Synonym → the schema's key, used where the schema's key is absent: {exactQuote: 'quote'}. */
+  keyAliases?: Readonly<Record<string, string>>;
+}
+
+export function coerceToSchema(
+  value: unknown,
+  schema: JsonSchemaNode,
+  options: CoerceOptions = {},
+): CoerceResult {
+  const state: CoerceState = { repairs: 0, root: schema, aliases: options.keyAliases ?? {} };
   const result = coerceNode(value, schema, state);
-  return { value: result, changed: state.changed };
+  return { value: result, changed: state.repairs > 0, repairs: state.repairs };
 }
 
 interface CoerceState {
-  changed: boolean;
+  repairs: number;
   root: JsonSchemaNode;
+  aliases: Readonly<Record<string, string>>;
 }
+
+/** Required string fields small models leave out; an empty value is harmless. */
+const fillableStringFields = ['think'];
 
 function coerceNode(value: unknown, schema: JsonSchemaNode, state: CoerceState): unknown {
   const node = resolveNode(schema, value, state);
   const type = primaryType(node);
   let next = value;
+  // Objects and arrays count their own fixes; a new container alone is not a fix.
+  if (type === 'object' && !node.enum) return coerceObject(value, node, state);
+  if (type === 'array' && !node.enum) return coerceArray(value, node, state);
   if (node.enum) next = coerceEnum(value, node.enum);
-  else if (type === 'object') next = coerceObject(value, node, state);
-  else if (type === 'array') next = coerceArray(value, node, state);
   else if (type === 'string') next = coerceString(value);
   else if (type === 'number' || type === 'integer') next = coerceNumber(value, type);
   else if (type === 'boolean') next = coerceBoolean(value);
-  if (next !== value) state.changed = true;
+  if (next !== value) state.repairs++;
   return next;
 }
 
@@ -86,25 +106,80 @@ const normaliseKey = (key: string) => key.toLowerCase().replace(/[\s_-]/g, '');
 
 function coerceObject(value: unknown, schema: JsonSchemaNode, state: CoerceState): unknown {
   let object = value;
-  if (typeof object === 'string') object = tryParseJson(object) ?? object;
-  if (Array.isArray(object) && object.length === 1) object = object[0];
+  if (typeof object === 'string') {
+    const parsed = tryParseJson(object);
+    object = parsed ?? wrapText(object, schema) ?? object;
+    if (object !== value) state.repairs++;
+  }
+  if (Array.isArray(object) && object.length === 1) {
+    object = object[0];
+    state.repairs++;
+  }
   if (typeof object !== 'object' || object === null || Array.isArray(object)) return object;
   const properties = schema.properties ?? {};
   const expected = Object.keys(properties);
   let record = object as Record<string, unknown>;
-  if (expected.length > 0 && !expected.some((key) => key in record))
-    record = unwrapSingleKey(record, expected);
+  if (expected.length > 0 && !expected.some((key) => key in record)) {
+    const inner = unwrapSingleKey(record, expected);
+    if (inner !== record) state.repairs++;
+    record = inner;
+  }
   const byNormalKey = new Map(expected.map((key) => [normaliseKey(key), key]));
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(record)) {
-    const target = key in properties ? key : (byNormalKey.get(normaliseKey(key)) ?? key);
+    const target = key in properties ? key : (targetKey(key, properties, byNormalKey, state) ?? key);
     const childSchema = properties[target];
-    if (childSchema && child === null && !acceptsNull(childSchema) && !schema.required?.includes(target))
+    if (childSchema && child === null && !acceptsNull(childSchema) && !schema.required?.includes(target)) {
+      state.repairs++;
       continue;
+    }
     if (target in out && !(key in properties)) continue;
+    if (target !== key) state.repairs++;
     out[target] = childSchema ? coerceNode(child, childSchema, state) : child;
   }
+  for (const field of fillableStringFields) {
+    if (
+      schema.required?.includes(field) &&
+      !(field in out) &&
+      primaryType(properties[field] ?? {}) === 'string'
+    ) {
+      out[field] = '';
+      state.repairs++;
+    }
+  }
   return shallowEqual(out, object as Record<string, unknown>) ? object : out;
+}
+
+/** The schema's key for a reply's key: a declared synonym, else the same key in another case style. */
+function targetKey(
+  key: string,
+  properties: Record<string, JsonSchemaNode>,
+  byNormalKey: Map<string, string>,
+  state: CoerceState,
+): string | undefined {
+  const alias = state.aliases[key];
+  if (alias !== undefined && alias in properties) return alias;
+  return byNormalKey.get(normaliseKey(key));
+}
+
+/**
+ * A plain string where the schema wants an object whose one required string field carries the
+ * content (or a `text` field): `"Paris"` → `{text: "Paris"}`. Other required lists start empty.
+ */
+function wrapText(text: string, schema: JsonSchemaNode): Record<string, unknown> | undefined {
+  const properties = schema.properties ?? {};
+  const required = schema.required ?? [];
+  const requiredStrings = required.filter((key) => primaryType(properties[key] ?? {}) === 'string');
+  const field =
+    'text' in properties && primaryType(properties.text!) === 'string'
+      ? 'text'
+      : requiredStrings.length === 1
+        ? requiredStrings[0]
+        : undefined;
+  if (field === undefined) return undefined;
+  const rest = required.filter((key) => key !== field);
+  if (!rest.every((key) => primaryType(properties[key] ?? {}) === 'array')) return undefined;
+  return { [field]: text, ...Object.fromEntries(rest.map((key) => [key, []])) };
 }
 
 /** `{"response": {...expected keys...}}` → the inner object. */
@@ -127,10 +202,18 @@ function coerceArray(value: unknown, schema: JsonSchemaNode, state: CoerceState)
   } else if (!Array.isArray(list)) {
     list = [list];
   }
-  const items = list as unknown[];
-  if (!schema.items) return list === value ? value : items;
-  const coerced = items.map((item) => coerceNode(item, schema.items!, state));
-  const same = list === value && coerced.every((item, index) => item === items[index]);
+  let items = list as unknown[];
+  if (list !== value) state.repairs++;
+  // One query or URL too many is a common slip; the first ones are the model's best.
+  if (schema.maxItems !== undefined && items.length > schema.maxItems) {
+    items = items.slice(0, schema.maxItems);
+    state.repairs++;
+  }
+  const coerced = schema.items ? items.map((item) => coerceNode(item, schema.items!, state)) : items;
+  const same =
+    Array.isArray(value) &&
+    coerced.length === value.length &&
+    coerced.every((item, index) => item === value[index]);
   return same ? value : coerced;
 }
 

@@ -9,6 +9,7 @@ import {
 } from '../../errors/index.js';
 import { createScriptedLlm, type ScriptedStep } from '../../testing/scripted-llm.js';
 import { createTestConfig } from '../../testing/test-config.js';
+import type { LlmCallRecord } from '../spec/llm-client.js';
 import { createLlmClient } from './create-llm-client.js';
 
 const schema = z.object({
@@ -66,7 +67,8 @@ describe('createLlmClient.generateObject', () => {
     ]);
     const result = await client.generateObject(request);
     expect(result.object).toEqual({ action: 'search', queries: ['a'] });
-    expect(result.repairs).toBe(1);
+    // Two fixes: the near-JSON text (think tag, fence, commas) and the enum's case.
+    expect(result.repairs).toBe(2);
     expect(result.reasoning).toContain('hmm');
     model.assertConsumed();
   });
@@ -84,6 +86,47 @@ describe('createLlmClient.generateObject', () => {
     expect(result.object.queries).toEqual(['fixed']);
     expect(result.parseFailures).toBe(1);
     expect(result.usage.totalTokens).toBe(241);
+    model.assertConsumed();
+  });
+
+  it('reports every request to onCall: a retried error, a re-asked reply and the one that validated', async () => {
+    const { model, client } = clientWith([
+      { error: apiError(503) },
+      { object: { action: 'search', queries: [] }, usage: { input: 100, output: 5 } },
+      { text: '```json\n{"action": "search", "queries": ["q"]}\n```', usage: { input: 130, output: 6 } },
+    ]);
+    const records: LlmCallRecord[] = [];
+    await client.generateObject({ ...request, onCall: (record) => records.push(record) });
+    expect(records.map((record) => record.outcome)).toEqual(['error', 'parse-failure', 'ok']);
+    expect(records.map((record) => record.promptTokens)).toEqual([0, 100, 130]);
+    expect(records.map((record) => record.completionTokens)).toEqual([0, 5, 6]);
+    expect(records.map((record) => record.repairs)).toEqual([0, 0, 1]);
+    expect(records.every((record) => record.role === 'agent' && record.model === 'scripted-model')).toBe(
+      true,
+    );
+    expect(records.every((record) => record.ms >= 0 && record.estimated === false)).toBe(true);
+    expect(model.calls).toHaveLength(3);
+  });
+
+  it("applies the request's repair hook and key synonyms before validation, as repairs", async () => {
+    const step = z.object({
+      action: z.enum(['search']),
+      search: z.object({ queries: z.array(z.string()).min(1) }),
+    });
+    const { model, client } = clientWith([{ object: { action: 'search', words: ['a'] } }]);
+    const result = await client.generateObject({
+      ...request,
+      schema: step,
+      keyAliases: { words: 'queries' },
+      // The payload at the top level, lifted into its action's object.
+      repair: (value) => {
+        const { action, ...payload } = value as Record<string, unknown>;
+        return typeof action === 'string' && !(action in payload) ? { action, [action]: payload } : value;
+      },
+    });
+    expect(result.object).toEqual({ action: 'search', search: { queries: ['a'] } });
+    expect(result.repairs).toBe(2);
+    expect(result.parseFailures).toBe(0);
     model.assertConsumed();
   });
 

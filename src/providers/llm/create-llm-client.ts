@@ -3,8 +3,10 @@ import type { DeepSearchConfig, LlmRole } from '../../config/config-schema.js';
 import { type ResolvedLlmSettings, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
 import { isProviderError } from '../../errors/index.js';
 import type { LlmClient, StructuredRequest, StructuredResult } from '../spec/llm-client.js';
+import type { StructuredMode } from './call-model.js';
 import { createLanguageModel } from './create-language-model.js';
-import type { StructuredMode } from './generate-structured.js';
+import { defaultMaxOutputTokens } from './output-tokens.js';
+import { type ContextWindow, probeContextWindow } from './probe-context-window.js';
 import { structuredOutputUnsupportedCode } from './to-provider-error.js';
 
 export interface LlmClientOptions {
@@ -25,6 +27,11 @@ export interface DescribedRole {
 export interface DeepSearchLlmClient extends LlmClient {
   /** Which model and output mode a role uses (for --debug); resolves settings, never a key. */
   describe(role: LlmRole): DescribedRole;
+  /**
+   * The context window the server gives a role's model, asked once per model with a short
+   * timeout; undefined for hosted providers, injected models, and servers that don't say.
+   */
+  contextWindow(role: LlmRole): Promise<ContextWindow | undefined>;
 }
 
 interface RoleState {
@@ -39,6 +46,9 @@ interface RoleState {
 export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient {
   const roles = new Map<LlmRole, RoleState>();
   const promptOnly = new Set<string>();
+  const noStreaming = new Set<string>();
+  const windows = new Map<string, Promise<ContextWindow | undefined>>();
+  const knownWindows = new Map<string, number>();
   const make = options.createModel ?? ((settings) => createLanguageModel(settings, { fetch: options.fetch }));
 
   const stateFor = (role: LlmRole): RoleState => {
@@ -56,7 +66,35 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
     return 'json-schema';
   };
 
+  const contextTokensFor = (settings: ResolvedLlmSettings) =>
+    Math.min(
+      options.config.llm.contextTokens,
+      knownWindows.get(modelKey(settings)) ?? Number.POSITIVE_INFINITY,
+    );
+
   return {
+    contextWindow(role) {
+      const { settings } = stateFor(role);
+      // Only self-hosted servers describe their window; an injected model has no server to ask.
+      if (settings.provider !== 'openai-compatible' || !settings.baseURL || options.createModel) {
+        return Promise.resolve(undefined);
+      }
+      const key = modelKey(settings);
+      let window = windows.get(key);
+      if (!window) {
+        window = probeContextWindow({
+          baseURL: settings.baseURL,
+          model: settings.model,
+          apiKey: settings.apiKey,
+          fetch: options.fetch,
+        }).then((found) => {
+          if (found) knownWindows.set(key, found.tokens);
+          return found;
+        });
+        windows.set(key, window);
+      }
+      return window;
+    },
     describe(role) {
       const { settings } = stateFor(role);
       return {
@@ -82,10 +120,14 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
           model,
           mode,
           temperature: state.settings.temperature,
-          maxOutputTokens: state.settings.maxOutputTokens,
+          maxOutputTokens:
+            state.settings.maxOutputTokens ??
+            defaultMaxOutputTokens(request.role, contextTokensFor(state.settings)),
           timeoutMs: state.settings.timeoutMs,
           maxRetries: state.settings.maxRetries,
           errorContext: state.settings,
+          canStream: !noStreaming.has(modelKey(state.settings)),
+          onStreamUnsupported: () => noStreaming.add(modelKey(state.settings)),
         });
       const mode = modeFor(state.settings);
       try {

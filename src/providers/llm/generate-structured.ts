@@ -1,41 +1,25 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { generateText, type ModelMessage, type OutputInterface } from 'ai';
+import type { ModelMessage } from 'ai';
 import { z } from 'zod';
 import { StructuredOutputError } from '../../errors/index.js';
 import type { StructuredRequest, StructuredResult, TokenUsage } from '../spec/llm-client.js';
-import { withRetry } from '../with-retry.js';
+import { callModel, type Reply, type StructuredCallSettings, type StructuredMode } from './call-model.js';
 import { coerceToSchema, type JsonSchemaNode } from './coerce-to-schema.js';
-import { relaxedSchemaProviderOptions } from './create-language-model.js';
-import { estimateTokens } from './estimate-tokens.js';
+import { describeValidationIssues } from './describe-validation-issues.js';
 import { ModelJsonError, parseModelJson } from './parse-model-json.js';
-import { type LlmErrorContext, toProviderError } from './to-provider-error.js';
 
-export type StructuredMode = 'json-schema' | 'prompt';
-
-export interface StructuredCallSettings {
-  model: LanguageModelV3;
-  mode: StructuredMode;
-  temperature?: number;
-  maxOutputTokens?: number;
-  timeoutMs: number;
-  maxRetries: number;
-  errorContext: Pick<LlmErrorContext, 'provider' | 'model' | 'baseURL'>;
-}
-
-interface Reply {
-  text: string;
-  reasoning: string;
-  usage: TokenUsage;
-  estimated: boolean;
-}
+export type { StructuredCallSettings, StructuredMode } from './call-model.js';
 
 type Validation<T> =
-  | { ok: true; object: T; repaired: boolean; reasoning: string }
+  | { ok: true; object: T; repairs: number; reasoning: string }
   | { ok: false; message: string };
+
+/** What validation needs besides the text: the schema and the caller's fix-ups. */
+type ValidationRequest<T> = Pick<StructuredRequest<T>, 'schema' | 'keyAliases' | 'repair'>;
 
 /**
  * Asks for a JSON object and returns it only once it validates against the schema. A reply that
- * fails is sent back once with the validation error; a second failure throws.
+ * fails is sent back once with the validation error; a second failure throws. Every HTTP
+ * request, whatever came of it, is reported to `request.onCall`.
  */
 export async function generateStructured<T>(
   request: StructuredRequest<T>,
@@ -45,22 +29,40 @@ export async function generateStructured<T>(
   const jsonSchema = toJsonSchema(request.schema);
   const system = `${request.system}\n\n${formatInstruction(jsonSchema, settings.mode)}`;
   const messages: ModelMessage[] = [{ role: 'user', content: request.prompt }];
-  const replies: Reply[] = [await callModel(request, settings, system, messages, jsonSchema)];
-  let validation = validateReply(replies[0]!.text, request.schema, jsonSchema);
+  const ask = async (): Promise<{ reply: Reply; validation: Validation<T> }> => {
+    const reply = await callModel(request, settings, { system, messages, jsonSchema });
+    const validation = validateReply(reply.text, request, jsonSchema);
+    request.onCall?.({
+      role: request.role,
+      model: settings.errorContext.model,
+      promptTokens: reply.usage.promptTokens,
+      completionTokens: reply.usage.completionTokens,
+      ms: reply.ms,
+      outcome: validation.ok ? 'ok' : 'parse-failure',
+      estimated: reply.estimated,
+      repairs: validation.ok ? validation.repairs : 0,
+      ...(validation.ok ? {} : { error: validation.message }),
+    });
+    return { reply, validation };
+  };
+  const replies: Reply[] = [];
+  let { reply, validation } = await ask();
+  replies.push(reply);
   if (!validation.ok) {
     messages.push(
-      { role: 'assistant', content: replies[0]!.text || '(empty reply)' },
+      { role: 'assistant', content: reply.text || '(empty reply)' },
       { role: 'user', content: reaskPrompt(validation.message) },
     );
-    replies.push(await callModel(request, settings, system, messages, jsonSchema));
-    validation = validateReply(replies[1]!.text, request.schema, jsonSchema);
+    request.streamText?.onReset?.();
+    ({ reply, validation } = await ask());
+    replies.push(reply);
     if (!validation.ok) {
       throw new StructuredOutputError(
         `the model (${settings.errorContext.model}) did not return a valid ${request.schemaName} object after ` +
           `a retry: ${validation.message}`,
         {
           providerId: `llm:${settings.errorContext.provider}`,
-          text: replies[1]!.text,
+          text: reply.text,
           validationMessage: validation.message,
         },
       );
@@ -68,88 +70,19 @@ export async function generateStructured<T>(
   }
   return {
     object: validation.object,
-    usage: sumUsage(replies.map((reply) => reply.usage)),
-    usageEstimated: replies.some((reply) => reply.estimated),
+    usage: sumUsage(replies.map((each) => each.usage)),
+    usageEstimated: replies.some((each) => each.estimated),
     parseFailures: replies.length - 1,
-    repairs: validation.repaired ? 1 : 0,
-    reasoning: [replies.at(-1)!.reasoning, validation.reasoning].filter(Boolean).join('\n'),
+    repairs: validation.repairs,
+    reasoning: [reply.reasoning, validation.reasoning].filter(Boolean).join('\n'),
     model: settings.errorContext.model,
     durationMs: Math.round(performance.now() - started),
   };
 }
 
-async function callModel<T>(
-  request: StructuredRequest<T>,
-  settings: StructuredCallSettings,
-  system: string,
-  messages: ModelMessage[],
-  jsonSchema: JsonSchemaNode,
-): Promise<Reply> {
-  return withRetry(
-    async () => {
-      const timeout = AbortSignal.timeout(settings.timeoutMs);
-      const abortSignal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-      try {
-        const result = await generateText({
-          model: settings.model,
-          system,
-          messages,
-          temperature: settings.temperature,
-          maxOutputTokens: request.maxOutputTokens ?? settings.maxOutputTokens,
-          maxRetries: 0,
-          abortSignal,
-          providerOptions: relaxedSchemaProviderOptions,
-          ...(settings.mode === 'json-schema'
-            ? { output: rawJsonOutput(jsonSchema, request.schemaName) }
-            : {}),
-        });
-        return toReply(result.text, result.reasoningText, result.usage, system, messages);
-      } catch (error) {
-        throw toProviderError(error, {
-          ...settings.errorContext,
-          signal: request.signal,
-          timeoutMs: settings.timeoutMs,
-          timedOut: timeout.aborted && !request.signal?.aborted,
-        });
-      }
-    },
-    {
-      maxRetries: settings.maxRetries,
-      signal: request.signal,
-      onRetry: ({ error, attempt, delayMs }) =>
-        request.onRetry?.({
-          attempt,
-          delayMs,
-          reason: error instanceof Error ? error.message : String(error),
-        }),
-    },
-  );
-}
-
-function toReply(
-  text: string,
-  reasoning: string | undefined,
-  usage: { inputTokens: number | undefined; outputTokens: number | undefined },
-  system: string,
-  messages: ModelMessage[],
-): Reply {
-  const estimated = usage.inputTokens === undefined || usage.outputTokens === undefined;
-  const promptTokens =
-    usage.inputTokens ??
-    estimateTokens(system) +
-      messages.reduce((sum, message) => sum + estimateTokens(String(message.content)), 0);
-  const completionTokens = usage.outputTokens ?? estimateTokens(text);
-  return {
-    text,
-    reasoning: reasoning ?? '',
-    usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
-    estimated,
-  };
-}
-
 export function validateReply<T>(
   text: string,
-  schema: z.ZodType<T>,
+  request: ValidationRequest<T>,
   jsonSchema: JsonSchemaNode,
 ): Validation<T> {
   let parsed: ReturnType<typeof parseModelJson>;
@@ -159,22 +92,16 @@ export function validateReply<T>(
     if (error instanceof ModelJsonError) return { ok: false, message: error.message };
     throw error;
   }
-  const coerced = coerceToSchema(parsed.value, jsonSchema);
-  const result = schema.safeParse(coerced.value);
-  if (!result.success) return { ok: false, message: describeIssues(result.error) };
+  const lifted = request.repair ? request.repair(parsed.value) : parsed.value;
+  const coerced = coerceToSchema(lifted, jsonSchema, { keyAliases: request.keyAliases });
+  const result = request.schema.safeParse(coerced.value);
+  if (!result.success) return { ok: false, message: describeValidationIssues(result.error, coerced.value) };
   return {
     ok: true,
     object: result.data,
-    repaired: parsed.repaired || coerced.changed,
+    repairs: (parsed.repaired ? 1 : 0) + (lifted !== parsed.value ? 1 : 0) + coerced.repairs,
     reasoning: parsed.reasoning,
   };
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 6)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-    .join('; ');
 }
 
 const schemaCache = new WeakMap<z.ZodType, JsonSchemaNode>();
@@ -205,17 +132,6 @@ function reaskPrompt(problem: string): string {
     `Your previous reply could not be used: ${problem}.\n` +
     'Reply again with only the corrected JSON object, matching the schema exactly.'
   );
-}
-
-/** Sends the schema as the response format but leaves parsing to us, so repair can happen. */
-function rawJsonOutput(jsonSchema: JsonSchemaNode, name: string): OutputInterface<string, string, never> {
-  return {
-    name: 'object',
-    responseFormat: Promise.resolve({ type: 'json', schema: jsonSchema as never, name }),
-    parseCompleteOutput: async ({ text }) => text,
-    parsePartialOutput: async ({ text }) => ({ partial: text }),
-    createElementStreamTransform: () => undefined,
-  };
 }
 
 function sumUsage(usages: TokenUsage[]): TokenUsage {

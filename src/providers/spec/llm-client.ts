@@ -18,6 +18,51 @@ export interface StructuredRequest<T> {
   maxOutputTokens?: number;
   /** Told before each retry of a failed call (rate limit, server error, timeout). */
   onRetry?: (info: RetryNotice) => void;
+  /**
+   * Told once per HTTP request, whatever came of it: a reply that failed validation and was
+   * re-asked, and a 500 that was retried, each count. Usage accounting listens here.
+   */
+  onCall?: (record: LlmCallRecord) => void;
+  /**
+   * Key synonyms small models use, mapped before validation wherever the wanted key is
+   * absent, e.g. `{exactQuote: 'quote', urls: 'targets'}`. Each mapping counts as a repair.
+   */
+  keyAliases?: Readonly<Record<string, string>>;
+  /** The caller's own fix-up of a parsed reply, run before the generic coercion and validation. */
+  repair?: (value: unknown) => unknown;
+  /**
+   * Stream the reply and report what the model writes into the string field at `path`
+   * (e.g. ['answer', 'text']) as it writes it. The object returned is still validated whole.
+   */
+  streamText?: StreamTextOptions;
+}
+
+export interface StreamTextOptions {
+  path: readonly string[];
+  onDelta(delta: string): void;
+  /**
+   * The text so far is void: a reply was discarded (retried after an error, or re-asked after
+   * failing validation) and the field's text starts again from the next delta.
+   */
+  onReset?(): void;
+}
+
+/** One HTTP request to a model, as usage accounting and a run store want it. */
+export interface LlmCallRecord {
+  role: LlmRole;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  /** Time of this request alone (retries and re-asks are records of their own). */
+  ms: number;
+  /** 'error': no usable reply (HTTP error, timeout, broken stream); its tokens are 0, as nothing is billed. */
+  outcome: 'ok' | 'parse-failure' | 'error';
+  /** Tokens estimated from text length because the server did not report them. */
+  estimated: boolean;
+  /** Fixes applied to this reply before it validated (think tags, fences, coercions). */
+  repairs: number;
+  /** What went wrong, for 'error' and 'parse-failure'. */
+  error?: string;
 }
 
 export interface RetryNotice {
@@ -34,7 +79,7 @@ export interface StructuredResult<T> {
   usageEstimated: boolean;
   /** Replies that could not be parsed or validated (0 or 1; a second one throws). */
   parseFailures: number;
-  /** Replies that parsed only after repair (think tags, fences, near-JSON, coercion). */
+  /** Fixes applied before the returned object validated (think tags, fences, near-JSON, coercion). */
   repairs: number;
   /** Reasoning the model produced outside the JSON (think tags or a reasoning channel). */
   reasoning: string;

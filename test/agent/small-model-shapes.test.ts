@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { parasiteHits, parasitePage, runAgent } from '../helpers/agent-harness.js';
+
+const parasiteUrl = 'https://en.wikipedia.org/wiki/Parasite_(2019_film)';
+
+describe('replies in the shapes small models write', () => {
+  it('are coerced and counted as repairs, without a re-ask', async () => {
+    const { result, llm } = await runAgent('When did Parasite premiere?', {
+      search: { 'parasite premiere': parasiteHits },
+      pages: { [parasiteUrl]: parasitePage },
+      config: { budget: { maxSteps: 3 } },
+      steps: [
+        // No think; `query` (one string) for `queries`.
+        {
+          expect: { schemaName: 'agent_action' },
+          object: { action: 'search', search: { query: 'parasite premiere' } },
+        },
+        // `urls` for `targets`.
+        {
+          expect: { schemaName: 'agent_action' },
+          object: { think: 'Read it.', action: 'visit', visit: { urls: [parasiteUrl] } },
+        },
+        // `answer` for `text`, `exactQuote` for `quote`.
+        {
+          expect: { schemaName: 'final_answer' },
+          object: {
+            think: 'Found it.',
+            answer: {
+              answer: 'Parasite premiered at Cannes on 21 May 2019.[^1]',
+              references: [
+                {
+                  url: parasiteUrl,
+                  exactQuote: 'The film premiered at the 2019 Cannes Film Festival on 21 May 2019',
+                },
+              ],
+            },
+          },
+        },
+      ],
+    });
+    llm.assertConsumed();
+    expect(llm.calls).toHaveLength(3);
+    expect(result.usage.parseFailures).toBe(0);
+    expect(result.usage.repairs).toBeGreaterThanOrEqual(5);
+    expect(result.answer).toContain('21 May 2019');
+    expect(result.references).toHaveLength(1);
+    expect(result.references[0]!.url).toBe(parasiteUrl);
+  });
+});

@@ -25,6 +25,16 @@ and input.pages [{url, title, tables: [markdown tables], text}]. Parse the value
 There is no network, file, module or timer, and a few seconds of CPU. The result is added to the knowledge; cite the
 pages its data came from when you answer.
 </action-coding>`,
+  guide: () => ({
+    fields: [
+      'code: JavaScript, the body of an async function that reads the global `input` and ends with `return <result>`',
+      'purpose: optional, what the code computes in one sentence',
+    ],
+    example: {
+      code: "const rows = input.pages[0].tables[0].split('\\n').slice(2).map((line) => line.split('|').slice(1, -1));\nreturn rows.reduce((sum, row) => sum + Number(row[1]), 0);",
+      purpose: 'Sum of the second column of the first table',
+    },
+  }),
   // Code computes over what was gathered: nothing to compute on before a page is read or a
   // sub-question answered.
   isAllowed: ({ state, codingEnabled }) =>

@@ -24,6 +24,11 @@ export interface RuntimeOptions {
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;
   reader?: PageReader;
+  /**
+   * Readers of more source schemes beside http(s) and file:, by scheme: {"kb:": knowledgeBaseReader}.
+   * Used with the reader built from the config (not with `reader`); never cached.
+   */
+  sourceReaders?: Readonly<Record<string, PageReader>>;
   embedding?: EmbeddingProvider;
   reranker?: Reranker;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
@@ -63,6 +68,14 @@ export interface DeepSearchRuntime {
   close(): void;
 }
 
+/** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
+function createSourceReader(options: RuntimeOptions): PageReader {
+  const sources = createPageReader({ ...options.config.reader, fetch: options.fetch });
+  for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))
+    sources.register(scheme, reader);
+  return sources;
+}
+
 function saveHostHealth(path: string, health: HostHealth, warn: (message: string) => void): void {
   try {
     writeJsonFile(path, health.snapshot());
@@ -80,6 +93,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
   const cache = createProviderCache(config.cache);
+  const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
   const search =
     options.search ??
     cache.search(
@@ -89,8 +103,9 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         allowPrivateNetwork: config.reader.allowPrivateNetwork,
       }),
       config.search,
+      network,
     );
-  const reader = options.reader ?? cache.reader(createPageReader({ ...config.reader, fetch: options.fetch }));
+  const reader = options.reader ?? cache.reader(createSourceReader(options), network);
   const llm = createLlmClient({ config, fetch: options.fetch, createModel: options.createModel });
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
@@ -111,6 +126,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
           allowPrivateNetwork: config.reader.allowPrivateNetwork,
         }),
         runConfig.search,
+        network,
       );
       otherSearch.set(id, provider);
     }

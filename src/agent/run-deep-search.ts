@@ -8,6 +8,7 @@ import type { SearchProvider } from '../providers/spec/search-provider.js';
 import { HostHealth } from '../retrieval/host-health.js';
 import { createLexicalEmbedding } from '../retrieval/lexical-embedding.js';
 import { createLexicalReranker } from '../retrieval/lexical-reranker.js';
+import { findSourceUrls } from '../retrieval/normalize-url.js';
 import type { AgentEventListener } from './agent-events.js';
 import type { DeepSearchResult } from './agent-types.js';
 import { Budget } from './budget.js';
@@ -113,9 +114,9 @@ export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}):
 
 function seedState(state: AgentState, question: string, history: DeepSearchInput['history']): void {
   // URLs written in the question are read first: the user pointed at them.
-  for (const url of question.match(/https?:\/\/[^\s<>"'）)]+/g) ?? []) {
+  for (const url of findSourceUrls(question)) {
     state.urls.add({
-      url: url.replace(/[.,;:!?]+$/, ''),
+      url,
       title: '(given in the question)',
       source: 'question',
       step: 0,

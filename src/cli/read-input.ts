@@ -1,21 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { InputError } from '../errors/index.js';
-import { fetchedToPage } from '../providers/reader/builtin/fetched-to-page.js';
+import { InputError, isInputError } from '../errors/index.js';
+import { localBytesToPage } from '../providers/reader/file/local-page.js';
 import type { Page, PageReader } from '../providers/spec/page-reader.js';
+import { localSchemes, networkSchemes, schemeOf } from '../providers/spec/source-schemes.js';
 import type { CliIo } from './cli-io.js';
-
-const typesByExtension: Readonly<Record<string, string>> = {
-  '.html': 'text/html',
-  '.htm': 'text/html',
-  '.xhtml': 'application/xhtml+xml',
-  '.pdf': 'application/pdf',
-  '.md': 'text/markdown',
-  '.markdown': 'text/markdown',
-  '.txt': 'text/plain',
-  '.json': 'application/json',
-};
 
 export interface ReadInputOptions {
   input: string;
@@ -25,56 +14,45 @@ export interface ReadInputOptions {
 }
 
 /**
- * One input of `deepsearch read`: an http(s) URL goes to the configured reader; `-` is stdin and
- * anything else a local file, both read by content type (from the extension, else sniffed) with the
- * same extraction as a fetched page.
+ * The source an input of `deepsearch read` names: a URL of a known scheme (http, https, file, kb)
+ * as given, anything else a local path made into an absolute file: URL. undefined for stdin (-).
+ */
+export function inputSource(input: string, cwd: string): string | undefined {
+  if (input === '-') return undefined;
+  const scheme = schemeOf(input);
+  if (scheme && (networkSchemes.includes(scheme) || localSchemes.includes(scheme))) return input;
+  return pathToFileURL(resolve(cwd, input)).href;
+}
+
+/**
+ * One input of `deepsearch read`, read by the reader of its scheme (a local file by the file
+ * reader, with the same extraction as a fetched page); `-` is stdin, read by content type (sniffed).
  */
 export async function readInput(options: ReadInputOptions): Promise<Page> {
   const { input } = options;
-  if (/^https?:\/\//i.test(input)) return options.reader.read(input, { signal: options.signal });
-  if (input === '-') {
+  const source = inputSource(input, options.io.cwd);
+  if (source === undefined) {
     const bytes = await readAllStdin(options.io.stdin);
-    return fromBytes({ name: 'stdin', url: 'stdin:', bytes, contentType: '' });
-  }
-  const path = resolve(options.io.cwd, input);
-  let bytes: Uint8Array;
-  let modified: Date;
-  try {
-    [bytes, modified] = await Promise.all([readFile(path), stat(path).then((info) => info.mtime)]);
-  } catch (cause) {
-    throw new InputError(`cannot read ${input}: not a URL (http/https) nor a readable file`, {
-      param: 'input',
-      cause,
+    return localBytesToPage({
+      requestedUrl: 'stdin',
+      url: 'stdin:',
+      bytes,
+      contentType: '',
+      providerId: 'file',
     });
   }
-  return fromBytes({
-    name: input,
-    url: pathToFileURL(path).href,
-    bytes,
-    contentType: typesByExtension[extname(path).toLowerCase()] ?? '',
-    lastModified: modified.toUTCString(),
-  });
-}
-
-function fromBytes(file: {
-  name: string;
-  url: string;
-  bytes: Uint8Array;
-  contentType: string;
-  lastModified?: string;
-}): Promise<Page> {
-  return fetchedToPage(
-    file.name,
-    {
-      url: file.url,
-      status: 200,
-      contentType: file.contentType,
-      bytes: file.bytes,
-      truncated: false,
-      lastModified: file.lastModified,
-    },
-    'file',
-  );
+  try {
+    return await options.reader.read(source, { signal: options.signal });
+  } catch (cause) {
+    // A path that is no file may have been meant as a URL: say both.
+    if (source !== input && isInputError(cause) && cause.code === 'file_unreadable') {
+      throw new InputError(`cannot read ${input}: not a URL (http/https) nor a readable file`, {
+        param: 'input',
+        cause,
+      });
+    }
+    throw cause;
+  }
 }
 
 async function readAllStdin(stdin: CliIo['stdin']): Promise<Uint8Array> {

@@ -37,6 +37,7 @@ export function summaryLine(result: DeepSearchResult): string {
 export function resultJson(result: DeepSearchResult): string {
   return JSON.stringify(
     {
+      runId: result.runId,
       question: result.question,
       answer: result.answer,
       references: result.references.map(({ index, url, title, quote, quoteKind }) => ({
@@ -55,6 +56,7 @@ export function resultJson(result: DeepSearchResult): string {
       timing: result.timing,
       budget: result.budget,
       visitedUrls: result.visitedUrls,
+      warnings: result.warnings,
     },
     null,
     2,

@@ -4,6 +4,7 @@ import { addAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
 import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
 import { addReadCommand } from './read-command.js';
+import { ReportedFailure } from './reported-failure.js';
 import { addSearchCommand } from './search-command.js';
 import { addServeCommand } from './serve-command.js';
 
@@ -31,6 +32,7 @@ export async function runCli(io: CliIo): Promise<number> {
     return exitCodes.ok;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExit(error, io);
+    if (error instanceof ReportedFailure) return exitCodeFor(error.failure);
     io.stderr.write(`${formatCliError(error, debug)}\n`);
     return exitCodeFor(error);
   }

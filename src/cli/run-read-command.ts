@@ -1,10 +1,13 @@
-import { InputError } from '../errors/index.js';
+import { fileURLToPath } from 'node:url';
+import type { DeepSearchConfig } from '../config/config-schema.js';
+import { InputError, isAbortError } from '../errors/index.js';
 import type { Page } from '../providers/spec/page-reader.js';
 import { createRuntime } from '../runtime.js';
 import type { CliIo } from './cli-io.js';
 import { loadCliConfig } from './load-cli-config.js';
 import type { ReadFormat } from './read-command.js';
-import { readInput } from './read-input.js';
+import { inputSource, readInput } from './read-input.js';
+import { ReportedFailure } from './reported-failure.js';
 
 export interface ReadCommandOptions {
   inputs: string[];
@@ -33,27 +36,55 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
   if (inputs.filter((input) => input === '-').length > 1) {
     throw new InputError('stdin (-) can be read only once', { param: 'input' });
   }
-  const config = loadCliConfig(io, options.flags, options.configPath);
+  const config = allowNamedFiles(loadCliConfig(io, options.flags, options.configPath), inputs, io.cwd);
   const { reader } = createRuntime({ config });
-  const results = mapLimited(inputs, concurrency, (input) =>
+  // Each outcome is settled as it is made: a later input failing while an earlier one is still being
+  // read must not be an unhandled rejection.
+  const outcomes = mapLimited(inputs, concurrency, (input) =>
     readInput({ input, reader, io, signal: io.signal }),
-  );
-  let firstError: unknown;
-  for (const [index, result] of results.entries()) {
-    const outcome = await result.then(
+  ).map((pending) =>
+    pending.then(
       (page) => ({ page }),
       (error: unknown) => ({ error }),
-    );
+    ),
+  );
+  const several = inputs.length > 1;
+  let firstError: unknown;
+  let printed = 0;
+  for (const [index, pending] of outcomes.entries()) {
+    const outcome = await pending;
     if ('error' in outcome) {
+      if (isAbortError(outcome.error)) throw outcome.error;
       firstError ??= outcome.error;
       if (format === 'json') io.stdout.write(`${JSON.stringify(errorJson(inputs[index]!, outcome.error))}\n`);
-      else if (inputs.length > 1)
-        io.stderr.write(`deepsearch: ${inputs[index]}: ${messageOf(outcome.error)}\n`);
+      else if (several) io.stderr.write(`deepsearch: ${inputs[index]}: ${messageOf(outcome.error)}\n`);
       continue;
     }
-    io.stdout.write(renderPage(outcome.page, format, { several: inputs.length > 1, first: index === 0 }));
+    io.stdout.write(renderPage(outcome.page, format, { several, first: printed++ === 0 }));
   }
-  if (firstError !== undefined) throw firstError;
+  if (firstError === undefined) return;
+  // One input, as text: its error is the command's, printed once by the CLI. Otherwise each failure
+  // has had its line already.
+  throw format === 'json' || several ? new ReportedFailure(firstError) : firstError;
+}
+
+/**
+ * Files named on the command line are read whatever reader.allowFiles says (naming them is the
+ * permission), and only those: the file reader's allowed roots become exactly these files.
+ */
+function allowNamedFiles(config: DeepSearchConfig, inputs: readonly string[], cwd: string): DeepSearchConfig {
+  const files = inputs
+    .map((input) => inputSource(input, cwd))
+    .filter((source): source is string => source?.toLowerCase().startsWith('file:') === true)
+    .flatMap((source) => {
+      try {
+        return [fileURLToPath(source)];
+      } catch {
+        return []; // file://host/...: the file reader refuses it with its own message
+      }
+    });
+  if (files.length === 0) return config;
+  return { ...config, reader: { ...config.reader, allowFiles: true, fileRoots: files } };
 }
 
 /** Starts at most `limit` tasks at a time; the promises come back in input order. */
@@ -110,7 +141,7 @@ function renderPage(page: Page, format: ReadFormat, position: { several: boolean
     return position.several ? `${separator}${page.title}\n${page.url}\n\n${page.text}\n` : `${page.text}\n`;
   }
   // The extractor drops a heading that repeats the title; markdown on its own should still have it.
-  const title = /^#\s/.test(page.markdown) ? '' : `# ${page.title}\n\n`;
+  const title = /^#\s/.test(page.markdown) || !page.title.trim() ? '' : `# ${page.title}\n\n`;
   const source = position.several ? `<${page.url}>\n\n` : '';
   return `${separator}${title}${source}${page.markdown}\n`;
 }

@@ -132,6 +132,13 @@ export const readerConfigSchema = z
     /** Lets the reader (and search results) reach loopback/private addresses. Off by default. */
     allowPrivateNetwork: z.boolean().default(false),
     userAgent: z.string().min(1).optional(),
+    /**
+     * Lets the reader read local files (file: sources given in the question, on the command line or
+     * by a local search provider; never a file: link found on a web page). Off by default.
+     */
+    allowFiles: z.boolean().default(false),
+    /** With allowFiles: the folders files may be read from (empty: any file the process can read). */
+    fileRoots: z.array(z.string().min(1)).default([]),
     /** Skip pages a site's robots.txt disallows. Off by default: pages are read for a person's question. */
     respectRobotsTxt: z.boolean().default(false),
     /** Jina Reader (`provider: 'jina'`); the key is optional (keyless requests get a lower rate limit). */

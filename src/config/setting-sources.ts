@@ -219,6 +219,20 @@ const baseSources: SettingSource[] = [
     description: 'let the reader and search results reach loopback/private addresses (default false)',
   },
   {
+    path: 'reader.allowFiles',
+    env: 'DEEPSEARCH_ALLOW_FILES',
+    flag: 'allow-files',
+    type: 'boolean',
+    description: 'let the agent read local files named as file:/// URLs in the question (default false)',
+  },
+  {
+    path: 'reader.fileRoots',
+    env: 'DEEPSEARCH_FILE_ROOTS',
+    flag: 'file-roots',
+    type: 'list',
+    description: 'with --allow-files: the only folders files may be read from (comma-separated)',
+  },
+  {
     path: 'reader.timeoutSeconds',
     env: 'DEEPSEARCH_READER_TIMEOUT',
     flag: 'reader-timeout',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostOf, normalizeUrl, urlKey } from './normalize-url.js';
+import { findSourceUrls, hostOf, isNetworkUrl, normalizeUrl, schemeOf, urlKey } from './normalize-url.js';
 
 describe('normalizeUrl', () => {
   it('drops default ports, tracking parameters, credentials and plain fragments', () => {
@@ -56,5 +56,52 @@ describe('normalizeUrl and urlKey on real-world URLs', () => {
     expect(urlKey('https://example.com./p?b=2&a=1')).toBe(urlKey('https://www.example.com/p/?a=1&b=2'));
     expect(urlKey('https://example.com/p?a=1')).not.toBe(urlKey('https://example.com/p?a=2'));
     expect(urlKey('https://example.com/#/a')).not.toBe(urlKey('https://example.com/#/b'));
+  });
+});
+
+describe('sources beyond http(s)', () => {
+  it('normalises file: URLs to absolute local paths without query or fragment', () => {
+    expect(normalizeUrl('FILE:///tmp/notes/../report%20v2.pdf?x=1#page=2')).toBe(
+      'file:///tmp/report%20v2.pdf',
+    );
+    expect(normalizeUrl('file://localhost/tmp/a.md')).toBe('file:///tmp/a.md');
+    expect(normalizeUrl('file:///tmp/a b.md')).toBe('file:///tmp/a%20b.md');
+    expect(normalizeUrl('other.html', 'file:///docs/index.html')).toBe('file:///docs/other.html');
+  });
+
+  it('refuses file: URLs that name another machine or a folder', () => {
+    expect(normalizeUrl('file://server/share/a.txt')).toBeUndefined();
+    expect(normalizeUrl('file:///tmp/')).toBeUndefined();
+  });
+
+  it('keeps kb: ids opaque but canonical, and still refuses unknown schemes', () => {
+    expect(normalizeUrl(' KB:Notes/Tides.md#chunk-3 ')).toBe('kb:Notes/Tides.md#chunk-3');
+    expect(normalizeUrl('kb:')).toBeUndefined();
+    for (const input of ['ftp://example.com/a', 'data:text/plain,hi', 'javascript:alert(1)', 'chrome://x']) {
+      expect(normalizeUrl(input)).toBeUndefined();
+    }
+  });
+
+  it('keys local sources by their full URL, apart from any web page', () => {
+    expect(urlKey('file:///tmp/x/../a.md#top')).toBe('file:///tmp/a.md');
+    expect(urlKey('kb:notes/a')).toBe('kb:notes/a');
+    expect(urlKey('kb:notes/a')).not.toBe(urlKey('kb:notes/b'));
+    expect(urlKey('file:///example.com/a')).not.toBe(urlKey('https://example.com/a'));
+  });
+
+  it('gives local sources no host, so host lists and host health never see them', () => {
+    expect(hostOf('file:///etc/hosts')).toBe('');
+    expect(hostOf('kb://notes/x')).toBe('');
+    expect(isNetworkUrl('https://a.example/')).toBe(true);
+    expect(isNetworkUrl('file:///a')).toBe(false);
+    expect(schemeOf('KB:x')).toBe('kb:');
+  });
+
+  it('finds http(s), file:/// and kb: sources written in a question', () => {
+    expect(
+      findSourceUrls(
+        'Compare file:///home/me/plan.pdf, https://example.com/a?utm_source=x. and kb:notes/tides; not ftp://x or file://host/y',
+      ),
+    ).toEqual(['file:///home/me/plan.pdf', 'https://example.com/a', 'kb:notes/tides']);
   });
 });

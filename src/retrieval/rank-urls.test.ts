@@ -69,6 +69,23 @@ describe('rankUrls', () => {
     expect(rankUrls(list, { question: 'topic', perHostCap: 2, limit: 1 })).toHaveLength(1);
   });
 
+  it('ranks local sources (file:, kb:) outside the host lists, penalties and per-host cap', () => {
+    const local = ['file:///docs/a.md', 'file:///docs/b.md', 'file:///docs/c.md', 'kb:notes/d'].map((url) =>
+      candidate(url, { host: '', title: 'topic' }),
+    );
+    const ranked = rankUrls([...local, candidate('https://web.example/p', { title: 'topic' })], {
+      question: 'topic',
+      perHostCap: 1,
+      hosts: { only: ['web.example'], bad: [''] },
+      hostPenalty: () => 0.9,
+    });
+    expect(ranked.map((entry) => entry.candidate.url).sort()).toEqual(
+      [...local.map((entry) => entry.url), 'https://web.example/p'].sort(),
+    );
+    const localReasons = ranked.find((entry) => entry.candidate.url === 'kb:notes/d')!.reasons;
+    expect(localReasons).toMatchObject({ host: 0, boost: 0, penalty: 0 });
+  });
+
   it('drops bad hosts and, with an only list, every other host; boosts listed hosts', () => {
     const list = [
       candidate('https://en.wikipedia.org/wiki/X', { title: 'x' }),

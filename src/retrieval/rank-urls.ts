@@ -91,7 +91,8 @@ export function rankUrls<T extends UrlCandidate>(
   const order = orderByWeight(thousandths);
   for (let rank = 0; rank < order.length && ranked.length < limit; rank++) {
     const index = order[rank]!;
-    if (poolHosts[index]!.listed++ < cap)
+    const host = poolHosts[index]!;
+    if (host.uncapped || host.listed++ < cap)
       ranked.push({ candidate: pool[index]!, weight: thousandths[index]! / 1000, reasons: reasonsOf(index) });
   }
   return ranked;
@@ -123,6 +124,8 @@ interface HostInfo {
   penalty: number;
   /** Candidates from the host met so far in weight order, for the cap. */
   listed: number;
+  /** Local sources (file:, kb:) have no host: no list, penalty or per-host cap applies to them. */
+  uncapped: boolean;
 }
 
 /** Each host's verdicts, worked out once per ranking: ten thousand candidates come from a few hundred hosts. */
@@ -131,6 +134,10 @@ function hostTable(options: RankUrlsOptions): (host: string) => HostInfo {
   const known = new Map<string, HostInfo>();
   return (host) => {
     let info = known.get(host);
+    if (!info && host === '') {
+      info = { allowed: true, boosted: false, count: 0, penalty: 0, listed: 0, uncapped: true };
+      known.set(host, info);
+    }
     if (!info) {
       const allowed = filter.allowed(host);
       info = {
@@ -139,6 +146,7 @@ function hostTable(options: RankUrlsOptions): (host: string) => HostInfo {
         count: 0,
         penalty: allowed ? Math.min(1, Math.max(0, options.hostPenalty?.(host) ?? 0)) : 0,
         listed: 0,
+        uncapped: false,
       };
       known.set(host, info);
     }
@@ -156,7 +164,7 @@ function computeSignals(
   let maxHostCount = 1;
   for (let index = 0; index < pool.length; index++) {
     maxHits = Math.max(maxHits, pool[index]!.hits);
-    maxHostCount = Math.max(maxHostCount, poolHosts[index]!.count);
+    if (!poolHosts[index]!.uncapped) maxHostCount = Math.max(maxHostCount, poolHosts[index]!.count);
   }
   const nowMs = options.freshnessNow?.getTime();
   const vocabulary = urlVocabulary();
@@ -175,7 +183,7 @@ function computeSignals(
     const host = poolHosts[index]!;
     // Relative to the most seen URL and the most common host; 0 for singletons.
     signals.frequency[index] = maxHits > 1 ? (candidate.hits - 1) / (maxHits - 1) : 0;
-    signals.host[index] = maxHostCount > 1 ? (host.count - 1) / (maxHostCount - 1) : 0;
+    signals.host[index] = maxHostCount > 1 && !host.uncapped ? (host.count - 1) / (maxHostCount - 1) : 0;
     signals.freshness[index] = nowMs === undefined ? 0 : freshness(candidate.publishedAt, nowMs);
     signals.boost[index] = host.boosted ? 1 : 0;
     signals.penalty[index] = host.penalty;

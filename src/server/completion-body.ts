@@ -16,6 +16,7 @@ export function deepsearchDetails(result: DeepSearchResult) {
     steps: result.steps,
     duration_ms: result.durationMs,
     visited_urls: result.visitedUrls,
+    warnings: result.warnings,
   };
 }
 

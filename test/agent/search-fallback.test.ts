@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, ProviderError } from '../../src/errors/index.js';
 import { createFallbackSearch } from '../../src/providers/search/fallback-search.js';
+import { createSearchProvider } from '../../src/providers/search/search-registry.js';
 import type { SearchProvider } from '../../src/providers/spec/search-provider.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
+import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
+import { createTestConfig } from '../../src/testing/test-config.js';
 import { eventsOf, oscarsPage, parasiteHits, runAgent } from '../helpers/agent-harness.js';
 
 const question = 'Which film won Best Picture in 2019?';
@@ -60,5 +63,31 @@ describe('the search step with a fallback chain', () => {
       steps: [scriptedStep.search(['x'])],
     }).catch((caught: unknown) => caught);
     expect(error).toBe(badKey);
+  });
+});
+
+describe('the search step with hits on private addresses', () => {
+  it('says which hits were dropped instead of letting them vanish', async () => {
+    const searxng = await startFakeSearxng({
+      results: () => [
+        { url: 'http://192.168.1.10/wiki/Oscars', title: 'Intranet wiki', content: 'Oscars' },
+        { url: oscarsUrl, title: '91st Academy Awards', content: 'Green Book won Best Picture.' },
+      ],
+    });
+    try {
+      const config = createTestConfig({ search: { searxngUrl: searxng.url } });
+      const { events, llm } = await runAgent(question, {
+        searchProvider: createSearchProvider({ ...config.search, provider: 'searxng' }),
+        config: { budget: { maxSteps: 2 } },
+        steps: [scriptedStep.search(['Best Picture 2019']), scriptedStep.finalAnswer('Green Book.')],
+      });
+      llm.assertConsumed();
+      expect(eventsOf(events, 'warning').map((event) => event.message)).toEqual([
+        'search "Best Picture 2019": searxng: dropped 1 hit pointing at private or loopback addresses (http://192.168.1.10/wiki/Oscars); --allow-private-network keeps them',
+      ]);
+      expect(eventsOf(events, 'search-end')[0]).toMatchObject({ hits: 1 });
+    } finally {
+      await searxng.close();
+    }
   });
 });

@@ -18,7 +18,12 @@ export interface CliRun {
 export function runBuiltCli(
   args: string[],
   env: Record<string, string> = {},
-  options: { timeoutMs?: number; onSpawn?: (child: ChildProcess) => void } = {},
+  options: {
+    timeoutMs?: number;
+    onSpawn?: (child: ChildProcess) => void;
+    /** Written to the command's stdin, which is then closed. */
+    stdin?: string;
+  } = {},
 ): Promise<CliRun> {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run npm run build first (npm test does)`);
   return new Promise((resolve) => {
@@ -35,8 +40,8 @@ export function runBuiltCli(
         resolve({ code, stdout, stderr });
       },
     );
-    // Nothing is piped in: close stdin so a command reading it sees the end at once.
-    child.stdin?.end();
+    // Unless the test pipes something in, close stdin so a command reading it sees the end at once.
+    child.stdin?.end(options.stdin ?? '');
     options.onSpawn?.(child);
   });
 }

@@ -55,6 +55,11 @@ export interface ActionDefinition<Name extends string = string, Payload = unknow
   schema(limits: ActionLimits): z.ZodType<Payload>;
   /** The action's section of the system prompt. */
   prompt(input: { limits: ActionLimits; state: AgentState }): string;
+  /**
+   * Its fields, one line each, and one example payload, shown in every mode: a server that
+   * constrains decoding to the JSON schema never shows the schema (or its descriptions) to the model.
+   */
+  guide(limits: ActionLimits): { fields: string[]; example: Payload };
   /** Whether the action makes sense now (before the loop's one-step switches are applied). */
   isAllowed(gate: ActionGate): boolean;
   run(context: RunContext, input: ActionRunInput<Payload>): Promise<StepOutcome>;

@@ -89,6 +89,18 @@ describe('the action registry', () => {
     expect(text).not.toContain('<action-answer>');
   });
 
+  it("shows each allowed action's fields and an example reply that the step schema accepts", () => {
+    const allowed = [...actionNames];
+    const text = renderActions(allowed, { limits, state: new AgentState('Q') });
+    const schema = createActionSchema(allowed, limits);
+    for (const name of allowed) {
+      expect(text).toContain(`To ${name}, reply with`);
+      const example = new RegExp(`Example: (\\{"think".*"action":"${name}".*\\})$`, 'm').exec(text);
+      expect(example, name).not.toBeNull();
+      expect(schema.safeParse(JSON.parse(example![1]!)).success, name).toBe(true);
+    }
+  });
+
   it('gives each action its own gate and definition', () => {
     for (const name of actionNames) {
       const definition = actionDefinition(name);

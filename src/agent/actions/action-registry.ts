@@ -49,7 +49,24 @@ export function renderActions(
   allowed: readonly ActionName[],
   input: Parameters<ActionDefinition['prompt']>[0],
 ): string {
-  return allowed.map((name) => actionDefinition(name).prompt(input)).join('\n');
+  return allowed
+    .map((name) => `${actionDefinition(name).prompt(input)}\n${fieldGuide(name, input.limits)}`)
+    .join('\n');
+}
+
+/** One action's reply shape in words and by example (see `ActionDefinition.guide`). */
+function fieldGuide(name: ActionName, limits: ActionLimits): string {
+  const { fields, example } = actionDefinition(name).guide(limits);
+  const reply = {
+    think: 'One to three sentences: what you know, what is missing, why this action.',
+    action: name,
+    [name]: example,
+  };
+  return [
+    `To ${name}, reply with "think", "action": "${name}" and a "${name}" object with:`,
+    ...fields.map((field) => `- ${name}.${field}`),
+    `Example: ${JSON.stringify(reply)}`,
+  ].join('\n');
 }
 
 /**

@@ -36,6 +36,21 @@ copied word for word from the text shown for that URL in <knowledge>. Never cite
 For trivial questions (arithmetic, greetings, common definitions) answer directly with no references.
 When <question> is a sub-question of <original-question>, answer only the sub-question.
 </action-answer>`,
+  guide: (limits) => ({
+    fields: [
+      'text: the answer in markdown, short and definitive, with a footnote marker [^1], [^2] after each claim',
+      `references: a list of up to ${limits.maxReferences} objects {url, quote}, in footnote order: the URL of a source in <knowledge> and an exact quote copied word for word from its text`,
+    ],
+    example: {
+      text: 'Bong Joon-ho directed Parasite[^1].',
+      references: [
+        {
+          url: 'https://en.wikipedia.org/wiki/Parasite_(2019_film)',
+          quote: 'Parasite is a 2019 South Korean black comedy thriller film directed by Bong Joon-ho',
+        },
+      ],
+    },
+  }),
   isAllowed: ({ state, noDirectAnswer }) => {
     const nothingKnown = state.knowledge.length === 0 && state.searches.length === 0;
     return !(noDirectAnswer && nothingKnown);

@@ -16,6 +16,12 @@ export const visitAction = defineAction({
 Read full pages to get details and exact quotes. Choose up to ${limits.maxUrls} URLs from <url-list> (higher weight means
 more likely relevant) or URLs written in the question. You may give their numbers from the list.
 </action-visit>`,
+  guide: (limits) => ({
+    fields: [
+      `targets: a list of 1 to ${limits.maxUrls} URLs copied from <url-list> or the question, or their numbers in <url-list> ("1", "3")`,
+    ],
+    example: { targets: ['1', '3'] },
+  }),
   isAllowed: ({ state }) => state.urls.candidates(state.visited).length > 0,
   run: (context, { question, payload, urlList }) =>
     runVisitStep(context, { question, targets: payload.targets, urlList }),

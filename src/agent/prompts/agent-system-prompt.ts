@@ -25,5 +25,7 @@ Rules:
 Choose exactly one of these actions:
 <actions>
 ${input.actions}
-</actions>`;
+</actions>
+
+Reply with one JSON object shaped like the example of the action you choose, and nothing else.`;
 }

@@ -1,4 +1,4 @@
-import { hostOf, normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
+import { hostOf, isNetworkUrl, normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
 import type { UrlCandidate } from '../../retrieval/rank-urls.js';
 
 export interface UrlRecord extends UrlCandidate {
@@ -24,11 +24,16 @@ export interface UrlSighting {
 export class UrlIndex {
   private readonly records = new Map<string, UrlRecord>();
 
-  /** Records a sighting; returns true when the URL is new. */
+  /**
+   * Records a sighting; returns true when the URL is new. A local source (file:, kb:) is taken
+   * only from the question, the caller or a search provider, never from a link on a page: a web
+   * page linking to file:///etc/passwd must not make it a candidate.
+   */
   add(sighting: UrlSighting): boolean {
     const url = normalizeUrl(sighting.url);
     const key = url ? urlKey(url) : undefined;
     if (!url || !key) return false;
+    if (sighting.source.startsWith('page:') && !isNetworkUrl(url)) return false;
     const existing = this.records.get(key);
     if (existing) {
       if (!existing.sources.has(sighting.source)) existing.hits++;

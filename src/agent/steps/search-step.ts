@@ -1,7 +1,7 @@
 import { describeSearchNotice } from '../../providers/search/fallback-search.js';
 import type { SearchHit } from '../../providers/spec/search-provider.js';
 import { createHostFilter } from '../../retrieval/host-lists.js';
-import { hostOf } from '../../retrieval/normalize-url.js';
+import { hostOf, isNetworkUrl } from '../../retrieval/normalize-url.js';
 import type { StepOutcome } from '../actions/action-definition.js';
 import type { RunContext } from '../run-context.js';
 import { type PlannedQuery, planQueries } from './plan-queries.js';
@@ -98,5 +98,6 @@ async function searchAllowedHosts(context: RunContext, item: PlannedQuery): Prom
     ...(lists.only.length === 1 ? { site: lists.only[0] } : {}),
   });
   const filter = createHostFilter(lists);
-  return hits.filter((hit) => filter.allowed(hostOf(hit.url)));
+  // Host lists are about web hosts; a local search provider's file: or kb: hits have none.
+  return hits.filter((hit) => !isNetworkUrl(hit.url) || filter.allowed(hostOf(hit.url)));
 }

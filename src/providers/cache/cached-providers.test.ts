@@ -93,4 +93,25 @@ describe('createCachedReader', () => {
     await expect(reader.read('https://gone.example/')).rejects.toThrow(/404/);
     expect(fake.calls).toHaveLength(2);
   });
+
+  it('reads local sources (file:, kb:) fresh every time: only network pages are cached', async () => {
+    const local = 'file:///notes/tides.html';
+    const fake = createFakeReader({ [local]: html, 'kb:notes/tides': html });
+    const reader = createCachedReader({ reader: fake, cache, ttlSeconds: 60 });
+    await reader.read(local);
+    await reader.read(local);
+    await reader.read('kb:notes/tides');
+    await reader.read('kb:notes/tides');
+    expect(fake.calls).toEqual([local, local, 'kb:notes/tides', 'kb:notes/tides']);
+  });
+
+  it('never serves a page stored under one network policy to a reader of another', async () => {
+    const fake = createFakeReader({ [url]: html });
+    const permissive = createCachedReader({ reader: fake, cache, ttlSeconds: 60, scope: 'private-allowed' });
+    const strict = createCachedReader({ reader: fake, cache, ttlSeconds: 60, scope: 'public-only' });
+    await permissive.read(url);
+    await permissive.read(url);
+    await strict.read(url);
+    expect(fake.calls).toEqual([url, url]);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Page, PageReader, ReadOptions } from '../spec/page-reader.js';
 import type { SearchOptions, SearchProvider, TimeRange } from '../spec/search-provider.js';
+import { isNetworkUrl } from '../spec/source-schemes.js';
 import type { ResponseCache } from './sqlite-cache.js';
 
 export interface CachedSearchOptions {
@@ -55,11 +56,17 @@ export interface CachedReaderOptions {
   reader: PageReader;
   cache: ResponseCache;
   ttlSeconds: number;
+  /**
+   * What decides whether a read would be allowed at all (the network policy), part of every key:
+   * a page read with private addresses allowed is never handed to a run that does not allow them.
+   */
+  scope?: string;
 }
 
 /**
  * The same reader, answering a URL it read before from the cache while the entry is fresh.
- * Failed reads are not kept: the page may be back the next time.
+ * Failed reads are not kept: the page may be back the next time. Only network sources are cached:
+ * a local file or knowledge-base entry is read fresh each time (it is cheap and may have changed).
  */
 export function createCachedReader(options: CachedReaderOptions): PageReader {
   const { reader, cache } = options;
@@ -68,7 +75,8 @@ export function createCachedReader(options: CachedReaderOptions): PageReader {
     ...(reader.freeToPrefetch ? { freeToPrefetch: true } : {}),
     ...(reader.prepare ? { prepare: () => reader.prepare!() } : {}),
     async read(url: string, readOptions?: ReadOptions): Promise<Page> {
-      const key = JSON.stringify([reader.id, url]);
+      if (!isNetworkUrl(url)) return reader.read(url, readOptions);
+      const key = JSON.stringify(options.scope ? [reader.id, options.scope, url] : [reader.id, url]);
       const cached = cache.get('page', key);
       if (isPage(cached)) return cached;
       const page = await reader.read(url, readOptions);

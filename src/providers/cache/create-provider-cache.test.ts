@@ -12,6 +12,7 @@ import { trackServers } from '../../testing/llm-wire-contract.js';
 import { createTestConfig } from '../../testing/test-config.js';
 import { createProviderCache, defaultCacheDir, searchScope } from './create-provider-cache.js';
 
+const publicOnly = { allowPrivateNetwork: false };
 let dir: string;
 const track = trackServers();
 beforeEach(() => {
@@ -24,16 +25,23 @@ describe('createProviderCache', () => {
     const cache = createProviderCache(cacheConfigSchema.parse({ enabled: false, dir }));
     const search = createFakeSearch({});
     const reader = createFakeReader({});
-    expect(cache.search(search, searchConfigSchema.parse({}))).toBe(search);
-    expect(cache.reader(reader)).toBe(reader);
+    expect(cache.search(search, searchConfigSchema.parse({}), publicOnly)).toBe(search);
+    expect(cache.reader(reader, publicOnly)).toBe(reader);
   });
 
   it('scopes search entries by provider chain, endpoints and result count, not by keys', () => {
     const base = searchConfigSchema.parse({ provider: 'brave', apiKeys: { brave: 'one' } });
-    expect(searchScope(base)).toBe(searchScope({ ...base, apiKeys: { brave: 'two' } }));
-    expect(searchScope(base)).not.toBe(searchScope({ ...base, provider: 'brave,duckduckgo' }));
-    expect(searchScope(base)).not.toBe(searchScope({ ...base, baseURLs: { brave: 'http://proxy.example' } }));
-    expect(searchScope(base)).not.toBe(searchScope({ ...base, resultsPerQuery: 3 }));
+    expect(searchScope(base, publicOnly)).toBe(
+      searchScope({ ...base, apiKeys: { brave: 'two' } }, publicOnly),
+    );
+    expect(searchScope(base, publicOnly)).not.toBe(
+      searchScope({ ...base, provider: 'brave,duckduckgo' }, publicOnly),
+    );
+    expect(searchScope(base, publicOnly)).not.toBe(
+      searchScope({ ...base, baseURLs: { brave: 'http://proxy.example' } }, publicOnly),
+    );
+    expect(searchScope(base, publicOnly)).not.toBe(searchScope({ ...base, resultsPerQuery: 3 }, publicOnly));
+    expect(searchScope(base, publicOnly)).not.toBe(searchScope(base, { allowPrivateNetwork: true }));
   });
 });
 

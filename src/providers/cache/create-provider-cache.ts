@@ -6,9 +6,18 @@ import type { SearchProvider } from '../spec/search-provider.js';
 import { createCachedReader, createCachedSearch } from './cached-providers.js';
 import { createSqliteCache, type ResponseCache } from './sqlite-cache.js';
 
+/**
+ * What the network guard allows: part of every cache key, so an answer stored while private
+ * addresses were allowed (a private page, search hits on private hosts) is never handed to a run
+ * whose guard would refuse it.
+ */
+export interface NetworkPolicy {
+  allowPrivateNetwork: boolean;
+}
+
 export interface ProviderCache {
-  search(search: SearchProvider, config: SearchConfig): SearchProvider;
-  reader(reader: PageReader): PageReader;
+  search(search: SearchProvider, config: SearchConfig, network: NetworkPolicy): SearchProvider;
+  reader(reader: PageReader, network: NetworkPolicy): PageReader;
   close(): void;
 }
 
@@ -26,26 +35,32 @@ export function createProviderCache(
   const cache =
     options.cache ?? createSqliteCache({ file: join(config.dir ?? defaultCacheDir(), cacheFileName) });
   return {
-    search: (search, searchConfig) =>
+    search: (search, searchConfig, network) =>
       createCachedSearch({
         search,
         cache,
         ttlSeconds: config.ttlSeconds.search,
-        scope: searchScope(searchConfig),
+        scope: searchScope(searchConfig, network),
       }),
-    reader: (reader) => createCachedReader({ reader, cache, ttlSeconds: config.ttlSeconds.page }),
+    reader: (reader, network) =>
+      createCachedReader({ reader, cache, ttlSeconds: config.ttlSeconds.page, scope: networkScope(network) }),
     close: () => cache.close(),
   };
 }
 
-/** Settings that change what a search answers; keys and concurrency do not. */
-export function searchScope(config: SearchConfig): string {
+/** Settings that change what a search answers (the network policy among them); keys and concurrency do not. */
+export function searchScope(config: SearchConfig, network: NetworkPolicy): string {
   return JSON.stringify([
     config.provider,
     config.searxngUrl ?? null,
     config.baseURLs,
     config.resultsPerQuery,
+    networkScope(network),
   ]);
+}
+
+function networkScope(network: NetworkPolicy): string {
+  return network.allowPrivateNetwork ? 'private-allowed' : 'public-only';
 }
 
 export interface DefaultCacheDirOptions {

@@ -2,7 +2,9 @@ import type { ReaderConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../errors/index.js';
 import type { PageReader } from '../spec/page-reader.js';
 import type { BuiltinReaderSettings } from './builtin/builtin-reader.js';
+import { createFileReader } from './file/file-reader.js';
 import { createJinaReader } from './jina/jina-reader.js';
+import { createSchemeReader, type SchemeReader } from './scheme-reader.js';
 
 /** What the runtime passes besides the reader config. */
 export interface PageReaderDependencies {
@@ -58,8 +60,23 @@ function createBuiltinReaderOnFirstRead(settings: BuiltinReaderSettings): PageRe
 
 export const readerProviderIds: readonly string[] = Object.keys(readers);
 
-/** The configured page reader; an unknown name fails at start with the names that exist. */
-export function createPageReader(settings: PageReaderSettings): PageReader {
+/**
+ * The reader of every source scheme: http(s) to the configured web reader (an unknown name fails at
+ * start with the names that exist), file: to the local file reader (refusing unless
+ * reader.allowFiles). More schemes (kb:) are added with `register`.
+ */
+export function createPageReader(settings: PageReaderSettings): SchemeReader {
+  const web = createWebReader(settings);
+  const files = createFileReader({
+    allowFiles: settings.allowFiles,
+    roots: settings.fileRoots,
+    maxBytes: settings.maxBytes,
+  });
+  return createSchemeReader({ id: web.id, readers: { 'http:': web, 'https:': web, 'file:': files } });
+}
+
+/** The configured web (http/https) reader alone. */
+export function createWebReader(settings: PageReaderSettings): PageReader {
   const create = Object.hasOwn(readers, settings.provider) ? readers[settings.provider] : undefined;
   if (!create) {
     throw new ConfigError(

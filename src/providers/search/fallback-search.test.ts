@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AbortedError, AuthenticationError, ConfigError, ProviderError } from '../../errors/index.js';
-import type { SearchHit, SearchNotice, SearchProvider } from '../spec/search-provider.js';
+import type { FallbackNotice, SearchHit, SearchNotice, SearchProvider } from '../spec/search-provider.js';
 import { createFallbackSearch } from './fallback-search.js';
 
 type Outcome = SearchHit[] | Error;
@@ -34,9 +34,14 @@ const badKey = new AuthenticationError('brave rejected the request with HTTP 401
 });
 
 async function run(chain: SearchProvider) {
-  const notices: SearchNotice[] = [];
+  const notices: FallbackNotice[] = [];
   const outcome = await chain
-    .search('q', { onNotice: (notice) => notices.push(notice) })
+    .search('q', {
+      onNotice: (notice: SearchNotice) => {
+        if (notice.kind !== 'fallback') throw new Error(`unexpected notice ${notice.kind}`);
+        notices.push(notice);
+      },
+    })
     .catch((error: unknown) => error);
   return { outcome, notices };
 }

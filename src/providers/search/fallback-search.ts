@@ -49,8 +49,24 @@ function mostActionable(failures: readonly unknown[]): unknown {
   return failures.find((error) => isAuthenticationError(error) || isConfigError(error)) ?? failures[0];
 }
 
-/** One line for a person following the run: which engine was passed over for a query, and why. */
+/** One line for a person following the run: an engine passed over for a query, or hits it dropped. */
 export function describeSearchNotice(query: string, notice: SearchNotice): string {
-  const next = notice.nextProviderId ? `; trying ${notice.nextProviderId}` : '';
-  return `search "${query}": ${notice.providerId} passed over (${notice.reason})${next}`;
+  switch (notice.kind) {
+    case 'fallback': {
+      const next = notice.nextProviderId ? `; trying ${notice.nextProviderId}` : '';
+      return `search "${query}": ${notice.providerId} passed over (${notice.reason})${next}`;
+    }
+    case 'private-hits-dropped': {
+      const count = notice.urls.length;
+      const shown = notice.urls.slice(0, 3).join(', ');
+      const more = count > 3 ? ` and ${count - 3} more` : '';
+      return `search "${query}": ${notice.providerId}: dropped ${count} ${count === 1 ? 'hit' : 'hits'} pointing at private or loopback addresses (${shown}${more}); --allow-private-network keeps them`;
+    }
+    default:
+      return assertNever(notice);
+  }
+}
+
+function assertNever(notice: never): never {
+  throw new Error(`unknown search notice ${JSON.stringify(notice)}`);
 }

@@ -8,6 +8,7 @@ import { startFakeHttpServer } from '../../testing/fake-http-server.js';
 import { startFakeSearchApi } from '../../testing/fake-search-api.js';
 import { startFakeSearxng } from '../../testing/fake-searxng-server.js';
 import type { SearchNotice } from '../spec/search-provider.js';
+import { describeSearchNotice } from './fallback-search.js';
 import { createSearchProvider } from './search-registry.js';
 
 let server: FakeHttpServer | undefined;
@@ -43,10 +44,28 @@ describe('createSearchProvider', () => {
   it('drops hits on private host literals unless private networks are allowed', async () => {
     server = await startFakeSearxng({ results: { q: mixedHits } });
     const config = searchConfigSchema.parse({ searxngUrl: server.url });
-    const guarded = await createSearchProvider(config).search('q');
+    const notices: SearchNotice[] = [];
+    const guarded = await createSearchProvider(config).search('q', {
+      onNotice: (notice) => notices.push(notice),
+    });
     expect(guarded.map((hit) => hit.title)).toEqual(['public', 'public literal']);
-    const open = await createSearchProvider({ ...config, allowPrivateNetwork: true }).search('q');
+    // Said, not silent: which hits went, so a person who meant an intranet knows to allow it.
+    expect(notices).toEqual([
+      {
+        kind: 'private-hits-dropped',
+        providerId: 'searxng',
+        urls: mixedHits.slice(1, 6).map((hit) => hit.url),
+      },
+    ]);
+    expect(describeSearchNotice('q', notices[0]!)).toBe(
+      'search "q": searxng: dropped 5 hits pointing at private or loopback addresses (http://127.0.0.1:8080/admin, http://localhost/x, http://[::1]/ and 2 more); --allow-private-network keeps them',
+    );
+    const openNotices: SearchNotice[] = [];
+    const open = await createSearchProvider({ ...config, allowPrivateNetwork: true }).search('q', {
+      onNotice: (notice) => openNotices.push(notice),
+    });
     expect(open.map((hit) => hit.title)).toEqual(mixedHits.map((hit) => hit.title));
+    expect(openNotices).toEqual([]);
   });
 
   it('refuses an unknown provider, naming the available ones', () => {

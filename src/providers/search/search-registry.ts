@@ -103,7 +103,16 @@ function withoutPrivateHits(provider: SearchProvider): SearchProvider {
     id: provider.id,
     async search(query: string, options?: SearchOptions) {
       const hits = await provider.search(query, options);
-      return hits.filter((hit) => !isPrivateHostLiteral(hit.url));
+      const kept = hits.filter((hit) => !isPrivateHostLiteral(hit.url));
+      // Said, not silent: the person may have meant an intranet search and need the flag.
+      if (kept.length < hits.length) {
+        options?.onNotice?.({
+          kind: 'private-hits-dropped',
+          providerId: provider.id,
+          urls: hits.filter((hit) => isPrivateHostLiteral(hit.url)).map((hit) => hit.url),
+        });
+      }
+      return kept;
     },
   };
 }

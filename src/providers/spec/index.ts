@@ -3,3 +3,4 @@ export * from './llm-client.js';
 export * from './page-reader.js';
 export * from './reranker.js';
 export * from './search-provider.js';
+export * from './source-schemes.js';

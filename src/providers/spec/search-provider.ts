@@ -26,13 +26,23 @@ export interface SearchOptions {
 }
 
 /** Something the caller should know about a search that still went on (the agent makes it a warning). */
-export interface SearchNotice {
+export type SearchNotice = FallbackNotice | DroppedHitsNotice;
+
+/** A provider of a fallback chain failed or found nothing, and the next one is tried. */
+export interface FallbackNotice {
   kind: 'fallback';
   providerId: string;
   /** The provider tried next; undefined when it was the last one. */
   nextProviderId: string | undefined;
   /** Why it was passed over: what it failed with, or that it found nothing. */
   reason: string;
+}
+
+/** Hits a provider returned that were dropped because they point at private or loopback addresses. */
+export interface DroppedHitsNotice {
+  kind: 'private-hits-dropped';
+  providerId: string;
+  urls: string[];
 }
 
 export interface SearchProvider {

@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import type { Page } from '../../spec/page-reader.js';
+import { completeHtmlDocument } from './complete-html-document.js';
 import { extractMainContent } from './extract-main-content.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { collectPageLinks } from './page-links.js';
@@ -14,7 +15,7 @@ export type ExtractedPage = Omit<Page, 'requestedUrl' | 'url' | 'contentType'>;
  * Links and metadata are read first, since extraction rewrites the document.
  */
 export function extractHtmlPage(html: string, url: string): ExtractedPage {
-  const { document } = parseHTML(html);
+  const { document } = parseHTML(completeHtmlDocument(html));
   const links = collectPageLinks(document, url);
   const metadata = readPageMetadata(document);
   const content = extractMainContent(document as unknown as Document, { url, pageTypes: metadata.pageTypes });

@@ -1,0 +1,127 @@
+import type { FileHandle } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BlockedUrlError, InputError, throwIfAborted } from '../../../errors/index.js';
+import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
+import { contentTypeForPath, localBytesToPage } from './local-page.js';
+
+export interface FileReaderSettings {
+  /** Off by default: a run reads local files only when its config allows it (reader.allowFiles). */
+  allowFiles?: boolean;
+  /** Folders files may be read from (symlinks resolved); empty: any file this process may read. */
+  roots?: readonly string[];
+  /** Bytes read at most; a longer file is cut there. Default 5 MiB. */
+  maxBytes?: number;
+  /** Where relative roots are resolved from; default the process's working directory. */
+  cwd?: string;
+}
+
+const providerId = 'file-reader';
+
+/**
+ * Reads `file:` sources: the local document, by content type, with the builtin reader's
+ * extraction. Refuses (BlockedUrlError) when local files are off or the file lies outside the
+ * allowed folders, judged on the real path so a symlink cannot lead out of them.
+ */
+export function createFileReader(settings: FileReaderSettings = {}): PageReader {
+  const maxBytes = settings.maxBytes ?? 5 * 1024 * 1024;
+  const cwd = settings.cwd ?? process.cwd();
+  let roots: Promise<string[]> | undefined;
+  return {
+    id: 'file',
+    async read(url: string, options: ReadOptions = {}): Promise<Page> {
+      throwIfAborted(options.signal);
+      const normal = toFileUrl(url);
+      if (!normal) {
+        throw new BlockedUrlError(`cannot read ${JSON.stringify(url)}: not a local file URL (file:///...)`, {
+          url,
+        });
+      }
+      const path = fileURLToPath(normal);
+      if (!settings.allowFiles) {
+        throw new BlockedUrlError(
+          `local files are off: allow them with --allow-files, DEEPSEARCH_ALLOW_FILES=true or reader.allowFiles (refused ${path})`,
+          { url },
+        );
+      }
+      const real = await realpath(path).catch((cause: unknown) => {
+        throw unreadable(path, cause);
+      });
+      roots ??= resolveRoots(settings.roots ?? [], cwd);
+      const allowed = await roots;
+      if (allowed.length > 0 && !allowed.some((root) => real === root || real.startsWith(`${root}${sep}`))) {
+        throw new BlockedUrlError(
+          `outside the folders local files may be read from (--file-roots ${(settings.roots ?? []).join(',')}): refused ${path}`,
+          { url },
+        );
+      }
+      const { bytes, modified } = await readCapped(real, path, maxBytes);
+      throwIfAborted(options.signal);
+      return localBytesToPage({
+        requestedUrl: url,
+        url: normal,
+        bytes,
+        contentType: contentTypeForPath(path),
+        lastModified: modified.toUTCString(),
+        providerId,
+      });
+    },
+  };
+}
+
+/** The file URL without query or fragment; undefined for anything else, or one naming another machine. */
+function toFileUrl(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'file:' || parsed.hostname !== '') return undefined;
+    parsed.search = '';
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return undefined;
+  }
+}
+
+async function resolveRoots(roots: readonly string[], cwd: string): Promise<string[]> {
+  // A root that does not exist (yet) is kept as written: nothing inside it can be read anyway.
+  return Promise.all(
+    roots.map((root) => {
+      const absolute = resolve(cwd, root);
+      return realpath(absolute).catch(() => absolute);
+    }),
+  );
+}
+
+async function readCapped(
+  real: string,
+  path: string,
+  maxBytes: number,
+): Promise<{ bytes: Uint8Array; modified: Date }> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(real, 'r');
+    const info = await handle.stat();
+    if (!info.isFile()) throw new InputError(`cannot read ${path}: not a file`, { code: 'file_unreadable' });
+    const buffer = Buffer.alloc(Math.min(info.size, maxBytes));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return { bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead), modified: info.mtime };
+  } catch (cause) {
+    throw cause instanceof InputError ? cause : unreadable(path, cause);
+  } finally {
+    await handle?.close();
+  }
+}
+
+function unreadable(path: string, cause: unknown): InputError {
+  const code = (cause as { code?: unknown }).code;
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'not a file'
+          : 'not readable';
+  return new InputError(`cannot read ${path}: ${why}`, { code: 'file_unreadable', cause });
+}

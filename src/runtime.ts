@@ -201,16 +201,18 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       });
       // A missing SearXNG instance fails here, before any LLM call (the window query included).
       if (!options.search) assertSearchConfigured(askOptions.config ?? config);
-      // The server's real window, asked once per runtime: prompts never outgrow it.
-      const fitted = fitContextWindow(askOptions.config ?? config, await llm.contextWindow('agent'));
-      const runConfig = fitted.config;
-      assertFitsContext({ question, history, contextTokens: runConfig.llm.contextTokens });
       // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
-      // to search or read pages (deepsearch search, read) never loads it.
-      const [{ prepareRun }, { runLoop }] = await Promise.all([
+      // to search or read pages (deepsearch search, read) never loads it. The server's real window
+      // is asked meanwhile (once per runtime), so prompts never outgrow it.
+      const [{ prepareRun }, { runLoop }, window] = await Promise.all([
         import('./agent/run-deep-search.js'),
         import('./agent/run-loop.js'),
+        llm.contextWindow('agent', askOptions.signal),
       ]);
+      const fitted = fitContextWindow(askOptions.config ?? config, window);
+      const runConfig = fitted.config;
+      // The window the server really has may be smaller than the configured budget.
+      assertFitsContext({ question, history, contextTokens: runConfig.llm.contextTokens });
       const run = prepareRun({
         question,
         ...parts,

@@ -13,7 +13,7 @@ const onSignal = (signal: NodeJS.Signals) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-process.exitCode = await runCli({
+const code = await runCli({
   argv: process.argv,
   env: process.env,
   cwd: process.cwd(),
@@ -22,3 +22,7 @@ process.exitCode = await runCli({
   stdin: process.stdin,
   signal: controller.signal,
 });
+// A cancelled run exits now: idle keep-alive connections to the LLM server (fetch keeps them
+// about two seconds) would otherwise hold the process after the user asked it to stop.
+if (interrupted) process.exit(code);
+process.exitCode = code;

@@ -229,7 +229,8 @@ describe('interrupting the CLI', () => {
       const run = await runBuiltCli(['ask', 'Which film won Best Picture in 2019?'], cliEnv(llm), {
         onSpawn: (child) => {
           const poll = setInterval(() => {
-            if (llm.requests.length === 0) return;
+            // The first chat request: the model is thinking (earlier ones ask the server its window).
+            if (!llm.requests.some((request) => request.path === '/v1/chat/completions')) return;
             clearInterval(poll);
             interruptedAt = Date.now();
             child.kill('SIGINT');

@@ -37,7 +37,7 @@ export interface DeepSearchLlmClient extends LlmClient {
    * The context window the server gives a role's model, asked once per model with a short
    * timeout; undefined for hosted providers, injected models, and servers that don't say.
    */
-  contextWindow(role: LlmRole): Promise<ContextWindow | undefined>;
+  contextWindow(role: LlmRole, signal?: AbortSignal): Promise<ContextWindow | undefined>;
 }
 
 interface RoleState {
@@ -87,7 +87,7 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   };
 
   return {
-    contextWindow(role) {
+    contextWindow(role, signal) {
       const { settings } = stateFor(role);
       // Only self-hosted servers describe their window; an injected model has no server to ask.
       if (settings.provider !== 'openai-compatible' || !settings.baseURL || options.createModel) {
@@ -107,7 +107,7 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
         });
         windows.set(key, window);
       }
-      return window;
+      return untilAborted(window, signal);
     },
     describe(role) {
       const { settings } = stateFor(role);
@@ -162,4 +162,21 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
       }
     },
   };
+}
+
+/** A cancelled caller stops waiting for the shared probe (which others may still await): undefined at once. */
+function untilAborted<T>(
+  promise: Promise<T | undefined>,
+  signal: AbortSignal | undefined,
+): Promise<T | undefined> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then((value) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
+  });
 }

@@ -1,3 +1,4 @@
+import { throwIfAborted } from '../../errors/index.js';
 import type { RetryNotice } from '../spec/llm-client.js';
 import { withRetry } from '../with-retry.js';
 import { type LlmErrorContext, toProviderError } from './to-provider-error.js';
@@ -20,6 +21,8 @@ export function callWithRetry<T>(
 ): Promise<T> {
   return withRetry(
     async () => {
+      // A client that left between two attempts must not cost one more request.
+      throwIfAborted(request.signal);
       const timeout = AbortSignal.timeout(limits.timeoutMs);
       const abortSignal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
       try {

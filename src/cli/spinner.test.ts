@@ -53,6 +53,26 @@ describe('spinner', () => {
     expect(lines).toEqual(['search-start', 'answer-delta']);
   });
 
+  it('steps aside while an answer draft grows on its line, and comes back with the next event', () => {
+    const fake = fakeSpinner();
+    const lines: string[] = [];
+    const progress = withSpinner((event) => lines.push(event.type), fake.spinner);
+    fake.spinner.tick();
+    progress.onEvent({ type: 'answer-draft-delta', step: 1, delta: 'Peter ', ...envelope });
+    const afterDraft = fake.output();
+    expect(afterDraft.endsWith('\r\x1b[K')).toBe(true);
+    fake.spinner.tick();
+    progress.onEvent({ type: 'answer-draft-delta', step: 1, delta: 'Farrelly', ...envelope });
+    fake.spinner.tick();
+    // Nothing drawn over the draft while it grows.
+    expect(fake.output()).toBe(afterDraft);
+    progress.onEvent({ type: 'action', step: 1, action: 'answer', think: 't', ...envelope });
+    fake.spinner.tick();
+    expect(fake.output().endsWith('waiting on the LLM 0.0s')).toBe(true);
+    expect(lines).toEqual(['answer-draft-delta', 'answer-draft-delta', 'action']);
+    progress.stop();
+  });
+
   it('writes nothing before its first tick and nothing after stop', () => {
     const fake = fakeSpinner();
     fake.spinner.start('waiting on the LLM');

@@ -79,6 +79,11 @@ export function withSpinner(
     onEvent(event) {
       // Streamed text prints nothing here and means the LLM is answering: the clock keeps running.
       if (event.type === 'think-delta' || event.type === 'answer-delta') return listener?.(event);
+      // A draft grows on the spinner's line: the spinner steps aside until the next event.
+      if (event.type === 'answer-draft-delta') {
+        spinner.stop();
+        return listener?.(event);
+      }
       spinner.clear();
       listener?.(event);
       const label = waitingLabel(event);

@@ -4,6 +4,7 @@ import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-o
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { oscarsPage, parasitePage } from '../helpers/agent-harness.js';
+import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 const question = 'Who directed the film that won Best Picture the year Parasite premiered?';
@@ -149,16 +150,7 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
             },
           }),
         ],
-        evaluation_criteria: [
-          agentReply({
-            think: 'simple',
-            needsFreshness: false,
-            needsPlurality: false,
-            needsCompleteness: false,
-            needsStrict: false,
-          }),
-        ],
-        evaluate_definitive: [agentReply({ think: 'Direct answer.', pass: true, improvement: '' })],
+        ...passingEvaluation(agentReply, 'Direct answer.'),
       },
     });
     try {

@@ -7,6 +7,7 @@ import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-o
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { oscarsPage } from '../helpers/agent-harness.js';
+import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 let dir: string;
@@ -98,16 +99,7 @@ describe('the on-disk cache (built CLI)', () => {
           },
         }),
       ],
-      evaluation_criteria: [
-        reply({
-          think: 'simple',
-          needsFreshness: false,
-          needsPlurality: false,
-          needsCompleteness: false,
-          needsStrict: false,
-        }),
-      ],
-      evaluate_definitive: [reply({ think: 'ok', pass: true, improvement: '' })],
+      ...passingEvaluation(reply, 'ok'),
       // The rewriter (on by default) keeps the query, so the second run's search is the cached one.
       query_rewrite: [
         reply({

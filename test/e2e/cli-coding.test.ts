@@ -3,6 +3,7 @@ import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 const tablePage = `<html><head><title>Nordic countries by population</title></head><body><article>
@@ -66,16 +67,7 @@ describe('deepsearch ask with the coding action (built CLI)', () => {
             },
           }),
         ],
-        evaluation_criteria: [
-          reply({
-            think: 'simple',
-            needsFreshness: false,
-            needsPlurality: false,
-            needsCompleteness: false,
-            needsStrict: false,
-          }),
-        ],
-        evaluate_definitive: [reply({ think: 'Direct.', pass: true, improvement: '' })],
+        ...passingEvaluation(reply, 'Direct.'),
       },
     });
     try {

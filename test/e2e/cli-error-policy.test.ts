@@ -5,6 +5,7 @@ import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { oscarsPage } from '../helpers/agent-harness.js';
+import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 const question = 'Which film won Best Picture at the 91st Academy Awards?';
@@ -60,16 +61,7 @@ describe('the error policy from the built CLI', () => {
             },
           }),
         ],
-        evaluation_criteria: [
-          reply({
-            think: 'simple',
-            needsFreshness: false,
-            needsPlurality: false,
-            needsCompleteness: false,
-            needsStrict: false,
-          }),
-        ],
-        evaluate_definitive: [reply({ think: 'Direct.', pass: true, improvement: '' })],
+        ...passingEvaluation(reply, 'Direct.'),
       },
     });
     try {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
+import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 const guard = fileURLToPath(new URL('../helpers/loopback-only.cjs', import.meta.url));
@@ -61,16 +62,7 @@ describe('the knowledge base as the only search source (built CLI, no network be
             },
           }),
         ],
-        evaluation_criteria: [
-          reply({
-            think: 'simple',
-            needsFreshness: false,
-            needsPlurality: false,
-            needsCompleteness: false,
-            needsStrict: false,
-          }),
-        ],
-        evaluate_definitive: [reply({ think: 'Plain.', pass: true, improvement: '' })],
+        ...passingEvaluation(reply, 'Plain.'),
         final_answer: [reply({ think: 'Nothing read.', answer: { text: 'Not found.', references: [] } })],
       },
     });

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
+import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 let dir: string;
@@ -52,16 +53,7 @@ async function startLlm(answerQuote: string): Promise<FakeOpenAiServer> {
           },
         }),
       ],
-      evaluation_criteria: [
-        reply({
-          think: 'simple',
-          needsFreshness: false,
-          needsPlurality: false,
-          needsCompleteness: false,
-          needsStrict: false,
-        }),
-      ],
-      evaluate_definitive: [reply({ think: 'Plain.', pass: true, improvement: '' })],
+      ...passingEvaluation(reply, 'Plain.'),
       final_answer: [
         reply({ think: 'Nothing read.', answer: { text: 'I could not read the report.', references: [] } }),
       ],

@@ -4,6 +4,7 @@ import { type RunningServer, startServer } from '../../src/server/start-server.j
 import { type FakeHttpServer, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
+import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { sseData } from '../helpers/server-harness.js';
 
 const llmKey = 'sk-llm-canary-7f3a9c';
@@ -107,16 +108,7 @@ describe('configured secrets echoed by upstream services go nowhere', () => {
             answer: { text: 'Nobody knows.', references: [] },
           }),
         ],
-        evaluation_criteria: [
-          agentReply({
-            think: 'simple',
-            needsFreshness: false,
-            needsPlurality: false,
-            needsCompleteness: false,
-            needsStrict: false,
-          }),
-        ],
-        evaluate_definitive: [agentReply({ think: 'fine', pass: true, improvement: '' })],
+        ...passingEvaluation(agentReply, 'fine'),
       },
       respond: () => agentReply({ think: 'done', pass: true, improvement: '' }),
     });

@@ -15,15 +15,15 @@ export function extractiveAnswer(
 ): { answer: string; references: Reference[] } | undefined {
   const passages = state.pages
     .all()
-    .map((page) => {
+    .flatMap((page) => {
       const best = state.pages
         .snippets(page, state.question, passageChars)
         .sort((a, b) => b.score - a.score)[0];
-      return best && { page, text: best.text.replace(/\s+/g, ' ').trim(), score: best.score };
+      const text = best?.text.replace(/\s+/g, ' ').trim();
+      return best && text ? [{ page, text, score: best.score }] : [];
     })
-    .filter((passage) => passage !== undefined && passage.text.length > 0)
-    .sort((a, b) => b!.score - a!.score)
-    .slice(0, maxPassages) as Array<{ page: { url: string; title: string }; text: string }>;
+    .sort((a, b) => b.score - a.score)
+    .slice(0, maxPassages);
   if (passages.length === 0) return undefined;
   const references: Reference[] = passages.map((passage, index) => ({
     index: index + 1,

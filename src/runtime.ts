@@ -6,9 +6,9 @@ import type { RunRestore } from './agent/run-checkpoint.js';
 import type { AnswerSchema, StructuredAnswer } from './agent/structured-answer.js';
 import type { DeepSearchConfig } from './config/config-schema.js';
 import { configSecrets } from './config/config-secrets.js';
-import { type ConfigOverrides, deriveConfig } from './config/derive-config.js';
+import type { ConfigOverrides } from './config/derive-config.js';
 import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
-import { ConfigError, createRedactor, type Redactor } from './errors/index.js';
+import { ConfigError, createRedactor, InputError, type Redactor } from './errors/index.js';
 import { createKnowledgeBase, type KnowledgeBase } from './knowledge/knowledge-base.js';
 import { createKnowledgeReader } from './knowledge/knowledge-reader.js';
 import { createLocalSearch, localSearchId, withLocalHits } from './knowledge/local-search-provider.js';
@@ -29,10 +29,11 @@ import type { TextRequest, TextResult } from './providers/spec/llm-client.js';
 import type { PageReader } from './providers/spec/page-reader.js';
 import type { Reranker } from './providers/spec/reranker.js';
 import type { SearchProvider } from './providers/spec/search-provider.js';
+import { isResearchRestore, type ResearchRestore } from './research/research-checkpoint.js';
 import type { ResearchPlan, ResearchReport } from './research/research-types.js';
 import { createRetrievalProviders } from './retrieval/create-retrieval-providers.js';
 import { HostHealth, type TrustProfile } from './retrieval/host-health.js';
-import { resumeTarget } from './runs/resume-target.js';
+import { type ResumeTarget, resumedConfig, resumeTarget } from './runs/resume-target.js';
 import { type RecordOptions, startRecording } from './runs/run-recording.js';
 import { createRunStore, type RunStore } from './runs/run-store.js';
 
@@ -116,6 +117,11 @@ export interface DeepSearchRuntime {
    * sequence): after a crash, a kill, a cancel or a budget stop with a raised budget.
    */
   resume(runId: string, options?: ResumeOptions): Promise<DeepSearchResult>;
+  /**
+   * Goes on with a stored research run from its last checkpoint: its plan (no planning call),
+   * the sections already gathered, its shared knowledge and budget; then the rest and the report.
+   */
+  resumeResearch(runId: string, options?: ResumeOptions): Promise<ResearchReport>;
   /** The run store, when runs are recorded. */
   readonly runs: RunStore | undefined;
   /** Research mode: a planned, multi-section, cited report (see src/research/). */
@@ -334,6 +340,84 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       settleTrust(health, before, cited, (message) => run.events.emit({ type: 'warning', step: 0, message }));
     }
   };
+  const research = async (
+    topic: string,
+    researchOptions: ResearchOptions,
+    restore?: ResearchRestore,
+  ): Promise<ResearchReport> => {
+    const [{ runResearch }, fitted] = await Promise.all([
+      import('./research/run-research.js'),
+      fitRun(topic, researchOptions),
+    ]);
+    const runConfig = fitted.config;
+    const runId = researchOptions.runId ?? randomUUID();
+    const notices = fitted.warning ? [fitted.warning] : [];
+    const recording =
+      runs && researchOptions.record !== false
+        ? startRecording({
+            store: runs,
+            runId,
+            question: topic,
+            config: runConfig,
+            redact,
+            record: { mode: 'research', ...researchOptions.record },
+            warn: (message) => notices.push(message),
+          })
+        : undefined;
+    const health = hostHealth();
+    const before = health.changes;
+    let cited: ResearchReport['references'] | undefined;
+    try {
+      const report = await runResearch({
+        topic,
+        plan: researchOptions.plan,
+        restore,
+        onCheckpoint: recording?.checkpoint,
+        ...parts,
+        hostHealth: health,
+        config: runConfig,
+        search: withRedactedErrors(searchFor(runConfig), redact),
+        signal: researchOptions.signal,
+        // The sections' events come with their own run ids and sequences: one task-level sequence
+        // over all of them, so a store and an event stream can order and resume them.
+        observers: sequenceTask(
+          [
+            ...(recording ? [recording.observe] : []),
+            ...(researchOptions.onEvent ? [researchOptions.onEvent] : []),
+            ...(researchOptions.observers ?? []),
+          ],
+          restore?.lastSeq,
+        ),
+        notices,
+        runId,
+      });
+      cited = report.references;
+      recording?.settle({ result: report });
+      return report;
+    } catch (error) {
+      recording?.settle({ error });
+      throw error;
+    } finally {
+      settleTrust(health, before, cited, () => {});
+    }
+  };
+  const findResumeTarget = (runId: string, owner: string | undefined): ResumeTarget => {
+    if (!runs)
+      throw new ConfigError(
+        'runs are not recorded (runs.enabled is off or runs.file unset): nothing to resume',
+      );
+    return resumeTarget({ store: runs, runId, owner });
+  };
+  /** A resumed run's options: its own settings (a raised budget given now), id and record. */
+  const resumedOptions = (target: ResumeTarget, resumeOptions: ResumeOptions) => ({
+    ...resumeOptions,
+    config: resumedConfig(config, target.record, resumeOptions.overrides),
+    runId: target.record.id,
+    record:
+      resumeOptions.record === false
+        ? (false as const)
+        : { ...target.record, ...resumeOptions.record, resumed: target.record },
+  });
   return {
     ...parts,
     get hostHealth() {
@@ -352,77 +436,21 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     runs,
     ask: (question, askOptions = {}) => ask(question, askOptions),
     resume: async (runId, resumeOptions = {}) => {
-      if (!runs)
-        throw new ConfigError(
-          'runs are not recorded (runs.enabled is off or runs.file unset): nothing to resume',
-        );
-      const target = resumeTarget({ store: runs, runId, owner: resumeOptions.owner });
-      const runConfig = deriveConfig(config, {
-        budget: { ...target.record.settings.budget, ...resumeOptions.overrides?.budget },
-        agent: { ...target.record.settings.agent, ...resumeOptions.overrides?.agent },
-        search: { ...target.record.settings.search, ...resumeOptions.overrides?.search },
-      });
-      const record =
-        resumeOptions.record === false
-          ? false
-          : { ...target.record, ...resumeOptions.record, resumed: target.record };
-      return ask(
-        target.record.question,
-        { ...resumeOptions, config: runConfig, runId: target.record.id, record },
-        target.restore,
-      );
-    },
-    research: async (topic, researchOptions = {}) => {
-      const [{ runResearch }, fitted] = await Promise.all([
-        import('./research/run-research.js'),
-        fitRun(topic, researchOptions),
-      ]);
-      const runConfig = fitted.config;
-      const runId = researchOptions.runId ?? randomUUID();
-      const notices = fitted.warning ? [fitted.warning] : [];
-      const recording =
-        runs && researchOptions.record !== false
-          ? startRecording({
-              store: runs,
-              runId,
-              question: topic,
-              config: runConfig,
-              redact,
-              record: { mode: 'research', ...researchOptions.record },
-              warn: (message) => notices.push(message),
-            })
-          : undefined;
-      const health = hostHealth();
-      const before = health.changes;
-      let cited: ResearchReport['references'] | undefined;
-      try {
-        const report = await runResearch({
-          topic,
-          plan: researchOptions.plan,
-          ...parts,
-          hostHealth: health,
-          config: runConfig,
-          search: withRedactedErrors(searchFor(runConfig), redact),
-          signal: researchOptions.signal,
-          // The sections' events come with their own run ids and sequences: one task-level sequence
-          // over all of them, so a store and an event stream can order and resume them.
-          observers: sequenceTask([
-            ...(recording ? [recording.observe] : []),
-            ...(researchOptions.onEvent ? [researchOptions.onEvent] : []),
-            ...(researchOptions.observers ?? []),
-          ]),
-          notices,
-          runId,
+      const target = findResumeTarget(runId, resumeOptions.owner);
+      if (target.kind !== 'search')
+        throw new InputError(`run ${runId} is research: resume it with resumeResearch()`, {
+          code: 'run_not_resumable',
         });
-        cited = report.references;
-        recording?.settle({ result: report });
-        return report;
-      } catch (error) {
-        recording?.settle({ error });
-        throw error;
-      } finally {
-        settleTrust(health, before, cited, () => {});
-      }
+      return ask(target.record.question, resumedOptions(target, resumeOptions), target.restore);
+    },
+    research: (topic, researchOptions = {}) => research(topic, researchOptions),
+    resumeResearch: async (runId, resumeOptions = {}) => {
+      const target = findResumeTarget(runId, resumeOptions.owner);
+      if (target.kind !== 'research' || !isResearchRestore(target.restore))
+        throw new InputError(`run ${runId} is not research: resume it with resume()`, {
+          code: 'run_not_resumable',
+        });
+      return research(target.record.question, resumedOptions(target, resumeOptions), target.restore);
     },
     askModel: (request) => llm.generateText({ role: 'agent', ...request }),
     structureAnswer: async (result, structureOptions) => {
@@ -435,10 +463,10 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
 /**
  * The observers, each seeing every event with a sequence number of the whole task: research
  * forwards its sections' events (their own run ids and sequences) to the task's bus. Each stays
- * its own observer, so one that throws is detached alone.
+ * its own observer, so one that throws is detached alone. A resumed task goes on from its last stored seq.
  */
-function sequenceTask(observers: ReadonlyArray<AgentEventListener>): AgentEventListener[] {
-  let seq = 0;
+function sequenceTask(observers: ReadonlyArray<AgentEventListener>, lastSeq = 0): AgentEventListener[] {
+  let seq = lastSeq;
   const stamped = new WeakMap<object, AgentEvent>();
   const stamp = (event: AgentEvent) => {
     let copy = stamped.get(event);

@@ -6,13 +6,12 @@ import { InputError } from '../errors/index.js';
 import { describeRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
+import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { applyKbMergeFlag } from './kb-merge-flag.js';
 import { loadCliConfig } from './load-cli-config.js';
-import { createProgressRenderer } from './progress-renderer.js';
 import { renderResultText, resultJson } from './render-result.js';
-import { createSpinner, withSpinner } from './spinner.js';
 import { createTerminal } from './terminal-style.js';
 
 export interface AskCommandOptions {
@@ -59,12 +58,7 @@ export async function answerWithProgress(
   options: { json: boolean; quiet: boolean; debug: boolean },
   start: (onEvent: AgentEventListener | undefined) => Promise<DeepSearchResult>,
 ): Promise<void> {
-  const errors = createTerminal(io.stderr, io.env);
-  const renderer = options.quiet ? undefined : createProgressRenderer(errors, { debug: options.debug });
-  // The spinner only in a terminal: piped, logged or CI output gets plain lines.
-  const progress = io.stderr.isTTY
-    ? withSpinner(renderer, createSpinner({ write: (text) => io.stderr.write(text) }))
-    : { onEvent: renderer, stop: () => undefined };
+  const progress = startCliProgress(io, options);
   let result: DeepSearchResult;
   try {
     result = await start(progress.onEvent);

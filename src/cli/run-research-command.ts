@@ -1,20 +1,18 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { AgentEvent } from '../agent/agent-events.js';
 import { AbortedError, InputError } from '../errors/index.js';
 import { parsePlanMarkdown, renderPlanMarkdown } from '../research/plan/plan-markdown.js';
-import { renderReportHtml } from '../research/render-report-html.js';
-import type { ResearchPlan, ResearchReport } from '../research/research-types.js';
+import type { ResearchPlan } from '../research/research-types.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
+import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { applyKbMergeFlag } from './kb-merge-flag.js';
 import { loadCliConfig } from './load-cli-config.js';
-import { createProgressRenderer } from './progress-renderer.js';
-import type { ReportFormat, ResearchCommandFlags } from './research-command.js';
-import { createSpinner, withSpinner } from './spinner.js';
-import { createTerminal, formatTokens } from './terminal-style.js';
+import type { ResearchCommandFlags } from './research-command.js';
+import { deliver, deliverReport, reportFormat } from './research-report-output.js';
 
 /**
  * `deepsearch research`: live progress by persona on stderr, the report (markdown, HTML or JSON)
@@ -33,7 +31,8 @@ export async function runResearchCommand(
         param: 'outline',
       },
     );
-  const format = reportFormat(flags);
+  // A bad --format or --json combination fails before any work.
+  reportFormat(flags);
   const outline = flags.outline
     ? await readOutline(io, flags.outline, input.words.join(' ').trim())
     : undefined;
@@ -48,12 +47,7 @@ export async function runResearchCommand(
   await prepareLlm(io, config, { quiet: flags.quiet });
   prepareSearch(io, config, { quiet: flags.quiet });
   const runtime = createCliRuntime(io, config);
-  const errors = createTerminal(io.stderr, io.env);
-  const renderer = flags.quiet ? undefined : createProgressRenderer(errors, { debug: config.debug });
-  // The spinner only in a terminal: piped, logged or CI output gets plain lines.
-  const progress = io.stderr.isTTY
-    ? withSpinner(renderer, createSpinner({ write: (text) => io.stderr.write(text) }))
-    : { onEvent: renderer, stop: () => undefined };
+  const progress = startCliProgress(io, { quiet: flags.quiet ?? false, debug: config.debug });
   try {
     if (flags.outlineOnly) {
       const plan = await planOnly(runtime, topic, io.signal, progress.onEvent);
@@ -66,26 +60,10 @@ export async function runResearchCommand(
       onEvent: progress.onEvent,
     });
     progress.stop();
-    await deliver(io, flags, renderReport(report, format), 'report');
-    if (!flags.quiet) errors.write(errors.style('dim', summaryLine(report)));
+    await deliverReport(io, flags, report);
   } finally {
     progress.stop();
   }
-}
-
-function reportFormat(flags: ResearchCommandFlags): ReportFormat {
-  if (flags.json) {
-    if (flags.format && flags.format !== 'json')
-      throw new InputError(`--json and --format ${flags.format} disagree; give one of them`, {
-        param: 'format',
-      });
-    return 'json';
-  }
-  if (flags.format) return flags.format;
-  const extension = flags.output ? extname(flags.output).toLowerCase() : '';
-  if (extension === '.html' || extension === '.htm') return 'html';
-  if (extension === '.json') return 'json';
-  return 'md';
 }
 
 async function readOutline(io: CliIo, file: string, topic: string): Promise<ResearchPlan> {
@@ -128,36 +106,4 @@ async function planOnly(
   }
   if (!plan) throw new AbortedError();
   return plan;
-}
-
-function renderReport(report: ResearchReport, format: ReportFormat): string {
-  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
-  if (format === 'html')
-    return renderReportHtml({
-      ...report,
-      language: report.plan.language,
-      generatedAt: new Date().toISOString().slice(0, 10),
-    });
-  return report.markdown;
-}
-
-async function deliver(io: CliIo, flags: ResearchCommandFlags, text: string, what: string): Promise<void> {
-  if (!flags.output) {
-    io.stdout.write(text);
-    return;
-  }
-  const path = resolve(io.cwd, flags.output);
-  try {
-    await writeFile(path, text, 'utf8');
-  } catch (error) {
-    throw new InputError(`cannot write the ${what} to ${flags.output}: ${(error as Error).message}`, {
-      param: 'output',
-    });
-  }
-  if (!flags.quiet) io.stderr.write(`${what} written to ${flags.output}\n`);
-}
-
-function summaryLine(report: ResearchReport): string {
-  const { factCheck } = report;
-  return `${report.sections.length} sections, ${report.references.length} sources, fact-check ${factCheck.supported}/${factCheck.claims} supported (${factCheck.revised} revised, ${factCheck.removed} removed), ${formatTokens(report.usage.totalTokens)} tokens, ${Math.round(report.durationMs / 1000)} s`;
 }

@@ -1,10 +1,14 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { settingSources } from '../config/setting-sources.js';
+import type { ResearchReport } from '../research/research-types.js';
+import type { RunRecord } from '../runs/run-record.js';
 import type { CliIo } from './cli-io.js';
+import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
+import { deliverReport, type ReportOutputFlags, reportFormat } from './research-report-output.js';
 import { answerWithProgress } from './run-ask-command.js';
 import { findRun, openCliRunStore } from './run-runs-command.js';
 
@@ -14,37 +18,54 @@ export interface ResumeCommandOptions {
   json: boolean;
   quiet: boolean;
   configPath: string | undefined;
+  /** Where and how a research run's report goes (as research -o / --format). */
+  report?: Pick<ReportOutputFlags, 'output' | 'format'>;
 }
 
 /**
  * `deepsearch resume <id>`: the run goes on from its last checkpoint with its own settings,
  * except those given as flags now (a raised --max-tokens or --max-steps). The LLM and search
- * settings (and keys) are today's, from flags, env and config file as for ask.
+ * settings (and keys) are today's, from flags, env and config file as for ask. A research run
+ * ends with its report, delivered as `research` delivers it.
  */
 export async function runResumeCommand(io: CliIo, options: ResumeCommandOptions): Promise<void> {
   const config = loadCliConfig(io, options.flags, options.configPath);
   // The id is checked (and a prefix resolved) before anything else is set up.
   const store = openCliRunStore(io, config);
-  let id: string;
+  let record: RunRecord;
   try {
-    id = findRun(store, options.id).id;
+    record = findRun(store, options.id);
   } finally {
     store.close();
   }
+  const { id } = record;
+  const report: ReportOutputFlags = { ...options.report, json: options.json, quiet: options.quiet };
+  // A bad --format or --json combination fails before any work.
+  if (record.mode === 'research') reportFormat(report);
   await prepareLlm(io, config, { quiet: options.quiet });
   prepareSearch(io, config, { quiet: options.quiet });
   const runtime = createCliRuntime(io, config);
+  const resumeOptions = {
+    signal: io.signal,
+    overrides: overridesFromFlags(config, options.flags),
+    record: { source: 'cli' as const },
+  };
   try {
+    if (record.mode === 'research') {
+      const progress = startCliProgress(io, { quiet: options.quiet, debug: config.debug });
+      let done: ResearchReport;
+      try {
+        done = await runtime.resumeResearch(id, { ...resumeOptions, onEvent: progress.onEvent });
+      } finally {
+        progress.stop();
+      }
+      await deliverReport(io, report, done);
+      return;
+    }
     await answerWithProgress(
       io,
       { json: options.json, quiet: options.quiet, debug: config.debug },
-      (onEvent) =>
-        runtime.resume(id, {
-          signal: io.signal,
-          onEvent,
-          overrides: overridesFromFlags(config, options.flags),
-          record: { source: 'cli' },
-        }),
+      (onEvent) => runtime.resume(id, { ...resumeOptions, onEvent }),
     );
   } finally {
     runtime.close();

@@ -96,7 +96,7 @@ function showRun(io: CliIo, record: RunRecord, json: boolean): void {
   const terminal = createTerminal(io.stdout, io.env);
   const lines = [
     `run       ${record.id}`,
-    `status    ${statusOf(record)}${record.checkpointStep !== null ? ` (checkpoint after step ${record.checkpointStep})` : ''}`,
+    `status    ${statusOf(record)}${checkpointNote(record)}`,
     `source    ${record.source} · mode ${record.mode}`,
     `created   ${new Date(record.createdAt).toISOString()}`,
     ...(record.finishedAt ? [`finished  ${new Date(record.finishedAt).toISOString()}`] : []),
@@ -107,6 +107,15 @@ function showRun(io: CliIo, record: RunRecord, json: boolean): void {
   for (const line of lines) terminal.write(line);
   if (record.result?.answer)
     terminal.write(`\n${renderResultText(record.result as unknown as DeepSearchResult, terminal)}`);
+  else if (typeof record.result?.markdown === 'string') terminal.write(`\n${record.result.markdown}`);
+}
+
+/** Where a run can go on from: a deep search's last step, a research task's sections gathered. */
+function checkpointNote(record: RunRecord): string {
+  if (record.checkpointStep === null) return '';
+  return record.mode === 'research'
+    ? ` (checkpoint after ${record.checkpointStep} section(s) gathered)`
+    : ` (checkpoint after step ${record.checkpointStep})`;
 }
 
 function usageLines(record: RunRecord): string[] {

@@ -1,5 +1,6 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { CliIo } from './cli-io.js';
+import { type ReportFormat, reportFormats } from './research-command.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from './setting-flags.js';
 
 export type RunsAction = 'list' | 'show' | 'export' | 'delete' | 'replay';
@@ -9,6 +10,14 @@ export interface RunsCommandFlags {
   json?: boolean;
   limit?: string;
   format?: string;
+}
+
+interface ResumeFlags {
+  json?: boolean;
+  quiet?: boolean;
+  config?: string;
+  output?: string;
+  format?: ReportFormat;
 }
 
 const configOption = [
@@ -84,7 +93,13 @@ export function addRunsCommands(program: Command, io: CliIo): void {
       .command('resume')
       .description('go on with a run from its last checkpoint (after a crash, a kill or a budget stop)')
       .argument('<id>', 'the run id, or a unique prefix of it')
-      .option('--json', 'print one JSON document, like ask --json')
+      .option('--json', 'print one JSON document, like ask --json (a research run: like research --json)')
+      .option('-o, --output <file>', 'a research run: write the report to this file, as research -o does')
+      .addOption(
+        new Option('--format <format>', 'a research run: the report format (default md)').choices([
+          ...reportFormats,
+        ]),
+      )
       .option('--quiet', 'no progress on stderr')
       .option(...configOption),
     { scope: 'ask' },
@@ -92,8 +107,9 @@ export function addRunsCommands(program: Command, io: CliIo): void {
   addExamples(resume, [
     'deepsearch resume 3f2a',
     'deepsearch resume 3f2a --max-tokens 2000000 --max-steps 60',
+    'deepsearch resume 9c1e -o report.md',
   ]);
-  resume.action(async (id: string, options: { json?: boolean; quiet?: boolean; config?: string }) => {
+  resume.action(async (id: string, options: ResumeFlags) => {
     const { runResumeCommand } = await import('./run-resume-command.js');
     await runResumeCommand(io, {
       id,
@@ -101,6 +117,7 @@ export function addRunsCommands(program: Command, io: CliIo): void {
       json: options.json ?? false,
       quiet: options.quiet ?? false,
       configPath: options.config,
+      report: { output: options.output, format: options.format },
     });
   });
 }

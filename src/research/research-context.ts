@@ -4,10 +4,24 @@ import type { EventBus } from '../agent/event-bus.js';
 import type { RunContext } from '../agent/run-context.js';
 import { type DeepSearchInput, prepareRun } from '../agent/run-deep-search.js';
 import { runLoop } from '../agent/run-loop.js';
+import {
+  type ResearchCheckpoint,
+  ResearchProgress,
+  type ResearchRestore,
+  taskRestore,
+} from './research-checkpoint.js';
 import type { Persona, ResearchPlan } from './research-types.js';
 
-export interface ResearchInput extends Omit<DeepSearchInput, 'question' | 'history'> {
+export interface ResearchInput
+  extends Omit<DeepSearchInput, 'question' | 'history' | 'restore' | 'onCheckpoint'> {
   topic: string;
+  /**
+   * Goes on from a checkpoint of this task (same runId): its plan, the sections already gathered,
+   * the shared knowledge, the budget used and the event sequence.
+   */
+  restore?: ResearchRestore;
+  /** Called at each phase's end with the task's progress (synchronously: a store writes it at once). */
+  onCheckpoint?: (checkpoint: ResearchCheckpoint) => void;
   /** A plan a person edited (`--outline FILE`): planning is skipped and this plan is followed. */
   plan?: ResearchPlan;
   /** Warnings to report when the task starts (e.g. the model's window is smaller than configured). */
@@ -35,6 +49,8 @@ export interface ResearchContext {
   task: RunContext;
   events: EventBus;
   input: ResearchInput;
+  /** What is done so far (restored or not); each phase's end checkpoints it. */
+  progress: ResearchProgress;
   /** A progress line by persona. */
   say(persona: Persona, message: string, section?: string): void;
   /** Runs one deep search as a part of the task (child budget, shared knowledge, events forwarded). */
@@ -42,15 +58,17 @@ export interface ResearchContext {
 }
 
 export function createResearchContext(input: ResearchInput): ResearchContext {
-  const { topic, plan: _plan, notices: _notices, ...providers } = input;
-  const task = prepareRun({ ...providers, question: topic });
+  const { topic, plan: _plan, notices: _notices, restore, onCheckpoint, ...providers } = input;
+  const task = prepareRun({ ...providers, question: topic, restore: restore && taskRestore(restore) });
   const { context, events } = task;
+  const progress = new ResearchProgress({ task: context, onCheckpoint, restored: restore?.checkpoint });
   // Parts report through the task's bus (with their own run ids), not to the caller directly.
   const { onEvent: _onEvent, observers: _observers, runId: _runId, ...partInput } = providers;
   return {
     task: context,
     events,
     input,
+    progress,
     say: (persona, message, section) =>
       context.emit({ type: 'persona', persona, message, ...(section ? { section } : {}) }),
     runPart: async (question, options = {}) => {

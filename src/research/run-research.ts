@@ -3,9 +3,10 @@ import { gatherEvidence } from './gather/gather-evidence.js';
 import { estimateResearch } from './plan/estimate-research.js';
 import { planResearch } from './plan/plan-research.js';
 import { renderReportMarkdown } from './render-report-markdown.js';
-import { createResearchContext, type ResearchInput } from './research-context.js';
+import type { ResearchEstimate } from './research-checkpoint.js';
+import { createResearchContext, type ResearchContext, type ResearchInput } from './research-context.js';
 import type { ResearchPlan, ResearchReport } from './research-types.js';
-import { writeReport } from './write/write-report.js';
+import { type WrittenReport, writeReport } from './write/write-report.js';
 
 export type { ResearchInput } from './research-context.js';
 
@@ -16,37 +17,24 @@ export type { ResearchInput } from './research-context.js';
  */
 export async function runResearch(input: ResearchInput): Promise<ResearchReport> {
   const research = createResearchContext(input);
-  const { task, events } = research;
+  const { task, events, progress } = research;
   const { budget } = task;
   task.emit({ type: 'run-start', question: input.topic, language: task.language.name });
   for (const message of input.notices ?? []) task.emit({ type: 'warning', step: 0, message });
   try {
-    let plan: ResearchPlan;
-    if (input.plan) {
-      plan = input.plan;
-      research.say('strategist', `following the given outline: ${plan.sections.length} sections`);
-    } else {
-      research.say('strategist', 'planning the report: outline, research questions and required data points');
-      plan = await planResearch(research, input.topic);
-    }
-    const estimate = estimateResearch(plan, {
-      maxTokens: budget.maxTokens,
-      maxTimeMs: budget.maxTimeMs,
-      concurrency: task.config.research.concurrency,
-      maxHops: task.config.research.maxHops,
-    });
+    const resumed = progress.planned;
+    const { plan, estimate } = resumed ?? (await makePlan(research, input));
     task.emit({ type: 'research-plan', plan, estimate });
+    if (!resumed) progress.plan(plan, estimate);
+    else
+      research.say(
+        'strategist',
+        progress.written
+          ? 'resuming: the report is written already'
+          : `resuming: ${progress.gatheredCount} of ${plan.sections.length} section(s) already gathered`,
+      );
     throwIfAborted(input.signal);
-    const evidence = await gatherEvidence(research, plan);
-    throwIfAborted(input.signal);
-    const written = await writeReport(research, evidence, {
-      // Domain trust profiles (kept across runs) where a domain was seen; the writer's offline
-      // heuristic for one never seen.
-      trustOf: (host) => {
-        const profile = task.hostHealth.trustOf(host);
-        return profile.seen ? profile.trust.score : undefined;
-      },
-    });
+    const written = progress.written ?? (await gatherAndWrite(research, plan));
     const report: ResearchReport = {
       runId: task.runId,
       topic: input.topic,
@@ -72,4 +60,44 @@ export async function runResearch(input: ResearchInput): Promise<ResearchReport>
   } finally {
     budget.dispose();
   }
+}
+
+/** The outline (planned, or the one given) and its estimated cost. */
+async function makePlan(
+  research: ResearchContext,
+  input: ResearchInput,
+): Promise<{ plan: ResearchPlan; estimate: ResearchEstimate }> {
+  const { task } = research;
+  let plan: ResearchPlan;
+  if (input.plan) {
+    plan = input.plan;
+    research.say('strategist', `following the given outline: ${plan.sections.length} sections`);
+  } else {
+    research.say('strategist', 'planning the report: outline, research questions and required data points');
+    plan = await planResearch(research, input.topic);
+  }
+  const estimate = estimateResearch(plan, {
+    maxTokens: task.budget.maxTokens,
+    maxTimeMs: task.budget.maxTimeMs,
+    concurrency: task.config.research.concurrency,
+    maxHops: task.config.research.maxHops,
+  });
+  return { plan, estimate };
+}
+
+/** The research phase (sections already gathered are kept), then the writing; each ends in a checkpoint. */
+async function gatherAndWrite(research: ResearchContext, plan: ResearchPlan): Promise<WrittenReport> {
+  const { task, input } = research;
+  const evidence = await gatherEvidence(research, plan);
+  throwIfAborted(input.signal);
+  const written = await writeReport(research, evidence, {
+    // Domain trust profiles (kept across runs) where a domain was seen; the writer's offline
+    // heuristic for one never seen.
+    trustOf: (host) => {
+      const profile = task.hostHealth.trustOf(host);
+      return profile.seen ? profile.trust.score : undefined;
+    },
+  });
+  research.progress.wrote(written);
+  return written;
 }

@@ -1,5 +1,7 @@
-import type { RunRestore } from '../agent/run-checkpoint.js';
+import type { RunRestore, StoredRestore } from '../agent/run-checkpoint.js';
 import { checkpointSchemaVersion } from '../agent/run-checkpoint.js';
+import type { DeepSearchConfig } from '../config/config-schema.js';
+import { type ConfigOverrides, deriveConfig } from '../config/derive-config.js';
 import { InputError } from '../errors/index.js';
 import type { RunRecord } from './run-record.js';
 import type { RunStore } from './run-store.js';
@@ -23,15 +25,17 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
+/** A run that can go on: a deep search from its last step, or a research task from its last phase. */
+export type ResumeTarget =
+  | { kind: 'search'; record: RunRecord; restore: RunRestore }
+  | { kind: 'research'; record: RunRecord; restore: StoredRestore };
+
 /**
  * The stored run and its last checkpoint, when it can go on: it exists (for this owner), no
- * process is running it, it has a checkpoint, and it did not already end with an answer that
- * passed (or needed) no budget stop.
+ * process is running it, it has a checkpoint of this build's format and of its kind, and it did
+ * not already end with an answer that passed (or needed) no budget stop, or with its report.
  */
-export function resumeTarget(input: { store: RunStore; runId: string; owner?: string }): {
-  record: RunRecord;
-  restore: RunRestore;
-} {
+export function resumeTarget(input: { store: RunStore; runId: string; owner?: string }): ResumeTarget {
   const record = input.store.get(input.runId);
   if (!record || (input.owner !== undefined && record.owner !== input.owner))
     throw new InputError(`no run ${input.runId} (deepsearch runs list shows the runs kept)`, {
@@ -40,33 +44,46 @@ export function resumeTarget(input: { store: RunStore; runId: string; owner?: st
     });
   if ((record.status === 'running' || record.status === 'queued') && !isOrphaned(record))
     throw new InputError(`run ${record.id} is still running`, { code: 'run_running' });
-  if (record.mode === 'research')
-    throw new InputError(
-      `run ${record.id} is research: research runs cannot be resumed yet; start it again`,
-      {
-        code: 'run_not_resumable',
-      },
-    );
+  const research = record.mode === 'research';
   const budget = (record.result?.budget ?? {}) as { exhausted?: unknown };
-  if (record.status === 'completed' && !budget.exhausted)
+  if (record.status === 'completed' && (research || !budget.exhausted))
     throw new InputError(
-      `run ${record.id} is complete: its answer did not stop on a budget, so there is nothing to resume`,
-      {
-        code: 'run_complete',
-      },
+      research
+        ? `run ${record.id} is complete: its report is written, so there is nothing to resume`
+        : `run ${record.id} is complete: its answer did not stop on a budget, so there is nothing to resume`,
+      { code: 'run_complete' },
     );
   const restore = input.store.restore(record.id);
   if (!restore)
     throw new InputError(
-      `run ${record.id} has no checkpoint (it stopped before its first step ended): ask the question again`,
+      research
+        ? `run ${record.id} has no checkpoint (it stopped before its plan was made): start the research again`
+        : `run ${record.id} has no checkpoint (it stopped before its first step ended): ask the question again`,
       { code: 'run_not_resumable' },
     );
-  if (restore.checkpoint.$schemaVersion !== checkpointSchemaVersion)
+  const { checkpoint } = restore;
+  if (checkpoint.$schemaVersion !== checkpointSchemaVersion || (checkpoint.kind === 'research') !== research)
     throw new InputError(
       `run ${record.id} was saved by another version of deepsearch and cannot be resumed`,
-      {
-        code: 'run_not_resumable',
-      },
+      { code: 'run_not_resumable' },
     );
-  return { record, restore };
+  return research
+    ? { kind: 'research', record, restore }
+    : { kind: 'search', record, restore: restore as RunRestore };
+}
+
+/**
+ * The config a resumed run goes on with: today's, with the run's own stored settings (budget,
+ * agent, search), except those given now (a raised budget).
+ */
+export function resumedConfig(
+  config: DeepSearchConfig,
+  record: RunRecord,
+  overrides: ConfigOverrides = {},
+): DeepSearchConfig {
+  return deriveConfig(config, {
+    budget: { ...record.settings.budget, ...overrides.budget },
+    agent: { ...record.settings.agent, ...overrides.agent },
+    search: { ...record.settings.search, ...overrides.search },
+  });
 }

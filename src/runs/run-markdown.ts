@@ -4,8 +4,9 @@ import { renderAnswerMarkdown } from '../agent/citations/format-footnotes.js';
 import type { RunRecord } from './run-record.js';
 
 /**
- * A run as a markdown document: the question, the answer with its footnotes, the sources with
- * their quotes, what the agent did step by step, and what it cost.
+ * A run as a markdown document: the question, the answer with its footnotes (a research run: its
+ * report as written), the sources with their quotes, what the agent did step by step, and what
+ * it cost.
  */
 export function runMarkdown(record: RunRecord, events: readonly AgentEvent[]): string {
   const lines: string[] = [`# ${record.question.replace(/\s+/g, ' ')}`, ''];
@@ -22,8 +23,15 @@ export function runMarkdown(record: RunRecord, events: readonly AgentEvent[]): s
     );
   }
   lines.push('');
-  const result = record.result as { answer?: string; references?: Reference[]; confidence?: string } | null;
-  if (result?.answer) {
+  const result = record.result as {
+    answer?: string;
+    references?: Reference[];
+    confidence?: string;
+    markdown?: string;
+  } | null;
+  if (typeof result?.markdown === 'string' && !result.answer)
+    lines.push('## Report', '', result.markdown, '');
+  else if (result?.answer) {
     lines.push('## Answer', '', renderAnswerMarkdown(result.answer, result.references ?? []), '');
     if (result.confidence) lines.push(`Confidence: ${result.confidence}`, '');
     if (result.references?.length) {

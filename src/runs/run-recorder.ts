@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentEventListener } from '../agent/agent-events.js';
-import type { RunCheckpoint } from '../agent/run-checkpoint.js';
+import type { StoredCheckpoint } from '../agent/run-checkpoint.js';
 import type { RunsConfig } from '../config/config-schema.js';
 import type { Redactor } from '../errors/index.js';
 import { addCallCost, emptyRunUsage } from './run-cost.js';
@@ -13,7 +13,7 @@ export interface RunRecorder {
   /** The observer to give the run. */
   observe: AgentEventListener;
   /** The checkpoint hook to give the run: pending events, then the state, in one go. */
-  checkpoint: (checkpoint: RunCheckpoint) => void;
+  checkpoint: (checkpoint: StoredCheckpoint) => void;
   /** Writes the events received so far (SSE reads the store after calling it). */
   flush(): void;
   /** Writes what is left and the run's outcome; the usage is the one counted from its events. */

@@ -1,5 +1,5 @@
 import type { AgentEventListener } from '../agent/agent-events.js';
-import type { RunCheckpoint } from '../agent/run-checkpoint.js';
+import type { StoredCheckpoint } from '../agent/run-checkpoint.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { isAbortError, isInputError, isProviderError, type Redactor } from '../errors/index.js';
@@ -21,7 +21,7 @@ export interface RecordOptions {
 
 export interface Recording {
   observe: AgentEventListener;
-  checkpoint: (checkpoint: RunCheckpoint) => void;
+  checkpoint: (checkpoint: StoredCheckpoint) => void;
   settle(outcome: { result: object } | { error: unknown }): void;
 }
 

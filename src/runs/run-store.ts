@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AgentEvent } from '../agent/agent-events.js';
-import type { RunCheckpoint, RunRestore } from '../agent/run-checkpoint.js';
+import type { StoredCheckpoint, StoredRestore } from '../agent/run-checkpoint.js';
 import type { StoredPage } from '../agent/state/page-store.js';
 import type { RunsConfig } from '../config/config-schema.js';
 import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
@@ -38,16 +38,17 @@ export interface RunStore {
   /** Appends events (one transaction); their seq must be new. */
   append(runId: string, events: readonly AgentEvent[]): void;
   /**
-   * Replaces the run's checkpoint (new pages are written once) and its usage so far: a resumed
-   * run counts from there, as its budget does.
+   * Replaces the run's checkpoint (a deep search's or a research task's; new pages are written
+   * once) and its usage so far: a resumed run counts from there, as its budget does.
    */
-  checkpoint(runId: string, checkpoint: RunCheckpoint, usage: RunUsage): void;
+  checkpoint(runId: string, checkpoint: StoredCheckpoint, usage: RunUsage): void;
   finish(runId: string, outcome: RunFinish): void;
   get(id: string): RunRecord | undefined;
   /** The id a unique prefix stands for (`runs show 3f2a`). */
   resolveId(prefix: string, owner?: string): string | undefined;
   events(runId: string, afterSeq?: number): AgentEvent[];
-  restore(runId: string): RunRestore | undefined;
+  /** The last checkpoint as it was given (its kind says whose it is) and the last event's seq. */
+  restore(runId: string): StoredRestore | undefined;
   list(query: RunListQuery): { runs: RunSummary[]; hasMore: boolean };
   delete(id: string): boolean;
   /** Applies the retention limits; returns how many runs were deleted. */
@@ -173,7 +174,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         | undefined;
       const run = d.prepare('SELECT last_seq FROM runs WHERE id = ?').get(runId) as Row | undefined;
       if (!row || !run) return undefined;
-      const saved = json<RunCheckpoint>(row.state)!;
+      const saved = json<StoredCheckpoint>(row.state)!;
       const page = d.prepare('SELECT page FROM run_pages WHERE run_id = ? AND url = ?');
       const savedPages = saved.state.pages as unknown as Array<{ keys: string[]; url: string }>;
       const pages = savedPages.map(({ keys, url }) => ({

@@ -31,7 +31,7 @@ export interface ResearchJobs {
     options: Record<string, unknown>;
     config: DeepSearchConfig;
   }): Promise<{ id: string; status: 'queued' | 'running' }>;
-  /** Goes on with a stored run as a job (same id). */
+  /** Goes on with a stored run (a deep search or a research task) as a job (same id). */
   resume(input: {
     id: string;
     owner: string;
@@ -150,8 +150,8 @@ export function createResearchJobs(options: {
       const status = await launch(
         input.id,
         () => undefined,
-        (signal, observe) =>
-          runtime.resume(input.id, {
+        (signal, observe) => {
+          const resumeOptions = {
             owner: input.owner,
             overrides: input.overrides,
             signal,
@@ -162,7 +162,12 @@ export function createResearchJobs(options: {
               mode: stored?.mode,
               options: stored?.options,
             },
-          }),
+          };
+          // A research run goes on from its last phase and ends with its report.
+          return stored?.mode === 'research'
+            ? runtime.resumeResearch(input.id, resumeOptions)
+            : runtime.resume(input.id, resumeOptions);
+        },
       );
       return { status };
     },

@@ -11,13 +11,15 @@ import { researchSection } from './research-section.js';
  * The research phase: the data points' strategies, then every section's hops, `concurrency`
  * sections at a time, all drawing from one budget — the task's less the writer's share
  * (`research.writerShare` of tokens, steps and time) — and sharing the task's pages and
- * knowledge, so a page is read once. When a section fails the others are stopped too.
+ * knowledge, so a page is read once. When a section fails the others are stopped too. The
+ * probe's facts and each section's evidence are checkpointed as they come; a resumed task keeps
+ * those (no call of theirs is made again) and researches only the sections not gathered yet.
  */
 export async function gatherEvidence(
   research: ResearchContext,
   plan: ResearchPlan,
 ): Promise<ResearchEvidence> {
-  const { task } = research;
+  const { task, progress } = research;
   const config = task.config.research;
   const left = task.budget.available();
   const keep = 1 - config.writerShare;
@@ -37,24 +39,37 @@ export async function gatherEvidence(
     finalSignal: AbortSignal.any([signal, pool.hardSignal]),
   };
   try {
-    const facts =
-      (await advisoryCall(context, 'probing the data points', () =>
-        probeDataPoints(research, plan, context),
-      )) ?? [];
+    let facts = progress.facts;
+    if (!facts) {
+      facts =
+        (await advisoryCall(context, 'probing the data points', () =>
+          probeDataPoints(research, plan, context),
+        )) ?? [];
+      progress.probed(facts);
+    }
+    const open = plan.sections.filter((section) => !progress.section(section.id));
     const shares = new BudgetShares(pool, config.concurrency);
-    for (const section of plan.sections) shares.register(section.id, config.maxHops);
+    for (const section of open) shares.register(section.id, config.maxHops);
     const slots = new HopSlots(config.concurrency);
     research.say(
       'strategist',
-      `researching ${plan.sections.length} section(s), ${Math.min(config.concurrency, plan.sections.length)} at a time, up to ${config.maxHops} hop(s) each; ${Math.round(config.writerShare * 100)}% of the budget is kept for writing`,
+      `researching ${open.length} section(s), ${Math.min(config.concurrency, open.length)} at a time, up to ${config.maxHops} hop(s) each; ${Math.round(config.writerShare * 100)}% of the budget is kept for writing`,
     );
     const run = { research, plan, context, pool, shares, slots, signal, facts };
     const sections = await Promise.all(
-      plan.sections.map((section) =>
-        researchSection(run, section).catch((error: unknown) => {
-          stop.abort(error);
-          throw error;
-        }),
+      plan.sections.map(
+        (section) =>
+          progress.section(section.id) ??
+          researchSection(run, section).then(
+            (evidence) => {
+              progress.gathered(evidence);
+              return evidence;
+            },
+            (error: unknown) => {
+              stop.abort(error);
+              throw error;
+            },
+          ),
       ),
     );
     return { plan, sections, contradictions: [] };

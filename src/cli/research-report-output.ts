@@ -1,0 +1,80 @@
+import { writeFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { InputError } from '../errors/index.js';
+import { renderReportHtml } from '../research/render-report-html.js';
+import type { ResearchReport } from '../research/research-types.js';
+import type { CliIo } from './cli-io.js';
+import type { ReportFormat, ResearchCommandFlags } from './research-command.js';
+import { createTerminal, formatTokens } from './terminal-style.js';
+
+export type ReportOutputFlags = Pick<ResearchCommandFlags, 'json' | 'format' | 'output' | 'quiet'>;
+
+/** The format asked for: --json, --format, else the -o file's extension, else markdown. */
+export function reportFormat(flags: ReportOutputFlags): ReportFormat {
+  if (flags.json) {
+    if (flags.format && flags.format !== 'json')
+      throw new InputError(`--json and --format ${flags.format} disagree; give one of them`, {
+        param: 'format',
+      });
+    return 'json';
+  }
+  if (flags.format) return flags.format;
+  const extension = flags.output ? extname(flags.output).toLowerCase() : '';
+  if (extension === '.html' || extension === '.htm') return 'html';
+  if (extension === '.json') return 'json';
+  return 'md';
+}
+
+/**
+ * A finished report in its format on stdout or in the -o file, then (unless --quiet) a summary
+ * line on stderr: `research` and `resume` of a research run alike.
+ */
+export async function deliverReport(
+  io: CliIo,
+  flags: ReportOutputFlags,
+  report: ResearchReport,
+): Promise<void> {
+  await deliver(io, flags, renderReport(report, reportFormat(flags)), 'report');
+  if (!flags.quiet) {
+    const errors = createTerminal(io.stderr, io.env);
+    errors.write(errors.style('dim', summaryLine(report)));
+  }
+}
+
+function renderReport(report: ResearchReport, format: ReportFormat): string {
+  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
+  if (format === 'html')
+    return renderReportHtml({
+      ...report,
+      language: report.plan.language,
+      generatedAt: new Date().toISOString().slice(0, 10),
+    });
+  return report.markdown;
+}
+
+/** Text (a report, an outline) on stdout or in the -o file. */
+export async function deliver(
+  io: CliIo,
+  flags: ReportOutputFlags,
+  text: string,
+  what: string,
+): Promise<void> {
+  if (!flags.output) {
+    io.stdout.write(text);
+    return;
+  }
+  const path = resolve(io.cwd, flags.output);
+  try {
+    await writeFile(path, text, 'utf8');
+  } catch (error) {
+    throw new InputError(`cannot write the ${what} to ${flags.output}: ${(error as Error).message}`, {
+      param: 'output',
+    });
+  }
+  if (!flags.quiet) io.stderr.write(`${what} written to ${flags.output}\n`);
+}
+
+function summaryLine(report: ResearchReport): string {
+  const { factCheck } = report;
+  return `${report.sections.length} sections, ${report.references.length} sources, fact-check ${factCheck.supported}/${factCheck.claims} supported (${factCheck.revised} revised, ${factCheck.removed} removed), ${formatTokens(report.usage.totalTokens)} tokens, ${Math.round(report.durationMs / 1000)} s`;
+}

@@ -1,0 +1,155 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
+import {
+  type FakeOpenAiReply,
+  type FakeOpenAiRequest,
+  type FakeOpenAiServer,
+  startFakeOpenAi,
+} from '../../src/testing/fake-openai-server.js';
+import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
+import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import {
+  researchPlanReply,
+  researchRoutes,
+  researchTopic,
+  researchWebPages,
+} from '../helpers/research-fake-llm.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
+import { waitFor } from '../helpers/server-harness.js';
+
+/** The second section: every agent call of its deep search is about its question. */
+const outlook = 'What is the outlook for heat pumps in Europe?';
+const plan = {
+  ...researchPlanReply,
+  sections: [...researchPlanReply.sections, { heading: 'Outlook', questions: [outlook] }],
+};
+
+let web: FakeHttpServer;
+let searxng: FakeHttpServer;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'deepsearch-research-resume-'));
+  web = await startFakeWeb({ pages: researchWebPages });
+  searxng = await startFakeSearxng({
+    results: {
+      'European heat pump sales': [
+        { url: `${web.url}/ehpa`, title: 'EHPA market report', content: 'Market data for Europe.' },
+        { url: `${web.url}/iea`, title: 'IEA heat pumps', content: 'An outlook for heat pumps.' },
+      ],
+    },
+  });
+});
+
+afterAll(async () => {
+  await Promise.all([web.close(), searxng.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function env(llm: FakeOpenAiServer): Record<string, string> {
+  return {
+    DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
+    DEEPSEARCH_LLM_MODEL: 'fake-model',
+    DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
+    DEEPSEARCH_SEARXNG_URL: searxng.url,
+    DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
+    // One section at a time, one hop each: the first is gathered before the second starts.
+    DEEPSEARCH_RESEARCH_CONCURRENCY: '1',
+    DEEPSEARCH_RESEARCH_MAX_HOPS: '1',
+    DEEPSEARCH_NO_RUNS: '0',
+    DEEPSEARCH_RUNS_FILE: join(dir, 'runs.sqlite'),
+  };
+}
+
+const isOutlook = (request: FakeOpenAiRequest) => request.prompt.includes(outlook);
+const agentCalls = (requests: FakeOpenAiRequest[]) =>
+  requests.filter((request) => request.route === 'agent_action');
+
+describe('deepsearch resume of a research run after SIGKILL (built CLI, real HTTP on 127.0.0.1)', () => {
+  it('keeps the plan and the gathered section, researches the rest and writes the report', async () => {
+    const routes = researchRoutes(web.url);
+    const agent = routes.agent_action as (request: FakeOpenAiRequest) => FakeOpenAiReply;
+    let killed = false;
+    const llm = await startFakeOpenAi({
+      routes: {
+        ...routes,
+        research_plan: () => ({
+          content: JSON.stringify(plan),
+          usage: { prompt_tokens: 900, completion_tokens: 60 },
+        }),
+        // The first process is killed while the second section's first agent call waits.
+        agent_action: (request) => (!killed && isOutlook(request) ? { delayMs: 60_000 } : agent(request)),
+      },
+    });
+    try {
+      let child: ChildProcess | undefined;
+      const first = runBuiltCli(['research', researchTopic, '--json'], env(llm), {
+        timeoutMs: 60_000,
+        onSpawn: (spawned) => {
+          child = spawned;
+        },
+      });
+      await waitFor(() => agentCalls(llm.requests).some(isOutlook), 30_000);
+      child!.kill('SIGKILL');
+      killed = true;
+      expect((await first).code).not.toBe(0);
+      const listed = await runBuiltCli(['runs', 'list', '--json'], env(llm));
+      const [run] = JSON.parse(listed.stdout) as Array<{ id: string; status: string; mode: string }>;
+      expect(run).toMatchObject({ status: 'running', mode: 'research' });
+      const status = await runBuiltCli(['runs', 'show', run!.id.slice(0, 8)], env(llm));
+      expect(status.stdout).toMatch(/status\s+interrupted \(checkpoint after 1 section\(s\) gathered\)/);
+      const beforeKill = llm.requests.length;
+      const sectionOneCalls = agentCalls(llm.requests).filter((request) => !isOutlook(request)).length;
+      expect(sectionOneCalls).toBeGreaterThan(0);
+      expect(llm.requests.filter((request) => request.route === 'research_plan')).toHaveLength(1);
+
+      const resumed = await runBuiltCli(['resume', run!.id.slice(0, 8), '--json'], env(llm), {
+        timeoutMs: 60_000,
+      });
+      expect(resumed.stderr).not.toMatch(/error/i);
+      expect(resumed.code).toBe(0);
+      const report = JSON.parse(resumed.stdout);
+      expect(report.runId).toBe(run!.id);
+      expect(report.sections.map((section: { heading: string }) => section.heading)).toEqual([
+        'Sales',
+        'Outlook',
+      ]);
+      expect(report.markdown).toContain('## Outlook');
+
+      const after = llm.requests.slice(beforeKill);
+      // No planning call again, and no agent call of the section gathered before the kill.
+      expect(after.filter((request) => request.route === 'research_plan')).toEqual([]);
+      expect(agentCalls(after).length).toBeGreaterThan(0);
+      expect(agentCalls(after).every(isOutlook)).toBe(true);
+      // The writing happened once, after the resume: one writing call per section.
+      expect(after.filter((request) => request.route === 'research_section')).toHaveLength(2);
+
+      const exported = await runBuiltCli(['runs', 'export', run!.id, '--format', 'json'], env(llm));
+      const { run: stored, events } = JSON.parse(exported.stdout) as {
+        run: {
+          status: string;
+          result: { markdown: string };
+          usage: { byRole: Record<string, { calls: number }> };
+        };
+        events: Array<{ seq: number; type: string; runId: string }>;
+      };
+      expect(stored.status).toBe('completed');
+      expect(stored.result.markdown).toBe(report.markdown);
+      // One task-level sequence over both processes.
+      expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+      const taskEvents = events.filter((event) => event.runId === run!.id);
+      expect(taskEvents.filter((event) => event.type === 'run-start')).toHaveLength(2);
+      expect(events.at(-1)!.type).toBe('research-end');
+      // Usage adds both processes: the first section's agent calls and those made after the resume.
+      expect(stored.usage.byRole.agent!.calls).toBe(sectionOneCalls + agentCalls(after).length);
+      const markdown = await runBuiltCli(['runs', 'show', run!.id], env(llm));
+      expect(markdown.stdout).toContain('## Outlook');
+    } finally {
+      await llm.close();
+    }
+  }, 120_000);
+});

@@ -1,11 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
-import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
+import {
+  type FakeOpenAiReply,
+  type FakeOpenAiRequest,
+  type FakeOpenAiServer,
+  startFakeOpenAi,
+} from '../../src/testing/fake-openai-server.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
-import { researchRoutes, researchTopic, researchWebPages } from '../helpers/research-fake-llm.js';
+import {
+  researchPlanReply,
+  researchRoutes,
+  researchTopic,
+  researchWebPages,
+} from '../helpers/research-fake-llm.js';
+import { waitFor } from '../helpers/server-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON bodies field by field
 type Json = Record<string, any>;
@@ -13,6 +24,16 @@ type Json = Record<string, any>;
 const webUrl = 'https://research.example';
 let llm: FakeOpenAiServer;
 let server: RunningServer;
+const search = createFakeSearch({
+  'European heat pump sales': [
+    { url: `${webUrl}/ehpa`, title: 'EHPA market report', snippet: 'Market data for Europe.' },
+    { url: `${webUrl}/iea`, title: 'IEA heat pumps', snippet: 'An outlook for heat pumps.' },
+  ],
+});
+const reader = createFakeReader({
+  [`${webUrl}/ehpa`]: researchWebPages['/ehpa'].html,
+  [`${webUrl}/iea`]: researchWebPages['/iea'].html,
+});
 
 beforeAll(async () => {
   llm = await startFakeOpenAi({ routes: researchRoutes(webUrl) });
@@ -20,16 +41,6 @@ beforeAll(async () => {
     llm: { baseURL: `${llm.url}/v1`, model: 'fake-model' },
     server: { port: 0 },
     runs: { file: ':memory:' },
-  });
-  const search = createFakeSearch({
-    'European heat pump sales': [
-      { url: `${webUrl}/ehpa`, title: 'EHPA market report', snippet: 'Market data for Europe.' },
-      { url: `${webUrl}/iea`, title: 'IEA heat pumps', snippet: 'An outlook for heat pumps.' },
-    ],
-  });
-  const reader = createFakeReader({
-    [`${webUrl}/ehpa`]: researchWebPages['/ehpa'].html,
-    [`${webUrl}/iea`]: researchWebPages['/iea'].html,
   });
   server = await startServer({
     runtime: createRuntime({ config, search, reader }),
@@ -91,8 +102,87 @@ describe('research jobs through the async run API', () => {
 
     const listed = (await (await api('/runs')).json()) as Json;
     expect(listed.data.find((run: Json) => run.id === created.id)).toMatchObject({ mode: 'research' });
-    // Research runs keep no checkpoints: resuming one says so.
+    // A research run that ended with its report has nothing to resume.
     const resumed = await api(`/research/${created.id}/resume`, { method: 'POST', body: '{}' });
     expect(resumed.status).toBe(400);
+    expect(((await resumed.json()) as Json).error.code).toBe('run_complete');
+  });
+
+  it('POST /v1/research/{id}/resume goes on with a cancelled research job from its last section, with a raised budget', async () => {
+    const outlook = 'What is the outlook for heat pumps in Europe?';
+    const plan = {
+      ...researchPlanReply,
+      sections: [...researchPlanReply.sections, { heading: 'Outlook', questions: [outlook] }],
+    };
+    const routes = researchRoutes(webUrl);
+    const agent = routes.agent_action as (request: FakeOpenAiRequest) => FakeOpenAiReply;
+    let cancelled = false;
+    const isOutlook = (request: FakeOpenAiRequest) =>
+      request.route === 'agent_action' && request.prompt.includes(outlook);
+    const sectionLlm = await startFakeOpenAi({
+      routes: {
+        ...routes,
+        research_plan: () => ({
+          content: JSON.stringify(plan),
+          usage: { prompt_tokens: 9, completion_tokens: 9 },
+        }),
+        // Cut by the cancel while the second section's first agent call waits.
+        agent_action: (request) => (!cancelled && isOutlook(request) ? { delayMs: 20_000 } : agent(request)),
+      },
+    });
+    const config = createTestConfig({
+      llm: { baseURL: `${sectionLlm.url}/v1`, model: 'fake-model' },
+      server: { port: 0 },
+      runs: { file: ':memory:' },
+      research: { concurrency: 1, maxHops: 1 },
+    });
+    const own = await startServer({
+      runtime: createRuntime({ config, search, reader }),
+      settings: config.server,
+      log: () => {},
+    });
+    const call = (path: string, init: RequestInit = {}) =>
+      fetch(`${own.url}/v1${path}`, { ...init, headers: { 'content-type': 'application/json' } });
+    try {
+      const created = (await (
+        await call('/research', {
+          method: 'POST',
+          body: JSON.stringify({ question: researchTopic, mode: 'research' }),
+        })
+      ).json()) as Json;
+      await waitFor(() => sectionLlm.requests.some(isOutlook), 10_000);
+      await call(`/research/${created.id}`, { method: 'DELETE' });
+      cancelled = true;
+      expect(((await (await call(`/research/${created.id}`)).json()) as Json).status).toBe('cancelled');
+      const before = sectionLlm.requests.length;
+      const raised = config.budget.maxTokens * 2;
+      const resumed = await call(`/research/${created.id}/resume`, {
+        method: 'POST',
+        body: JSON.stringify({ budget_tokens: raised }),
+      });
+      expect(resumed.status).toBe(202);
+      let done: Json = {};
+      for (let tries = 0; tries < 500 && done.status !== 'completed'; tries++) {
+        done = (await (await call(`/research/${created.id}`)).json()) as Json;
+        if (done.status === 'failed') throw new Error(JSON.stringify(done.error));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(done.status).toBe('completed');
+      expect(done.result.sections.map((section: Json) => section.heading)).toEqual(['Sales', 'Outlook']);
+      expect(done.result.budget.maxTokens).toBe(raised);
+      const after = sectionLlm.requests.slice(before);
+      // No planning again, and only the second section's deep search asked the agent.
+      expect(after.filter((request) => request.route === 'research_plan')).toEqual([]);
+      const agentAfter = after.filter((request) => request.route === 'agent_action');
+      expect(agentAfter.length).toBeGreaterThan(0);
+      expect(agentAfter.every(isOutlook)).toBe(true);
+      const text = await (await call(`/research/${created.id}/events`)).text();
+      const seqs = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+      expect(seqs.length).toBeGreaterThan(20);
+      expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+    } finally {
+      await own.close({ graceMs: 0 });
+      await sectionLlm.close();
+    }
   });
 });

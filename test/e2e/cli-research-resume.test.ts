@@ -107,9 +107,14 @@ describe('deepsearch resume of a research run after SIGKILL (built CLI, real HTT
       expect(sectionOneCalls).toBeGreaterThan(0);
       expect(llm.requests.filter((request) => request.route === 'research_plan')).toHaveLength(1);
 
-      const resumed = await runBuiltCli(['resume', run!.id.slice(0, 8), '--json'], env(llm), {
-        timeoutMs: 60_000,
-      });
+      // A budget raised now is the run's for the rest of it.
+      const resumed = await runBuiltCli(
+        ['resume', run!.id.slice(0, 8), '--json', '--max-tokens', '3000000'],
+        env(llm),
+        {
+          timeoutMs: 60_000,
+        },
+      );
       expect(resumed.stderr).not.toMatch(/error/i);
       expect(resumed.code).toBe(0);
       const report = JSON.parse(resumed.stdout);
@@ -119,6 +124,7 @@ describe('deepsearch resume of a research run after SIGKILL (built CLI, real HTT
         'Outlook',
       ]);
       expect(report.markdown).toContain('## Outlook');
+      expect(report.budget.maxTokens).toBe(3_000_000);
 
       const after = llm.requests.slice(beforeKill);
       // No planning call again, and no agent call of the section gathered before the kill.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { AgentEvent, AgentEventListener } from './agent/agent-events.js';
+import type { AgentEventListener } from './agent/agent-events.js';
 import type { DeepSearchResult } from './agent/agent-types.js';
 import type { RunRestore } from './agent/run-checkpoint.js';
 import type { AnswerSchema, StructuredAnswer } from './agent/structured-answer.js';
@@ -378,16 +378,11 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
         config: runConfig,
         search: withRedactedErrors(searchFor(runConfig), redact),
         signal: researchOptions.signal,
-        // The sections' events come with their own run ids and sequences: one task-level sequence
-        // over all of them, so a store and an event stream can order and resume them.
-        observers: sequenceTask(
-          [
-            ...(recording ? [recording.observe] : []),
-            ...(researchOptions.onEvent ? [researchOptions.onEvent] : []),
-            ...(researchOptions.observers ?? []),
-          ],
-          restore?.lastSeq,
-        ),
+        // The sections' events come with their own run ids, in the task bus's one sequence (its
+        // forward), which a resumed task takes up from the last stored event.
+        // The recorder before the caller's observers: what a client is shown is already being stored.
+        observers: [...(recording ? [recording.observe] : []), ...(researchOptions.observers ?? [])],
+        onEvent: researchOptions.onEvent,
         notices,
         runId,
       });
@@ -458,23 +453,4 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       return createStructuredAnswer({ llm, result, ...structureOptions });
     },
   };
-}
-
-/**
- * The observers, each seeing every event with a sequence number of the whole task: research
- * forwards its sections' events (their own run ids and sequences) to the task's bus. Each stays
- * its own observer, so one that throws is detached alone. A resumed task goes on from its last stored seq.
- */
-function sequenceTask(observers: ReadonlyArray<AgentEventListener>, lastSeq = 0): AgentEventListener[] {
-  let seq = lastSeq;
-  const stamped = new WeakMap<object, AgentEvent>();
-  const stamp = (event: AgentEvent) => {
-    let copy = stamped.get(event);
-    if (!copy) {
-      copy = { ...event, seq: ++seq };
-      stamped.set(event, copy);
-    }
-    return copy;
-  };
-  return observers.map((observer) => (event) => observer(stamp(event)));
 }

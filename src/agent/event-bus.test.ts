@@ -38,13 +38,25 @@ describe('EventBus', () => {
     expect(bus.warnings).toEqual(['an event observer failed and was detached: renderer broke']);
   });
 
-  it("forwards a sub-run's events with their own envelope", () => {
+  it("forwards a sub-run's events with their own run id, in the parent's one sequence", () => {
     const seen: AgentEvent[] = [];
-    const parent = new EventBus({ runId: 'parent', observers: [(event) => seen.push(event)] });
-    const child = new EventBus({ runId: 'child', observers: [(event) => parent.forward(event)] });
-    child.emit({ type: 'warning', step: 2, message: 'from the child' });
-    expect(seen[0]).toMatchObject({ runId: 'child', seq: 1 });
-    expect(parent.warnings).toEqual(['from the child']);
+    const parent = new EventBus({ runId: 'parent', lastSeq: 10, observers: [(event) => seen.push(event)] });
+    const first = new EventBus({ runId: 'child-1', observers: [(event) => parent.forward(event)] });
+    const second = new EventBus({ runId: 'child-2', observers: [(event) => parent.forward(event)] });
+    parent.emit({ type: 'warning', step: 0, message: 'from the parent' });
+    first.emit({ type: 'warning', step: 2, message: 'from the first child' });
+    second.emit({ type: 'answer-delta', delta: 'x' });
+    first.emit({ type: 'answer-delta', delta: 'y' });
+    parent.emit({ type: 'answer-delta', delta: 'z' });
+    // Each child counts from 1 on its own bus; the parent's observers see one sequence after lastSeq.
+    expect(seen.map((event) => [event.runId, event.seq])).toEqual([
+      ['parent', 11],
+      ['child-1', 12],
+      ['child-2', 13],
+      ['child-1', 14],
+      ['parent', 15],
+    ]);
+    expect(parent.warnings).toEqual(['from the parent', 'from the first child']);
   });
 
   it('an unsubscribed observer sees nothing more', () => {

@@ -41,9 +41,13 @@ export class EventBus {
     return event;
   }
 
-  /** Passes on a sub-run's event as it is (its own run id and sequence) to this bus's observers. */
+  /**
+   * Passes on a sub-run's event (a research section's) to this bus's observers with its own run
+   * id and time but the next sequence number of this bus: one sequence over the task and all its
+   * parts, so a store or an event stream can order them and a client resume after any of them.
+   */
   forward(event: AgentEvent): void {
-    this.deliver(event);
+    this.deliver({ ...event, seq: ++this.seq });
   }
 
   private deliver(event: AgentEvent): void {

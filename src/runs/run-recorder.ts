@@ -55,7 +55,7 @@ export function createRunRecorder(options: {
     usage,
     observe(event) {
       // Research's sections report with their own run ids; their events reach the task's observers
-      // in one task-level sequence (sequenceTask), so they are stored with the task's run.
+      // in the task bus's one sequence (EventBus.forward), so they are stored with the task's run.
       if (event.type === 'llm-call') addCallCost(usage, event, options.prices);
       pending.push(JSON.parse(redact(JSON.stringify(event))) as AgentEvent);
       if (event.type === 'step-end' || event.type === 'run-end') flush();

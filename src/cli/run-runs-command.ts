@@ -147,6 +147,11 @@ function replayRun(io: CliIo, store: RunStore, record: RunRecord, json: boolean)
     const render = createProgressRenderer(createTerminal(io.stderr, io.env));
     for (const event of events) render(event);
   }
+  // A research task's sections end with run-end events of their own: its result is the report.
+  if (record.mode === 'research') {
+    replayReport(io, record, events, json);
+    return;
+  }
   const result = events.findLast(
     (event): event is Extract<AgentEvent, { type: 'run-end' }> => event.type === 'run-end',
   )?.result;
@@ -158,4 +163,17 @@ function replayRun(io: CliIo, store: RunStore, record: RunRecord, json: boolean)
   }
   if (json) io.stdout.write(`${resultJson(result)}\n`);
   else io.stdout.write(`\n${renderResultText(result, createTerminal(io.stdout, io.env))}\n`);
+}
+
+function replayReport(io: CliIo, record: RunRecord, events: readonly AgentEvent[], json: boolean): void {
+  const report = events.findLast(
+    (event): event is Extract<AgentEvent, { type: 'research-end' }> => event.type === 'research-end',
+  )?.report;
+  if (!report) {
+    io.stderr.write(
+      `deepsearch: run ${record.id} has no report (${statusOf(record)})${record.checkpointStep !== null ? `: deepsearch resume ${record.id} goes on with it` : ''}\n`,
+    );
+    return;
+  }
+  io.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : report.markdown);
 }

@@ -152,8 +152,15 @@ describe('deepsearch resume of a research run after SIGKILL (built CLI, real HTT
       expect(events.at(-1)!.type).toBe('research-end');
       // Usage adds both processes: the first section's agent calls and those made after the resume.
       expect(stored.usage.byRole.agent!.calls).toBe(sectionOneCalls + agentCalls(after).length);
-      const markdown = await runBuiltCli(['runs', 'show', run!.id], env(llm));
-      expect(markdown.stdout).toContain('## Outlook');
+      const shownReport = await runBuiltCli(['runs', 'show', run!.id], env(llm));
+      expect(shownReport.stdout).toContain('## Outlook');
+      const markdown = await runBuiltCli(['runs', 'export', run!.id, '--format', 'md'], env(llm));
+      expect(markdown.stdout).toContain('## Report');
+      expect(markdown.stdout).toContain(report.markdown.trim().split('\n')[0]);
+      // The replay prints the task's report, not the answer of its last section's deep search.
+      const replay = await runBuiltCli(['replay', run!.id], env(llm));
+      expect(replay.code).toBe(0);
+      expect(replay.stdout).toBe(report.markdown);
     } finally {
       await llm.close();
     }

@@ -7,7 +7,7 @@ import {
 import type { RunContext } from '../agent/run-context.js';
 import type { ProposedFact } from './plan/probe-data-points.js';
 import type { ResearchPlan, SectionEvidence } from './research-types.js';
-import type { WrittenReport } from './write/write-report.js';
+import type { DraftedReport, WrittenReport } from './write/write-report.js';
 
 export type ResearchEstimate = { tokens: number; timeMs: number; llmCalls: number };
 
@@ -28,6 +28,8 @@ export interface ResearchCheckpoint extends StoredCheckpoint {
   facts?: ProposedFact[];
   /** The evidence of each section gathered so far, in the order they finished. */
   sections: SectionEvidence[];
+  /** The sections written and made coherent (with the sources compared): the fact-check is next. */
+  drafted?: DraftedReport;
   /** The report as written, fact-checked and reviewed: only its assembly is left. */
   written?: WrittenReport;
 }
@@ -48,7 +50,10 @@ export function taskRestore(restore: ResearchRestore): RunRestore {
 }
 
 /** What a checkpoint holds of the task's own progress (the rest is the state and budget of the moment). */
-type ProgressData = Pick<ResearchCheckpoint, 'plan' | 'estimate' | 'facts' | 'sections' | 'written'>;
+type ProgressData = Pick<
+  ResearchCheckpoint,
+  'plan' | 'estimate' | 'facts' | 'sections' | 'drafted' | 'written'
+>;
 
 /**
  * What the research task has done so far (restored from a checkpoint or not), and the writer of
@@ -56,9 +61,7 @@ type ProgressData = Pick<ResearchCheckpoint, 'plan' | 'estimate' | 'facts' | 'se
  * budget as they are then. A checkpoint is written synchronously, before the next phase starts.
  */
 export class ResearchProgress {
-  private saved:
-    | Omit<ResearchCheckpoint, 'state' | 'budget' | '$schemaVersion' | 'kind' | 'step'>
-    | undefined;
+  private saved: ProgressData | undefined;
   private readonly task: RunContext;
   private readonly onCheckpoint: ((checkpoint: ResearchCheckpoint) => void) | undefined;
 
@@ -70,14 +73,8 @@ export class ResearchProgress {
     this.task = options.task;
     this.onCheckpoint = options.onCheckpoint;
     if (options.restored) {
-      const { plan, estimate, facts, sections, written } = options.restored;
-      this.saved = {
-        plan,
-        estimate,
-        ...(facts ? { facts } : {}),
-        sections: [...sections],
-        ...(written ? { written } : {}),
-      };
+      const { plan, estimate, facts, sections, drafted, written } = options.restored;
+      this.saved = { plan, estimate, facts, sections: [...sections], drafted, written };
     }
   }
 
@@ -88,6 +85,10 @@ export class ResearchProgress {
 
   get facts(): ProposedFact[] | undefined {
     return this.saved?.facts;
+  }
+
+  get draft(): DraftedReport | undefined {
+    return this.saved?.drafted;
   }
 
   get written(): WrittenReport | undefined {
@@ -116,8 +117,13 @@ export class ResearchProgress {
     this.update({ sections: [...this.current().sections, evidence] });
   }
 
+  drafted(drafted: DraftedReport): void {
+    this.update({ drafted });
+  }
+
+  /** The draft is not needed any more: only the report's assembly is left. */
   wrote(written: WrittenReport): void {
-    this.update({ written });
+    this.update({ drafted: undefined, written });
   }
 
   private current() {

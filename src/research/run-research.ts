@@ -85,12 +85,17 @@ async function makePlan(
   return { plan, estimate };
 }
 
-/** The research phase (sections already gathered are kept), then the writing; each ends in a checkpoint. */
+/**
+ * The research phase (sections already gathered are kept), then the writing (a draft already
+ * written is kept); each section, the draft and the report end in a checkpoint.
+ */
 async function gatherAndWrite(research: ResearchContext, plan: ResearchPlan): Promise<WrittenReport> {
   const { task, input } = research;
   const evidence = await gatherEvidence(research, plan);
   throwIfAborted(input.signal);
   const written = await writeReport(research, evidence, {
+    drafted: research.progress.draft,
+    onDrafted: (drafted) => research.progress.drafted(drafted),
     // Domain trust profiles (kept across runs) where a domain was seen; the writer's offline
     // heuristic for one never seen.
     trustOf: (host) => {

@@ -77,20 +77,29 @@ async function checkpointsOfOneRun() {
 }
 
 describe('research resume', () => {
-  it('checkpoints each phase: the plan, the probe, each section gathered, the written report', async () => {
+  it('checkpoints each phase: the plan, the probe, each section gathered, the draft, the written report', async () => {
     const { first, stored, store } = await checkpointsOfOneRun();
-    expect(stored.map((checkpoint) => [checkpoint.step, !!checkpoint.facts, !!checkpoint.written])).toEqual([
-      [0, false, false],
-      [0, true, false],
-      [1, true, false],
-      [2, true, false],
-      [2, true, true],
+    expect(
+      stored.map((checkpoint) => [
+        checkpoint.step,
+        !!checkpoint.facts,
+        !!checkpoint.drafted,
+        !!checkpoint.written,
+      ]),
+    ).toEqual([
+      [0, false, false, false],
+      [0, true, false, false],
+      [1, true, false, false],
+      [2, true, false, false],
+      [2, true, true, false],
+      [2, true, false, true],
     ]);
     expect(stored[2]!.sections.map((evidence) => evidence.section.heading)).toEqual(['Markets']);
     // The shared knowledge and the budget as they were when the first section ended.
     expect(stored[2]!.state.pages.map(({ page }) => page.url)).toEqual(['https://stats.example/germany']);
     expect(stored[2]!.budget.stepsUsed).toBeGreaterThan(0);
-    expect(stored[4]!.written!.title).toBe(first.report.title);
+    expect(stored[4]!.drafted!.sections.map((section) => section.heading)).toEqual(['Markets', 'Leaders']);
+    expect(stored[5]!.written!.title).toBe(first.report.title);
     // A research run that ended with its report has nothing to resume; one cut short has.
     store.finish('task', { status: 'completed', result: { markdown: first.report.markdown } });
     expect(() => resumeTarget({ store, runId: 'task' })).toThrow(/its report is written/);
@@ -109,7 +118,7 @@ describe('research resume', () => {
     );
     const target = resumeTarget({ store, runId: 'task' });
     expect(target.kind).toBe('research');
-    expect(target.restore.checkpoint).toEqual(stored[4]);
+    expect(target.restore.checkpoint).toEqual(stored[5]);
   });
 
   it('goes on after the first section: no planning call, the first section is not researched again', async () => {
@@ -136,9 +145,21 @@ describe('research resume', () => {
     expect(resumed.report.usage.llmCalls).toBeLessThan(first.report.usage.llmCalls + before);
   });
 
-  it('goes on after the writing: the same report, with no LLM call, search or read', async () => {
+  it('goes on after the draft: no section is written again, the fact-check and follow-ups are made', async () => {
     const { first, stored } = await checkpointsOfOneRun();
     const resumed = await research({ restore: { checkpoint: stored[4]!, lastSeq: 90 } });
+    const schemas = resumed.llm.calls.map((call) => call.schemaName);
+    expect(schemas).not.toContain('research_section');
+    expect(schemas).not.toContain('research_coherence');
+    expect(schemas).not.toContain('agent_action');
+    expect(schemas).toContain('research_claims');
+    expect(schemas).toContain('research_follow_ups');
+    expect(resumed.report.markdown).toBe(first.report.markdown);
+  });
+
+  it('goes on after the writing: the same report, with no LLM call, search or read', async () => {
+    const { first, stored } = await checkpointsOfOneRun();
+    const resumed = await research({ restore: { checkpoint: stored[5]!, lastSeq: 90 } });
     expect(resumed.llm.calls).toEqual([]);
     expect(resumed.world.search.queries).toEqual([]);
     expect(resumed.report.markdown).toBe(first.report.markdown);

@@ -51,10 +51,11 @@ export async function gatherEvidence(
     const shares = new BudgetShares(pool, config.concurrency);
     for (const section of open) shares.register(section.id, config.maxHops);
     const slots = new HopSlots(config.concurrency);
-    research.say(
-      'strategist',
-      `researching ${open.length} section(s), ${Math.min(config.concurrency, open.length)} at a time, up to ${config.maxHops} hop(s) each; ${Math.round(config.writerShare * 100)}% of the budget is kept for writing`,
-    );
+    if (open.length > 0)
+      research.say(
+        'strategist',
+        `researching ${open.length} section(s), ${Math.min(config.concurrency, open.length)} at a time, up to ${config.maxHops} hop(s) each; ${Math.round(config.writerShare * 100)}% of the budget is kept for writing`,
+      );
     const run = { research, plan, context, pool, shares, slots, signal, facts };
     const sections = await Promise.all(
       plan.sections.map(

@@ -1,3 +1,4 @@
+import type { Reference } from '../../agent/agent-types.js';
 import { isAbortError } from '../../errors/index.js';
 import { createConcurrencyLimit } from '../../providers/search/limit-concurrency.js';
 import type { ResearchContext } from '../research-context.js';
@@ -31,9 +32,22 @@ export interface WrittenReport {
   contradictions: Contradiction[];
 }
 
+/** The report once its sections are written and made coherent, before the fact-check. */
+export interface DraftedReport {
+  summary: string;
+  sections: ReportSection[];
+  /** The report's references so far; the sections' footnotes index them. */
+  references: Reference[];
+  contradictions: Contradiction[];
+}
+
 export interface WriteOptions {
   /** A host's trust from domain profiles; the offline URL heuristic when undefined. */
   trustOf?: TrustOf;
+  /** A draft from a checkpoint: its writing and coherence calls are not made again. */
+  drafted?: DraftedReport;
+  /** Called with the draft before the fact-check starts (a checkpoint). */
+  onDrafted?: (drafted: DraftedReport) => void;
 }
 
 /**
@@ -50,52 +64,23 @@ export async function writeReport(
 ): Promise<WrittenReport> {
   const { plan } = evidence;
   const references = new ReportReferences();
-  research.say(
-    'synthesizer',
-    evidence.sections.length === 1
-      ? 'writing the section from its evidence'
-      : `writing ${evidence.sections.length} sections in parallel, each from its own evidence`,
-  );
-  // As many writing calls at once as research runs sections (research.concurrency).
-  const slots = createConcurrencyLimit(research.task.config.research.concurrency);
-  const contradictions = orFallback(
-    research,
-    'comparing sources',
-    slots.run(() => findContradictions(research, evidence, options.trustOf)),
-    evidence.contradictions,
-  );
-  const drafts = await Promise.all(
-    evidence.sections.map((section) =>
-      orFallback(
-        research,
-        `writing "${section.section.heading}"`,
-        slots.run(() => writeSection(research, section, dataPointsOf(evidence, section))),
-        naiveDraft(section),
-      ),
-    ),
-  );
-  const draftSections: ReportSection[] = evidence.sections.map(({ section, coverage }, at) => ({
-    id: section.id,
-    heading: section.heading,
-    markdown: references.adopt(drafts[at]!.markdown, drafts[at]!.references),
-    questions: section.questions,
-    coverage: coverage.ratio,
-  }));
-  research.say('synthesizer', 'coherence pass over the whole draft: terms, repetition, transitions, summary');
-  const coherent = await orFallback(
-    research,
-    'the coherence pass',
-    coherencePass(research, { title: plan.title, sections: draftSections, references: references.list }),
-    { summary: '', sections: draftSections },
-  );
+  let drafted = options.drafted;
+  if (drafted) {
+    // The same list in the same order: every footnote of the draft keeps its number.
+    for (const reference of drafted.references) references.add(reference);
+    research.say('synthesizer', 'the draft was written before the interruption: checking it');
+  } else {
+    drafted = await draftReport(research, evidence, references, options.trustOf);
+    options.onDrafted?.(drafted);
+  }
   const summary: ReportSection = {
     id: 'summary',
     heading: 'Summary',
-    markdown: coherent.summary,
+    markdown: drafted.summary,
     questions: [],
     coverage: 1,
   };
-  const sections = coherent.sections;
+  const { sections } = drafted;
   const all = summary.markdown ? [summary, ...sections] : sections;
   const cycle = createFactCheckCycle();
   await orFallback(research, 'the fact-check', factCheck(research, all, references, cycle), undefined);
@@ -142,6 +127,60 @@ export async function writeReport(
     references: pruned.references,
     followUps,
     factCheck: cycle.report,
+    contradictions: drafted.contradictions,
+  };
+}
+
+/** Every section written from its evidence, then the coherence pass; the sources compared meanwhile. */
+async function draftReport(
+  research: ResearchContext,
+  evidence: ResearchEvidence,
+  references: ReportReferences,
+  trustOf: TrustOf | undefined,
+): Promise<DraftedReport> {
+  const { plan } = evidence;
+  research.say(
+    'synthesizer',
+    evidence.sections.length === 1
+      ? 'writing the section from its evidence'
+      : `writing ${evidence.sections.length} sections in parallel, each from its own evidence`,
+  );
+  // As many writing calls at once as research runs sections (research.concurrency).
+  const slots = createConcurrencyLimit(research.task.config.research.concurrency);
+  const contradictions = orFallback(
+    research,
+    'comparing sources',
+    slots.run(() => findContradictions(research, evidence, trustOf)),
+    evidence.contradictions,
+  );
+  const drafts = await Promise.all(
+    evidence.sections.map((section) =>
+      orFallback(
+        research,
+        `writing "${section.section.heading}"`,
+        slots.run(() => writeSection(research, section, dataPointsOf(evidence, section))),
+        naiveDraft(section),
+      ),
+    ),
+  );
+  const draftSections: ReportSection[] = evidence.sections.map(({ section, coverage }, at) => ({
+    id: section.id,
+    heading: section.heading,
+    markdown: references.adopt(drafts[at]!.markdown, drafts[at]!.references),
+    questions: section.questions,
+    coverage: coverage.ratio,
+  }));
+  research.say('synthesizer', 'coherence pass over the whole draft: terms, repetition, transitions, summary');
+  const coherent = await orFallback(
+    research,
+    'the coherence pass',
+    coherencePass(research, { title: plan.title, sections: draftSections, references: references.list }),
+    { summary: '', sections: draftSections },
+  );
+  return {
+    summary: coherent.summary,
+    sections: coherent.sections,
+    references: [...references.list],
     contradictions: await contradictions,
   };
 }

@@ -57,14 +57,15 @@ export async function runAsyncBench({ latencyMs, startServer, dataDir }) {
     .filter((name) => name.startsWith('async.sqlite'))
     .reduce((sum, name) => sum + statSync(join(dataDir, name)).size, 0);
   const followed = jobs.filter((job) => job.events);
+  const accepted = jobs.filter((job) => !job.rejected).length;
   const events = followed.reduce((sum, job) => sum + job.events, 0);
   const reconnected = followed.filter((job) => job.reconnects > 0);
   console.log(
     `server RSS ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after (peak ${peak.toFixed(0)} MB); ` +
-      `CPU/job ${ms(cpuPerJob)}; run store ${(dbBytes / 1e6).toFixed(1)} MB (database and WAL) for ${jobs.length + 1} runs`,
+      `CPU/job ${ms(cpuPerJob)}; run store ${(dbBytes / 1e6).toFixed(1)} MB (database and WAL) for ${accepted + 1} runs`,
   );
   console.log(
-    `SSE events == stored events for ${followed.filter((job) => job.consistent).length}/${jobs.length} jobs (${events} events); ` +
+    `SSE events == stored events for ${followed.filter((job) => job.consistent).length}/${accepted} jobs accepted (${events} events); ` +
       `${reconnected.length} clients reconnected ${reconnected.reduce((sum, job) => sum + job.reconnects, 0)} times with Last-Event-ID: ` +
       `${followed.reduce((sum, job) => sum + job.lost, 0)} lost, ${followed.reduce((sum, job) => sum + job.duplicated, 0)} duplicated`,
   );
@@ -92,9 +93,15 @@ async function runBatch(url, { mode, size, latencyMs }) {
   const done = jobs.filter((job) => job.status === 'completed');
   const rejected = jobs.filter((job) => job.rejected).length;
   for (const job of jobs) {
+    if (job.rejected) continue;
     if (!job.error && job.status !== 'completed') job.error = `job ended ${job.status}`;
     if (!job.error && !job.consistent) job.error = `job ${job.id}: events received differ from those stored`;
   }
+  // A job is refused only when every slot and every place in the queue is taken.
+  if (rejected > 0 && size <= maxConcurrent + maxQueue)
+    jobs.push({
+      error: `${rejected} jobs refused with room for ${maxConcurrent} running and ${maxQueue} queued`,
+    });
   if (maxRunning > maxConcurrent)
     jobs.push({ error: `${maxRunning} running, over the limit ${maxConcurrent}` });
   const errors = jobs.filter((job) => job.error).length;
@@ -131,8 +138,10 @@ async function oneJob(url, { mode, id, reconnects, latencyMs }) {
   });
   const submitMs = performance.now() - started;
   const body = await response.json();
+  // A full queue is the documented 429 server_busy; any other refusal is an error.
+  if (response.status === 429 && body.error?.code === 'server_busy') return { rejected: true };
   if (response.status !== 202)
-    return { rejected: true, error: `POST answered ${response.status} ${JSON.stringify(body.error)}` };
+    return { error: `POST answered ${response.status} ${JSON.stringify(body.error)}` };
   const followed = await followEvents(`${url}/v1/research/${body.id}/events`, {
     started,
     // Drop after the 2nd event, then 2 events later; stay away for a model call so events are missed.

@@ -42,7 +42,7 @@ describe('benchmarks still run against the current agent', () => {
     expect(output).toMatch(/^search\s+4\s+4\s+0\s/m);
     expect(output).toMatch(/^research\s+1\s+1\s+0\s/m);
     expect(output).toMatch(
-      /SSE events == stored events for 5\/5 jobs .* 2 clients reconnected 4 times with Last-Event-ID: 0 lost, 0 duplicated/,
+      /SSE events == stored events for 5\/5 jobs accepted .* 2 clients reconnected 4 times with Last-Event-ID: 0 lost, 0 duplicated/,
     );
   }, 60_000);
 

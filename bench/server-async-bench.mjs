@@ -49,6 +49,7 @@ export async function runAsyncBench({ latencyMs, startServer, dataDir }) {
     if (size > 0) batches.push(await runBatch(url, { mode, size, latencyMs }));
   }
   const jobs = batches.flatMap((batch) => batch.jobs);
+  for (const batch of batches) console.log(batch.note);
   const rssAfter = rssMb(child.pid);
   const cpuPerJob = (cpuMs(child.pid) - cpuBefore) / jobs.length;
   const peak = rssMb(child.pid, 'VmHWM');
@@ -124,7 +125,14 @@ async function runBatch(url, { mode, size, latencyMs }) {
       (done.reduce((sum, job) => sum + job.events, 0) / Math.max(1, done.length)).toFixed(0).padStart(11),
     ].join(' '),
   );
-  return { jobs };
+  const firstEvents = (submitted) =>
+    done.filter((job) => job.submitted === submitted).map((job) => job.firstEventMs);
+  const atOnce = firstEvents('running');
+  const waited = firstEvents('queued');
+  const note =
+    `${mode}: first event ${pair(atOnce)} (p50/p95) for the ${atOnce.length} jobs that ran at once` +
+    (waited.length > 0 ? `, ${pair(waited)} for the ${waited.length} queued (their wait for a slot)` : '');
+  return { jobs, note };
 }
 
 /** One client: submit, follow the events to `done` (dropping and resuming `reconnects` times), compare. */

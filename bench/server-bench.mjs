@@ -1,117 +1,40 @@
-// npm run bench:server — N concurrent streaming chat completions against `deepsearch serve` (the
-// built CLI, in its own process) backed by a fake OpenAI-compatible LLM with a fixed latency, a fake
-// SearXNG and a one-page local web, all on 127.0.0.1. Each run: search, query rewrite, visit, answer,
-// criteria, evaluation = 6 LLM calls, so a stream cannot take less than 6 × latency; the rest is overhead.
-// CPU/stream is the server process's own CPU time per stream (the agent's work included), which
-// does not depend on what else the machine is doing; the times do.
-// Options: BENCH_SIZES=50,100,200 BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { startFakeOpenAi } from '../dist/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../dist/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../dist/testing/fake-web-server.js';
+// npm run bench:server — two sections against `deepsearch serve` (the built CLI, in its own process)
+// backed by a fake OpenAI-compatible LLM with a fixed latency, a fake SearXNG and a one-page local
+// web, all on 127.0.0.1 (bench/server-bench-world.mjs).
+// 1. N concurrent streaming chat completions. Each run: search, query rewrite, visit, answer,
+//    criteria, evaluation = 6 LLM calls, so a stream cannot take less than 6 × latency; the rest is
+//    overhead. CPU/stream is the server process's own CPU time per stream (the agent's work
+//    included), which does not depend on what else the machine is doing; the times do.
+// 2. Async jobs (bench/server-async-bench.mjs): POST /v1/research and each job's SSE events.
+// Options: BENCH_SIZES=50,100,200 (empty: skip 1) BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof,
+// and the async section's (see its file; BENCH_ASYNC_JOBS=0 skips it).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runAsyncBench } from './server-async-bench.mjs';
+import {
+  cpuMs,
+  llmCallsPerRun,
+  percentile,
+  rssMb,
+  startBenchWorld,
+  startServer,
+  stopServer,
+} from './server-bench-world.mjs';
 
-const sizes = (process.env.BENCH_SIZES ?? '50,100,200').split(',').map(Number);
+const sizes = (process.env.BENCH_SIZES ?? '50,100,200').split(',').filter(Boolean).map(Number);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 500);
-const llmCallsPerRun = 6;
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-const page = `<html><head><title>91st Academy Awards</title></head><body><article><h1>91st Academy Awards</h1>
-<p>The 91st Academy Awards ceremony honored the best films of 2018 and took place on February 24, 2019.</p>
-<p>Green Book won Best Picture. The film was directed by Peter Farrelly.</p>
-<p>Other nominees included Roma, The Favourite and Black Panther.</p></article></body></html>`;
-
-const web = await startFakeWeb({ pages: { '/oscars': { html: page } } });
-const searxng = await startFakeSearxng({
-  results: (query) => [
-    {
-      url: `${web.url}/oscars?${encodeURIComponent(query)}`,
-      title: '91st Academy Awards',
-      content: 'Green Book won Best Picture.',
-    },
-  ],
+const world = await startBenchWorld({ latencyMs });
+// Runs are recorded (as a real server does) in a store of the bench's own, never the user's.
+const dataDir = mkdtempSync(join(tmpdir(), 'deepsearch-bench-server-'));
+const serverOptions = (name, args) => ({
+  llmUrl: world.llm.url,
+  searxngUrl: world.searxng.url,
+  nodeFlags,
+  args,
+  env: { XDG_DATA_HOME: dataDir, DEEPSEARCH_RUNS_FILE: join(dataDir, `${name}.sqlite`) },
 });
-const agentCalls = new Map();
-const reply = (object) => ({
-  content: JSON.stringify(object),
-  usage: { prompt_tokens: 1500, completion_tokens: 80 },
-  delayMs: latencyMs,
-});
-const llm = await startFakeOpenAi({ respond: (request) => scriptedReply(request) });
-
-function scriptedReply(request) {
-  const id = /bench question (\d+-\d+)/.exec(request.prompt)?.[1] ?? 'unknown';
-  if (request.schemaName === 'evaluation_criteria') {
-    return reply({
-      think: 'simple',
-      needsFreshness: false,
-      needsPlurality: false,
-      needsCompleteness: false,
-      needsStrict: false,
-    });
-  }
-  if (request.schemaName?.startsWith('evaluate_'))
-    return reply({ think: 'fine', pass: true, improvement: '' });
-  // The rewriter (on by default) keeps the agent's query.
-  if (request.schemaName === 'query_rewrite') {
-    return reply({
-      think: 'Already a keyword query.',
-      queries: [{ query: `Best Picture ${id}`, timeRange: 'none', language: '' }],
-    });
-  }
-  const count = (agentCalls.get(id) ?? 0) + 1;
-  agentCalls.set(id, count);
-  const url = `${web.url}/oscars?${encodeURIComponent(`Best Picture ${id}`)}`;
-  if (count === 1)
-    return reply({ think: 'Search first.', action: 'search', search: { queries: [`Best Picture ${id}`] } });
-  if (count === 2) return reply({ think: 'Read it.', action: 'visit', visit: { targets: [url] } });
-  const quote = 'Green Book won Best Picture. The film was directed by Peter Farrelly.';
-  return reply({
-    think: 'Found it.',
-    action: 'answer',
-    answer: { text: 'Peter Farrelly[^1].', references: [{ url, quote }] },
-  });
-}
-
-function startServer() {
-  const child = spawn(
-    process.execPath,
-    [...nodeFlags, cliPath, 'serve', '--port', '0', '--max-concurrent', '1000', '--max-queue', '0'],
-    {
-      env: {
-        PATH: process.env.PATH ?? '',
-        DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
-        DEEPSEARCH_LLM_MODEL: 'fake-model',
-        DEEPSEARCH_LLM_MAX_RETRIES: '0',
-        DEEPSEARCH_SEARXNG_URL: searxng.url,
-        DEEPSEARCH_ALLOW_PRIVATE_NETWORK: 'true',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      const match = /at (http:\/\/[^\s]+)\/v1/.exec(stderr);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.once('exit', () => reject(new Error(`server exited: ${stderr}`)));
-  });
-}
-
-/** CPU time (user + system) a process used so far, in ms, from Linux's /proc (clock ticks of 10 ms). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** Peak resident set size of a process, from Linux's /proc (VmHWM). */
-function peakRssMb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/);
-  return line ? Number(line[1]) / 1024 : Number.NaN;
-}
 
 async function oneStream(url, id) {
   const started = performance.now();
@@ -147,19 +70,18 @@ async function oneStream(url, id) {
   return { firstChunkMs, totalMs: performance.now() - started };
 }
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-};
-
-console.log(
-  `fake LLM latency ${latencyMs} ms × ${llmCallsPerRun} calls per run = ${latencyMs * llmCallsPerRun} ms floor per stream\n`,
-);
-console.log(
-  '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream    wall',
-);
+if (sizes.length > 0)
+  console.log(
+    `fake LLM latency ${latencyMs} ms × ${llmCallsPerRun} calls per run = ${latencyMs * llmCallsPerRun} ms floor per stream\n`,
+  );
+if (sizes.length > 0)
+  console.log(
+    '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream    wall',
+  );
 for (const size of sizes) {
-  const { child, url } = await startServer();
+  const { child, url } = await startServer(
+    serverOptions(`chat-${size}`, ['--max-concurrent', '1000', '--max-queue', '0']),
+  );
   // One request first, so the numbers are those of a warm server, not of module loading and JIT.
   await oneStream(url, `${size}-warmup`);
   const cpuBefore = cpuMs(child.pid);
@@ -167,11 +89,10 @@ for (const size of sizes) {
   const outcomes = await Promise.allSettled(
     Array.from({ length: size }, (_, index) => oneStream(url, `${size}-${index}`)),
   );
-  const rss = peakRssMb(child.pid);
+  const rss = rssMb(child.pid, 'VmHWM');
   const cpuPerStream = (cpuMs(child.pid) - cpuBefore) / size;
   const wallSeconds = (performance.now() - burstStarted) / 1000;
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  await stopServer(child);
   const done = outcomes.filter((outcome) => outcome.status === 'fulfilled').map((outcome) => outcome.value);
   const errors = outcomes.filter((outcome) => outcome.status === 'rejected');
   const floor = latencyMs * llmCallsPerRun;
@@ -227,6 +148,15 @@ for (const size of sizes) {
 }
 if (process.env.BENCH_DEBUG)
   console.log(
-    llm.requests.map((request) => `${request.schemaName} ${Math.round(request.timing ?? 0)}`).join('\n'),
+    world.llm.requests
+      .map((request) => `${request.schemaName} ${Math.round(request.timing ?? 0)}`)
+      .join('\n'),
   );
-await Promise.all([llm.close(), searxng.close(), web.close()]);
+if (Number(process.env.BENCH_ASYNC_JOBS ?? 200) > 0)
+  await runAsyncBench({
+    latencyMs,
+    startServer: (name, args) => startServer(serverOptions(name, args)),
+    dataDir,
+  });
+await world.close();
+rmSync(dataDir, { recursive: true, force: true });

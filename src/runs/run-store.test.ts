@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../agent/agent-events.js';
 import { createRedactor } from '../errors/index.js';
@@ -150,5 +152,41 @@ describe('run store', () => {
     expect(store.delete('c')).toBe(true);
     expect(store.restore('c')).toBeUndefined();
     expect(store.events('c')).toEqual([]);
+  });
+
+  it('compiles each statement once, not at every write: a run costs the same whatever ran before it', () => {
+    const compiled: string[] = [];
+    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    // A constructor that returns the real database with its prepare counted.
+    function CountingDatabase(file: string) {
+      const database = new Database(file);
+      const prepare = database.prepare.bind(database);
+      database.prepare = ((source: string) => {
+        compiled.push(source);
+        return prepare(source);
+      }) as typeof database.prepare;
+      return database;
+    }
+    const store = createRunStore({
+      file: ':memory:',
+      retention: { maxRuns: 100, maxAgeDays: 10 },
+      loadDriver: () => CountingDatabase as unknown as typeof BetterSqlite3,
+    });
+    const oneRun = (id: string) => {
+      store.begin(newRun(id), 'queued');
+      store.begin(newRun(id), 'running');
+      for (const seq of [1, 2, 3]) store.append(id, [warning(id, seq, `w${seq}`)]);
+      store.get(id);
+      store.events(id, 1);
+      store.finish(id, { status: 'completed', result: { answer: `answer ${id}` } });
+      store.list({ limit: 5, owner: 'local' });
+    };
+    oneRun('first');
+    const afterOne = compiled.length;
+    for (let index = 0; index < 20; index++) oneRun(`run-${index}`);
+    expect(compiled.length).toBe(afterOne);
+    expect(new Set(compiled).size).toBe(compiled.length);
+    expect(store.events('run-19').map((event) => event.seq)).toEqual([1, 2, 3]);
+    expect(store.list({ limit: 100 }).runs).toHaveLength(21);
   });
 });

@@ -62,10 +62,10 @@ const json = <T>(value: unknown): T | null => (typeof value === 'string' ? (JSON
 /** The run store in SQLite. The file opens on first use; retention is applied then and after each run. */
 export function createRunStore(options: RunStoreOptions): RunStore {
   const now = options.now ?? Date.now;
-  let database: BetterSqlite3.Database | undefined;
+  let database: RunDatabase | undefined;
   const db = () => {
     if (!database) {
-      database = openRunDatabase(options);
+      database = withStatementCache(openRunDatabase(options));
       pruneRuns(database, options.retention, now());
     }
     return database;
@@ -211,12 +211,31 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   };
 }
 
+type RunDatabase = Pick<BetterSqlite3.Database, 'prepare' | 'transaction' | 'close'>;
+
+/**
+ * The database with each statement compiled once: a server's jobs run the same few statements at
+ * every step of every run, and compiling one each time was a good part of what the store cost.
+ */
+function withStatementCache(database: BetterSqlite3.Database): RunDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (source: string) => {
+    let statement = statements.get(source);
+    if (!statement) {
+      statement = database.prepare(source);
+      statements.set(source, statement);
+    }
+    return statement;
+  };
+  return {
+    prepare: prepare as BetterSqlite3.Database['prepare'],
+    transaction: database.transaction.bind(database),
+    close: database.close.bind(database),
+  };
+}
+
 /** Deletes runs older than maxAgeDays, then the oldest finished runs beyond maxRuns. */
-function pruneRuns(
-  database: BetterSqlite3.Database,
-  retention: RunsConfig['retention'],
-  now: number,
-): number {
+function pruneRuns(database: RunDatabase, retention: RunsConfig['retention'], now: number): number {
   const cutoff = now - retention.maxAgeDays * 86_400_000;
   const old = database.prepare('SELECT id FROM runs WHERE created_at < ?').all(cutoff) as Array<{
     id: string;

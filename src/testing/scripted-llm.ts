@@ -170,7 +170,8 @@ export function createScriptedLlm(
   return model;
 }
 
-function recordCall(
+/** What a call asked for, as tests read it; the routed LLM matches its routes on it too. */
+export function recordCall(
   options: LanguageModelV3CallOptions,
   index: number,
   label: string | undefined,

@@ -28,12 +28,22 @@ describe('benchmarks still run against the current agent', () => {
     expect(output).toMatch(/references\s+3\b/);
   }, 60_000);
 
-  it('bench:server completes its streams without errors', async () => {
+  it('bench:server completes its streams and async jobs without errors', async () => {
     const output = await run(process.execPath, ['bench/server-bench.mjs'], {
       BENCH_SIZES: '3',
       BENCH_LATENCY_MS: '1',
+      BENCH_ASYNC_JOBS: '4',
+      BENCH_ASYNC_RESEARCH_JOBS: '1',
+      BENCH_ASYNC_MAX_CONCURRENT: '2',
+      BENCH_ASYNC_RECONNECTS: '1',
     });
     expect(output).toMatch(/^\s+3\s+3\s+0\s/m);
+    expect(output).toMatch(/^queue check .*: OK$/m);
+    expect(output).toMatch(/^search\s+4\s+4\s+0\s/m);
+    expect(output).toMatch(/^research\s+1\s+1\s+0\s/m);
+    expect(output).toMatch(
+      /SSE events == stored events for 5\/5 jobs accepted .* 2 clients reconnected 4 times with Last-Event-ID: 0 lost, 0 duplicated/,
+    );
   }, 60_000);
 
   it('bench:research covers every section with sections in parallel', async () => {

@@ -1,0 +1,165 @@
+// What both sections of bench:server share: a fake OpenAI-compatible LLM with a fixed latency, a fake
+// SearXNG and a one-page local web on 127.0.0.1, the built CLI's `serve` in its own process, and
+// readings of that process from Linux's /proc.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startFakeOpenAi } from '../dist/testing/fake-openai-server.js';
+import { startFakeSearxng } from '../dist/testing/fake-searxng-server.js';
+import { startFakeWeb } from '../dist/testing/fake-web-server.js';
+
+const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const page = `<html><head><title>91st Academy Awards</title></head><body><article><h1>91st Academy Awards</h1>
+<p>The 91st Academy Awards ceremony honored the best films of 2018 and took place on February 24, 2019.</p>
+<p>Green Book won Best Picture. The film was directed by Peter Farrelly.</p>
+<p>Other nominees included Roma, The Favourite and Black Panther.</p></article></body></html>`;
+const quote = 'Green Book won Best Picture. The film was directed by Peter Farrelly.';
+
+/** A deep search here is search, query rewrite, visit, answer, criteria, evaluation: 6 LLM calls. */
+export const llmCallsPerRun = 6;
+
+/**
+ * The fakes. Every question carries `(bench question <id>)`; the agent's replies for one id go
+ * search, visit, answer. A research-mode topic's plan has two sections whose questions carry ids of
+ * their own, so each section's agent follows the same script. A `hold-` question never gets an answer.
+ */
+export async function startBenchWorld({ latencyMs }) {
+  const web = await startFakeWeb({ pages: { '/oscars': { html: page } } });
+  const searxng = await startFakeSearxng({
+    results: (query) => [
+      { url: pageUrl(web, query), title: '91st Academy Awards', content: 'Green Book won Best Picture.' },
+    ],
+  });
+  const agentCalls = new Map();
+  const respond = (request) => {
+    // The longest id in the prompt: a section's prompt may also hold its topic's shorter one.
+    const ids = [...request.prompt.matchAll(/bench question ([\w-]+)/g)].map((match) => match[1]);
+    const id = ids.sort((a, b) => b.length - a.length)[0] ?? 'unknown';
+    const reply = (object) => ({
+      content: JSON.stringify(object),
+      usage: { prompt_tokens: 1500, completion_tokens: 80 },
+      // A `hold-` question's call lasts until its run is cancelled: the queue check needs full slots.
+      delayMs: id.startsWith('hold-') ? 600_000 : latencyMs,
+    });
+    const research = researchReply(request.schemaName, id);
+    if (research) return reply(research);
+    if (request.schemaName === 'evaluation_criteria')
+      return reply({
+        think: 'simple',
+        needsFreshness: false,
+        needsPlurality: false,
+        needsCompleteness: false,
+        needsStrict: false,
+      });
+    if (request.schemaName?.startsWith('evaluate_'))
+      return reply({ think: 'fine', pass: true, improvement: '' });
+    // The rewriter (on by default) keeps the agent's query.
+    if (request.schemaName === 'query_rewrite')
+      return reply({
+        think: 'Already a keyword query.',
+        queries: [{ query: `Best Picture ${id}`, timeRange: 'none', language: '' }],
+      });
+    const count = (agentCalls.get(id) ?? 0) + 1;
+    agentCalls.set(id, count);
+    const url = pageUrl(web, `Best Picture ${id}`);
+    if (count === 1)
+      return reply({ think: 'Search first.', action: 'search', search: { queries: [`Best Picture ${id}`] } });
+    if (count === 2) return reply({ think: 'Read it.', action: 'visit', visit: { targets: [url] } });
+    agentCalls.delete(id);
+    return reply({
+      think: 'Found it.',
+      action: 'answer',
+      answer: { text: 'Peter Farrelly[^1].', references: [{ url, quote }] },
+    });
+  };
+  const llm = await startFakeOpenAi({ respond });
+  return {
+    llm,
+    searxng,
+    web,
+    close: () => Promise.all([llm.close(), searxng.close(), web.close()]),
+  };
+}
+
+const pageUrl = (web, query) => `${web.url}/oscars?${encodeURIComponent(query)}`;
+
+/** Research mode's own calls (plan, section writing, coherence, fact-check, review, follow-ups). */
+function researchReply(schemaName, id) {
+  const sentence = 'Green Book won Best Picture in 2019; it was directed by Peter Farrelly.[^1]';
+  switch (schemaName) {
+    case 'research_plan':
+      return {
+        title: `Best Picture 2019 (${id})`,
+        sections: ['Director', 'Film'].map((heading, index) => ({
+          heading,
+          questions: [`Who directed the 2019 Best Picture winner? (bench question ${id}-${index + 1})`],
+        })),
+        dataPoints: [],
+      };
+    case 'research_section':
+      return { markdown: sentence };
+    case 'research_coherence':
+      return { summary: sentence, sections: [] };
+    case 'research_contradictions':
+      return { contradictions: [] };
+    case 'research_claims':
+      return { claims: [{ section: 's1', sentence }] };
+    case 'research_claim_check':
+      return { verdicts: [{ claim: 1, supported: true }] };
+    case 'research_review':
+      return { approved: true, feedback: [] };
+    case 'research_follow_ups':
+      return { questions: ['Who else was nominated?', 'Who won Best Director?', 'Where was it held?'] };
+    default:
+      return undefined;
+  }
+}
+
+/** `deepsearch serve` (the built CLI) in its own process; resolves once it listens. */
+export function startServer({ llmUrl, searxngUrl, args = [], env = {}, nodeFlags = [] }) {
+  const child = spawn(process.execPath, [...nodeFlags, cliPath, 'serve', '--port', '0', ...args], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DEEPSEARCH_LLM_BASE_URL: `${llmUrl}/v1`,
+      DEEPSEARCH_LLM_MODEL: 'fake-model',
+      DEEPSEARCH_LLM_MAX_RETRIES: '0',
+      DEEPSEARCH_SEARXNG_URL: searxngUrl,
+      DEEPSEARCH_ALLOW_PRIVATE_NETWORK: 'true',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      const match = /at (http:\/\/[^\s]+)\/v1/.exec(stderr);
+      if (match) resolve({ child, url: match[1], stderr: () => stderr });
+    });
+    child.once('exit', () => reject(new Error(`server exited: ${stderr}`)));
+  });
+}
+
+export async function stopServer(child) {
+  child.kill('SIGTERM');
+  if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+}
+
+/** CPU time (user + system) a process used so far, in ms, from Linux's /proc (clock ticks of 10 ms). */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Resident set size of a process now (VmRSS) or at its peak (VmHWM), in MB, from Linux's /proc. */
+export function rssMb(pid, which = 'VmRSS') {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${which}:\\s+(\\d+) kB`));
+  return line ? Number(line[1]) / 1024 : Number.NaN;
+}
+
+export const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+
+export const ms = (value) => `${Math.round(value)} ms`;

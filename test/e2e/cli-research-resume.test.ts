@@ -158,7 +158,17 @@ describe('deepsearch resume of a research run after SIGKILL (built CLI, real HTT
           result: { markdown: string };
           usage: { byRole: Record<string, { calls: number }> };
         };
-        events: Array<{ seq: number; type: string; runId: string; message?: string; hop?: number }>;
+        events: Array<{
+          seq: number;
+          type: string;
+          runId: string;
+          message?: string;
+          hop?: number;
+          section?: string;
+          covered?: string[];
+          missing?: string[];
+          evidence?: Array<{ target: string; url: string; quote: string }>;
+        }>;
       };
       expect(stored.status).toBe('completed');
       expect(stored.result.markdown).toBe(report.markdown);
@@ -177,6 +187,22 @@ describe('deepsearch resume of a research run after SIGKILL (built CLI, real HTT
       ]);
       const hops = events.filter((event) => event.type === 'research-hop');
       expect(hops.every((event) => event.hop === 1)).toBe(true);
+      // The librarian judged each section: the sales section covered by quotes from the pages read
+      // (in the first process), the outlook left missing (the pages give none).
+      const coverage = events.filter((event) => event.type === 'coverage');
+      expect(coverage.map(({ section, covered, missing }) => ({ section, covered, missing }))).toEqual([
+        {
+          section: 's1',
+          covered: ['How did heat pump sales in Europe change after 2022?', 'heat pump sales in 2023'],
+          missing: [],
+        },
+        { section: 's2', covered: [], missing: [outlook] },
+      ]);
+      expect(coverage[0]!.evidence).toContainEqual({
+        target: 'heat pump sales in 2023',
+        url: `${web.url}/iea`,
+        quote: 'In 2023 heat pump sales in Europe declined by 7 percent',
+      });
       expect(stored.settings.research).toMatchObject({ concurrency: 1, maxHops: 1, writerShare: 0.4 });
       // Usage adds both processes: the first section's agent calls and those made after the resume.
       expect(stored.usage.byRole.agent!.calls).toBe(sectionOneCalls + agentCalls(after).length);

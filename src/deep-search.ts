@@ -11,8 +11,8 @@ export interface RunOptions {
   /** Cancels the run; it stops within a second and `result` rejects with an AbortedError. */
   signal?: AbortSignal;
   /**
-   * Budget, agent and search settings of this run only (`{ budget: budgetPresets.low }`), on top of
-   * the config; validated by the same schema (a ConfigError names the bad setting).
+   * Budget, agent, search (and research's controller) settings of this run only
+   * (`{ budget: budgetPresets.low }`, `{ research: { maxHops: 2 } }`), on top of the config; validated by the same schema (a ConfigError names the bad setting).
    */
   overrides?: ConfigOverrides;
   /** Observers called with each event as it happens (besides `run.events`). One that throws is detached. */

@@ -23,8 +23,9 @@ export interface ResumeCommandOptions {
 }
 
 /**
- * `deepsearch resume <id>`: the run goes on from its last checkpoint with its own settings,
- * except those given as flags now (a raised --max-tokens or --max-steps). The LLM and search
+ * `deepsearch resume <id>`: the run goes on from its last checkpoint with its own settings
+ * (a research run: its concurrency, hops, writer share... too), except those given as flags now
+ * (a raised --max-tokens or --max-steps, --max-hops). The LLM and search
  * settings (and keys) are today's, from flags, env and config file as for ask. A research run
  * ends with its report, delivered as `research` delivers it.
  */
@@ -72,13 +73,17 @@ export async function runResumeCommand(io: CliIo, options: ResumeCommandOptions)
   }
 }
 
-/** The run settings (budget, agent, search) given as flags on this command line, as loaded. */
+/**
+ * The run settings (budget, agent, search, research) given as flags on this command line, as
+ * loaded: those win over the run's stored ones; env and config file values do not.
+ */
 function overridesFromFlags(config: DeepSearchConfig, flags: Record<string, unknown>): ConfigOverrides {
   const overrides: Record<string, Record<string, unknown>> = {};
   for (const source of settingSources) {
     if (!source.flag || !(source.flag in flags)) continue;
     const [section, field, ...rest] = source.path.split('.');
-    if (!section || !field || rest.length > 0 || !['budget', 'agent', 'search'].includes(section)) continue;
+    if (!section || !field || rest.length > 0 || !['budget', 'agent', 'search', 'research'].includes(section))
+      continue;
     overrides[section] ??= {};
     overrides[section][field] = (config as unknown as Record<string, Record<string, unknown>>)[section]![
       field

@@ -102,7 +102,8 @@ export function addRunsCommands(program: Command, io: CliIo): void {
       )
       .option('--quiet', 'no progress on stderr')
       .option(...configOption),
-    { scope: 'ask' },
+    // A research run takes research's flags too (--max-hops...).
+    { scope: 'research' },
   );
   addExamples(resume, [
     'deepsearch resume 3f2a',

@@ -4,11 +4,15 @@ import { configSchema, type DeepSearchConfig } from './config-schema.js';
 /** The code of the ConfigError deriveConfig throws: the overrides, not the base config, are wrong. */
 export const configOverrideErrorCode = 'config_invalid_override';
 
-/** Settings a single run may replace: budgets, agent behaviour and search (not the LLM or keys). */
+/**
+ * Settings a single run may replace: budgets, agent behaviour, search and (a research run) its
+ * controller; not the LLM or keys.
+ */
 export interface ConfigOverrides {
   budget?: Partial<DeepSearchConfig['budget']>;
   agent?: Partial<DeepSearchConfig['agent']>;
   search?: Partial<DeepSearchConfig['search']>;
+  research?: Partial<DeepSearchConfig['research']>;
 }
 
 /**
@@ -21,6 +25,7 @@ export function deriveConfig(base: DeepSearchConfig, overrides: ConfigOverrides)
     budget: { ...base.budget, ...definedOnly(overrides.budget) },
     agent: { ...base.agent, ...definedOnly(overrides.agent) },
     search: { ...base.search, ...definedOnly(overrides.search) },
+    research: { ...base.research, ...definedOnly(overrides.research) },
   };
   const parsed = configSchema.safeParse(merged);
   if (parsed.success) return parsed.data;

@@ -74,7 +74,8 @@ export function resumeTarget(input: { store: RunStore; runId: string; owner?: st
 
 /**
  * The config a resumed run goes on with: today's, with the run's own stored settings (budget,
- * agent, search), except those given now (a raised budget).
+ * agent, search, a research run's controller), except those given now (a raised budget). A run
+ * stored before its research settings were kept goes on with today's.
  */
 export function resumedConfig(
   config: DeepSearchConfig,
@@ -85,5 +86,6 @@ export function resumedConfig(
     budget: { ...record.settings.budget, ...overrides.budget },
     agent: { ...record.settings.agent, ...overrides.agent },
     search: { ...record.settings.search, ...overrides.search },
+    research: { ...record.settings.research, ...overrides.research },
   });
 }

@@ -41,7 +41,7 @@ export interface NewRun {
   question: string;
   /** The options as the caller gave them, secrets redacted (shown, never used). */
   options: Record<string, unknown>;
-  /** The run's own settings (budget, agent, search), used again to resume it. */
+  /** The run's own settings (budget, agent, search; research: its controller), used again to resume it. */
   settings: ConfigOverrides;
 }
 

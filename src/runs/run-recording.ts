@@ -25,13 +25,17 @@ export interface Recording {
   settle(outcome: { result: object } | { error: unknown }): void;
 }
 
-/** The settings a run may have of its own (budget, agent, search choices): stored to resume it with. */
-export function runSettings(config: DeepSearchConfig): ConfigOverrides {
+/**
+ * The settings a run may have of its own (budget, agent, search choices, and a research run's
+ * controller: concurrency, hops, writer share...): stored to resume it with.
+ */
+export function runSettings(config: DeepSearchConfig, mode: string): ConfigOverrides {
   const { provider, boostHostnames, badHostnames, onlyHostnames } = config.search;
   return {
     budget: { ...config.budget },
     agent: { ...config.agent },
     search: { provider, boostHostnames, badHostnames, onlyHostnames },
+    ...(mode === 'research' ? { research: { ...config.research } } : {}),
   };
 }
 
@@ -49,14 +53,15 @@ export function startRecording(input: {
   warn: (message: string) => void;
 }): Recording | undefined {
   const { store, runId, record } = input;
-  const settings = runSettings(input.config);
+  const mode = record.mode ?? 'search';
+  const settings = runSettings(input.config, mode);
   try {
     store.begin(
       {
         id: runId,
         owner: record.owner ?? 'local',
         source: record.source ?? 'library',
-        mode: record.mode ?? 'search',
+        mode,
         question: input.question,
         options: record.options ?? (settings as Record<string, unknown>),
         settings,

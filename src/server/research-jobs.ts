@@ -122,7 +122,7 @@ export function createResearchJobs(options: {
         id,
         (initial) =>
           store.begin(
-            { id, ...record, question: input.question, settings: runSettings(input.config) },
+            { id, ...record, question: input.question, settings: runSettings(input.config, input.mode) },
             initial,
             process.pid,
           ),

@@ -50,16 +50,30 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function env(llm: FakeOpenAiServer): Record<string, string> {
+/** The research settings of the first process; the resume's environment says otherwise. */
+const firstResearchEnv = {
+  // One section at a time, one hop each: the first is gathered before the second starts.
+  DEEPSEARCH_RESEARCH_CONCURRENCY: '1',
+  DEEPSEARCH_RESEARCH_MAX_HOPS: '1',
+  DEEPSEARCH_RESEARCH_WRITER_SHARE: '0.3',
+};
+const laterResearchEnv = {
+  DEEPSEARCH_RESEARCH_CONCURRENCY: '4',
+  DEEPSEARCH_RESEARCH_MAX_HOPS: '3',
+  DEEPSEARCH_RESEARCH_WRITER_SHARE: '0.5',
+};
+
+function env(
+  llm: FakeOpenAiServer,
+  research: Record<string, string> = firstResearchEnv,
+): Record<string, string> {
   return {
     DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
     DEEPSEARCH_LLM_MODEL: 'fake-model',
     DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
     DEEPSEARCH_SEARXNG_URL: searxng.url,
     DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
-    // One section at a time, one hop each: the first is gathered before the second starts.
-    DEEPSEARCH_RESEARCH_CONCURRENCY: '1',
-    DEEPSEARCH_RESEARCH_MAX_HOPS: '1',
+    ...research,
     DEEPSEARCH_NO_RUNS: '0',
     DEEPSEARCH_RUNS_FILE: join(dir, 'runs.sqlite'),
   };
@@ -107,10 +121,12 @@ describe('deepsearch resume of a research run after SIGKILL (built CLI, real HTT
       expect(sectionOneCalls).toBeGreaterThan(0);
       expect(llm.requests.filter((request) => request.route === 'research_plan')).toHaveLength(1);
 
-      // A budget raised now is the run's for the rest of it.
+      // A budget raised now is the run's for the rest of it, and so is a research flag given now
+      // (--writer-share); the research settings of today's environment are not: the run keeps
+      // its own (one hop per section).
       const resumed = await runBuiltCli(
-        ['resume', run!.id.slice(0, 8), '--json', '--max-tokens', '3000000'],
-        env(llm),
+        ['resume', run!.id.slice(0, 8), '--json', '--max-tokens', '3000000', '--writer-share', '0.4'],
+        env(llm, laterResearchEnv),
         {
           timeoutMs: 60_000,
         },
@@ -137,11 +153,22 @@ describe('deepsearch resume of a research run after SIGKILL (built CLI, real HTT
       const exported = await runBuiltCli(['runs', 'export', run!.id, '--format', 'json'], env(llm));
       const { run: stored, events } = JSON.parse(exported.stdout) as {
         run: {
+          settings: { research: { concurrency: number; maxHops: number; writerShare: number } };
           status: string;
           result: { markdown: string };
           usage: { byRole: Record<string, { calls: number }> };
         };
-        events: Array<{ seq: number; type: string; runId: string }>;
+        events: Array<{
+          seq: number;
+          type: string;
+          runId: string;
+          message?: string;
+          hop?: number;
+          section?: string;
+          covered?: string[];
+          missing?: string[];
+          evidence?: Array<{ target: string; url: string; quote: string }>;
+        }>;
       };
       expect(stored.status).toBe('completed');
       expect(stored.result.markdown).toBe(report.markdown);
@@ -150,6 +177,33 @@ describe('deepsearch resume of a research run after SIGKILL (built CLI, real HTT
       const taskEvents = events.filter((event) => event.runId === run!.id);
       expect(taskEvents.filter((event) => event.type === 'run-start')).toHaveLength(2);
       expect(events.at(-1)!.type).toBe('research-end');
+      // The resumed process researched with the stored hops and the writer share given to resume.
+      const planned = events.filter(
+        (event) => event.type === 'persona' && /^researching \d+ section/.test(event.message ?? ''),
+      );
+      expect(planned.map((event) => event.message)).toEqual([
+        'researching 2 section(s), 1 at a time, up to 1 hop(s) each; 30% of the budget is kept for writing',
+        'researching 1 section(s), 1 at a time, up to 1 hop(s) each; 40% of the budget is kept for writing',
+      ]);
+      const hops = events.filter((event) => event.type === 'research-hop');
+      expect(hops.every((event) => event.hop === 1)).toBe(true);
+      // The librarian judged each section: the sales section covered by quotes from the pages read
+      // (in the first process), the outlook left missing (the pages give none).
+      const coverage = events.filter((event) => event.type === 'coverage');
+      expect(coverage.map(({ section, covered, missing }) => ({ section, covered, missing }))).toEqual([
+        {
+          section: 's1',
+          covered: ['How did heat pump sales in Europe change after 2022?', 'heat pump sales in 2023'],
+          missing: [],
+        },
+        { section: 's2', covered: [], missing: [outlook] },
+      ]);
+      expect(coverage[0]!.evidence).toContainEqual({
+        target: 'heat pump sales in 2023',
+        url: `${web.url}/iea`,
+        quote: 'In 2023 heat pump sales in Europe declined by 7 percent',
+      });
+      expect(stored.settings.research).toMatchObject({ concurrency: 1, maxHops: 1, writerShare: 0.4 });
       // Usage adds both processes: the first section's agent calls and those made after the resume.
       expect(stored.usage.byRole.agent!.calls).toBe(sectionOneCalls + agentCalls(after).length);
       const shownReport = await runBuiltCli(['runs', 'show', run!.id], env(llm));

@@ -56,6 +56,9 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
     const report = JSON.parse(run.stdout);
     expect(report.title).toBe('European heat pump sales after 2022');
     expect(report.sections).toHaveLength(1);
+    // The librarian found the section's question and data point in the pages read, after one hop.
+    expect(run.stderr).toContain('after hop 1: 2 of 2 covered (100%)');
+    expect(report.sections[0].coverage).toBe(1);
     expect(report.followUps).toHaveLength(3);
     expect(report.factCheck).toEqual({ claims: 1, supported: 1, revised: 0, removed: 0 });
     expect(report.contradictions[0].sides.map((side: { claim: string }) => side.claim)).toEqual([

@@ -23,6 +23,43 @@ export const researchPlanReply = {
   dataPoints: [{ description: 'heat pump sales in 2023', strategy: 'web-search', section: 1 }],
 };
 
+/** What the fake pages say about sales, each sentence on its page, as the librarian quotes it. */
+const salesQuotes = [
+  { page: '/ehpa', quote: 'Heat pump sales in Europe reached 3 million units in 2022' },
+  { page: '/ehpa', quote: 'Sales fell by 5% in 2023' },
+  { page: '/iea', quote: 'In 2023 heat pump sales in Europe declined by 7 percent' },
+];
+
+/**
+ * The librarian over the fake pages: an item about sales is covered by the sales sentences whose
+ * page excerpt is in the prompt (those of the years the item names, when it names one); any other
+ * item (an outlook) is missing, as the pages give none.
+ */
+function librarian(request: FakeOpenAiRequest, webUrl: string) {
+  const items = /<items>\n([\s\S]*?)\n<\/items>/.exec(request.prompt)?.[1] ?? '';
+  const excerpts = /<excerpts>\n([\s\S]*?)\n<\/excerpts>/.exec(request.prompt)?.[1] ?? '';
+  const shown = (page: string, quote: string) =>
+    excerpts.includes(`url="${webUrl}${page}"`) && excerpts.includes(quote);
+  const verdicts = [...items.matchAll(/^(\d+)\. \((?:question|data point)\) (.*)$/gm)].map(
+    ([, id, target]) => {
+      const years = target!.match(/\b(?:19|20)\d\d\b/g) ?? [];
+      const quotes = /sales/i.test(target!)
+        ? salesQuotes
+            .filter(({ page, quote }) => shown(page, quote) && years.every((year) => quote.includes(year)))
+            .map(({ page, quote }) => ({ url: `${webUrl}${page}`, quote }))
+        : [];
+      return {
+        id: Number(id),
+        covered: quotes.length > 0,
+        quotes,
+        value: quotes.length > 0 && years.length > 0 ? quotes.map(({ quote }) => quote).join('; ') : '',
+        note: quotes.length > 0 ? 'the market reports give it' : 'no excerpt gives it',
+      };
+    },
+  );
+  return reply({ think: 'Checked the excerpts.', items: verdicts });
+}
+
 /**
  * Fake-LLM routes for a whole research run over the heat pump world. Every route is a function
  * of the request (what the prompt already holds decides the agent's next action), not a queue:
@@ -58,6 +95,7 @@ export function researchRoutes(webUrl: string): Record<string, FakeOpenAiRoute> 
   return {
     research_plan: () => reply(researchPlanReply),
     agent_action: agent,
+    librarian_check: (request) => librarian(request, webUrl),
     query_rewrite: () =>
       reply({
         think: 'fine',

@@ -9,19 +9,26 @@ import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { heatPumpTexts } from '../helpers/heat-pump-world.js';
 import { citedPages, citedRoutes, citedSearchResults, oscarsQuote } from '../helpers/mcp-fixtures.js';
+import { researchRoutes, researchTopic, researchWebPages } from '../helpers/research-fake-llm.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The first ```ts block of the README's "Use as a library" section: what users copy. */
-function readmeLibraryExample(): string {
+/** The first ```ts block of the README after `marker`: what users copy. */
+function readmeExample(marker: string): string {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Use as a library'));
-  const match = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('README.md: no ```ts block under "Use as a library"');
+  const at = readme.indexOf(marker);
+  const match = at < 0 ? null : /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
+  if (!match) throw new Error(`README.md: no \`\`\`ts block after "${marker}"`);
   return match[1]!;
 }
+
+/** The deep search example opening "Use as a library". */
+const readmeLibraryExample = () => readmeExample('## Use as a library');
+/** The research example that follows the paragraph on `research(topic, options)`. */
+const readmeResearchExample = () => readmeExample('`research(topic, options)` is the same for research mode');
 
 /**
  * The package as users get it: the tarball `npm pack` makes (from the build `npm test` has just
@@ -34,6 +41,8 @@ describe('the packed package as a library', () => {
   let web: FakeHttpServer;
   let searxng: FakeHttpServer;
   let llm: FakeOpenAiServer;
+  // The research example's world: heat pump market pages and a model answering every research call.
+  const research = {} as { web: FakeHttpServer; searxng: FakeHttpServer; llm: FakeOpenAiServer };
 
   beforeAll(async () => {
     if (!existsSync(join(root, 'dist/index.js')))
@@ -71,10 +80,26 @@ describe('the packed package as a library', () => {
     web = await startFakeWeb({ pages: citedPages });
     searxng = await startFakeSearxng({ results: citedSearchResults(web.url) });
     llm = await startFakeOpenAi({ routes: citedRoutes(web.url) });
+    research.web = await startFakeWeb({ pages: researchWebPages });
+    research.searxng = await startFakeSearxng({
+      results: {
+        'European heat pump sales': [
+          {
+            url: `${research.web.url}/ehpa`,
+            title: 'EHPA market report',
+            content: 'Market data for Europe.',
+          },
+          { url: `${research.web.url}/iea`, title: 'IEA heat pumps', content: 'An outlook for heat pumps.' },
+        ],
+      },
+    });
+    research.llm = await startFakeOpenAi({ routes: researchRoutes(research.web.url) });
   }, 300_000);
 
   afterAll(async () => {
-    await Promise.all([web?.close(), searxng?.close(), llm?.close()]);
+    await Promise.all(
+      [web, searxng, llm, research.web, research.searxng, research.llm].map((server) => server?.close()),
+    );
     // A whole node_modules: longer than the default hook timeout on a busy machine.
     if (work) rmSync(work, { recursive: true, force: true });
   }, 120_000);
@@ -103,8 +128,49 @@ describe('the packed package as a library', () => {
     llm.assertConsumed();
   }, 90_000);
 
+  it("runs the README's research example: persona lines as they happen, then a report with verified references", async () => {
+    const example = readmeResearchExample();
+    // The fake model's plan and pages are about this topic: the README's example asks it.
+    expect(example).toContain(researchTopic);
+    writeFileSync(join(app, 'research-example.mjs'), example);
+    const { stdout, stderr } = await run(process.execPath, ['research-example.mjs'], {
+      cwd: app,
+      timeout: 60_000,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: work,
+        DEEPSEARCH_LLM_BASE_URL: `${research.llm.url}/v1`,
+        DEEPSEARCH_LLM_MODEL: 'fake-model',
+        DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
+        DEEPSEARCH_SEARXNG_URL: research.searxng.url,
+        DEEPSEARCH_ALLOW_PRIVATE_NETWORK: 'true',
+        DEEPSEARCH_NO_CACHE: '1',
+      },
+    });
+    expect(stderr).toContain('strategist: planning the report');
+    expect(stderr).toContain('librarian: after hop 1: 2 of 2 covered');
+    expect(stderr).toMatch(/^synthesizer: /m);
+    expect(stdout).toMatch(/^# European heat pump sales after 2022\n/);
+    expect(stdout).toContain('## Sales');
+    expect(stdout).toContain('Sales: 100% of its questions covered');
+    const pages: Record<string, string> = {
+      [`${research.web.url}/ehpa`]: heatPumpTexts.ehpa,
+      [`${research.web.url}/iea`]: heatPumpTexts.iea,
+    };
+    const references = [...stdout.matchAll(/^\[\^(\d+)\] (\S+): "(.*)"$/gm)].map(([, index, url, quote]) => ({
+      index: Number(index),
+      url: url!,
+      quote: quote!,
+    }));
+    expect(references.length).toBeGreaterThanOrEqual(3);
+    expect(references.map((reference) => reference.index)).toEqual(references.map((_, at) => at + 1));
+    // Every reference's quote is on the page it points to.
+    for (const reference of references) expect(pages[reference.url]).toContain(reference.quote);
+  }, 90_000);
+
   it('type-checks the example and typed uses of the API with tsc against the installed package', async () => {
     writeFileSync(join(app, 'example.ts'), readmeLibraryExample());
+    writeFileSync(join(app, 'research-example.ts'), readmeResearchExample());
     writeFileSync(
       join(app, 'typed.ts'),
       `import {
@@ -116,6 +182,9 @@ describe('the packed package as a library', () => {
   type DeepSearchRun,
   deepSearch,
   loadConfig,
+  type ResearchReport,
+  type ResearchRun,
+  research,
 } from 'deepsearch';
 
 const runtime = createRuntime({ config: loadConfig({ file: { llm: { model: 'm' } } }) });
@@ -134,6 +203,11 @@ console.log(quotes, result.confidence satisfies 'high' | 'medium' | 'low');
 deepSearch('q', {});
 // @ts-expect-error unknown budget setting
 deepSearch('q', { runtime, overrides: { budget: { maxStep: 3 } } });
+const task: ResearchRun = research('t', { runtime, overrides: { research: { concurrency: 2 } } });
+const report: ResearchReport = await task.result;
+console.log(report.sections.map((section) => section.coverage), report.factCheck.supported);
+// @ts-expect-error unknown research setting
+research('t', { runtime, overrides: { research: { maxHop: 2 } } });
 `,
     );
     writeFileSync(
@@ -148,7 +222,7 @@ deepSearch('q', { runtime, overrides: { budget: { maxStep: 3 } } });
           skipLibCheck: true,
           types: ['node'],
         },
-        files: ['example.ts', 'typed.ts'],
+        files: ['example.ts', 'research-example.ts', 'typed.ts'],
       }),
     );
     const tsc = join(app, 'node_modules/typescript/bin/tsc');

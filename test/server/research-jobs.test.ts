@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeepSearchConfig } from '../../src/config/config-schema.js';
 import { createRuntime } from '../../src/runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import {
@@ -130,19 +134,29 @@ describe('research jobs through the async run API', () => {
         agent_action: (request) => (!cancelled && isOutlook(request) ? { delayMs: 20_000 } : agent(request)),
       },
     });
-    const config = createTestConfig({
-      llm: { baseURL: `${sectionLlm.url}/v1`, model: 'fake-model' },
-      server: { port: 0 },
-      runs: { file: ':memory:' },
-      research: { concurrency: 1, maxHops: 1 },
-    });
-    const own = await startServer({
-      runtime: createRuntime({ config, search, reader }),
-      settings: config.server,
-      log: () => {},
-    });
-    const call = (path: string, init: RequestInit = {}) =>
-      fetch(`${own.url}/v1${path}`, { ...init, headers: { 'content-type': 'application/json' } });
+    const dir = mkdtempSync(join(tmpdir(), 'deepsearch-research-jobs-'));
+    const serverWith = (research: Partial<DeepSearchConfig['research']>) => {
+      const config = createTestConfig({
+        llm: { baseURL: `${sectionLlm.url}/v1`, model: 'fake-model' },
+        server: { port: 0 },
+        runs: { file: join(dir, 'runs.sqlite') },
+        research,
+      });
+      return startServer({
+        runtime: createRuntime({ config, search, reader }),
+        settings: config.server,
+        log: () => {},
+      });
+    };
+    const config = createTestConfig({});
+    const own = await serverWith({ concurrency: 1, maxHops: 1, writerShare: 0.3 });
+    // The run is resumed by a server started later with other research settings (same run store).
+    const later = await serverWith({ concurrency: 4, maxHops: 3, writerShare: 0.5 });
+    const fetchFrom =
+      (server: RunningServer) =>
+      (path: string, init: RequestInit = {}) =>
+        fetch(`${server.url}/v1${path}`, { ...init, headers: { 'content-type': 'application/json' } });
+    let call = fetchFrom(own);
     try {
       const created = (await (
         await call('/research', {
@@ -156,6 +170,7 @@ describe('research jobs through the async run API', () => {
       expect(((await (await call(`/research/${created.id}`)).json()) as Json).status).toBe('cancelled');
       const before = sectionLlm.requests.length;
       const raised = config.budget.maxTokens * 2;
+      call = fetchFrom(later);
       const resumed = await call(`/research/${created.id}/resume`, {
         method: 'POST',
         body: JSON.stringify({ budget_tokens: raised }),
@@ -180,9 +195,18 @@ describe('research jobs through the async run API', () => {
       const seqs = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
       expect(seqs.length).toBeGreaterThan(20);
       expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+      // Both processes researched with the run's own settings: one section at a time, one hop each.
+      const planned = [...text.matchAll(/"message":"(researching \d+ section[^"]*)"/g)].map(
+        (match) => match[1],
+      );
+      expect(planned).toEqual([
+        'researching 2 section(s), 1 at a time, up to 1 hop(s) each; 30% of the budget is kept for writing',
+        'researching 1 section(s), 1 at a time, up to 1 hop(s) each; 30% of the budget is kept for writing',
+      ]);
     } finally {
-      await own.close({ graceMs: 0 });
+      await Promise.all([own.close({ graceMs: 0 }), later.close({ graceMs: 0 })]);
       await sectionLlm.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -60,9 +60,10 @@ export async function reopenFromHistory(
   if (await toggle.isVisible()) await toggle.click();
   await tab.page.locator('#history-list button', { hasText: listed }).click();
   await waitForStatus(tab.page, 'completed');
-  await expect(tab.page.locator('#timeline > li').count()).resolves.toBe(
-    await watched.locator('#timeline > li').count(),
-  );
+  // The status comes with the run; its timeline replays from the events stream just after.
+  const lines = await watched.locator('#timeline > li').count();
+  await expect.poll(() => tab.page.locator('#timeline > li').count()).toBe(lines);
+  await tab.page.locator('.source-card').first().waitFor();
   await expect(tab.page.locator('#timeline').textContent()).resolves.toBe(
     await watched.locator('#timeline').textContent(),
   );

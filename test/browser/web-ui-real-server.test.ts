@@ -78,6 +78,10 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await expect(timeline.locator('li[data-kind="read"][data-tone="bad"]').textContent()).resolves.toContain(
       'answered HTTP 404',
     );
+    // The pages about to be read, all on one host, are told apart by their paths.
+    await expect(
+      timeline.locator('li[data-kind="read"]', { hasText: 'Reading 3 pages' }).locator('a').allTextContents(),
+    ).resolves.toEqual([`${webHost}/wiki/Paris`, `${webHost}/stats/paris`, `${webHost}/wiki/Lyon`]);
     await expect(timeline.getByText('definitive check passed').count()).resolves.toBe(1);
     await expect(page.locator('#gauge-text').textContent()).resolves.toMatch(/tokens · step 3 of \d+$/);
 
@@ -153,6 +157,10 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
       'The page shows markup as text: <script>alert(6)</script> <img src=x onerror=alert(7)> a link.1',
     );
     await expect(page.locator('#answer-body a').getAttribute('href')).resolves.toBeNull();
+    // ...and does not look like one.
+    const colorOf = (selector: string) =>
+      page.locator(selector).evaluate((node) => getComputedStyle(node).color);
+    await expect(colorOf('#answer-body a')).resolves.toBe(await colorOf('#answer-body p'));
     await page.locator('#answer-body button.fn[data-ref="1"]').click();
     await expect(page.locator('#popover blockquote').textContent()).resolves.toBe(
       realQuotes.hostile.replace(/\.$/, ''),
@@ -203,6 +211,12 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await expect(timeline.locator('li[data-kind="persona"]').count()).resolves.toBeGreaterThan(3);
     await expect(timeline.getByText(/Research Strategist: planning the report/).count()).resolves.toBe(1);
     await expect(timeline.getByText(/^Section question: Sales/).count()).resolves.toBe(1);
+    // Sections are named by their headings, not by the plan's ids.
+    await expect(timeline.getByText('Sales: 100% covered after hop 1').count()).resolves.toBe(1);
+    await expect(timeline.getByText(/Librarian · Sales: after hop 1/).count()).resolves.toBe(1);
+    await expect(timeline.getByText(/· s1\b|^s1:/).count()).resolves.toBe(0);
+    // The gauge is the run's, not the last section's step budget.
+    await expect(page.locator('#gauge-text').textContent()).resolves.toMatch(/^[\d.]+k tokens used$/);
     await expect(
       timeline.getByText('Fact check: 1 of 1 claim supported, 0 revised, 0 removed').count(),
     ).resolves.toBe(1);

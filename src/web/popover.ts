@@ -39,6 +39,8 @@ export function createFootnotePopover(lookup: (index: number) => SourceRef | und
     host.textContent = hostOf(reference.url);
     button.setAttribute('aria-expanded', 'true');
     box.hidden = false;
+    // Measured from the left edge: where it was last shown would shrink it to the space left there.
+    box.style.left = '0px';
     const rect = button.getBoundingClientRect();
     const width = box.offsetWidth;
     const left = Math.min(
@@ -74,9 +76,11 @@ export function createFootnotePopover(lookup: (index: number) => SourceRef | und
   box.addEventListener('mouseleave', () => {
     if (!pinned) hideSoon();
   });
+  // Escape gives focus back to the marker; that focus must not open the quote again.
+  let returningFocus = false;
   document.addEventListener('focusin', (event) => {
     const marker = markerOf(event.target);
-    if (marker && !pinned) show(marker);
+    if (marker && !pinned && !returningFocus) show(marker);
   });
   document.addEventListener('focusout', (event) => {
     const into = event.relatedTarget instanceof Node ? event.relatedTarget : null;
@@ -96,7 +100,9 @@ export function createFootnotePopover(lookup: (index: number) => SourceRef | und
     if (event.key === 'Escape' && !box.hidden) {
       const back = anchor;
       hide();
+      returningFocus = true;
       back?.focus();
+      returningFocus = false;
     }
   });
   return { hide };

@@ -75,7 +75,7 @@ export async function reopenFromHistory(
 
 /**
  * On a server that needs a key, the page asks for it: a wrong key is refused with the server's
- * message, the right one opens the page. `beforeSignIn` runs once the dialog shows (a screenshot).
+ * message, the right one opens the page.
  */
 export async function signIn(
   page: Page,
@@ -84,18 +84,23 @@ export async function signIn(
     wrongKey: string;
     key: string;
     refusal: string;
-    beforeSignIn?: () => Promise<void>;
+    /** Called when the dialog first asks, and again once it shows the refusal (screenshots). */
+    onState?: (state: 'asked' | 'refused') => Promise<void>;
   },
 ) {
   await page.goto(`${options.url}/`);
   const dialog = page.getByRole('dialog', { name: 'API key' });
   await dialog.waitFor();
-  await options.beforeSignIn?.();
+  await options.onState?.('asked');
   await dialog.getByLabel('API key').fill(options.wrongKey);
   await dialog.getByRole('button', { name: 'Sign in' }).click();
   await page
     .locator('#login-message', { hasText: `The server refused the key: ${options.refusal}` })
     .waitFor();
+  // Said as an error, and read out (the dialog keeps focus on the field).
+  await expect(page.locator('#login-message').getAttribute('class')).resolves.toBe('error');
+  await expect(page.locator('#login-message').getAttribute('aria-live')).resolves.toBe('polite');
+  await options.onState?.('refused');
   await dialog.getByLabel('API key').fill(options.key);
   await dialog.getByRole('button', { name: 'Sign in' }).click();
   await dialog.waitFor({ state: 'hidden' });

@@ -97,7 +97,9 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     });
     await expect(popover.locator('#popover-host').textContent()).resolves.toBe(webHost);
     await shot(page, 'real-answer-desktop-light');
-    // The citation link opens the page the quote came from.
+    // Pinned by a click, the citation's link opens the page the quote came from.
+    await page.locator('#answer-body button.fn[data-ref="1"]').click();
+    await popover.waitFor({ state: 'visible' });
     const [opened] = await Promise.all([
       page.context().waitForEvent('page'),
       popover.getByRole('link', { name: realTitles.paris }).click(),
@@ -105,11 +107,22 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await opened.waitForLoadState();
     await expect(opened.title()).resolves.toBe(realTitles.paris);
     await opened.close();
+    // Escape from the popover's link closes it for good, focus back on its marker.
+    await popover.getByRole('link').focus();
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'hidden' });
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-ref'))).resolves.toBe('1');
+    await page.waitForTimeout(100);
+    await expect(popover.isVisible()).resolves.toBe(false);
+    // Hovered (not pinned), the quote stays while the pointer crosses the gap to its link.
     await expectFootnoteQuote(page, {
       ref: 2,
       quote: realQuotes.population.replace(/\.$/, ''),
       href: `${world.web.url}/stats/paris`,
     });
+    const target = (await popover.getByRole('link').boundingBox())!;
+    await page.mouse.move(target.x + 10, target.y + target.height / 2, { steps: 5 });
+    await expect(popover.isVisible()).resolves.toBe(true);
 
     // History, on a phone in the dark: the run is listed and reopens with its whole timeline.
     const again = await reopenFromHistory(browser!, {
@@ -182,7 +195,7 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
       wrongKey: 'sk-wrong-key',
       key,
       refusal: 'invalid API key',
-      beforeSignIn: () => shot(page, 'real-login-desktop-light'),
+      onState: (state) => shot(page, `real-login-${state}-desktop-light`),
     });
     await ask(page, realQuestions.paris);
     await waitForStatus(page, 'completed');
@@ -231,6 +244,17 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
       href: `${world.web.url}/iea`,
     });
     await shot(page, 'real-research-desktop-dark');
+    // The same report on a phone, switched to the light theme with the page's toggle.
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.mouse.move(5, 5);
+    await page.locator('#popover').waitFor({ state: 'hidden' });
+    // A tap on the marker at the right edge: the popover keeps its full width inside the screen.
+    await page.locator('#answer-body button.fn[data-ref="3"]').first().click();
+    const box = await page.locator('#popover').boundingBox();
+    expect(box!.width).toBeGreaterThan(300);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await shot(page, 'real-research-mobile-light');
     expect(problems).toEqual([]);
     expect(world.llm.problems).toEqual([]);
   }, 60_000);

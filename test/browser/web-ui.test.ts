@@ -46,6 +46,8 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     const timeline = page.locator('#timeline');
     await timeline.getByText('capital of France', { exact: true }).waitFor();
     await timeline.getByRole('link', { name: 'Paris - Encyclopedia' }).waitFor();
+    // The failed read arrives just after the good one: wait for it, then check it is there once.
+    await timeline.getByText('HTTP 404').waitFor();
     await expect(timeline.getByText('HTTP 404').count()).resolves.toBe(1);
     // Thinking is collapsed behind its summary line.
     const thinking = timeline.locator('details', { hasText: 'chose search' });
@@ -194,7 +196,9 @@ describe.runIf(canRunBrowser)('the web UI', () => {
       wrongKey: 'sk-wrong',
       key,
       refusal: 'invalid API key',
-      beforeSignIn: () => shot(page, 'login-desktop-light'),
+      onState: async (state) => {
+        if (state === 'asked') await shot(page, 'login-desktop-light');
+      },
     });
     await ask(page, 'What is the capital of France?');
     await waitForStatus(page, 'completed');

@@ -87,7 +87,22 @@ describe('timeline entries', () => {
       describeEvent(
         event({ type: 'read-end', step: 1, url: 'https://b.example/', ok: false, error: 'HTTP 404' }),
       ),
-    ).toMatchObject({ title: 'Could not read', tone: 'bad', items: [{ note: 'HTTP 404' }] });
+    ).toMatchObject({
+      title: 'Could not read',
+      tone: 'bad',
+      items: [{ text: 'b.example', href: 'https://b.example/', note: 'HTTP 404' }],
+    });
+    expect(
+      describeEvent(
+        event({
+          type: 'read-end',
+          step: 1,
+          url: 'https://b.example/a',
+          ok: false,
+          error: 'https://b.example/a answered HTTP 404',
+        }),
+      ),
+    ).toMatchObject({ items: [{ text: 'b.example/a', note: 'answered HTTP 404' }] });
   });
 
   it('streams thinking into one collapsible entry per step and shows persona lines', () => {

@@ -124,14 +124,18 @@ function describeBody(event: RunEvent, context: TimelineContext): TimelineEntry 
     case 'read-end': {
       const url = str(event.url);
       const ok = event.ok === true;
-      // A failed page shows its host as the link text, so the note is only the reason.
+      // A failed page shows its host and path as the link text, so the note is only the reason.
       const paywalled = event.paywalled ? ', paywalled' : '';
-      const note = ok ? `${hostOf(url)}${paywalled}` : str(event.error) || 'failed';
+      // The reader's error names the URL first; the line already links it.
+      const reason = str(event.error).startsWith(`${url} `)
+        ? str(event.error).slice(url.length + 1)
+        : str(event.error);
+      const note = ok ? `${hostOf(url)}${paywalled}` : reason || 'failed';
       return {
         key: `read-${step}-${url}`,
         kind: 'read',
         title: ok ? 'Read' : 'Could not read',
-        items: [{ text: (ok && str(event.title)) || hostOf(url), href: url, note }],
+        items: [{ text: (ok && str(event.title)) || shortUrl(url), href: url, note }],
         tone: ok ? 'ok' : 'bad',
       };
     }

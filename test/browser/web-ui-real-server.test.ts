@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { researchTopic } from '../helpers/research-fake-llm.js';
-import { canRunBrowser, launchChromium, openTab, shot } from './web-ui-browser.js';
+import { canRunBrowser, launchChromium, openTab, screenshotDir, shot } from './web-ui-browser.js';
 import {
   ask,
   cancelOpenRun,
@@ -75,8 +75,8 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
         /^http:\/\/127\.0\.0\.1:\d+\//,
       );
     }
-    await expect(timeline.locator('li[data-kind="read"][data-tone="bad"]').textContent()).resolves.toContain(
-      'answered HTTP 404',
+    await expect(timeline.locator('li[data-kind="read"][data-tone="bad"] li').textContent()).resolves.toBe(
+      `${webHost}/wiki/Lyonanswered HTTP 404`,
     );
     // The pages about to be read, all on one host, are told apart by their paths.
     await expect(
@@ -97,6 +97,9 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     });
     await expect(popover.locator('#popover-host').textContent()).resolves.toBe(webHost);
     await shot(page, 'real-answer-desktop-light');
+    // The timeline follows the run to its end; from its top it shows the searches with their queries.
+    await timeline.evaluate((node) => node.scrollTo(0, 0));
+    await timeline.screenshot({ path: `${screenshotDir}/real-timeline-top-desktop-light.png` });
     // Pinned by a click, the citation's link opens the page the quote came from.
     await page.locator('#answer-body button.fn[data-ref="1"]').click();
     await popover.waitFor({ state: 'visible' });

@@ -49,15 +49,25 @@ export async function cancelOpenRun(page: Page) {
  */
 export async function reopenFromHistory(
   browser: Browser,
-  options: { url: string; listed: string; watched: Page } & Parameters<typeof openTab>[1],
+  options: {
+    url: string;
+    listed: string;
+    watched: Page;
+    /** Called with the history list in view, before the run is opened (a screenshot). */
+    onList?: (page: Page) => Promise<void>;
+  } & Parameters<typeof openTab>[1],
 ) {
-  const { url, listed, watched, ...viewport } = options;
+  const { url, listed, watched, onList, ...viewport } = options;
   const tab = await openTab(browser, viewport);
   await tab.page.goto(`${url}/`);
   // On a narrow screen the history is behind its toggle.
   const toggle = tab.page.getByRole('button', { name: 'History' });
   await tab.page.locator('#history-list button').first().waitFor({ state: 'attached' });
-  if (await toggle.isVisible()) await toggle.click();
+  if (await toggle.isVisible()) {
+    await toggle.click();
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+  }
+  await onList?.(tab.page);
   await tab.page.locator('#history-list button', { hasText: listed }).click();
   await waitForStatus(tab.page, 'completed');
   // The status comes with the run; its timeline replays from the events stream just after.

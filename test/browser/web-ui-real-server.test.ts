@@ -135,6 +135,13 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
       colorScheme: 'dark',
       width: 390,
       height: 844,
+      onList: async (tab) => {
+        // The open list takes its own height, the question right below it.
+        const list = (await tab.locator('#history-list').boundingBox())!;
+        const ask = (await tab.getByLabel('Your question').boundingBox())!;
+        expect(ask.y - (list.y + list.height)).toBeLessThan(60);
+        await shot(tab, 'real-history-list-mobile-dark');
+      },
     });
     await expect(again.page.locator('#answer-body').textContent()).resolves.toContain(
       'Paris is the capital of France.',

@@ -127,6 +127,14 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await page.mouse.move(target.x + 10, target.y + target.height / 2, { steps: 5 });
     await expect(popover.isVisible()).resolves.toBe(true);
 
+    // The history searches the server's run store.
+    const search = page.getByLabel('Search past runs');
+    await search.fill('zebra crossings');
+    await page.locator('#history-empty', { hasText: 'No run matches.' }).waitFor();
+    await search.fill('2.1 million');
+    await page.locator('#history-list button', { hasText: 'capital of France' }).waitFor();
+    await expect(page.locator('#history-list button').count()).resolves.toBe(1);
+
     // History, on a phone in the dark: the run is listed and reopens with its whole timeline.
     const again = await reopenFromHistory(browser!, {
       url: world.url,

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { researchTopic } from '../helpers/research-fake-llm.js';
-import { canRunBrowser, launchChromium, openTab, screenshotDir, shot } from './web-ui-browser.js';
+import { buildWebUi, canRunBrowser, launchChromium, openTab, screenshotDir, shot } from './web-ui-browser.js';
 import {
   ask,
   cancelOpenRun,
@@ -25,7 +25,10 @@ import {
 let browser: Browser | undefined;
 let world: RealWorld | undefined;
 beforeAll(async () => {
-  if (canRunBrowser) browser = await launchChromium();
+  if (!canRunBrowser) return;
+  // The server serves dist/web: rebuild it so the page tested is the one in src/web.
+  buildWebUi();
+  browser = await launchChromium();
 }, 60_000);
 afterEach(async () => {
   await world?.close();

@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath } from './run-built-cli.js';
@@ -22,6 +22,7 @@ export interface BuiltServer {
  * with its URL once it says it is serving.
  */
 export async function serveBuiltCli(env: Record<string, string>): Promise<BuiltServer> {
+  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run npm run build first (npm test does)`);
   const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0'], {
     env: {
       PATH: process.env.PATH ?? '',

@@ -27,6 +27,7 @@ export function formatElapsed(ms: number): string {
 }
 
 export function formatTokens(count: number): string {
+  if (count >= 1_000_000) return `${Number((count / 1_000_000).toFixed(1))}M`;
   return count >= 10_000
     ? `${Math.round(count / 1000)}k`
     : count >= 1000

@@ -40,9 +40,11 @@ let openId: string | undefined;
 /** 401: ask for a key (again); anything else: say what went wrong next to the question. */
 function showError(error: unknown) {
   if (error instanceof ApiError && error.status === 401) {
-    loginMessage.textContent = localStorage.getItem(keyStorage)
+    const refused = localStorage.getItem(keyStorage) !== null;
+    loginMessage.textContent = refused
       ? `The server refused the key: ${error.message}`
       : 'This server needs an API key.';
+    loginMessage.classList.toggle('error', refused);
     if (!login.open) login.showModal();
     return;
   }

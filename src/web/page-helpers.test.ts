@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from './api-client.js';
+import { formatTokens } from './dom.js';
 import { exportFileName, runToMarkdown } from './export-run.js';
 import { parseHostList, readSettings, toRequestOptions } from './settings.js';
-import { describeEvent } from './timeline-entry.js';
+import { describeEvent, shortUrl } from './timeline-entry.js';
 
 const event = (body: Record<string, unknown>): RunEvent => ({ seq: 3, at: 0, runId: 'r', type: '', ...body });
 
@@ -49,6 +50,30 @@ describe('timeline entries', () => {
     expect(end).toMatchObject({ key: 'r:search-2', title: 'Searched: 7 results, 5 new', tone: 'ok' });
   });
 
+  it('lists the pages about to be read by host and path, so pages of one site differ', () => {
+    expect(
+      describeEvent(
+        event({
+          type: 'read-start',
+          step: 2,
+          urls: [
+            'https://www.a.example/wiki/Paris',
+            'https://www.a.example/wiki/Lyon/',
+            'https://b.example/',
+          ],
+        }),
+      ),
+    ).toMatchObject({
+      title: 'Reading 3 pages',
+      items: [
+        { text: 'a.example/wiki/Paris', href: 'https://www.a.example/wiki/Paris' },
+        { text: 'a.example/wiki/Lyon' },
+        { text: 'b.example' },
+      ],
+    });
+    expect(shortUrl(`https://a.example/${'x'.repeat(80)}`)).toHaveLength(60);
+  });
+
   it('shows pages read with title and host, failures with the reason', () => {
     expect(
       describeEvent(
@@ -62,7 +87,22 @@ describe('timeline entries', () => {
       describeEvent(
         event({ type: 'read-end', step: 1, url: 'https://b.example/', ok: false, error: 'HTTP 404' }),
       ),
-    ).toMatchObject({ title: 'Could not read', tone: 'bad', items: [{ note: 'HTTP 404' }] });
+    ).toMatchObject({
+      title: 'Could not read',
+      tone: 'bad',
+      items: [{ text: 'b.example', href: 'https://b.example/', note: 'HTTP 404' }],
+    });
+    expect(
+      describeEvent(
+        event({
+          type: 'read-end',
+          step: 1,
+          url: 'https://b.example/a',
+          ok: false,
+          error: 'https://b.example/a answered HTTP 404',
+        }),
+      ),
+    ).toMatchObject({ items: [{ text: 'b.example/a', note: 'answered HTTP 404' }] });
   });
 
   it('streams thinking into one collapsible entry per step and shows persona lines', () => {
@@ -106,9 +146,34 @@ describe('timeline entries', () => {
         event({ type: 'coverage', section: 's1', hop: 2, ratio: 0.5, covered: [], missing: ['b'] }),
       ),
     ).toMatchObject({ title: 's1: 50% covered after hop 2', detail: 'Still missing:\n- b' });
+    // With the plan seen, a section is named by its heading, not its id.
+    const sectionHeadings = new Map([['s1', 'Origins']]);
+    expect(
+      describeEvent(
+        event({ type: 'coverage', section: 's1', hop: 1, ratio: 1, covered: ['a'], missing: [] }),
+        { sectionHeadings },
+      ),
+    ).toMatchObject({ title: 'Origins: 100% covered after hop 1' });
+    expect(
+      describeEvent(event({ type: 'persona', persona: 'librarian', message: 'all covered', section: 's1' }), {
+        sectionHeadings,
+      }),
+    ).toMatchObject({ title: 'Librarian · Origins: all covered' });
     expect(
       describeEvent(event({ type: 'fact-check', claims: 5, supported: 4, revised: 1, removed: 0 })),
     ).toMatchObject({ title: 'Fact check: 4 of 5 claims supported, 1 revised, 0 removed', tone: 'ok' });
+  });
+});
+
+describe('token counts', () => {
+  it('reads as k under a million and M from there', () => {
+    expect([950, 7_680, 61_000, 1_000_000, 1_500_000].map(formatTokens)).toEqual([
+      '950',
+      '7.7k',
+      '61k',
+      '1M',
+      '1.5M',
+    ]);
   });
 });
 

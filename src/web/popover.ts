@@ -13,6 +13,17 @@ export function createFootnotePopover(lookup: (index: number) => SourceRef | und
   const host = byId('popover-host');
   let anchor: HTMLElement | undefined;
   let pinned = false;
+  // Leaving a marker hides the quote a moment later, so the pointer can cross the gap to the
+  // popover and click its link; entering the popover or a marker keeps it.
+  let hideTimer: ReturnType<typeof setTimeout> | undefined;
+  const keep = () => {
+    clearTimeout(hideTimer);
+    hideTimer = undefined;
+  };
+  const hideSoon = () => {
+    keep();
+    hideTimer = setTimeout(() => hide(), 300);
+  };
 
   const show = (button: HTMLElement) => {
     const reference = lookup(Number(button.dataset.ref));
@@ -28,6 +39,8 @@ export function createFootnotePopover(lookup: (index: number) => SourceRef | und
     host.textContent = hostOf(reference.url);
     button.setAttribute('aria-expanded', 'true');
     box.hidden = false;
+    // Measured from the left edge: where it was last shown would shrink it to the space left there.
+    box.style.left = '0px';
     const rect = button.getBoundingClientRect();
     const width = box.offsetWidth;
     const left = Math.min(
@@ -38,6 +51,7 @@ export function createFootnotePopover(lookup: (index: number) => SourceRef | und
     box.style.top = `${rect.bottom + window.scrollY + 6}px`;
   };
   const hide = () => {
+    keep();
     box.hidden = true;
     pinned = false;
     anchor?.setAttribute('aria-expanded', 'false');
@@ -48,19 +62,25 @@ export function createFootnotePopover(lookup: (index: number) => SourceRef | und
 
   document.addEventListener('mouseover', (event) => {
     const marker = markerOf(event.target);
-    if (marker && !pinned) show(marker);
+    if (marker && !pinned) {
+      keep();
+      show(marker);
+    }
   });
   document.addEventListener('mouseout', (event) => {
     const marker = markerOf(event.target);
     const into = event.relatedTarget instanceof Node ? event.relatedTarget : null;
-    if (marker && !pinned && !(into && box.contains(into))) hide();
+    if (marker && !pinned && !(into && box.contains(into))) hideSoon();
   });
+  box.addEventListener('mouseenter', keep);
   box.addEventListener('mouseleave', () => {
-    if (!pinned) hide();
+    if (!pinned) hideSoon();
   });
+  // Escape gives focus back to the marker; that focus must not open the quote again.
+  let returningFocus = false;
   document.addEventListener('focusin', (event) => {
     const marker = markerOf(event.target);
-    if (marker && !pinned) show(marker);
+    if (marker && !pinned && !returningFocus) show(marker);
   });
   document.addEventListener('focusout', (event) => {
     const into = event.relatedTarget instanceof Node ? event.relatedTarget : null;
@@ -80,7 +100,9 @@ export function createFootnotePopover(lookup: (index: number) => SourceRef | und
     if (event.key === 'Escape' && !box.hidden) {
       const back = anchor;
       hide();
+      returningFocus = true;
       back?.focus();
+      returningFocus = false;
     }
   });
   return { hide };

@@ -2,7 +2,20 @@ import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
 import { type SourceRef, splitFootnoteMarkers, stripFootnoteDefinitions } from './footnotes.js';
 
-const marked = new Marked({ gfm: true, breaks: false, async: false });
+/** Bare line-break and sub/superscript tags (no attributes) are the only raw HTML kept. */
+const keptTag = /^<\/?(?:br|sub|sup)\s*\/?>$/i;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+// Raw HTML in an answer (which may echo a page) is shown as the text it is, not parsed: markup
+// that never reaches a parser can neither run nor trip the page's CSP (Chromium reports an inline
+// handler even in the sanitiser's inert document).
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: { html: ({ text }) => (keptTag.test(text.trim()) ? text : escapeHtml(text)) },
+});
 
 // Links from answers open in a new tab without handing the page to the target; only http(s)
 // and in-page anchors survive (DOMPurify already drops javascript: URLs; data: too, here).
@@ -18,8 +31,8 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
 });
 
 /**
- * Markdown (an answer, a report) to a sanitised fragment: marked renders, DOMPurify removes
- * scripts, handlers, styles and forms, then footnote markers `[^n]` in text become buttons built
+ * Markdown (an answer, a report) to a sanitised fragment: marked renders (raw HTML as text),
+ * DOMPurify removes what markdown itself can make unsafe (javascript: links, images), then footnote markers `[^n]` in text become buttons built
  * with DOM calls (never HTML strings) that carry the reference number.
  */
 export function renderMarkdown(markdown: string, references: readonly SourceRef[]): DocumentFragment {

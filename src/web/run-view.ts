@@ -44,6 +44,7 @@ export function createRunView() {
   let startedAt = 0;
   let endedAt: number | undefined;
   let finalText = '';
+  let sectionHeadings = new Map<string, string>();
   const timer = setInterval(() => updateElapsed(), 1000);
   void timer;
 
@@ -97,6 +98,14 @@ export function createRunView() {
     timeline.scrollTop = timeline.scrollHeight;
   }
 
+  /** A finished run without step budgets of its own (research) shows the tokens it used. */
+  function showUsage(detail: RunDetail) {
+    if (!gauge.hidden || !detail.usage) return;
+    gauge.hidden = false;
+    gaugeText.textContent = `${formatTokens(detail.usage.total_tokens)} tokens used`;
+    gaugeBar.hidden = true;
+  }
+
   function updateGauge(event: RunEvent) {
     const budget = event.budget as
       | { tokensUsed?: number; maxTokens?: number; stepsUsed?: number; maxSteps?: number }
@@ -105,6 +114,7 @@ export function createRunView() {
     const max = budget.maxTokens ?? 0;
     const percent = max > 0 ? Math.min(100, Math.round((budget.tokensUsed / max) * 100)) : 0;
     gauge.hidden = false;
+    gaugeBar.hidden = false;
     gaugeText.textContent =
       `${formatTokens(budget.tokensUsed)}${max ? ` of ${formatTokens(max)}` : ''} tokens` +
       (budget.maxSteps ? ` · step ${budget.stepsUsed ?? 0} of ${budget.maxSteps}` : '');
@@ -152,6 +162,7 @@ export function createRunView() {
       shown = { detail, markdown: '', references: [], events: [] };
       lines = new Map();
       finalText = '';
+      sectionHeadings = new Map();
       startedAt = detail.created_at * 1000;
       endedAt = detail.finished_at ? detail.finished_at * 1000 : undefined;
       section.hidden = false;
@@ -174,9 +185,12 @@ export function createRunView() {
       if (!shown) return;
       shown.events.push(event);
       if (event.type === 'run-start' && !finished.has(shown.detail.status)) setStatus('running');
-      const entry = describeEvent(event);
+      if (event.type === 'research-plan') rememberSections(event, sectionHeadings);
+      const entry = describeEvent(event, { sectionHeadings });
       if (entry) addEntry(entry);
-      if (event.type === 'step-end') updateGauge(event);
+      // A research section's steps count against its own share, not the run's whole budget.
+      const ownStep = event.runId === undefined || event.runId === shown.detail.id;
+      if (event.type === 'step-end' && ownStep) updateGauge(event);
       else if (event.type === 'answer-draft-delta') showDraft(draft.textContent + String(event.delta ?? ''));
       else if (event.type === 'answer-draft-reset') showDraft('');
       else if (event.type === 'answer-delta') {
@@ -197,6 +211,7 @@ export function createRunView() {
       setStatus(detail.status);
       endedAt = detail.finished_at ? detail.finished_at * 1000 : Date.now();
       updateElapsed();
+      showUsage(detail);
       // A research run's result is its report, bare or under `report`.
       const report = (detail.result?.report ?? detail.result) as Record<string, unknown> | undefined;
       if (report && typeof report.markdown === 'string')
@@ -218,6 +233,15 @@ export function createRunView() {
       return shown?.references.find((reference) => reference.index === index);
     },
   };
+}
+
+function rememberSections(event: RunEvent, headings: Map<string, string>) {
+  const sections = (event.plan as { sections?: unknown } | undefined)?.sections;
+  if (!Array.isArray(sections)) return;
+  for (const section of sections as Array<{ id?: unknown; heading?: unknown }>) {
+    if (typeof section.id === 'string' && typeof section.heading === 'string')
+      headings.set(section.id, section.heading);
+  }
 }
 
 function confidenceNote(result: Record<string, unknown>): string | undefined {

@@ -32,18 +32,37 @@ const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 const plural = (count: number, word: string, many = `${word}s`) => `${count} ${count === 1 ? word : many}`;
 
+/** What the run showed so far that later events refer to. */
+export interface TimelineContext {
+  /** Research events name a section by its plan id ("s1"); the plan gave it a heading. */
+  sectionHeadings?: ReadonlyMap<string, string>;
+}
+
 /**
  * What the timeline shows for an event; null for events that only feed the gauge or the answer.
  * Keys carry the event's run id: research sections run as deep searches of their own, whose step
  * numbers start again at 1.
  */
-export function describeEvent(event: RunEvent): TimelineEntry | null {
-  const entry = describeBody(event);
+export function describeEvent(event: RunEvent, context: TimelineContext = {}): TimelineEntry | null {
+  const entry = describeBody(event, context);
   return entry && { ...entry, key: `${str(event.runId)}:${entry.key}` };
 }
 
-function describeBody(event: RunEvent): TimelineEntry | null {
+/** Host and path, the way a person tells pages of one site apart: "en.example.org/wiki/Paris". */
+export function shortUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const path = parsed.pathname === '/' ? '' : parsed.pathname.replace(/\/$/, '');
+    const text = `${hostOf(url)}${path}`;
+    return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  } catch {
+    return url;
+  }
+}
+
+function describeBody(event: RunEvent, context: TimelineContext): TimelineEntry | null {
   const step = typeof event.step === 'number' ? event.step : 0;
+  const sectionOf = (value: unknown) => context.sectionHeadings?.get(str(value)) ?? str(value);
   switch (event.type) {
     case 'run-start':
       // A research section's own deep search: a divider naming its question.
@@ -99,20 +118,24 @@ function describeBody(event: RunEvent): TimelineEntry | null {
         key: `readstart-${step}`,
         kind: 'read',
         title: `Reading ${plural(urls.length, 'page')}`,
-        items: urls.map((url) => ({ text: hostOf(url), href: url })),
+        items: urls.map((url) => ({ text: shortUrl(url), href: url })),
       };
     }
     case 'read-end': {
       const url = str(event.url);
       const ok = event.ok === true;
-      // A failed page shows its host as the link text, so the note is only the reason.
+      // A failed page shows its host and path as the link text, so the note is only the reason.
       const paywalled = event.paywalled ? ', paywalled' : '';
-      const note = ok ? `${hostOf(url)}${paywalled}` : str(event.error) || 'failed';
+      // The reader's error names the URL first; the line already links it.
+      const reason = str(event.error).startsWith(`${url} `)
+        ? str(event.error).slice(url.length + 1)
+        : str(event.error);
+      const note = ok ? `${hostOf(url)}${paywalled}` : reason || 'failed';
       return {
         key: `read-${step}-${url}`,
         kind: 'read',
         title: ok ? 'Read' : 'Could not read',
-        items: [{ text: (ok && str(event.title)) || hostOf(url), href: url, note }],
+        items: [{ text: (ok && str(event.title)) || shortUrl(url), href: url, note }],
         tone: ok ? 'ok' : 'bad',
       };
     }
@@ -157,7 +180,7 @@ function describeBody(event: RunEvent): TimelineEntry | null {
     case 'warning':
       return { key: `warning-${event.seq}`, kind: 'warning', title: str(event.message) };
     case 'persona': {
-      const section = str(event.section);
+      const section = sectionOf(event.section);
       const name =
         personaNames[str(event.persona) as keyof typeof personaNames] ?? (str(event.persona) || 'Agent');
       return {
@@ -187,7 +210,7 @@ function describeBody(event: RunEvent): TimelineEntry | null {
       return {
         key: `coverage-${str(event.section)}-${event.hop}`,
         kind: 'plan',
-        title: `${str(event.section)}: ${ratio}% covered after hop ${event.hop}`,
+        title: `${sectionOf(event.section)}: ${ratio}% covered after hop ${event.hop}`,
         ...(missing.length
           ? { detail: `Still missing:\n${missing.map((item) => `- ${item}`).join('\n')}` }
           : {}),

@@ -31,7 +31,10 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A tab that records console errors and CSP refusals: the page itself must obey its own CSP. */
+/**
+ * A tab that records console errors, CSP refusals, page errors and alert dialogs: the page itself
+ * must obey its own CSP and never run what a page or an answer carried.
+ */
 export async function openTab(
   browser: Browser,
   options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
@@ -47,6 +50,12 @@ export async function openTab(
       problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  // An alert is what injected markup would do; the page itself never calls one (only confirm).
+  page.on('dialog', (dialog) => {
+    if (dialog.type() !== 'alert') return;
+    problems.push(`alert dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
   return { page, problems };
 }
 

@@ -1,13 +1,9 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
-import { cliPath, runBuiltCli } from '../helpers/run-built-cli.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
+import { serveBuiltCli } from '../helpers/serve-built-cli.js';
 
 const apiKey = 'sk-e2e-serve-0123456789';
 
@@ -26,33 +22,14 @@ describe('deepsearch serve (built CLI)', () => {
         ],
       },
     });
-    const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        // The data directory (cache, knowledge base, domain trust) is a temporary one.
-        XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'deepsearch-serve-data-')),
-        DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
-        DEEPSEARCH_LLM_MODEL: 'fake-model',
-        DEEPSEARCH_API_KEYS: apiKey,
-        DEEPSEARCH_NO_RUNS: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /at (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(stderr);
-        if (match) resolve(match[1]!);
-      });
-      child.once('exit', () => reject(new Error(`serve exited early: ${stderr}`)));
+    const server = await serveBuiltCli({
+      DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
+      DEEPSEARCH_LLM_MODEL: 'fake-model',
+      DEEPSEARCH_API_KEYS: apiKey,
+      DEEPSEARCH_NO_RUNS: '1',
     });
     try {
-      const client = new OpenAI({ baseURL: `${url}/v1`, apiKey, maxRetries: 0 });
+      const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey, maxRetries: 0 });
       const completion = await client.chat.completions.create({
         model: 'deepsearch',
         messages: [{ role: 'user', content: 'What is 1+1?' }],
@@ -60,11 +37,10 @@ describe('deepsearch serve (built CLI)', () => {
       expect(completion.choices[0]!.message.content).toBe('2');
       llm.assertConsumed();
     } finally {
-      child.kill('SIGTERM');
-      const [code] = await once(child, 'exit');
-      expect(code).toBe(0);
+      await expect(server.stop()).resolves.toBe(0);
       await llm.close();
     }
+    const { stdout, stderr } = server;
     const lines = stdout
       .trim()
       .split('\n')

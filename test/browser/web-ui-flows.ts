@@ -1,0 +1,136 @@
+import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { openTab } from './web-ui-browser.js';
+
+/**
+ * What a person does on the page, step by step, for both browser suites: the one against the
+ * fake of the run API (web-ui.test.ts) and the one against the real built server
+ * (web-ui-real-server.test.ts). Each flow checks what the page must show, whatever the server.
+ */
+
+/** Types the question and sends it with Ctrl+Enter (research mode ticks "Research report"). */
+export async function ask(page: Page, question: string, mode: 'search' | 'research' = 'search') {
+  await page.getByLabel('Your question').fill(question);
+  if (mode === 'research') await page.getByLabel('Research report').check();
+  await page.getByLabel('Your question').press('Control+Enter');
+}
+
+export function waitForStatus(page: Page, status: 'running' | 'completed' | 'cancelled' | 'failed') {
+  return page.locator(`#run-status[data-status="${status}"]`).waitFor();
+}
+
+/**
+ * Hovers footnote `ref` of the answer: the popover shows the verified quote and a link to its
+ * source. Returns the popover, still open.
+ */
+export async function expectFootnoteQuote(
+  page: Page,
+  expected: { ref: number; quote: string; href: string },
+) {
+  await page.locator(`#answer-body button.fn[data-ref="${expected.ref}"]`).first().hover();
+  const popover = page.locator('#popover');
+  await popover.waitFor({ state: 'visible' });
+  await expect(popover.locator('blockquote').textContent()).resolves.toContain(expected.quote);
+  await expect(popover.getByRole('link').getAttribute('href')).resolves.toBe(expected.href);
+  return popover;
+}
+
+/** Cancels the open run: its status says so and the Cancel button goes away. */
+export async function cancelOpenRun(page: Page) {
+  await expect(page.locator('#run-status').textContent()).resolves.toBe('running');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await waitForStatus(page, 'cancelled');
+  await expect(page.getByRole('button', { name: 'Cancel' }).isVisible()).resolves.toBe(false);
+}
+
+/**
+ * A fresh tab reopens a finished run from the history list: the same timeline lines and source
+ * cards as the tab that watched it live.
+ */
+export async function reopenFromHistory(
+  browser: Browser,
+  options: {
+    url: string;
+    listed: string;
+    watched: Page;
+    /** Called with the history list in view, before the run is opened (a screenshot). */
+    onList?: (page: Page) => Promise<void>;
+  } & Parameters<typeof openTab>[1],
+) {
+  const { url, listed, watched, onList, ...viewport } = options;
+  const tab = await openTab(browser, viewport);
+  await tab.page.goto(`${url}/`);
+  // On a narrow screen the history is behind its toggle.
+  const toggle = tab.page.getByRole('button', { name: 'History' });
+  await tab.page.locator('#history-list button').first().waitFor({ state: 'attached' });
+  if (await toggle.isVisible()) {
+    await toggle.click();
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+  }
+  await onList?.(tab.page);
+  await tab.page.locator('#history-list button', { hasText: listed }).click();
+  await waitForStatus(tab.page, 'completed');
+  // The status comes with the run; its timeline replays from the events stream just after.
+  const lines = await watched.locator('#timeline > li').count();
+  await expect.poll(() => tab.page.locator('#timeline > li').count()).toBe(lines);
+  await tab.page.locator('.source-card').first().waitFor();
+  await expect(tab.page.locator('#timeline').textContent()).resolves.toBe(
+    await watched.locator('#timeline').textContent(),
+  );
+  await expect(tab.page.locator('.source-card').count()).resolves.toBe(
+    await watched.locator('.source-card').count(),
+  );
+  return tab;
+}
+
+/**
+ * On a server that needs a key, the page asks for it: a wrong key is refused with the server's
+ * message, the right one opens the page.
+ */
+export async function signIn(
+  page: Page,
+  options: {
+    url: string;
+    wrongKey: string;
+    key: string;
+    refusal: string;
+    /** Called when the dialog first asks, and again once it shows the refusal (screenshots). */
+    onState?: (state: 'asked' | 'refused') => Promise<void>;
+  },
+) {
+  await page.goto(`${options.url}/`);
+  const dialog = page.getByRole('dialog', { name: 'API key' });
+  await dialog.waitFor();
+  await options.onState?.('asked');
+  await dialog.getByLabel('API key').fill(options.wrongKey);
+  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await page
+    .locator('#login-message', { hasText: `The server refused the key: ${options.refusal}` })
+    .waitFor();
+  // Said as an error, and read out (the dialog keeps focus on the field).
+  await expect(page.locator('#login-message').getAttribute('class')).resolves.toBe('error');
+  await expect(page.locator('#login-message').getAttribute('aria-live')).resolves.toBe('polite');
+  await options.onState?.('refused');
+  await dialog.getByLabel('API key').fill(options.key);
+  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  return dialog;
+}
+
+/** Signing out forgets the key and asks for it again. */
+export async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('dialog', { name: 'API key' }).waitFor();
+  await expect(page.evaluate(() => localStorage.getItem('deepsearch.apiKey'))).resolves.toBeNull();
+}
+
+/**
+ * Markup from pages and answers was shown as text: no image or inline script was made from it
+ * and no `javascript:` link exists. (A script that ran would also show in `problems`: openTab
+ * records alert dialogs.)
+ */
+export async function expectNothingRan(page: Page) {
+  await page.waitForTimeout(300); // an onerror would fire as soon as the image fails
+  await expect(page.locator('#run img, #popover img, script:not([src])').count()).resolves.toBe(0);
+  await expect(page.locator('a[href^="javascript:"]').count()).resolves.toBe(0);
+}

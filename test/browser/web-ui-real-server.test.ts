@@ -1,0 +1,282 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { researchTopic } from '../helpers/research-fake-llm.js';
+import { buildWebUi, canRunBrowser, launchChromium, openTab, screenshotDir, shot } from './web-ui-browser.js';
+import {
+  ask,
+  cancelOpenRun,
+  expectFootnoteQuote,
+  expectNothingRan,
+  reopenFromHistory,
+  signIn,
+  signOut,
+  waitForStatus,
+} from './web-ui-flows.js';
+import {
+  type RealWorld,
+  realQuestions,
+  realQuotes,
+  realTitles,
+  startRealWorld,
+} from './web-ui-real-world.js';
+
+// The page against `deepsearch serve` from dist/ (npm run build first), with a fake LLM, fake
+// SearXNG and fake web on 127.0.0.1. Screenshots: .artifacts/web-ui/real-*.png.
+let browser: Browser | undefined;
+let world: RealWorld | undefined;
+beforeAll(async () => {
+  if (!canRunBrowser) return;
+  // The server serves dist/web: rebuild it so the page tested is the one in src/web.
+  buildWebUi();
+  browser = await launchChromium();
+}, 60_000);
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Every URL the tab requested and the Authorization header it sent, to check where a key went. */
+function recordRequests(page: Page) {
+  const sent: Array<{ url: string; authorization: string | undefined }> = [];
+  page.on('request', (request) =>
+    sent.push({ url: request.url(), authorization: request.headers().authorization }),
+  );
+  return sent;
+}
+
+/** The run's state as the server has it, read through the API. */
+async function serverRun(id: string, key?: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${world!.url}/v1/research/${id}`, {
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+const openRunId = (page: Page) => decodeURIComponent(new URL(page.url()).hash.replace('#/runs/', ''));
+
+describe.runIf(canRunBrowser)('the web UI on the real server', () => {
+  it('shows searches and pages read, a cited answer whose footnote shows the verified quote, and reopens it from history', async () => {
+    world = await startRealWorld();
+    const { page, problems } = await openTab(browser!);
+    await page.goto(`${world.url}/`);
+    await page.locator('#history-empty').waitFor();
+    await shot(page, 'real-empty-desktop-light');
+    await ask(page, realQuestions.paris);
+    await waitForStatus(page, 'completed');
+
+    const timeline = page.locator('#timeline');
+    for (const query of ['capital of France', 'Paris population'])
+      await expect(timeline.getByText(query, { exact: true }).count()).resolves.toBeGreaterThan(0);
+    const webHost = new URL(world.web.url).hostname;
+    for (const title of [realTitles.paris, realTitles.population]) {
+      const read = timeline.locator('li[data-kind="read"][data-tone="ok"]', { hasText: title });
+      await expect(read.locator('.note').textContent()).resolves.toBe(webHost);
+      await expect(read.getByRole('link', { name: title }).getAttribute('href')).resolves.toMatch(
+        /^http:\/\/127\.0\.0\.1:\d+\//,
+      );
+    }
+    await expect(timeline.locator('li[data-kind="read"][data-tone="bad"] li').textContent()).resolves.toBe(
+      `${webHost}/wiki/Lyonanswered HTTP 404`,
+    );
+    // The pages about to be read, all on one host, are told apart by their paths.
+    await expect(
+      timeline.locator('li[data-kind="read"]', { hasText: 'Reading 3 pages' }).locator('a').allTextContents(),
+    ).resolves.toEqual([`${webHost}/wiki/Paris`, `${webHost}/stats/paris`, `${webHost}/wiki/Lyon`]);
+    await expect(timeline.getByText('definitive check passed').count()).resolves.toBe(1);
+    await expect(page.locator('#gauge-text').textContent()).resolves.toMatch(/tokens · step 3 of \d+$/);
+
+    await expect(page.locator('#answer-body p').textContent()).resolves.toBe(
+      'Paris is the capital of France.1 About 2.1 million people live in the city itself.2',
+    );
+    await expect(page.locator('#answer-confidence').textContent()).resolves.toContain('Confidence: high');
+    await expect(page.locator('.source-card').count()).resolves.toBe(2);
+    const popover = await expectFootnoteQuote(page, {
+      ref: 1,
+      quote: realQuotes.paris.replace(/\.$/, ''),
+      href: `${world.web.url}/wiki/Paris`,
+    });
+    await expect(popover.locator('#popover-host').textContent()).resolves.toBe(webHost);
+    await shot(page, 'real-answer-desktop-light');
+    // The timeline follows the run to its end; from its top it shows the searches with their queries.
+    await timeline.evaluate((node) => node.scrollTo(0, 0));
+    await timeline.screenshot({ path: `${screenshotDir}/real-timeline-top-desktop-light.png` });
+    // Pinned by a click, the citation's link opens the page the quote came from.
+    await page.locator('#answer-body button.fn[data-ref="1"]').click();
+    await popover.waitFor({ state: 'visible' });
+    const [opened] = await Promise.all([
+      page.context().waitForEvent('page'),
+      popover.getByRole('link', { name: realTitles.paris }).click(),
+    ]);
+    await opened.waitForLoadState();
+    await expect(opened.title()).resolves.toBe(realTitles.paris);
+    await opened.close();
+    // Escape from the popover's link closes it for good, focus back on its marker.
+    await popover.getByRole('link').focus();
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'hidden' });
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-ref'))).resolves.toBe('1');
+    await page.waitForTimeout(100);
+    await expect(popover.isVisible()).resolves.toBe(false);
+    // Hovered (not pinned), the quote stays while the pointer crosses the gap to its link.
+    await expectFootnoteQuote(page, {
+      ref: 2,
+      quote: realQuotes.population.replace(/\.$/, ''),
+      href: `${world.web.url}/stats/paris`,
+    });
+    const target = (await popover.getByRole('link').boundingBox())!;
+    await page.mouse.move(target.x + 10, target.y + target.height / 2, { steps: 5 });
+    await expect(popover.isVisible()).resolves.toBe(true);
+
+    // The history searches the server's run store.
+    const search = page.getByLabel('Search past runs');
+    await search.fill('zebra crossings');
+    await page.locator('#history-empty', { hasText: 'No run matches.' }).waitFor();
+    await search.fill('2.1 million');
+    await page.locator('#history-list button', { hasText: 'capital of France' }).waitFor();
+    await expect(page.locator('#history-list button').count()).resolves.toBe(1);
+
+    // History, on a phone in the dark: the run is listed and reopens with its whole timeline.
+    const again = await reopenFromHistory(browser!, {
+      url: world.url,
+      listed: 'capital of France',
+      watched: page,
+      colorScheme: 'dark',
+      width: 390,
+      height: 844,
+      onList: async (tab) => {
+        // The open list takes its own height, the question right below it.
+        const list = (await tab.locator('#history-list').boundingBox())!;
+        const ask = (await tab.getByLabel('Your question').boundingBox())!;
+        expect(ask.y - (list.y + list.height)).toBeLessThan(60);
+        await shot(tab, 'real-history-list-mobile-dark');
+      },
+    });
+    await expect(again.page.locator('#answer-body').textContent()).resolves.toContain(
+      'Paris is the capital of France.',
+    );
+    await shot(again.page, 'real-history-mobile-dark');
+    expect(problems).toEqual([]);
+    expect(again.problems).toEqual([]);
+    expect(world.llm.problems).toEqual([]);
+  }, 60_000);
+
+  it('cancels a run whose model does not answer', async () => {
+    world = await startRealWorld();
+    const { page, problems } = await openTab(browser!, { width: 390, height: 844 });
+    await page.goto(`${world.url}/`);
+    await ask(page, realQuestions.hang);
+    await page.locator('#timeline').getByText('a slow query', { exact: true }).first().waitFor();
+    await page.locator('#timeline li[data-kind="step"]', { hasText: 'Step 2' }).waitFor();
+    await shot(page, 'real-running-mobile-light');
+    await cancelOpenRun(page);
+    await expect(page.locator('#run-error').textContent()).resolves.toBe('The run was cancelled.');
+    await shot(page, 'real-cancelled-mobile-light');
+    await expect(serverRun(openRunId(page))).resolves.toMatchObject({ status: 'cancelled' });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('shows markup from a page and from the answer as text: nothing runs', async () => {
+    world = await startRealWorld();
+    const { page, problems } = await openTab(browser!, { colorScheme: 'dark' });
+    await page.goto(`${world.url}/`);
+    await ask(page, realQuestions.hostile);
+    await waitForStatus(page, 'completed');
+    const timeline = page.locator('#timeline');
+    await expect(timeline.getByRole('link', { name: realTitles.hostile }).count()).resolves.toBe(1);
+    // Markup the model wrote in its answer is text too; its javascript: link is not a link.
+    await expect(page.locator('#answer-body p').textContent()).resolves.toBe(
+      'The page shows markup as text: <script>alert(6)</script> <img src=x onerror=alert(7)> a link.1',
+    );
+    await expect(page.locator('#answer-body a').getAttribute('href')).resolves.toBeNull();
+    // ...and does not look like one.
+    const colorOf = (selector: string) =>
+      page.locator(selector).evaluate((node) => getComputedStyle(node).color);
+    await expect(colorOf('#answer-body a')).resolves.toBe(await colorOf('#answer-body p'));
+    await page.locator('#answer-body button.fn[data-ref="1"]').click();
+    await expect(page.locator('#popover blockquote').textContent()).resolves.toBe(
+      realQuotes.hostile.replace(/\.$/, ''),
+    );
+    await expect(page.locator('#popover-link').textContent()).resolves.toBe(realTitles.hostile);
+    await expect(page.locator('.source-card').textContent()).resolves.toContain(realTitles.hostile);
+    await expectNothingRan(page);
+    await shot(page, 'real-hostile-desktop-dark');
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('asks for the API key, refuses a wrong one, and sends the right one only as a Bearer header', async () => {
+    const key = 'sk-web-ui-real-0123456789';
+    world = await startRealWorld({ apiKey: key });
+    const { page, problems } = await openTab(browser!);
+    const sent = recordRequests(page);
+    await signIn(page, {
+      url: world.url,
+      wrongKey: 'sk-wrong-key',
+      key,
+      refusal: 'invalid API key',
+      onState: (state) => shot(page, `real-login-${state}-desktop-light`),
+    });
+    await ask(page, realQuestions.paris);
+    await waitForStatus(page, 'completed');
+    await shot(page, 'real-signed-in-desktop-light');
+    await expect(serverRun(openRunId(page), key)).resolves.toMatchObject({ status: 'completed' });
+
+    const apiCalls = sent.filter((request) => new URL(request.url).pathname.startsWith('/v1/'));
+    expect(apiCalls.some((request) => request.authorization === `Bearer ${key}`)).toBe(true);
+    expect(sent.filter((request) => request.url.includes(key))).toEqual([]);
+    expect(page.url()).not.toContain(key);
+    expect(world.server.stdout + world.server.stderr).not.toContain(key);
+    await signOut(page);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('runs a research report from the page: persona lines in the timeline, the report with its sources', async () => {
+    world = await startRealWorld({ research: true });
+    const { page, problems } = await openTab(browser!, { colorScheme: 'dark' });
+    await page.goto(`${world.url}/`);
+    await ask(page, researchTopic, 'research');
+    await waitForStatus(page, 'completed');
+    const timeline = page.locator('#timeline');
+    await expect(
+      timeline.getByText('Plan: European heat pump sales after 2022 (1 section)').count(),
+    ).resolves.toBe(1);
+    await expect(timeline.locator('li[data-kind="persona"]').count()).resolves.toBeGreaterThan(3);
+    await expect(timeline.getByText(/Research Strategist: planning the report/).count()).resolves.toBe(1);
+    await expect(timeline.getByText(/^Section question: Sales/).count()).resolves.toBe(1);
+    // Sections are named by their headings, not by the plan's ids.
+    await expect(timeline.getByText('Sales: 100% covered after hop 1').count()).resolves.toBe(1);
+    await expect(timeline.getByText(/Librarian · Sales: after hop 1/).count()).resolves.toBe(1);
+    await expect(timeline.getByText(/· s1\b|^s1:/).count()).resolves.toBe(0);
+    // The gauge is the run's, not the last section's step budget.
+    await expect(page.locator('#gauge-text').textContent()).resolves.toMatch(/^[\d.]+k tokens used$/);
+    await expect(
+      timeline.getByText('Fact check: 1 of 1 claim supported, 0 revised, 0 removed').count(),
+    ).resolves.toBe(1);
+    await expect(page.locator('#answer-body h1').textContent()).resolves.toBe(
+      'European heat pump sales after 2022',
+    );
+    await expect(page.locator('#answer-body table').count()).resolves.toBe(1);
+    await expect(page.locator('.source-card').count()).resolves.toBe(3);
+    await expectFootnoteQuote(page, {
+      ref: 3,
+      quote: 'In 2023 heat pump sales in Europe declined by 7 percent',
+      href: `${world.web.url}/iea`,
+    });
+    await shot(page, 'real-research-desktop-dark');
+    // The same report on a phone, switched to the light theme with the page's toggle.
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.mouse.move(5, 5);
+    await page.locator('#popover').waitFor({ state: 'hidden' });
+    // A tap on the marker at the right edge: the popover keeps its full width inside the screen.
+    await page.locator('#answer-body button.fn[data-ref="3"]').first().click();
+    const box = await page.locator('#popover').boundingBox();
+    expect(box!.width).toBeGreaterThan(300);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await shot(page, 'real-research-mobile-light');
+    expect(problems).toEqual([]);
+    expect(world.llm.problems).toEqual([]);
+  }, 60_000);
+});

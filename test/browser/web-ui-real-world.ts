@@ -1,0 +1,248 @@
+import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
+import {
+  type FakeOpenAiRequest,
+  type FakeOpenAiRoute,
+  type FakeOpenAiServer,
+  startFakeOpenAi,
+} from '../../src/testing/fake-openai-server.js';
+import { type FakeSearxngResult, startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
+import { type FakeWebPage, startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { researchRoutes, researchWebPages } from '../helpers/research-fake-llm.js';
+import { type BuiltServer, serveBuiltCli } from '../helpers/serve-built-cli.js';
+
+/**
+ * The web UI's world for the real server: `deepsearch serve` from dist/ with an OpenAI-compatible
+ * fake LLM, a fake SearXNG and a fake web on 127.0.0.1 (private addresses allowed). Each question
+ * below is a scenario the fake LLM recognises in its prompts; nothing depends on call order.
+ */
+export const realQuestions = {
+  paris: 'What is the capital of France, and how many people live there?',
+  hostile: 'What does the markup test page say?',
+  /** Searches, then the model never answers: a run that stays running until it is cancelled. */
+  hang: 'Which question never gets an answer?',
+} as const;
+
+export const realQuotes = {
+  paris: 'Paris is the capital and largest city of France.',
+  population: 'The city proper has 2,102,650 residents.',
+  hostile: 'The page literally says <script>alert(1)</script> and <img src=x onerror=alert(2)> here.',
+} as const;
+
+export const realTitles = {
+  paris: 'Paris - Encyclopedia',
+  population: 'Population of Paris',
+  /** The hostile page's <title>: markup as text, which the timeline must show as text. */
+  hostile: '<img src=x onerror=alert(3)> Markup test page',
+} as const;
+
+const page = (title: string, body: string): FakeWebPage => ({
+  html: `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${body}</article></body></html>`,
+});
+
+/** The fake web: two Paris pages, a page with markup in its title and text, and a 404. */
+export const realPages: Record<string, FakeWebPage> = {
+  '/wiki/Paris': page(
+    realTitles.paris,
+    `<p>${realQuotes.paris} It sits on the Seine in the north of the country.</p><p>Its history goes back more than two thousand years.</p>`,
+  ),
+  '/stats/paris': page(
+    realTitles.population,
+    `<p>${realQuotes.population} The wider metropolitan area is far larger.</p>`,
+  ),
+  // Markup escaped in the source is text on the page; the real script and image must be dropped by the reader.
+  '/markup': {
+    html:
+      `<!doctype html><html><head><title>${realTitles.hostile}</title></head><body><article><h1>Markup test page</h1>` +
+      '<p>The page literally says &lt;script&gt;alert(1)&lt;/script&gt; and &lt;img src=x onerror=alert(2)&gt; here.</p>' +
+      '<script>alert(4)</script><img src="x" onerror="alert(5)"><p>Nothing else is on this page.</p></article></body></html>',
+  },
+};
+
+interface Scenario {
+  queries: string[];
+  /** Paths on the fake web the agent reads once search offered them. */
+  read: string[];
+  /** Text of a read page: once the prompt holds it, the agent answers. */
+  readMarker: string;
+  answer: (webUrl: string) => { text: string; references: Array<{ url: string; quote: string }> };
+  /** After searching, the model never replies. */
+  hangs?: boolean;
+}
+
+const scenarios: Record<keyof typeof realQuestions, Scenario> = {
+  paris: {
+    queries: ['capital of France', 'Paris population'],
+    read: ['/wiki/Paris', '/stats/paris', '/wiki/Lyon'],
+    readMarker: realQuotes.population,
+    answer: (webUrl) => ({
+      text: 'Paris is the capital of France.[^1] About 2.1 million people live in the city itself.[^2]',
+      references: [
+        { url: `${webUrl}/wiki/Paris`, quote: realQuotes.paris },
+        { url: `${webUrl}/stats/paris`, quote: realQuotes.population },
+      ],
+    }),
+  },
+  hostile: {
+    queries: ['markup test page'],
+    read: ['/markup'],
+    readMarker: 'Nothing else is on this page.',
+    answer: (webUrl) => ({
+      text: 'The page shows markup as text: <script>alert(6)</script> <img src=x onerror=alert(7)> [a link](javascript:alert(8)).[^1]',
+      references: [{ url: `${webUrl}/markup`, quote: realQuotes.hostile }],
+    }),
+  },
+  hang: {
+    queries: ['a slow query'],
+    read: [],
+    readMarker: '\u0000never',
+    answer: () => ({ text: 'unreachable', references: [] }),
+    hangs: true,
+  },
+};
+
+/** Search results: each scenario's queries find its pages (the 404 one included). */
+function searchResults(webUrl: string) {
+  return (query: string): FakeSearxngResult[] => {
+    for (const scenario of Object.values(scenarios)) {
+      if (!scenario.queries.includes(query)) continue;
+      return scenario.read.map((path) => ({
+        url: `${webUrl}${path}`,
+        title: path.slice(1),
+        content: `A result for ${query}.`,
+      }));
+    }
+    return [];
+  };
+}
+
+const reply = (object: unknown) => ({
+  content: JSON.stringify(object),
+  usage: { prompt_tokens: 1200, completion_tokens: 80 },
+});
+
+/** The fake LLM's routes for the search scenarios: every reply is a function of the prompt. */
+function searchRoutes(webUrl: string): Record<string, FakeOpenAiRoute> {
+  const scenarioOf = (request: FakeOpenAiRequest) => {
+    const key = (Object.keys(realQuestions) as Array<keyof typeof realQuestions>).find((name) =>
+      request.prompt.includes(realQuestions[name]),
+    );
+    if (!key) throw new Error(`no scenario for the prompt: ${request.prompt.slice(0, 200)}`);
+    return scenarios[key];
+  };
+  return {
+    agent_action: (request) => {
+      const scenario = scenarioOf(request);
+      if (request.prompt.includes(scenario.readMarker))
+        return reply({ think: 'The pages answer it.', action: 'answer', answer: scenario.answer(webUrl) });
+      const offered = scenario.read.map((path) => `${webUrl}${path}`);
+      if (offered.some((url) => request.prompt.includes(url)))
+        return reply({ think: 'Read what search found.', action: 'visit', visit: { targets: offered } });
+      if (scenario.hangs && request.prompt.includes(scenario.queries[0]!)) return { delayMs: 120_000 };
+      return reply({
+        think: `Search for ${scenario.queries.join(' and ')}.`,
+        action: 'search',
+        search: { queries: scenario.queries },
+      });
+    },
+    query_rewrite: (request) =>
+      reply({
+        think: 'fine as they are',
+        queries: scenarioOf(request).queries.map((query) => ({ query, timeRange: 'none', language: '' })),
+      }),
+    evaluation_criteria: () =>
+      reply({
+        think: 'simple',
+        needsFreshness: false,
+        needsPlurality: false,
+        needsCompleteness: false,
+        needsStrict: false,
+      }),
+    evaluate_definitive: () => reply({ think: 'Direct.', pass: true, improvement: '' }),
+  };
+}
+
+/**
+ * The heat pump research routes, plus a librarian that finds every item covered by the market
+ * report (so no second hop is needed) and next-hop queries should one be asked for.
+ */
+function researchWorldRoutes(webUrl: string): Record<string, FakeOpenAiRoute> {
+  const itemIds = (request: FakeOpenAiRequest) => {
+    const items = /<items>([\s\S]*?)<\/items>/.exec(request.prompt)?.[1] ?? '';
+    return [...items.matchAll(/^(\d+)\. /gm)].map((match) => Number(match[1]));
+  };
+  return {
+    ...researchRoutes(webUrl),
+    librarian_check: (request) =>
+      reply({
+        think: 'The market report answers each item.',
+        items: itemIds(request).map((id) => ({
+          id,
+          covered: true,
+          quotes: [
+            { url: `${webUrl}/ehpa`, quote: 'Heat pump sales in Europe reached 3 million units in 2022' },
+          ],
+          value: '3 million units in 2022',
+          verification: 'confirmed',
+          note: 'stated on the page',
+        })),
+      }),
+    next_hop_queries: (request) =>
+      reply({
+        think: 'target the gaps',
+        gaps: itemIds(request).map((id) => ({ id, queries: ['European heat pump sales'] })),
+        pivot: '',
+      }),
+  };
+}
+
+export interface RealWorld {
+  /** The server's base URL: the page is at `${url}/`. */
+  url: string;
+  web: FakeHttpServer;
+  searxng: FakeHttpServer;
+  llm: FakeOpenAiServer;
+  server: BuiltServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the fakes and the built server. `research` serves the heat pump research world of
+ * test/helpers/research-fake-llm.ts instead of the search scenarios.
+ */
+export async function startRealWorld(
+  options: { apiKey?: string; research?: boolean } = {},
+): Promise<RealWorld> {
+  const web = await startFakeWeb({ pages: options.research ? researchWebPages : realPages });
+  const searxng = await startFakeSearxng({
+    results: options.research
+      ? {
+          'European heat pump sales': [
+            { url: `${web.url}/ehpa`, title: 'EHPA market report', content: 'Market data for Europe.' },
+            { url: `${web.url}/iea`, title: 'IEA heat pumps', content: 'An outlook for heat pumps.' },
+          ],
+        }
+      : searchResults(web.url),
+  });
+  const llm = await startFakeOpenAi({
+    routes: options.research ? researchWorldRoutes(web.url) : searchRoutes(web.url),
+  });
+  const server = await serveBuiltCli({
+    DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
+    DEEPSEARCH_LLM_MODEL: 'fake-model',
+    DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
+    DEEPSEARCH_SEARXNG_URL: searxng.url,
+    DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
+    ...(options.apiKey ? { DEEPSEARCH_API_KEYS: options.apiKey } : {}),
+  });
+  return {
+    url: server.url,
+    web,
+    searxng,
+    llm,
+    server,
+    async close() {
+      await server.stop();
+      await Promise.all([web.close(), searxng.close(), llm.close()]);
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import { francAll } from 'franc-min';
+import { countFunctionWords, functionWordLanguage } from './function-words.js';
 import type { LanguageInfo } from './run-context.js';
 
 /** Languages franc may name; a short list avoids naming rare languages for short questions. */
@@ -35,11 +36,12 @@ const candidates = [
   'hun',
 ];
 
+// Scripts that name one language (Cyrillic does not: Russian, Ukrainian, Bulgarian, Serbian...).
 const scripts: Array<[RegExp, string]> = [
   [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'Japanese'],
   [/\p{Script=Hangul}/u, 'Korean'],
   [/\p{Script=Han}/u, 'Chinese'],
-  [/\p{Script=Cyrillic}/u, 'Russian'],
+  [/[іїєґІЇЄҐ]/u, 'Ukrainian'],
   [/\p{Script=Arabic}/u, 'Arabic'],
   [/\p{Script=Hebrew}/u, 'Hebrew'],
   [/\p{Script=Greek}/u, 'Greek'],
@@ -60,13 +62,23 @@ export function detectLanguage(question: string, configured?: string): LanguageI
 }
 
 function guessLanguage(text: string): string | undefined {
+  // Function words decide first: trigrams alone call short English questions French or Dutch.
+  const byWords = functionWordLanguage(text);
+  if (byWords) return languageName(byWords);
   const letters = text.replace(/[^\p{L}]/gu, '');
   if (letters.length < 12) return scriptLanguage(text);
   const [best, second] = francAll(text, { only: candidates });
   if (!best || best[0] === 'und') return scriptLanguage(text);
   if (second && best[1] - second[1] < 0.1) return scriptLanguage(text);
+  // A trigram guess the text's own function words don't support is not clear enough to name.
+  const words = countFunctionWords(text);
+  if (words.size > 0 && !words.has(best[0])) return scriptLanguage(text);
+  return languageName(best[0]);
+}
+
+function languageName(code: string): string | undefined {
   try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(best[0]);
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code);
   } catch {
     return undefined;
   }

@@ -8,7 +8,9 @@ import type { RunContext } from './run-context.js';
  */
 export function answerDraft(context: RunContext): StreamTextOptions {
   return {
-    path: ['answer', 'text'],
+    // The agent step's answer (nested as its schema asks), or a flat step's and the final answer's.
+    path: ['step', 'answer', 'text'],
+    otherPaths: [['answer', 'text']],
     onDelta: (delta) => {
       context.budget.markAnswerToken();
       context.emit({ type: 'answer-draft-delta', step: context.step, delta });

@@ -62,6 +62,7 @@ function coerceNode(value: unknown, schema: JsonSchemaNode, state: CoerceState):
   if (type === 'object' && !node.enum) return coerceObject(value, node, state);
   if (type === 'array' && !node.enum) return coerceArray(value, node, state);
   if (node.enum) next = coerceEnum(value, node.enum);
+  else if (node.const !== undefined) next = coerceEnum(value, [node.const]);
   else if (type === 'string') next = capLength(coerceString(value), node.maxLength);
   else if (type === 'number' || type === 'integer') next = coerceNumber(value, type);
   else if (type === 'boolean') next = coerceBoolean(value);
@@ -79,8 +80,36 @@ function resolveNode(schema: JsonSchemaNode, value: unknown, state: CoerceState)
   if (!branches) return schema;
   const nonNull = branches.filter((branch) => primaryType(branch) !== 'null');
   if (value === null && nonNull.length < branches.length) return { type: 'null' };
+  const tagged = branchByConstant(nonNull, value, state);
+  if (tagged) return resolveNode(tagged, value, state);
   const matching = nonNull.find((branch) => primaryType(branch) === jsonType(value));
   return matching ?? nonNull[0] ?? schema;
+}
+
+/**
+ * Among object branches told apart by a constant field (`{action: {const: "search"}}`), the one
+ * whose constant the value holds, whatever its case: coercing against the first object branch
+ * would map the wrong payload.
+ */
+function branchByConstant(
+  branches: JsonSchemaNode[],
+  value: unknown,
+  state: CoerceState,
+): JsonSchemaNode | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  return branches.find((branch) => {
+    const properties = resolveNode(branch, undefined, state).properties ?? {};
+    return Object.entries(properties).some(([key, property]) => {
+      const wanted = property.const ?? (property.enum?.length === 1 ? property.enum[0] : undefined);
+      const actual = record[key];
+      return (
+        typeof wanted === 'string' &&
+        typeof actual === 'string' &&
+        normaliseKey(actual) === normaliseKey(wanted)
+      );
+    });
+  });
 }
 
 function primaryType(schema: JsonSchemaNode): string | undefined {

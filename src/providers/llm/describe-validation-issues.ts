@@ -44,6 +44,9 @@ function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
     case 'unrecognized_keys':
       return `${subject} has fields that are not allowed: ${issue.keys.map((key) => `\`${key}\``).join(', ')}`;
     case 'invalid_union':
+      // A discriminated union's tag (an agent step's `action`) that names no branch.
+      if ('options' in issue && Array.isArray(issue.options))
+        return `${subject} must be one of ${issue.options.map((option) => JSON.stringify(option)).join(', ')}`;
       return `${subject} does not match any of the allowed shapes`;
     case 'invalid_format':
       return `${subject} must be a valid ${issue.format}`;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLlmClient } from '../../providers/llm/create-llm-client.js';
+import { startFakeAnthropic } from '../../testing/fake-anthropic-server.js';
+import { startFakeGoogle } from '../../testing/fake-google-server.js';
 import { startFakeOpenAi } from '../../testing/fake-openai-server.js';
 import { trackServers, wireConfig } from '../../testing/llm-wire-contract.js';
 import { answerTextPaths } from '../answer-draft.js';
@@ -17,7 +19,18 @@ interface JsonNode {
   required?: string[];
   anyOf?: JsonNode[];
   const?: unknown;
+  enum?: unknown[];
 }
+
+/** Each branch of the step's anyOf: its action (a const, or Gemini's one-value enum) and what it requires. */
+function stepBranches(schema: JsonNode): Array<{ action: unknown; required: string[] | undefined }> {
+  return schema.properties!.step!.anyOf!.map((branch) => {
+    const action = branch.properties!.action!;
+    return { action: action.const ?? action.enum?.[0], required: branch.required };
+  });
+}
+
+const completeBranches = actionNames.map((name) => ({ action: name, required: ['action', name] }));
 
 describe('the agent step on the wire (OpenAI-compatible server)', () => {
   const track = trackServers();
@@ -53,11 +66,9 @@ describe('the agent step on the wire (OpenAI-compatible server)', () => {
     expect(schema.type).toBe('object');
     expect(schema.required).toEqual(['think', 'step']);
     expect(JSON.stringify(schema)).not.toContain('oneOf');
-    const branches = schema.properties!.step!.anyOf!;
-    expect(branches.map((branch) => branch.properties!.action!.const)).toEqual([...actionNames]);
-    for (const branch of branches) {
+    expect(stepBranches(schema)).toEqual(completeBranches);
+    for (const branch of schema.properties!.step!.anyOf!) {
       const name = branch.properties!.action!.const as string;
-      expect(branch.required, name).toEqual(['action', name]);
       expect(branch.properties![name]!.required!.length, name).toBeGreaterThan(0);
     }
   });
@@ -88,4 +99,43 @@ describe('the agent step on the wire (OpenAI-compatible server)', () => {
     expect(result.repairs).toBe(1);
     expect(result.parseFailures).toBe(0);
   });
+
+  const vendors = {
+    anthropic: {
+      start: startFakeAnthropic,
+      baseURL: (url: string) => `${url}/v1`,
+      model: 'claude-haiku-4-5',
+      schemaOf: (json: Record<string, unknown>) =>
+        (json.output_config as { format: { schema: JsonNode } }).format.schema,
+    },
+    google: {
+      start: startFakeGoogle,
+      baseURL: (url: string) => `${url}/v1beta`,
+      model: 'gemini-2.5-flash',
+      schemaOf: (json: Record<string, unknown>) =>
+        (json.generationConfig as { responseSchema: JsonNode }).responseSchema,
+    },
+  } as const;
+  for (const [provider, vendor] of Object.entries(vendors)) {
+    it(`reaches ${provider} as the same anyOf of complete actions`, async () => {
+      const reply = { think: 't', step: { action: 'search', search: { queries: ['a'] } } };
+      const server = track(await vendor.start({ replies: [{ content: JSON.stringify(reply) }] }));
+      const config = wireConfig(
+        { provider: provider as 'anthropic' | 'google', model: vendor.model },
+        vendor.baseURL(server.url),
+      );
+      const result = await createLlmClient({ config }).generateObject({
+        role: 'agent',
+        system: 'Act.',
+        prompt: 'Q',
+        schema: createActionSchema([...actionNames], limits),
+        schemaName: 'agent_action',
+        repair: liftStepReply,
+      });
+      expect(result.object).toEqual({ think: 't', action: 'search', search: { queries: ['a'] } });
+      const schema = vendor.schemaOf(server.requests[0]!.json as Record<string, unknown>);
+      expect(stepBranches(schema)).toEqual(completeBranches);
+      expect(JSON.stringify(schema)).not.toContain('oneOf');
+    });
+  }
 });

@@ -10,6 +10,7 @@ import { gradeSchema } from '../../src/eval/judge/grade-answer.js';
 import type { JsonSchemaNode } from '../../src/providers/llm/coerce-to-schema.js';
 import { toJsonSchema } from '../../src/providers/llm/generate-structured.js';
 import { roleOutputCaps } from '../../src/providers/llm/output-tokens.js';
+import { grammarRepetitionLimit, toWireSchema } from '../../src/providers/llm/wire-schema.js';
 import { librarianSchema } from '../../src/research/gather/librarian-check.js';
 import { nextHopSchema } from '../../src/research/gather/next-hop-queries.js';
 import { planSchema } from '../../src/research/plan/plan-research.js';
@@ -144,5 +145,22 @@ describe('length caps on what every role writes', () => {
       const { total, limit } = measure(role, schema);
       expect(total).toBeLessThanOrEqual(limit);
     });
+  }
+
+  // llama.cpp refuses a whole grammar with one repetition of 2000 or more (char{0,n} for maxLength n).
+  for (const [role, schemas] of Object.entries(schemasByRole) as Array<
+    [LlmRole, Record<string, z.ZodType>]
+  >) {
+    for (const [name, schema] of Object.entries(schemas)) {
+      it(`${role} / ${name}: the schema sent on the wire has no cap a llama.cpp grammar refuses`, () => {
+        const json = toJsonSchema(schema);
+        const wire = JSON.stringify(toWireSchema(json));
+        const caps = (text: string) =>
+          [...text.matchAll(/"maxLength":(\d+)/g)].map((match) => Number(match[1]));
+        expect(caps(wire).filter((cap) => cap >= grammarRepetitionLimit)).toEqual([]);
+        // The shorter caps stay, so a constrained decoder holds them.
+        expect(caps(wire)).toEqual(caps(JSON.stringify(json)).filter((cap) => cap < grammarRepetitionLimit));
+      });
+    }
   }
 });

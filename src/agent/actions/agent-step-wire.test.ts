@@ -67,6 +67,10 @@ describe('the agent step on the wire (OpenAI-compatible server)', () => {
     expect(schema.required).toEqual(['think', 'step']);
     expect(JSON.stringify(schema)).not.toContain('oneOf');
     expect(stepBranches(schema)).toEqual(completeBranches);
+    // think's cap is held by the grammar; the answer's 5000 would make llama.cpp refuse the grammar.
+    expect(schema.properties!.think).toMatchObject({ maxLength: 800 });
+    const answer = schema.properties!.step!.anyOf!.find((branch) => branch.properties!.answer)!;
+    expect(answer.properties!.answer!.properties!.text).not.toHaveProperty('maxLength');
     for (const branch of schema.properties!.step!.anyOf!) {
       const name = branch.properties!.action!.const as string;
       expect(branch.properties![name]!.required!.length, name).toBeGreaterThan(0);

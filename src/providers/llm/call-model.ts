@@ -12,6 +12,7 @@ import {
   structuredOutputUnsupportedCode,
   toProviderError,
 } from './to-provider-error.js';
+import { toWireSchema } from './wire-schema.js';
 
 export type StructuredMode = 'json-schema' | 'prompt';
 
@@ -118,7 +119,7 @@ async function sendOnce<T>(
     abortSignal,
     providerOptions: relaxedSchemaProviderOptions,
     ...(settings.mode === 'json-schema'
-      ? { output: rawJsonOutput(attempt.jsonSchema, request.schemaName) }
+      ? { output: rawJsonOutput(toWireSchema(attempt.jsonSchema), request.schemaName) }
       : {}),
   };
   const toError = (error: unknown) =>

@@ -8,6 +8,7 @@
 import { type ActionName, actionNames, createActionSchema } from '../src/agent/actions/action-registry.js';
 import { estimateTokens } from '../src/providers/llm/estimate-tokens.js';
 import { toJsonSchema } from '../src/providers/llm/generate-structured.js';
+import { toWireSchema } from '../src/providers/llm/wire-schema.js';
 import { eventsOf, runAgent } from '../test/helpers/agent-harness.js';
 import { longContextWorld } from '../test/helpers/long-context-world.js';
 
@@ -45,9 +46,9 @@ for (const row of rows) console.log(row.map((cell) => cell.padStart(8)).join('')
 
 const defaultLimits = { maxQueries: 5, maxUrls: 4, maxGapQuestions: 5, maxReferences: 10 };
 const actionSets: ActionName[][] = [['search', 'reflect', 'answer'], [...actionNames]];
-console.log('\nagent step JSON schema (default limits)');
+console.log('\nagent step JSON schema as sent (default limits)');
 for (const allowed of actionSets) {
-  const text = JSON.stringify(toJsonSchema(createActionSchema(allowed, defaultLimits)));
+  const text = JSON.stringify(toWireSchema(toJsonSchema(createActionSchema(allowed, defaultLimits))));
   console.log(
     `${allowed.join(',').padEnd(36)}${String(text.length).padStart(6)} chars${String(estimateTokens(text)).padStart(6)} tokens`,
   );

@@ -116,7 +116,8 @@ function buildActionSchema(allowed: readonly ActionName[], limits: ActionLimits)
         .describe(
           'One to three sentences: what you know, what is missing, why this action. Language of the question.',
         ),
-      step: step.describe(`One of the actions ${allowed.join(', ')}, with its payload`),
+      // No description: the action guides in the prompt say it, and the schema is re-read every step.
+      step,
     })
     .transform(({ think, step }) => ({ think, ...step }) as unknown as AgentStep);
 }

@@ -12,7 +12,7 @@ const typeNames: Readonly<Record<string, string>> = {
 
 /**
  * Validation problems as sentences a person (and the re-asked model) can act on:
- * "the reply's field `search.queries` must be a list of at most 3 items", not zod's dump.
+ * "the reply's field `step.search.queries` must be a list of at most 3 items", not zod's dump.
  * `value` is what was validated, to tell a missing field from one of the wrong type.
  */
 export function describeValidationIssues(error: z.ZodError, value: unknown): string {

@@ -34,6 +34,8 @@ describe('liftStepReply', () => {
     expect(liftStepReply({ response: { think: 't', action: 'search', search: { queries: ['a'] } } })).toEqual(
       search,
     );
+    expect(liftStepReply([{ think: 't', action: 'search', search: { queries: ['a'] } }])).toEqual(search);
+    expect(liftStepReply([search])).toBe(search);
   });
 
   it('nests an unknown action too, so validation names the allowed ones', () => {
@@ -83,6 +85,9 @@ describe('agent steps through the structured-output client', () => {
         { think: 't', action: 'answer', answer: 'Paris.' },
         { text: 'Paris.', references: [] },
       ],
+      // A bare list or string for an object holding one required list.
+      [{ think: 't', step: { action: 'search', search: ['a', 'b'] } }, { queries: ['a', 'b'] }],
+      [{ think: 't', action: 'reflect', reflect: 'Who won?' }, { questions: ['Who won?'] }],
       [
         {
           think: 't',

@@ -11,6 +11,8 @@ type JsonRecord = Record<string, unknown>;
  * returned when nothing needed lifting.
  */
 export function liftStepReply(value: unknown): unknown {
+  // `[{...a step...}]`: the step alone.
+  if (Array.isArray(value) && value.length === 1 && isRecord(value[0])) return liftStepReply(value[0]);
   if (!isRecord(value)) return value;
   const wrapped = unwrapped(value);
   if (wrapped !== value) return liftStepReply(wrapped);

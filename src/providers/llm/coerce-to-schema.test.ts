@@ -197,6 +197,16 @@ describe('coerceToSchema: a union of objects told apart by a constant (the neste
     expect(sloppy.repairs).toBe(3);
   });
 
+  it('wraps a bare list or string where the payload object holds one required list', () => {
+    const list = fix({ think: 't', step: { action: 'search', search: ['a', 'b'] } });
+    expect(list.parsed.data?.step).toEqual({ action: 'search', search: { queries: ['a', 'b'] } });
+    expect(list.repairs).toBe(1);
+    const text = fix({ think: 't', step: { action: 'visit', visit: 'https://a.example/' } });
+    expect(text.parsed.data?.step).toEqual({ action: 'visit', visit: { targets: ['https://a.example/'] } });
+    // An object with two required fields is not guessed.
+    expect(fix({ think: 't', step: { action: 'answer', answer: ['Paris.'] } }).parsed.success).toBe(false);
+  });
+
   it('leaves an unknown action for validation to reject', () => {
     expect(fix({ think: 't', step: { action: 'fly', fly: {} } }).parsed.success).toBe(false);
   });

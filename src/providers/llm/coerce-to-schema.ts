@@ -3,7 +3,8 @@
  * models make: "true" for true, "3" for 3, a bare string where a list is wanted, `null` for an
  * omitted optional field, snake_case keys and known synonyms, enum values in the wrong case, an
  * object wrapped in one extra key, a plain string where an object of one text field is wanted
- * (so a list of strings becomes a list of such objects), a list longer than allowed, a missing
+ * (so a list of strings becomes a list of such objects), a list or a string where an object holding
+ * one required list is wanted (`"search": ["a"]`), a list longer than allowed, a missing
  * `think`, free text over its length cap (cut). It invents no content: what cannot be fixed is left for zod to reject. Each fix
  * counts as one repair.
  */
@@ -138,12 +139,14 @@ function coerceObject(value: unknown, schema: JsonSchemaNode, state: CoerceState
   let object = value;
   if (typeof object === 'string') {
     const parsed = tryParseJson(object);
-    object = parsed ?? wrapText(object, schema) ?? object;
+    object = parsed ?? wrapText(object, schema) ?? wrapList([object], schema) ?? object;
     if (object !== value) state.repairs++;
   }
-  if (Array.isArray(object) && object.length === 1) {
-    object = object[0];
-    state.repairs++;
+  if (Array.isArray(object)) {
+    const only = object.length === 1 && isPlainObject(object[0]) ? object[0] : undefined;
+    const unwrapped = only ?? wrapList(object, schema) ?? object;
+    if (unwrapped !== object) state.repairs++;
+    object = unwrapped;
   }
   if (typeof object !== 'object' || object === null || Array.isArray(object)) return object;
   const properties = schema.properties ?? {};
@@ -210,6 +213,21 @@ function wrapText(text: string, schema: JsonSchemaNode): Record<string, unknown>
   const rest = required.filter((key) => key !== field);
   if (!rest.every((key) => primaryType(properties[key] ?? {}) === 'array')) return undefined;
   return { [field]: text, ...Object.fromEntries(rest.map((key) => [key, []])) };
+}
+
+/**
+ * A list where the schema wants an object whose one required field is a list:
+ * `"search": ["a", "b"]` → `{"queries": ["a", "b"]}`.
+ */
+function wrapList(items: unknown[], schema: JsonSchemaNode): Record<string, unknown> | undefined {
+  const required = schema.required ?? [];
+  const field = required[0];
+  if (required.length !== 1 || primaryType(schema.properties?.[field!] ?? {}) !== 'array') return undefined;
+  return { [field!]: items };
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `{"response": {...expected keys...}}` → the inner object. */

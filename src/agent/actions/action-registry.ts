@@ -93,7 +93,7 @@ export function createActionSchema(allowed: readonly ActionName[], limits: Actio
 const schemas = new Map<string, z.ZodType<AgentStep>>();
 
 /** Longest `think`: a small model's think can otherwise run into the output limit before the payload. */
-export const maxThinkChars = 800;
+const maxThinkChars = 800;
 
 function buildActionSchema(allowed: readonly ActionName[], limits: ActionLimits): z.ZodType<AgentStep> {
   const branches = allowed.map((name) =>

@@ -30,6 +30,11 @@ function reply(object: unknown) {
   };
 }
 
+/** An agent step in the shape its schema asks for: `{think, step: {action, <action>: payload}}`. */
+function agentStep({ think, ...step }: { think: string; action: string } & Record<string, unknown>) {
+  return reply({ think, step });
+}
+
 async function oneRun(): Promise<Record<string, number>> {
   const web = await startFakeWeb({
     pages: {
@@ -59,13 +64,17 @@ async function oneRun(): Promise<Record<string, number>> {
   const llm = await startFakeOpenAi({
     routes: {
       agent_action: [
-        reply({
+        agentStep({
           think: 'Two facts to find.',
           action: 'search',
           search: { queries: ['Parasite premiere date', 'Best Picture 2019'] },
         }),
-        reply({ think: 'Read both.', action: 'visit', visit: { targets: [`${web.url}/parasite`, oscars] } }),
-        reply({
+        agentStep({
+          think: 'Read both.',
+          action: 'visit',
+          visit: { targets: [`${web.url}/parasite`, oscars] },
+        }),
+        agentStep({
           think: 'Answer.',
           action: 'answer',
           answer: {
@@ -73,13 +82,13 @@ async function oneRun(): Promise<Record<string, number>> {
             references: [{ url: oscars, quote: 'Green Book won Best Picture.' }],
           },
         }),
-        reply({
+        agentStep({
           think: 'Find the director.',
           action: 'search',
           search: { queries: ['Green Book director'] },
         }),
-        reply({ think: 'Read it.', action: 'visit', visit: { targets: [`${web.url}/farrelly`] } }),
-        reply({
+        agentStep({ think: 'Read it.', action: 'visit', visit: { targets: [`${web.url}/farrelly`] } }),
+        agentStep({
           think: 'Now complete.',
           action: 'answer',
           answer: {

@@ -2,8 +2,13 @@
  * `npm run bench:prompt`: prompt tokens (estimated, system + prompt) of steps 1–10 of a run whose
  * knowledge keeps growing (a search and a long page read every two steps), under the default
  * 32k context and the small-context profile (16k and 8k windows). No model or network: the
- * scripted LLM and fake search/reader.
+ * scripted LLM and fake search/reader. Then the size of the agent step's JSON schema, which a
+ * server that constrains decoding also reads (sent as the response format, not in the prompt).
  */
+import { type ActionName, actionNames, createActionSchema } from '../src/agent/actions/action-registry.js';
+import { estimateTokens } from '../src/providers/llm/estimate-tokens.js';
+import { toJsonSchema } from '../src/providers/llm/generate-structured.js';
+import { toWireSchema } from '../src/providers/llm/wire-schema.js';
 import { eventsOf, runAgent } from '../test/helpers/agent-harness.js';
 import { longContextWorld } from '../test/helpers/long-context-world.js';
 
@@ -38,3 +43,13 @@ for (const contextTokens of windows) {
   rows.push([String(contextTokens), ...tokens.map(String)]);
 }
 for (const row of rows) console.log(row.map((cell) => cell.padStart(8)).join(''));
+
+const defaultLimits = { maxQueries: 5, maxUrls: 4, maxGapQuestions: 5, maxReferences: 10 };
+const actionSets: ActionName[][] = [['search', 'reflect', 'answer'], [...actionNames]];
+console.log('\nagent step JSON schema as sent (default limits)');
+for (const allowed of actionSets) {
+  const text = JSON.stringify(toWireSchema(toJsonSchema(createActionSchema(allowed, defaultLimits))));
+  console.log(
+    `${allowed.join(',').padEnd(36)}${String(text.length).padStart(6)} chars${String(estimateTokens(text)).padStart(6)} tokens`,
+  );
+}

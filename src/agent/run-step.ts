@@ -7,6 +7,7 @@ import {
   allowedActions,
   createActionSchema,
 } from './actions/action-registry.js';
+import { liftStepReply } from './actions/lift-step-reply.js';
 import { answerDraft } from './answer-draft.js';
 import { actionLimits, buildAgentPrompt } from './context/build-agent-prompt.js';
 import { prefetchPages } from './context/prefetch-pages.js';
@@ -55,6 +56,8 @@ export async function runStep(
       prompt: prompt.prompt,
       schema: createActionSchema(allowed, limits),
       schemaName: 'agent_action',
+      // Flat replies and payloads next to `action` are lifted into the nested shape, as repairs.
+      repair: liftStepReply,
       // The action guides in the system prompt describe every field with an example.
       fieldsInPrompt: true,
       // Only an answer to the original question can become the final answer worth watching.

@@ -9,25 +9,19 @@ type Reference = { url: string; quote: string };
  */
 export const scriptedStep = {
   search(queries: string[], think = 'I need to search.'): ScriptedStep {
-    return agentStep({ think, action: 'search', search: { queries } }, `search ${queries.join(' | ')}`);
+    return agentStep(think, 'search', { queries }, `search ${queries.join(' | ')}`);
   },
   visit(targets: string[], think = 'I should read these pages.'): ScriptedStep {
-    return agentStep({ think, action: 'visit', visit: { targets } }, `visit ${targets.join(' | ')}`);
+    return agentStep(think, 'visit', { targets }, `visit ${targets.join(' | ')}`);
   },
   reflect(questions: string[], think = 'I need to break this down.'): ScriptedStep {
-    return agentStep({ think, action: 'reflect', reflect: { questions } }, 'reflect');
+    return agentStep(think, 'reflect', { questions }, 'reflect');
   },
   coding(code: string, purpose?: string, think = 'I should compute this.'): ScriptedStep {
-    return agentStep(
-      { think, action: 'coding', coding: { code, ...(purpose ? { purpose } : {}) } },
-      'coding',
-    );
+    return agentStep(think, 'coding', { code, ...(purpose ? { purpose } : {}) }, 'coding');
   },
   answer(text: string, references: Reference[] = [], think = 'I can answer now.'): ScriptedStep {
-    return agentStep(
-      { think, action: 'answer', answer: { text, references } },
-      `answer ${text.slice(0, 30)}`,
-    );
+    return agentStep(think, 'answer', { text, references }, `answer ${text.slice(0, 30)}`);
   },
   /** The rewriter's reply: queries with an optional time range and language. */
   rewrite(queries: Array<string | { query: string; timeRange?: string; language?: string }>): ScriptedStep {
@@ -99,8 +93,22 @@ export const scriptedStep = {
   },
 };
 
-function agentStep(object: Record<string, unknown>, label: string): ScriptedStep {
-  return { label, expect: { schemaName: 'agent_action' }, object };
+/** An agent step in the shape its schema asks for: `{think, step: {action, <action>: payload}}`. */
+function agentStep(think: string, action: string, payload: unknown, label: string): ScriptedStep {
+  return {
+    label,
+    expect: { schemaName: 'agent_action' },
+    object: { think, step: { action, [action]: payload } },
+  };
+}
+
+/**
+ * The same agent step in the flat shape models not held to the schema write,
+ * `{think, action, <action>: payload}`: accepted too, as a repair.
+ */
+export function inFlatShape(step: ScriptedStep): ScriptedStep {
+  const { think, step: inner } = step.object as { think: string; step: Record<string, unknown> };
+  return { ...step, label: `${step.label} (flat)`, object: { think, ...inner } };
 }
 
 function judgeAnalysis(criterion: EvaluationCriterion, pass: boolean): Record<string, unknown> {

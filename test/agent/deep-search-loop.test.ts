@@ -158,10 +158,10 @@ describe('the deep search loop', () => {
     const first = llm.calls[0]!;
     expect(first.system).not.toContain('<action-visit>');
     expect(first.system).toContain('<action-search>');
-    const schema = first.responseFormat as { schema: { properties: Record<string, unknown> } };
-    expect(Object.keys(schema.schema.properties).sort()).toEqual(
-      ['action', 'answer', 'think', 'reflect', 'search'].sort(),
-    );
+    type Branch = { properties: { action: { const: string } } };
+    const schema = first.responseFormat as { schema: { properties: { step: { anyOf: Branch[] } } } };
+    const actions = schema.schema.properties.step.anyOf.map((branch) => branch.properties.action.const);
+    expect(actions).toEqual(['search', 'reflect', 'answer']);
   });
 
   it('works through gap questions and returns to the original question', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parasiteHits, parasitePage, runAgent } from '../helpers/agent-harness.js';
+import { inFlatShape, scriptedStep } from '../../src/testing/scripted-steps.js';
+import { eventsOf, parasiteHits, parasitePage, runAgent } from '../helpers/agent-harness.js';
 
 const parasiteUrl = 'https://en.wikipedia.org/wiki/Parasite_(2019_film)';
 
@@ -84,5 +85,40 @@ describe('replies in the shapes small models write', () => {
     expect(llm.calls).toHaveLength(3);
     expect(result.usage.parseFailures).toBe(0);
     expect(result.references.map((reference) => reference.url)).toEqual([parasiteUrl, parasiteUrl]);
+  });
+
+  it('steps in the nested shape the schema asks for, or flat: the same run, flat ones counted as repairs', async () => {
+    const answer = 'Parasite premiered at Cannes on 21 May 2019.[^1]';
+    const run = (shape: (step: ReturnType<typeof scriptedStep.search>) => typeof step) =>
+      runAgent('When did Parasite premiere?', {
+        search: { 'parasite premiere': parasiteHits },
+        pages: { [parasiteUrl]: parasitePage },
+        steps: [
+          shape(scriptedStep.search(['parasite premiere'])),
+          shape(scriptedStep.visit([parasiteUrl])),
+          shape(
+            scriptedStep.answer(answer, [
+              {
+                url: parasiteUrl,
+                quote: 'The film premiered at the 2019 Cannes Film Festival on 21 May 2019',
+              },
+            ]),
+          ),
+          scriptedStep.criteria(),
+          scriptedStep.evaluation('definitive', true),
+        ],
+      });
+    const nested = await run((step) => step);
+    const flat = await run(inFlatShape);
+    for (const { llm } of [nested, flat]) llm.assertConsumed();
+    expect(flat.result.answer).toBe(nested.result.answer);
+    expect(flat.result.answer).toContain('21 May 2019');
+    expect(nested.result.usage.parseFailures + flat.result.usage.parseFailures).toBe(0);
+    expect(flat.result.usage.repairs - nested.result.usage.repairs).toBe(3);
+    // The answer's draft streams from either shape.
+    for (const { events } of [nested, flat]) {
+      const draft = eventsOf(events, 'answer-draft-delta').map((event) => event.delta);
+      expect(draft.join('')).toBe(answer);
+    }
   });
 });

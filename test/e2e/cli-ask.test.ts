@@ -40,6 +40,11 @@ function agentReply(object: unknown) {
   return { content: JSON.stringify(object), usage: { prompt_tokens: 1200, completion_tokens: 80 } };
 }
 
+/** An agent step as its schema asks for it, nested: `{think, step: {action, <action>: payload}}`. */
+function nestedStep({ think, ...step }: { think: string; action: string } & Record<string, unknown>) {
+  return agentReply({ think, step });
+}
+
 function cliEnv(llm: FakeOpenAiServer): Record<string, string> {
   return {
     DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
@@ -53,18 +58,19 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
   it('answers with a reference whose quote is literally on the page read, and prints only JSON with --json', async () => {
     const llm = await startFakeOpenAi({
       routes: {
+        // Steps nested as a server holding the model to the schema writes them.
         agent_action: [
-          agentReply({
+          nestedStep({
             think: 'Find both facts.',
             action: 'search',
             search: { queries: ['Parasite premiere', 'Best Picture 2019'] },
           }),
-          agentReply({
+          nestedStep({
             think: 'Read the pages.',
             action: 'visit',
             visit: { targets: [`${web.url}/parasite`, `${web.url}/oscars`] },
           }),
-          agentReply({
+          nestedStep({
             think: 'Both facts found.',
             action: 'answer',
             answer: {
@@ -137,6 +143,7 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
   it('searches the queries as written, with no rewriter call, under --no-query-rewrite', async () => {
     const llm = await startFakeOpenAi({
       routes: {
+        // Steps written flat, as a model not held to the schema may: taken as repairs.
         agent_action: [
           agentReply({ think: 'Search.', action: 'search', search: { queries: ['Parasite premiere'] } }),
           agentReply({
@@ -162,6 +169,8 @@ describe('deepsearch ask (built CLI, real HTTP on 127.0.0.1)', () => {
       expect(run.code).toBe(0);
       const output = JSON.parse(run.stdout);
       expect(output.usage.byRole.rewriter).toBeUndefined();
+      expect(output.usage.parseFailures).toBe(0);
+      expect(output.usage.repairs).toBeGreaterThanOrEqual(2);
       expect(searxng.requests.slice(before).map((request) => request.query.q)).toEqual(['Parasite premiere']);
       llm.assertConsumed();
     } finally {

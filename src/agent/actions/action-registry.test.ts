@@ -1,5 +1,6 @@
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { toJsonSchema } from '../../providers/llm/generate-structured.js';
 import { AgentState } from '../state/agent-state.js';
 import {
   actionDefinition,
@@ -63,22 +64,53 @@ describe('the action registry', () => {
     expect(new Set(actionNames).size).toBe(actionNames.length);
   });
 
-  it('derives the step schema from the allowed actions only', () => {
+  it('derives the step schema from the allowed actions only, one complete object per action', () => {
     const schema = createActionSchema(['search', 'answer'], limits);
-    const json = z.toJSONSchema(schema, { io: 'input' }) as {
-      properties: Record<string, { enum?: string[] }>;
+    const json = toJsonSchema(schema) as {
+      properties: Record<string, unknown>;
+      required: string[];
+      oneOf?: unknown;
     };
-    expect(Object.keys(json.properties).sort()).toEqual(['action', 'answer', 'search', 'think']);
-    expect(json.properties.action?.enum).toEqual(['search', 'answer']);
-    expect(
-      schema.safeParse({ think: 't', action: 'visit', visit: { targets: ['https://a.example/'] } }).success,
-    ).toBe(false);
-    expect(schema.safeParse({ think: 't', action: 'search', search: { queries: ['a'] } }).success).toBe(true);
+    expect(Object.keys(json.properties)).toEqual(['think', 'step']);
+    expect(json.required).toEqual(['think', 'step']);
+    const branches = (json.properties.step as { anyOf: Array<Record<string, unknown>>; oneOf?: unknown })
+      .anyOf;
+    expect(JSON.stringify(json)).not.toContain('oneOf');
+    expect(branches.map((branch) => branch.properties)).toMatchObject([
+      { action: { const: 'search' }, search: { required: ['queries'] } },
+      { action: { const: 'answer' }, answer: { required: ['text', 'references'] } },
+    ]);
+    expect(branches.map((branch) => branch.required)).toEqual([
+      ['action', 'search'],
+      ['action', 'answer'],
+    ]);
+    const step = (value: unknown) => schema.safeParse({ think: 't', step: value });
+    expect(step({ action: 'visit', visit: { targets: ['https://a.example/'] } }).success).toBe(false);
+    // Validation gives the flat step the loop uses.
+    expect(step({ action: 'search', search: { queries: ['a'] } }).data).toEqual({
+      think: 't',
+      action: 'search',
+      search: { queries: ['a'] },
+    });
     // The chosen action's payload must be filled, and within the limits.
-    expect(schema.safeParse({ think: 't', action: 'search' }).success).toBe(false);
-    expect(
-      schema.safeParse({ think: 't', action: 'search', search: { queries: ['a', 'b', 'c', 'd'] } }).success,
-    ).toBe(false);
+    expect(step({ action: 'search' }).success).toBe(false);
+    expect(step({ action: 'search', search: { queries: ['a', 'b', 'c', 'd'] } }).success).toBe(false);
+  });
+
+  it('is a JSON schema under which a reply cannot end right after "action"', () => {
+    const validate = new Ajv({ strict: false }).compile(
+      toJsonSchema(createActionSchema([...actionNames], limits)),
+    );
+    expect(validate({ think: 't', step: { action: 'search' } })).toBe(false);
+    expect(validate({ think: 't', step: { action: 'search', visit: { targets: ['1'] } } })).toBe(false);
+    // The flat shape of old: not what the schema asks (the repair hook lifts it, see liftStepReply).
+    expect(validate({ think: 't', action: 'search', search: { queries: ['a'] } })).toBe(false);
+    expect(validate({ think: 't', step: { action: 'search', search: { queries: ['a'] } } })).toBe(true);
+    for (const name of actionNames) {
+      const { example } = actionDefinition(name).guide(limits);
+      expect(validate({ think: 't', step: { action: name, [name]: example } }), name).toBe(true);
+      expect(validate({ think: 't', step: { action: name } }), name).toBe(false);
+    }
   });
 
   it("derives the prompt's action list from the allowed actions only, with the limits named", () => {

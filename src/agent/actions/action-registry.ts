@@ -55,24 +55,29 @@ export function renderActions(
     .join('\n');
 }
 
-/** One action's reply shape in words and by example (see `ActionDefinition.guide`). */
+/**
+ * One action's reply shape in words and by example (see `ActionDefinition.guide`): the nested
+ * shape the step schema asks for, `{think, step: {action, <action>: {...}}}`.
+ */
 function fieldGuide(name: ActionName, limits: ActionLimits): string {
   const { fields, example } = actionDefinition(name).guide(limits);
   const reply = {
     think: 'One to three sentences: what you know, what is missing, why this action.',
-    action: name,
-    [name]: example,
+    step: { action: name, [name]: example },
   };
   return [
-    `To ${name}, reply with "think", "action": "${name}" and a "${name}" object with:`,
+    `To ${name}, reply with "think" and "step": {"action": "${name}", "${name}": {...}}, where:`,
     ...fields.map((field) => `- ${name}.${field}`),
     `Example: ${JSON.stringify(reply)}`,
   ].join('\n');
 }
 
 /**
- * The step schema for the allowed actions only: `think`, `action`, and one object per allowed
- * action, of which the chosen one must be filled.
+ * The step schema for the allowed actions only: `think`, then `step`, one of the allowed actions,
+ * each a complete object `{action: "<name>", <name>: payload}` whose payload is required. A server
+ * that constrains decoding to this schema cannot close the reply after "action" (as it could when
+ * every payload was an optional field of one object). Validation turns the reply back into the
+ * flat `AgentStep` the loop uses; replies in the flat shape are lifted by `liftStepReply`.
  */
 export function createActionSchema(allowed: readonly ActionName[], limits: ActionLimits) {
   // The same few schemas recur every step; reusing the object lets its JSON schema be converted once.
@@ -87,32 +92,32 @@ export function createActionSchema(allowed: readonly ActionName[], limits: Actio
 
 const schemas = new Map<string, z.ZodType<AgentStep>>();
 
+/** Longest `think`: a small model's think can otherwise run into the output limit before the payload. */
+const maxThinkChars = 800;
+
 function buildActionSchema(allowed: readonly ActionName[], limits: ActionLimits): z.ZodType<AgentStep> {
-  const shape: Record<string, z.ZodType> = {
-    // Capped: a small model's think can otherwise run into the output limit before the payload.
-    think: z
-      .string()
-      .max(800)
-      .describe(
-        'One to three sentences: what you know, what is missing, why this action. Language of the question.',
-      ),
-    action: z.enum(allowed as [ActionName, ...ActionName[]]).describe(`One of: ${allowed.join(', ')}`),
-  };
-  for (const name of allowed) {
-    shape[name] = actionDefinition(name)
-      .schema(limits)
-      .optional()
-      .describe(`Fill only when action is "${name}"`);
-  }
-  const schema = z.object(shape).superRefine((value, context) => {
-    const action = value.action as ActionName;
-    if (value[action] === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: [action],
-        message: `action is "${action}" so the "${action}" object must be filled`,
-      });
-    }
-  });
-  return schema as unknown as z.ZodType<AgentStep>;
+  const branches = allowed.map((name) =>
+    z.object({
+      action: z.literal(name),
+      [name]: actionDefinition(name).schema(limits),
+    }),
+  );
+  const step =
+    branches.length === 1
+      ? branches[0]!
+      : // A discriminated union reports a wrong action as such, not as every branch's mismatch; its
+        // JSON schema's oneOf is sent as anyOf (see toJsonSchema).
+        z.discriminatedUnion('action', branches as unknown as [(typeof branches)[0], ...typeof branches]);
+  return z
+    .object({
+      think: z
+        .string()
+        .max(maxThinkChars)
+        .describe(
+          'One to three sentences: what you know, what is missing, why this action. Language of the question.',
+        ),
+      // No description: the action guides in the prompt say it, and the schema is re-read every step.
+      step,
+    })
+    .transform(({ think, step }) => ({ think, ...step }) as unknown as AgentStep);
 }

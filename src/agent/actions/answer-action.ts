@@ -3,16 +3,26 @@ import { runAnswerStep } from '../steps/answer-step.js';
 import { defineAction } from './action-definition.js';
 
 /**
+ * Caps on the answer's free text, within the agent's and the final answer's output limit (4,096
+ * tokens) even together: think 800 + text 5,000 + 10 references of 600 is under 12,000 characters.
+ * A quote asked for as 25 words gets room for twice that; a copied URL in place of a number fits.
+ */
+const maxAnswerChars = 5000;
+const maxQuoteChars = 400;
+const maxSourceChars = 200;
+
+/**
  * A citation by source number (shown as n="3" / [3] in the prompt); the code fills in the URL.
  * A copied URL is still accepted: small models copy URLs even when asked for numbers.
  */
 const referenceSchema = z.object({
   source: z
-    .union([z.number().int().min(1), z.string().min(1)])
+    .union([z.number().int().min(1).max(10_000), z.string().min(1).max(maxSourceChars)])
     .describe('The number of the source in <knowledge> or <url-list>, e.g. 3'),
   quote: z
     .string()
     .min(1)
+    .max(maxQuoteChars)
     .describe(
       'At most 25 words copied word for word from that source, supporting the claim; never paraphrase',
     ),
@@ -23,11 +33,13 @@ export const answerSchema = z.object({
   text: z
     .string()
     .min(1)
+    .max(maxAnswerChars)
     .describe(
       'The final answer in markdown: short, definitive, no hedging. Put footnote markers [^1], [^2] after the ' +
         'claims they support; [^n] refers to the n-th entry of references.',
     ),
-  references: z.array(referenceSchema).describe('Sources for the claims, in footnote order'),
+  // The agent's step narrows this to its limits (ActionLimits.maxReferences).
+  references: z.array(referenceSchema).max(10).describe('Sources for the claims, in footnote order'),
 });
 export type AnswerPayload = z.infer<typeof answerSchema>;
 

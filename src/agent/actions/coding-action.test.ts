@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { toJsonSchema } from '../../providers/llm/generate-structured.js';
 import { AgentState } from '../state/agent-state.js';
 import { allowedActions, createActionSchema } from './action-registry.js';
 
@@ -44,11 +44,14 @@ describe('the coding action', () => {
   it('asks for code and an optional purpose, and refuses an empty program', () => {
     const limits = { maxQueries: 3, maxUrls: 2, maxGapQuestions: 5, maxReferences: 10 };
     const schema = createActionSchema(['coding', 'answer'], limits);
-    const json = z.toJSONSchema(schema, { io: 'input' }) as { properties: Record<string, unknown> };
-    expect(Object.keys(json.properties).sort()).toEqual(['action', 'answer', 'coding', 'think']);
-    expect(schema.safeParse({ think: 't', action: 'coding', coding: { code: 'return 1' } }).success).toBe(
-      true,
-    );
-    expect(schema.safeParse({ think: 't', action: 'coding', coding: { code: '' } }).success).toBe(false);
+    const json = toJsonSchema(schema) as unknown as {
+      properties: { step: { anyOf: Array<{ properties: Record<string, { required?: string[] }> }> } };
+    };
+    const coding = json.properties.step.anyOf[0]!.properties;
+    expect(Object.keys(coding)).toEqual(['action', 'coding']);
+    expect(coding.coding!.required).toEqual(['code']);
+    const step = (code: string) => ({ think: 't', step: { action: 'coding', coding: { code } } });
+    expect(schema.safeParse(step('return 1')).success).toBe(true);
+    expect(schema.safeParse(step('')).success).toBe(false);
   });
 });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { runCodingStep } from '../steps/coding-step.js';
 import { defineAction } from './action-definition.js';
 
-const maxCodeChars = 20_000;
+// Within the agent's output limit (4,096 tokens) with its think; longer code could not be written whole.
+const maxCodeChars = 10_000;
 
 export const codingAction = defineAction({
   name: 'coding',
@@ -15,7 +16,7 @@ export const codingAction = defineAction({
         .describe(
           'JavaScript: the body of an async function over the global `input`; end with `return <result>`',
         ),
-      purpose: z.string().optional().describe('What the code computes, in one sentence'),
+      purpose: z.string().max(300).optional().describe('What the code computes, in one sentence'),
     }),
   prompt: () => `<action-coding>
 Compute instead of estimating: date differences, sums, averages, counts or rankings over a table read from a page,

@@ -7,7 +7,7 @@ export const visitAction = defineAction({
   schema: (limits) =>
     z.object({
       targets: z
-        .array(z.string().min(1))
+        .array(z.string().min(1).max(500))
         .min(1)
         .max(limits.maxUrls)
         .describe(`Up to ${limits.maxUrls} URLs to read, or their numbers in <url-list>`),

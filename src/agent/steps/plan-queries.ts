@@ -12,7 +12,7 @@ export interface PlannedQuery {
   language?: string;
 }
 
-const rewriteSchema = z.object({
+export const rewriteSchema = z.object({
   think: z.string().max(600).describe('One sentence on what the searches must find'),
   queries: z
     .array(
@@ -27,7 +27,9 @@ const rewriteSchema = z.object({
           .describe('Language code of the query ("en", "fr", "ja"), "" for the question\'s own'),
       }),
     )
-    .min(1),
+    .min(1)
+    // The most queries a step may search (agent.maxQueriesPerStep's highest value).
+    .max(20),
 });
 
 const rewriteExample: z.infer<typeof rewriteSchema> = {

@@ -5,8 +5,8 @@ import { gradeAnswerPrompt, gradeAnswerSystemPrompt } from './grade-answer-promp
 
 export const gradeSchemaName = 'grade_answer';
 
-const gradeSchema = z.object({
-  rationale: z.string(),
+export const gradeSchema = z.object({
+  rationale: z.string().max(1000),
   grade: z.enum(grades),
 });
 

@@ -12,6 +12,7 @@ import {
   structuredOutputUnsupportedCode,
   toProviderError,
 } from './to-provider-error.js';
+import { toWireSchema } from './wire-schema.js';
 
 export type StructuredMode = 'json-schema' | 'prompt';
 
@@ -118,7 +119,7 @@ async function sendOnce<T>(
     abortSignal,
     providerOptions: relaxedSchemaProviderOptions,
     ...(settings.mode === 'json-schema'
-      ? { output: rawJsonOutput(attempt.jsonSchema, request.schemaName) }
+      ? { output: rawJsonOutput(toWireSchema(attempt.jsonSchema), request.schemaName) }
       : {}),
   };
   const toError = (error: unknown) =>
@@ -147,7 +148,7 @@ async function sendOnce<T>(
     const result = await generateText(options);
     if (stream) {
       // A server that cannot stream still gets the field's text out, in one delta.
-      const delta = createFieldStreamer(stream.path).push(result.text);
+      const delta = createFieldStreamer(stream.path, stream.otherPaths).push(result.text);
       if (delta) stream.onDelta(delta);
       if (settings.canStream !== false) settings.onStreamUnsupported?.();
     }
@@ -163,7 +164,7 @@ async function streamReply(
   options: Parameters<typeof streamText>[0],
   stream: NonNullable<StructuredRequest<unknown>['streamText']>,
 ): Promise<{ text: string; reasoning: string; usage: ModelUsage }> {
-  const field = createFieldStreamer(stream.path);
+  const field = createFieldStreamer(stream.path, stream.otherPaths);
   const text: string[] = [];
   const reasoning: string[] = [];
   let usage: ModelUsage = { inputTokens: undefined, outputTokens: undefined };

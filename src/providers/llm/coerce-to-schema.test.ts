@@ -149,6 +149,69 @@ describe('coerceToSchema: shapes small models write', () => {
   });
 });
 
+describe('coerceToSchema: a union of objects told apart by a constant (the nested agent step)', () => {
+  const branch = <const Name extends string, T extends z.ZodType>(name: Name, payload: T) =>
+    z.object({ action: z.literal(name), [name]: payload } as { action: z.ZodLiteral<Name> } & Record<
+      Name,
+      T
+    >);
+  const nested = z.object({
+    think: z.string(),
+    step: z.discriminatedUnion('action', [
+      branch('search', z.object({ queries: z.array(z.string()).min(1).max(3) })),
+      branch('visit', z.object({ targets: z.array(z.string()).min(1).max(2) })),
+      branch(
+        'answer',
+        z.object({
+          text: z.string().min(1),
+          references: z.array(z.object({ source: z.number(), quote: z.string() })),
+        }),
+      ),
+    ]),
+  });
+  const json = toJsonSchema(nested);
+  const fix = (value: unknown) => {
+    const result = coerceToSchema(value, json, { keyAliases: { urls: 'targets', answer: 'text' } });
+    return { ...result, parsed: nested.safeParse(result.value) };
+  };
+
+  it('coerces into the branch the action names, not the first one', () => {
+    const visit = fix({ think: 't', step: { action: 'visit', visit: { urls: 'https://a.example/' } } });
+    expect(visit.parsed.data?.step).toEqual({ action: 'visit', visit: { targets: ['https://a.example/'] } });
+    expect(visit.repairs).toBe(2);
+    const answer = fix({ think: 't', step: { action: 'answer', answer: 'Paris.' } });
+    expect(answer.parsed.data?.step).toEqual({
+      action: 'answer',
+      answer: { text: 'Paris.', references: [] },
+    });
+  });
+
+  it("fixes the action's case and cuts a long list, leaving a valid step untouched", () => {
+    const valid = { think: 't', step: { action: 'search', search: { queries: ['a'] } } };
+    expect(fix(valid).value).toBe(valid);
+    const sloppy = fix({ step: { action: 'SEARCH', search: { queries: ['a', 'b', 'c', 'd'] } } });
+    expect(sloppy.parsed.data).toEqual({
+      think: '',
+      step: { action: 'search', search: { queries: ['a', 'b', 'c'] } },
+    });
+    expect(sloppy.repairs).toBe(3);
+  });
+
+  it('wraps a bare list or string where the payload object holds one required list', () => {
+    const list = fix({ think: 't', step: { action: 'search', search: ['a', 'b'] } });
+    expect(list.parsed.data?.step).toEqual({ action: 'search', search: { queries: ['a', 'b'] } });
+    expect(list.repairs).toBe(1);
+    const text = fix({ think: 't', step: { action: 'visit', visit: 'https://a.example/' } });
+    expect(text.parsed.data?.step).toEqual({ action: 'visit', visit: { targets: ['https://a.example/'] } });
+    // An object with two required fields is not guessed.
+    expect(fix({ think: 't', step: { action: 'answer', answer: ['Paris.'] } }).parsed.success).toBe(false);
+  });
+
+  it('leaves an unknown action for validation to reject', () => {
+    expect(fix({ think: 't', step: { action: 'fly', fly: {} } }).parsed.success).toBe(false);
+  });
+});
+
 describe('length caps', () => {
   it('cuts free text over its maxLength instead of failing validation, counted as a repair', () => {
     const capped = z.object({ think: z.string().max(20), quote: z.string() });

@@ -3,7 +3,8 @@
  * models make: "true" for true, "3" for 3, a bare string where a list is wanted, `null` for an
  * omitted optional field, snake_case keys and known synonyms, enum values in the wrong case, an
  * object wrapped in one extra key, a plain string where an object of one text field is wanted
- * (so a list of strings becomes a list of such objects), a list longer than allowed, a missing
+ * (so a list of strings becomes a list of such objects), a list or a string where an object holding
+ * one required list is wanted (`"search": ["a"]`), a list longer than allowed, a missing
  * `think`, free text over its length cap (cut). It invents no content: what cannot be fixed is left for zod to reject. Each fix
  * counts as one repair.
  */
@@ -62,6 +63,7 @@ function coerceNode(value: unknown, schema: JsonSchemaNode, state: CoerceState):
   if (type === 'object' && !node.enum) return coerceObject(value, node, state);
   if (type === 'array' && !node.enum) return coerceArray(value, node, state);
   if (node.enum) next = coerceEnum(value, node.enum);
+  else if (node.const !== undefined) next = coerceEnum(value, [node.const]);
   else if (type === 'string') next = capLength(coerceString(value), node.maxLength);
   else if (type === 'number' || type === 'integer') next = coerceNumber(value, type);
   else if (type === 'boolean') next = coerceBoolean(value);
@@ -79,8 +81,36 @@ function resolveNode(schema: JsonSchemaNode, value: unknown, state: CoerceState)
   if (!branches) return schema;
   const nonNull = branches.filter((branch) => primaryType(branch) !== 'null');
   if (value === null && nonNull.length < branches.length) return { type: 'null' };
+  const tagged = branchByConstant(nonNull, value, state);
+  if (tagged) return resolveNode(tagged, value, state);
   const matching = nonNull.find((branch) => primaryType(branch) === jsonType(value));
   return matching ?? nonNull[0] ?? schema;
+}
+
+/**
+ * Among object branches told apart by a constant field (`{action: {const: "search"}}`), the one
+ * whose constant the value holds, whatever its case: coercing against the first object branch
+ * would map the wrong payload.
+ */
+function branchByConstant(
+  branches: JsonSchemaNode[],
+  value: unknown,
+  state: CoerceState,
+): JsonSchemaNode | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  return branches.find((branch) => {
+    const properties = resolveNode(branch, undefined, state).properties ?? {};
+    return Object.entries(properties).some(([key, property]) => {
+      const wanted = property.const ?? (property.enum?.length === 1 ? property.enum[0] : undefined);
+      const actual = record[key];
+      return (
+        typeof wanted === 'string' &&
+        typeof actual === 'string' &&
+        normaliseKey(actual) === normaliseKey(wanted)
+      );
+    });
+  });
 }
 
 function primaryType(schema: JsonSchemaNode): string | undefined {
@@ -109,12 +139,14 @@ function coerceObject(value: unknown, schema: JsonSchemaNode, state: CoerceState
   let object = value;
   if (typeof object === 'string') {
     const parsed = tryParseJson(object);
-    object = parsed ?? wrapText(object, schema) ?? object;
+    object = parsed ?? wrapText(object, schema) ?? wrapList([object], schema) ?? object;
     if (object !== value) state.repairs++;
   }
-  if (Array.isArray(object) && object.length === 1) {
-    object = object[0];
-    state.repairs++;
+  if (Array.isArray(object)) {
+    const only = object.length === 1 && isPlainObject(object[0]) ? object[0] : undefined;
+    const unwrapped = only ?? wrapList(object, schema) ?? object;
+    if (unwrapped !== object) state.repairs++;
+    object = unwrapped;
   }
   if (typeof object !== 'object' || object === null || Array.isArray(object)) return object;
   const properties = schema.properties ?? {};
@@ -181,6 +213,21 @@ function wrapText(text: string, schema: JsonSchemaNode): Record<string, unknown>
   const rest = required.filter((key) => key !== field);
   if (!rest.every((key) => primaryType(properties[key] ?? {}) === 'array')) return undefined;
   return { [field]: text, ...Object.fromEntries(rest.map((key) => [key, []])) };
+}
+
+/**
+ * A list where the schema wants an object whose one required field is a list:
+ * `"search": ["a", "b"]` → `{"queries": ["a", "b"]}`.
+ */
+function wrapList(items: unknown[], schema: JsonSchemaNode): Record<string, unknown> | undefined {
+  const required = schema.required ?? [];
+  const field = required[0];
+  if (required.length !== 1 || primaryType(schema.properties?.[field!] ?? {}) !== 'array') return undefined;
+  return { [field!]: items };
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `{"response": {...expected keys...}}` → the inner object. */

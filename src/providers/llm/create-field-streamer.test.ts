@@ -41,4 +41,17 @@ describe('createFieldStreamer', () => {
     const text = '{"items":[{"t":"a"},{"t":"b"}]}';
     expect(feed(['items', '1', 't'], [text]).join('')).toBe('b');
   });
+
+  it('follows the first of several paths the reply writes to, and only that one', () => {
+    const nested = '{"think":"t","step":{"action":"answer","answer":{"text":"nested"}}}';
+    const flat = '{"think":"t","action":"answer","answer":{"text":"flat"},"step":{"answer":{"text":"no"}}}';
+    const follow = (text: string) => {
+      const streamer = createFieldStreamer(['step', 'answer', 'text'], [['answer', 'text']]);
+      return chunks(text, 3)
+        .map((piece) => streamer.push(piece))
+        .join('');
+    };
+    expect(follow(nested)).toBe('nested');
+    expect(follow(flat)).toBe('flat');
+  });
 });

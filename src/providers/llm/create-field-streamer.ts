@@ -11,11 +11,16 @@ export interface FieldStreamer {
 
 /**
  * Follows a JSON object as it is written, character by character, and gives back the decoded
- * text of the string at `path` as it grows. Re-parsing the partial reply on every delta would be
+ * text of the string at `path` (or at the first of `otherPaths` the reply writes to) as it grows. Re-parsing the partial reply on every delta would be
  * quadratic; this keeps only a stack of open objects and arrays. Text before the first `{` (a
  * think block, a code fence) is skipped, as the non-streaming parser skips it.
  */
-export function createFieldStreamer(path: readonly string[]): FieldStreamer {
+export function createFieldStreamer(
+  path: readonly string[],
+  otherPaths: ReadonlyArray<readonly string[]> = [],
+): FieldStreamer {
+  // The first path the reply writes a string to is the one followed from then on.
+  let candidates: ReadonlyArray<readonly string[]> = [path, ...otherPaths];
   const stack: Frame[] = [];
   let prefix = '';
   let started = false;
@@ -27,11 +32,16 @@ export function createFieldStreamer(path: readonly string[]): FieldStreamer {
   let unicode: string | undefined;
   let key = '';
 
-  const atTarget = () =>
-    stack.length === path.length &&
+  const matches = (target: readonly string[]) =>
+    stack.length === target.length &&
     stack.every((frame, index) =>
-      frame.kind === 'object' ? frame.key === path[index] : String(frame.index) === path[index],
+      frame.kind === 'object' ? frame.key === target[index] : String(frame.index) === target[index],
     );
+  const atTarget = () => {
+    const found = candidates.find(matches);
+    if (found) candidates = [found];
+    return found !== undefined;
+  };
 
   const stringChar = (char: string, out: string[]): void => {
     let text: string | undefined;

@@ -48,4 +48,16 @@ describe('describeValidationIssues', () => {
     });
     expect(problems(refined, {})).toBe('action is "search" so the "search" object must be filled');
   });
+
+  it("names the allowed values of a discriminated union's tag", () => {
+    const union = z.object({
+      step: z.discriminatedUnion('action', [
+        z.object({ action: z.literal('search'), search: z.object({}) }),
+        z.object({ action: z.literal('answer'), answer: z.object({}) }),
+      ]),
+    });
+    expect(problems(union, { step: { action: 'visit' } })).toBe(
+      'the reply\'s field `step.action` must be one of "search", "answer"',
+    );
+  });
 });

@@ -12,7 +12,7 @@ const typeNames: Readonly<Record<string, string>> = {
 
 /**
  * Validation problems as sentences a person (and the re-asked model) can act on:
- * "the reply's field `search.queries` must be a list of at most 3 items", not zod's dump.
+ * "the reply's field `step.search.queries` must be a list of at most 3 items", not zod's dump.
  * `value` is what was validated, to tell a missing field from one of the wrong type.
  */
 export function describeValidationIssues(error: z.ZodError, value: unknown): string {
@@ -44,6 +44,9 @@ function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
     case 'unrecognized_keys':
       return `${subject} has fields that are not allowed: ${issue.keys.map((key) => `\`${key}\``).join(', ')}`;
     case 'invalid_union':
+      // A discriminated union's tag (an agent step's `action`) that names no branch.
+      if ('options' in issue && Array.isArray(issue.options))
+        return `${subject} must be one of ${issue.options.map((option) => JSON.stringify(option)).join(', ')}`;
       return `${subject} does not match any of the allowed shapes`;
     case 'invalid_format':
       return `${subject} must be a valid ${issue.format}`;

@@ -34,4 +34,25 @@ describe('renderFieldGuide', () => {
       'Example: {"think":"...","queries":["..."],"mode":"fast","hits":[{"source":0,"note":"..."}],"count":0}',
     );
   });
+
+  it('lists each object of a union under the constant that picks it (the agent step)', () => {
+    const step = z.object({
+      think: z.string(),
+      step: z.discriminatedUnion('action', [
+        z.object({ action: z.literal('search'), search: z.object({ queries: z.array(z.string()) }) }),
+        z.object({ action: z.literal('answer'), answer: z.object({ text: z.string() }) }),
+      ]),
+    });
+    expect(renderFieldGuide(step).split('\n')).toEqual([
+      '- think (text)',
+      '- step (one of 2 objects, below)',
+      '- step when action is "search":',
+      '- step.search (object)',
+      '- step.search.queries (list of texts)',
+      '- step when action is "answer":',
+      '- step.answer (object)',
+      '- step.answer.text (text)',
+      'Example: {"think":"...","step":{"action":"search","search":{"queries":["..."]}}}',
+    ]);
+  });
 });

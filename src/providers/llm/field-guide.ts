@@ -44,6 +44,23 @@ function collectFields(node: DescribedNode, root: JsonSchemaNode, path: string, 
     const items = field.items ? resolve(field.items as DescribedNode, root) : undefined;
     if (field.properties) collectFields(field, root, name, lines);
     else if (items?.properties) collectFields(items, root, `${name}[]`, lines);
+    else collectBranches(field, root, name, lines);
+  }
+}
+
+/**
+ * A union of objects told apart by a constant field (the agent's `step`): each object's fields,
+ * under the value that picks it, `- step when action is "search": ...`.
+ */
+function collectBranches(node: DescribedNode, root: JsonSchemaNode, path: string, lines: string[]): void {
+  const branches = (node.anyOf ?? node.oneOf ?? []).map((branch) => resolve(branch as DescribedNode, root));
+  for (const branch of branches) {
+    const tag = Object.entries(branch.properties ?? {}).find(([, property]) => property.const !== undefined);
+    if (!tag) continue;
+    const [key, property] = tag;
+    lines.push(`- ${path} when ${key} is ${JSON.stringify(property.const)}:`);
+    const { [key]: _tag, ...rest } = branch.properties!;
+    collectFields({ ...branch, properties: rest }, root, path, lines);
   }
 }
 
@@ -52,6 +69,8 @@ function typeOf(node: DescribedNode, root: JsonSchemaNode): string {
   if (node.enum) return `one of: ${node.enum.map(String).join(', ')}`;
   if (node.const !== undefined) return `always ${JSON.stringify(node.const)}`;
   const branches = node.anyOf ?? node.oneOf;
+  if (branches?.every((branch) => resolve(branch as DescribedNode, root).properties))
+    return `one of ${branches.length} objects, below`;
   if (branches)
     return branches.map((branch) => typeOf(resolve(branch as DescribedNode, root), root)).join(' or ');
   const type = Array.isArray(node.type) ? node.type.filter((each) => each !== 'null')[0] : node.type;

@@ -10,7 +10,7 @@ export function outputReserve(contextTokens: number): number {
  * judges, the analyst and the rewriter write a few short fields. Room for a reasoning model's
  * think block is included.
  */
-const roleCaps: Readonly<Record<LlmRole, number>> = {
+export const roleOutputCaps: Readonly<Record<LlmRole, number>> = {
   agent: 4096,
   beast: 4096,
   evaluator: 2048,
@@ -30,5 +30,5 @@ const roleCaps: Readonly<Record<LlmRole, number>> = {
  * always fits the part of the window the prompt builder left free.
  */
 export function defaultMaxOutputTokens(role: LlmRole, contextTokens: number): number {
-  return Math.min(roleCaps[role], outputReserve(contextTokens));
+  return Math.min(roleOutputCaps[role], outputReserve(contextTokens));
 }

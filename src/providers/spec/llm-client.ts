@@ -51,6 +51,12 @@ export interface StructuredRequest<T> {
 
 export interface StreamTextOptions {
   path: readonly string[];
+  /**
+   * Other places the same text may be written, for replies in another accepted shape (an agent
+   * step written flat: `['answer', 'text']` instead of `['step', 'answer', 'text']`). The first
+   * of `path` and these that the reply writes to is followed; the others are then ignored.
+   */
+  otherPaths?: ReadonlyArray<readonly string[]>;
   onDelta(delta: string): void;
   /**
    * The text so far is void: a reply was discarded (retried after an error, or re-asked after

@@ -18,7 +18,7 @@ export const librarianSchema = z.object({
         id: z.number().int().min(1).describe('the number of the item in <items>'),
         covered: z.boolean().describe('true only if the excerpts answer it'),
         quotes: z
-          .array(z.object({ url: z.string(), quote: z.string().min(1).max(500) }))
+          .array(z.object({ url: z.string().max(1000), quote: z.string().min(1).max(500) }))
           .max(4)
           .default([])
           .describe('exact quotes, copied word for word from the excerpt of that URL'),

@@ -10,36 +10,43 @@ export interface ProposedFact {
   verificationQuery: string;
 }
 
-const directSchema = z.object({
-  facts: z.array(
-    z.object({
-      id: z.number().int().min(1),
-      known: z.boolean().describe('false when you do not know it reliably'),
-      answer: z.string().max(500).default(''),
-    }),
-  ),
+// Lists are answered per data point (a plan has at most 20) or per wanted attribute (at most 10).
+export const directSchema = z.object({
+  facts: z
+    .array(
+      z.object({
+        id: z.number().int().min(1),
+        known: z.boolean().describe('false when you do not know it reliably'),
+        answer: z.string().max(500).default(''),
+      }),
+    )
+    .max(20),
 });
 
-const overviewSchema = z.object({
+export const overviewSchema = z.object({
   overview: z.string().min(1).max(6000).describe('what you know about the entity, facts only'),
 });
 
-const attributesSchema = z.object({
-  attributes: z.array(
-    z.object({
-      id: z.number().int().min(1),
-      value: z.string().max(500).describe('the value as the overview states it; empty if it does not'),
-    }),
-  ),
+export const attributesSchema = z.object({
+  attributes: z
+    .array(
+      z.object({
+        id: z.number().int().min(1),
+        value: z.string().max(500).describe('the value as the overview states it; empty if it does not'),
+      }),
+    )
+    .max(20),
 });
 
-const verificationSchema = z.object({
-  queries: z.array(
-    z.object({
-      id: z.number().int().min(1),
-      query: z.string().min(1).max(300).describe('a web search that would confirm or refute the fact'),
-    }),
-  ),
+export const verificationSchema = z.object({
+  queries: z
+    .array(
+      z.object({
+        id: z.number().int().min(1),
+        query: z.string().min(1).max(300).describe('a web search that would confirm or refute the fact'),
+      }),
+    )
+    .max(20),
 });
 
 /**

@@ -5,18 +5,20 @@ import type { ResearchContext } from '../research-context.js';
 import type { ReportSection } from '../research-types.js';
 import { tidy } from './cite-sources.js';
 import { formatSources, untrustedRule } from './section-sources.js';
-import { synthesisTemperature } from './write-section.js';
+import { maxSectionChars, synthesisTemperature } from './write-section.js';
 
 export const coherenceSchema = z.object({
-  summary: z.string().min(1).describe('3 to 5 sentences: the answer to the topic, citing [^n]'),
+  summary: z.string().min(1).max(2000).describe('3 to 5 sentences: the answer to the topic, citing [^n]'),
   sections: z
-    .array(z.object({ id: z.string(), markdown: z.string().min(1) }))
+    .array(z.object({ id: z.string().max(100), markdown: z.string().min(1).max(maxSectionChars) }))
+    // A plan has at most 8 sections; room to spare, as extra sections would be cut silently.
+    .max(16)
     .describe('the sections you changed, by id, with their whole new body'),
   chart: z
     .object({
-      section: z.string().describe('id of the section the chart belongs after'),
-      caption: z.string(),
-      mermaid: z.string().describe('mermaid source only, without fences'),
+      section: z.string().max(100).describe('id of the section the chart belongs after'),
+      caption: z.string().max(300),
+      mermaid: z.string().max(4000).describe('mermaid source only, without fences'),
     })
     .nullable()
     .default(null)

@@ -5,12 +5,12 @@ import type { ReportSection } from '../research-types.js';
 import { keepKnownFootnotes } from './coherence-pass.js';
 import type { ReportReferences } from './merge-references.js';
 import { formatSources, untrustedRule } from './section-sources.js';
-import { synthesisTemperature } from './write-section.js';
+import { maxSectionChars, synthesisTemperature } from './write-section.js';
 
 export const reviewSchema = z.object({
   approved: z.boolean(),
   feedback: z
-    .array(z.object({ section: z.string(), instruction: z.string().min(1) }))
+    .array(z.object({ section: z.string().max(100), instruction: z.string().min(1).max(600) }))
     .max(8)
     .default([])
     .describe('when not approved: what to change, per section id, specific enough to act on'),
@@ -20,7 +20,11 @@ const reviewSystem = `You are the Research Comptroller: review the final draft o
 Approve it unless a section fails the topic: it misses a question it was meant to answer while the text has the facts, contradicts another section, repeats itself, or is unclear. If not approved, give specific instructions per section (what to change, not "improve it"). Never ask for facts the draft does not have.`;
 
 export const sectionRevisionSchema = z.object({
-  markdown: z.string().min(1).describe('the whole revised section body, without its heading'),
+  markdown: z
+    .string()
+    .min(1)
+    .max(maxSectionChars)
+    .describe('the whole revised section body, without its heading'),
 });
 
 const revisionSystem = `You are the Synthesizer of a research team. Revise one section of a report following the reviewer's instructions. Revise, do not rewrite from scratch: keep what the instructions do not touch, keep each footnote marker [^n] on the sentence it supports, cite only listed sources, add no fact the sources do not state.`;

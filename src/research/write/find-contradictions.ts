@@ -12,9 +12,9 @@ export const contradictionsSchema = z.object({
   contradictions: z
     .array(
       z.object({
-        topic: z.string().min(1).describe('the data point the sources disagree on'),
+        topic: z.string().min(1).max(300).describe('the data point the sources disagree on'),
         sides: z
-          .array(z.object({ claim: z.string().min(1), source: z.number().int().min(1) }))
+          .array(z.object({ claim: z.string().min(1).max(500), source: z.number().int().min(1) }))
           .min(2)
           .max(4),
       }),

@@ -9,10 +9,17 @@ import { formatSources, sectionSources, untrustedRule } from './section-sources.
 /** Synthesis and its revisions favour precision over variety (seed 004). */
 export const synthesisTemperature = 0.2;
 
+/**
+ * A section body is asked for in 120 to 400 words (about 2,600 characters); tables make it longer.
+ * Within the writer's output limit (8,192 tokens) with room to spare.
+ */
+export const maxSectionChars = 10_000;
+
 export const sectionSchema = z.object({
   markdown: z
     .string()
     .min(1)
+    .max(maxSectionChars)
     .describe('the section body in markdown, without its heading; every factual sentence cites [^n]'),
 });
 

@@ -2,7 +2,7 @@
 // paragraph of every question pooled into one corpus, one file per paragraph. Recall of the gold
 // supporting paragraphs in the top 5/10/20, lexical only and with graph-aware expansion, ingest
 // rate and query latency; then 100,000 synthetic chunks for latency and database size.
-// Run: npm run bench:kb [-- --synthetic 100000]
+// Run: npm run bench:kb [-- --synthetic 100000] [--data hotpotqa.json]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,7 +11,11 @@ import { KnowledgeStore } from '../dist/knowledge/knowledge-store.js';
 import { searchKnowledge } from '../dist/knowledge/search-knowledge.js';
 import { createLexicalEmbedding } from '../dist/retrieval/lexical-embedding.js';
 
-const dataPath = resolve('../shared/eval/qa/hotpotqa-dev-distractor-first100.json');
+// --data <file> when the checkout is not next to shared/ (a worktree elsewhere).
+const dataIndex = process.argv.indexOf('--data');
+const dataPath = resolve(
+  dataIndex > 0 ? process.argv[dataIndex + 1] : '../shared/eval/qa/hotpotqa-dev-distractor-first100.json',
+);
 const syntheticIndex = process.argv.indexOf('--synthetic');
 const syntheticChunks = syntheticIndex > 0 ? Number(process.argv[syntheticIndex + 1]) : 100_000;
 const items = JSON.parse(readFileSync(dataPath, 'utf8'));

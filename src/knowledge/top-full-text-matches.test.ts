@@ -32,11 +32,13 @@ function syntheticStore(chunkCount: number) {
       vectors: [],
     });
   }
-  return { store, sentence };
+  // Two words of about the same frequency: the first one's rows rarely beat the second's bound.
+  const wordPair = (index: number) => vocabulary.slice(20 + 2 * index, 22 + 2 * index);
+  return { store, sentence, wordPair };
 }
 
 describe('topFullTextMatches', () => {
-  const { store, sentence } = syntheticStore(1500);
+  const { store, sentence, wordPair } = syntheticStore(1500);
   const database = store.knowledge.database;
   const count = database.prepare('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?');
   const rank = database.prepare(
@@ -45,8 +47,11 @@ describe('topFullTextMatches', () => {
 
   it('returns the rows and scores of the plain OR query while skipping it for most queries', () => {
     let pruned = 0;
-    for (let query = 0; query < 60; query++) {
-      const words = [...new Set(sentence(6).split(' '))];
+    let rounds = 0;
+    let exhausted = 0;
+    for (let query = 0; query < 80; query++) {
+      // The last queries are pairs of words as frequent as each other: the bound seldom holds, both are ranked.
+      const words = [...new Set(query < 60 ? sentence(6).split(' ') : wordPair(query - 60))];
       const terms = words.map((word) => ({
         phrase: fullTextPhrase(word),
         rows: (count.get(fullTextPhrase(word)) as { n: number }).n,
@@ -67,9 +72,15 @@ describe('topFullTextMatches', () => {
       // The plain query with the terms in the order the pruning sums them (rarest first).
       const sorted = [...terms].sort((a, b) => a.rows - b.rows).map((term) => term.phrase);
       expect(rows).toEqual(rank.all(sorted.join(' OR '), 30));
-      if (!matches.includes(sorted.join(' OR '))) pruned++;
+      // Stopped while common terms were left: the last round ranked "rare AND common", "rare NOT common".
+      if (matches.at(-2)?.includes(' AND ')) pruned++;
+      else if (matches.length > 1) exhausted++;
+      if (matches.length > 2) rounds++;
     }
     expect(pruned).toBeGreaterThan(20);
+    // Rounds after the first rank only the rows new to them; the total is still exact.
+    expect(rounds).toBeGreaterThan(10);
+    expect(exhausted).toBeGreaterThan(0);
   });
 
   it('runs the plain query on a small index', () => {

@@ -12,7 +12,7 @@ export interface TopFullTextInput {
   limit: number;
   /** Runs an FTS5 MATCH: its best `limit` rows by BM25, ties by id. */
   run: (match: string) => ScoredRow[];
-  /** The rare terms first searched alone match at least this share of the index's rows (default 0.2). */
+  /** The rare terms first searched alone match at least this share of the index's rows (default 0.15). */
   candidateShare?: number;
   /** Below this many matching rows (summed over terms) the plain query is cheap enough (default 5000). */
   minimumRows?: number;
@@ -29,46 +29,58 @@ const boundMargin = 1.01;
  * query, without scoring every row that holds only common terms (MaxScore pruning). Ranking a
  * common term's rows is most of a query's time on a large index, yet those rows rarely make
  * the top: a row with none of the rare terms scores below the sum of the common terms' bounds.
- * So the rows with a rare term are ranked first, with their full scores (rare AND common, then
- * rare NOT common: every phrase counted once, in the plain query's order, so the sums are
- * bit-identical); when the `limit`-th of them beats that bound, no other row can enter. Else
- * the rare part grows to what the bound asks for, or the plain query runs.
+ * So the rows with a rare term are ranked first, with their full scores; when the `limit`-th of
+ * them beats that bound, no other row can enter. Else the next terms' rows (without the terms
+ * already done) are ranked too, as many terms as the bound asks for, until it holds or every
+ * term is done.
  */
 export function topFullTextMatches(input: TopFullTextInput): ScoredRow[] {
   const terms = [...input.terms].sort((a, b) => a.rows - b.rows);
-  const any = (part: typeof terms) => part.map((term) => term.phrase).join(' OR ');
-  const plain = () => input.run(any(terms));
+  const any = (from: number, to: number) =>
+    terms
+      .slice(from, to)
+      .map((term) => term.phrase)
+      .join(' OR ');
   const totalRows = terms.reduce((sum, term) => sum + term.rows, 0);
-  if (terms.length < 2 || totalRows < (input.minimumRows ?? 5000)) return plain();
+  if (terms.length < 2 || totalRows < (input.minimumRows ?? 5000)) return input.run(any(0, terms.length));
   // commonBound[i]: above any score of a row holding none of terms[0..i).
   const commonBound = new Array<number>(terms.length + 1).fill(0);
   for (let index = terms.length - 1; index >= 0; index--) {
     const idf = bm25Idf(input.indexRows, terms[index]!.rows);
     commonBound[index] = commonBound[index + 1]! + idf * (k1 + 1) * boundMargin;
   }
-  const rowsOf = (count: number) => terms.slice(0, count).reduce((sum, term) => sum + term.rows, 0);
-  const budget = input.indexRows * (input.candidateShare ?? 0.2);
+  const budget = input.indexRows * (input.candidateShare ?? 0.15);
   let rare = 1;
-  while (rare < terms.length && rowsOf(rare) < budget) rare++;
-  while (rare < terms.length) {
-    const rarePart = any(terms.slice(0, rare));
-    const commonPart = any(terms.slice(rare));
-    const best = [
-      ...input.run(`(${rarePart}) AND (${commonPart})`),
-      ...input.run(`(${rarePart}) NOT (${commonPart})`),
-    ]
-      .sort((a, b) => b.score - a.score || a.id - b.id)
-      .slice(0, input.limit);
+  for (let rows = terms[0]!.rows; rare < terms.length && rows < budget; rare++) rows += terms[rare]!.rows;
+  if (rare === terms.length) return input.run(any(0, terms.length));
+  let best: ScoredRow[] = [];
+  let done = 0;
+  for (;;) {
+    const found = newRowQueries(any(0, done), any(done, rare), any(rare, terms.length)).flatMap((match) =>
+      input.run(match),
+    );
+    best = [...best, ...found].sort((a, b) => b.score - a.score || a.id - b.id).slice(0, input.limit);
+    if (rare === terms.length) return best;
     const threshold = best.length === input.limit ? best[input.limit - 1]!.score : Number.NEGATIVE_INFINITY;
     if (threshold > commonBound[rare]!) return best;
-    // The threshold found is a floor of the true one: grow the rare part until its bound is below it.
-    let next = rare + 1;
-    while (next < terms.length && commonBound[next]! >= threshold) next++;
-    // Ranking most of the rows twice costs more than ranking them all once.
-    if (rowsOf(next) > totalRows / 2) break;
-    rare = next;
+    // The threshold found is a floor of the true one: take in terms until their bound is below it.
+    done = rare;
+    rare++;
+    while (rare < terms.length && commonBound[rare]! >= threshold) rare++;
   }
-  return plain();
+}
+
+/**
+ * The MATCH expressions for the rows holding a term of `added` and none of `done`, split by
+ * whether they hold a term of `common`. Every expression lists the phrases in the plain query's
+ * order (done, added, common); `done` repeated after NOT matches nothing in these rows and adds
+ * 0 to their score. So each row's BM25 is summed exactly as the plain query sums it.
+ */
+function newRowQueries(done: string, added: string, common: string): string[] {
+  const any = done ? `(${done} OR ${added})` : `(${added})`;
+  if (!common) return [`${any} NOT (${done})`];
+  const without = done ? `${done} OR ${common}` : common;
+  return [`${any} AND ((${common})${done ? ` NOT (${done})` : ''})`, `${any} NOT (${without})`];
 }
 
 /** FTS5's idf: ln((N − n + 0.5) / (n + 0.5)), at least 1e-6. */

@@ -28,11 +28,12 @@ const summaryIndex: RankedIndex = {
 /**
  * The FTS5 side of the knowledge store: chunk and summary searches ranked by BM25 (higher is
  * better), and the per-word row counts that pick a query's informative words and prune its
- * ranking. The counts are remembered until forget() (every write).
+ * ranking. The counts are remembered until a write (forget(), or another process's write).
  */
 export class FullTextIndex {
   private chunkCount: number | undefined;
   private readonly wordRows = new Map<string, number>();
+  private dataVersion: number | undefined;
 
   constructor(private readonly statement: PreparedStatements) {}
 
@@ -50,6 +51,7 @@ export class FullTextIndex {
     options: FullTextOptions,
   ): Array<{ chunkId: number; score: number }> {
     if (words.length === 0) return [];
+    this.checkForOtherWriters();
     const rows = topFullTextMatches({
       terms: words.map((word) => ({ phrase: fullTextPhrase(word), rows: this.rowsWith(word) })),
       indexRows: this.indexRows(),
@@ -72,6 +74,7 @@ export class FullTextIndex {
    */
   informativeWords(words: readonly string[]): string[] {
     if (words.length <= 1) return [...words];
+    this.checkForOtherWriters();
     const frequencies = words.map((word) => ({ word, rows: this.rowsWith(word) }));
     const informative = frequencies.filter((entry) => entry.rows <= this.indexRows() / 2);
     const kept =
@@ -82,6 +85,13 @@ export class FullTextIndex {
   forget(): void {
     this.chunkCount = undefined;
     this.wordRows.clear();
+  }
+
+  /** Counts are forgotten when another connection (another deepsearch process) has written. */
+  private checkForOtherWriters(): void {
+    const version = this.statement('PRAGMA data_version').pluck().get() as number;
+    if (this.dataVersion !== undefined && version !== this.dataVersion) this.forget();
+    this.dataVersion = version;
   }
 
   private indexRows(): number {

@@ -78,7 +78,7 @@ export function topFullTextMatches(input: TopFullTextInput): ScoredRow[] {
  */
 function newRowQueries(done: string, added: string, common: string): string[] {
   const any = done ? `(${done} OR ${added})` : `(${added})`;
-  if (!common) return [`${any} NOT (${done})`];
+  if (!common) return [done ? `${any} NOT (${done})` : any];
   const without = done ? `${done} OR ${common}` : common;
   return [`${any} AND ((${common})${done ? ` NOT (${done})` : ''})`, `${any} NOT (${without})`];
 }

@@ -2,7 +2,7 @@
 // paragraph of every question pooled into one corpus, one file per paragraph. Recall of the gold
 // supporting paragraphs in the top 5/10/20, lexical only and with graph-aware expansion, ingest
 // rate and query latency; then 100,000 synthetic chunks for latency and database size.
-// Run: npm run bench:kb [-- --synthetic 100000]
+// Run: npm run bench:kb [-- --synthetic 100000] [--runs 3] [--data hotpotqa.json]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,9 +11,15 @@ import { KnowledgeStore } from '../dist/knowledge/knowledge-store.js';
 import { searchKnowledge } from '../dist/knowledge/search-knowledge.js';
 import { createLexicalEmbedding } from '../dist/retrieval/lexical-embedding.js';
 
-const dataPath = resolve('../shared/eval/qa/hotpotqa-dev-distractor-first100.json');
+// --data <file> when the checkout is not next to shared/ (a worktree elsewhere).
+const dataIndex = process.argv.indexOf('--data');
+const dataPath = resolve(
+  dataIndex > 0 ? process.argv[dataIndex + 1] : '../shared/eval/qa/hotpotqa-dev-distractor-first100.json',
+);
 const syntheticIndex = process.argv.indexOf('--synthetic');
 const syntheticChunks = syntheticIndex > 0 ? Number(process.argv[syntheticIndex + 1]) : 100_000;
+const runsIndex = process.argv.indexOf('--runs');
+const runs = runsIndex > 0 ? Number(process.argv[runsIndex + 1]) : 3;
 const items = JSON.parse(readFileSync(dataPath, 'utf8'));
 const work = mkdtempSync(join(tmpdir(), 'kb-bench-'));
 const fileName = (title) => `${title.replace(/[^\p{L}\p{N}]+/gu, '_').slice(0, 80)}.md`;
@@ -164,25 +170,45 @@ async function syntheticPass(count) {
     }
     return { wall: times.sort((a, b) => a - b), cpu: cpuTimes.sort((a, b) => a - b) };
   };
-  const times = await timeQueries(200, false);
-  const expandedTimes = await timeQueries(100, true);
+  // Several passes over the same base: on a shared machine one pass may meet a burst of other
+  // work; the best and the median pass say more than any single one.
+  const passes = [];
+  for (let pass = 0; pass < runs; pass++) {
+    const lexical = await timeQueries(200, false);
+    const expanded = await timeQueries(100, true);
+    passes.push({ lexical, expanded, load: loadavg()[0] });
+  }
   store.close();
   const megabytes =
     (statSync(file).size + (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0)) / 2 ** 20;
   console.log(
     `synthetic: ${count} chunks of ~120 words written in ${writeSeconds.toFixed(1)} s, database ${megabytes.toFixed(0)} MB`,
   );
-  const row = (query, { wall, cpu }) => ({
+  const row = (pass, query, { wall, cpu }, load) => ({
+    pass,
     query,
     msP50: pct(wall, 0.5),
     msP95: pct(wall, 0.95),
     cpuMsP50: pct(cpu, 0.5),
     cpuMsP95: pct(cpu, 0.95),
+    load: load.toFixed(1),
   });
-  console.table([row('lexical (FTS5 BM25)', times), row('lexical + expansion', expandedTimes)]);
-  console.log(
-    `target: lexical p50 < 50 ms · wall ${pct(times.wall, 0.5)} ms, CPU ${pct(times.cpu, 0.5)} ms (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
+  console.table(
+    passes.flatMap((pass, index) => [
+      row(index + 1, 'lexical (FTS5 BM25)', pass.lexical, pass.load),
+      row(index + 1, 'lexical + expansion', pass.expanded, pass.load),
+    ]),
   );
+  const byWall = [...passes].sort((a, b) => median(a.lexical.wall) - median(b.lexical.wall));
+  const describe = (pass) =>
+    `wall ${pct(pass.lexical.wall, 0.5)} ms, CPU ${pct(pass.lexical.cpu, 0.5)} ms (load average ${pass.load.toFixed(1)})`;
+  console.log(
+    `target: lexical p50 < 50 ms · best pass ${describe(byWall[0])} · median pass ${describe(byWall[Math.floor((byWall.length - 1) / 2)])} · ${cpus().length} cores`,
+  );
+}
+
+function median(sorted) {
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function cpuMs(started) {

@@ -6,7 +6,8 @@ import { type AnalysisEstimate, analyzeDocument, estimateAnalysis } from './anal
 import { chunkDocument, type DocumentChunk, defaultChunkChars } from './chunk-document.js';
 import { collectSources, type SourceItem, type SourceProblem } from './collect-sources.js';
 import { embeddingText, syncEmbeddingModel } from './embed-chunks.js';
-import { contentHash, type KnowledgeStore } from './knowledge-store.js';
+import { contentHash } from './knowledge-records.js';
+import type { KnowledgeStore } from './knowledge-store.js';
 import { type ReadDocument, readDocumentFile, readDocumentUrl } from './read-document.js';
 
 export interface IngestProgress {

@@ -3,7 +3,9 @@ import type { Reranker } from '../providers/spec/reranker.js';
 import { expansionEntities } from '../retrieval/entity-expansion.js';
 import { searchWordsOf, tokenize } from '../retrieval/tokenize.js';
 import { embeddingText, vectorsMatch } from './embed-chunks.js';
-import type { KnowledgeStore, StoredChunk } from './knowledge-store.js';
+import { fullTextQuery } from './full-text-index.js';
+import type { StoredChunk } from './knowledge-records.js';
+import type { KnowledgeStore } from './knowledge-store.js';
 import { knowledgeUrl } from './knowledge-url.js';
 import { summaryChunks } from './summary-chunks.js';
 
@@ -54,6 +56,7 @@ const rrfK = 60;
 const seedCount = 3;
 const perEntity = 2;
 const keptSeeds = 2;
+const rerankDepth = 30;
 
 /**
  * Hybrid search over the knowledge base: FTS5 BM25, vector neighbours and the best chunks of
@@ -71,8 +74,9 @@ export async function searchKnowledge(options: KnowledgeSearchOptions): Promise<
     explanations.set(id, entry);
     return entry;
   };
-  const match = fullTextQuery(store.informativeWords([...new Set(searchWordsOf(query))]));
-  store.fullText(match, { limit: depth, collection: options.collection }).forEach((row, rank) => {
+  const words = store.informativeWords([...new Set(searchWordsOf(query))]);
+  const match = fullTextQuery(words);
+  store.fullTextAnyWord(words, { limit: depth, collection: options.collection }).forEach((row, rank) => {
     const entry = explain(row.chunkId);
     entry.fullText = { rank: rank + 1, bm25: round(row.score) };
     entry.fused += 1 / (rrfK + rank + 1);
@@ -101,12 +105,18 @@ export async function searchKnowledge(options: KnowledgeSearchOptions): Promise<
     }
   }
   let ranked = [...explanations.entries()].sort((a, b) => b[1].fused - a[1].fused).map(([id]) => id);
-  const chunks = store.chunks(ranked);
+  // Only the chunks something reads are loaded: the reranker's head, the expansion's seeds, the hits.
+  const chunks = store.chunks(
+    ranked.slice(0, Math.max(limit, seedCount, usesReranker(options) ? rerankDepth : 0)),
+  );
   const reranked = await rerank(options, ranked, chunks, explanations);
   if (reranked) ranked = reranked;
   const entities: string[] = [];
   if (options.expand ?? true) ranked = expand({ ...options, ranked, chunks, explanations, entities });
-  const hits = ranked.slice(0, limit).map((id, index) => {
+  ranked = ranked.slice(0, limit);
+  const missing = ranked.filter((id) => !chunks.has(id));
+  for (const [id, chunk] of store.chunks(missing)) chunks.set(id, chunk);
+  const hits = ranked.map((id, index) => {
     const chunk = chunks.get(id)!;
     explanations.get(id)!.fused = round(explanations.get(id)!.fused);
     return {
@@ -125,9 +135,10 @@ async function rerank(
   chunks: Map<number, StoredChunk>,
   explanations: Map<number, HitExplanation>,
 ): Promise<number[] | undefined> {
-  if (!options.reranker || options.reranker.builtin || ranked.length === 0) return undefined;
-  const head = ranked.slice(0, 30);
-  const scores = await options.reranker.rerank(
+  const { reranker } = options;
+  if (!reranker || !usesReranker(options) || ranked.length === 0) return undefined;
+  const head = ranked.slice(0, rerankDepth);
+  const scores = await reranker.rerank(
     options.query,
     head.map((id) => embeddingText(chunks.get(id)!)),
     { signal: options.signal },
@@ -138,7 +149,11 @@ async function rerank(
   const order = head
     .map((id, index) => ({ id, score: scores[index] ?? 0 }))
     .sort((a, b) => b.score - a.score);
-  return [...order.map((entry) => entry.id), ...ranked.slice(30)];
+  return [...order.map((entry) => entry.id), ...ranked.slice(rerankDepth)];
+}
+
+function usesReranker(options: KnowledgeSearchOptions): boolean {
+  return options.reranker !== undefined && !options.reranker.builtin;
 }
 
 function expand(input: {
@@ -185,8 +200,6 @@ function expand(input: {
     }
     if (added > 0) input.entities.push(entity.text);
   }
-  const missing = [...taken].filter((id) => !chunks.has(id));
-  for (const [id, chunk] of store.chunks(missing)) chunks.set(id, chunk);
   // The seeds keep their places; below them expansion chunks (best entity first) alternate with
   // the rest of the fused list, so neither a wrong entity nor a long fused tail crowds out the other.
   const expansions = [...inserted.keys()]
@@ -213,11 +226,6 @@ function analysedNames(analysis: string | null): string[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Search words as FTS5 strings, OR-ed: BM25 ranks chunks by how many and how rare. */
-export function fullTextQuery(words: readonly string[]): string {
-  return words.map((word) => `"${word.replace(/"/g, '')}"`).join(' OR ');
 }
 
 function phraseQuery(name: string): string {

@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KnowledgeStore } from './knowledge-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'full-text-index-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function add(store: KnowledgeStore, source: string, text: string) {
+  store.putDocument({
+    collection: 'default',
+    source,
+    title: source,
+    contentType: 'text/plain',
+    contentHash: source,
+    text,
+    chunks: [{ kind: 'text', heading: '', text, start: 0, end: text.length }],
+    vectors: [],
+  });
+}
+
+describe('FullTextIndex word counts', () => {
+  it('are forgotten when another process writes to the same base', () => {
+    const file = join(dir, 'shared.sqlite');
+    const reader = new KnowledgeStore({ file, vectorBackend: 'exact-scan' });
+    const writer = new KnowledgeStore({ file, vectorBackend: 'exact-scan' });
+    add(writer, 'a.txt', 'the turbine manual');
+    add(writer, 'b.txt', 'the boiler manual');
+    add(writer, 'c.txt', 'the heat pump notes');
+    // "manual" is in 2 of 3 chunks: more than half, so it is left out.
+    expect(reader.informativeWords(['turbine', 'manual'])).toEqual(['turbine']);
+    for (let index = 0; index < 4; index++) add(writer, `n${index}.txt`, `notes ${index}`);
+    // Now in 2 of 7: the reader sees the other connection's write and counts again.
+    expect(reader.informativeWords(['turbine', 'manual'])).toEqual(['turbine', 'manual']);
+    reader.close();
+    writer.close();
+  });
+});

@@ -135,7 +135,7 @@ export interface DeepSearchRuntime {
   askModel(request: Omit<TextRequest, 'role'>): Promise<TextResult>;
   /** Replaces every configured secret (all keys, server keys too) in a text; output paths apply it. */
   readonly redact: Redactor;
-  /** Releases the cache database; the runtime may still be used (it reopens on demand). */
+  /** Releases the cache, knowledge, trust and run databases; the runtime may still be used (they reopen on demand). */
   close(): void;
 }
 
@@ -157,9 +157,12 @@ function loadHostHealth(records: TrustRecords | undefined): HostHealth {
   }
 }
 
+/** Writes the hosts changed since the last save; on failure they stay unsaved for the next one. */
 function saveHostHealth(records: TrustRecords, health: HostHealth, warn: (message: string) => void): void {
+  const changes = health.unsavedChanges();
+  if (changes.length === 0) return;
   try {
-    records.save(health.snapshot());
+    health.markSaved(records.save(changes));
   } catch (error) {
     warn(`cannot save domain trust profiles to ${records.file}: ${(error as Error).message}`);
   }
@@ -214,9 +217,11 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     ? { 'kb:': createKnowledgeReader({ knowledgeBase }), ...options.sourceReaders }
     : options.sourceReaders;
   const reader = options.reader ?? cache.reader(createSourceReader({ ...options, sourceReaders }), network);
+  // Keeps one connection to the knowledge base's file from the first load or save to close().
   const trustRecords = createTrustRecords({
     jsonFile: config.retrieval.hostHealthFile,
     knowledgeFile: config.knowledge.file,
+    loadDriver: options.loadSqlite,
   });
   // Read on first use: a runtime that only searches or reads never opens the database for it.
   let loadedHealth: HostHealth | undefined;
@@ -227,13 +232,13 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   /** Records the hosts a finished run cited and saves the profiles when the run changed them. */
   const settleTrust = (
     health: HostHealth,
-    before: number,
     cited: ReadonlyArray<{ url: string }> | undefined,
     warn: (message: string) => void,
   ) => {
     // A domain cited in a final answer earns trust: the reference count of its profile.
     for (const reference of cited ?? []) health.recordReference(reference.url);
-    if (trustRecords && health.changes !== before) saveHostHealth(trustRecords, health, warn);
+    // Only the hosts changed since the last save (by this run or one still going) are written.
+    if (trustRecords) saveHostHealth(trustRecords, health, warn);
   };
   const otherSearch = new Map<string, SearchProvider>();
   // A run may name another provider; made once per provider, unknown names fail like at start.
@@ -310,7 +315,6 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
           })
         : undefined;
     const health = hostHealth();
-    const before = health.changes;
     let cited: DeepSearchResult['references'] | undefined;
     const run = prepareRun({
       question,
@@ -337,7 +341,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       recording?.settle({ error });
       throw error;
     } finally {
-      settleTrust(health, before, cited, (message) => run.events.emit({ type: 'warning', step: 0, message }));
+      settleTrust(health, cited, (message) => run.events.emit({ type: 'warning', step: 0, message }));
     }
   };
   const research = async (
@@ -365,7 +369,6 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
           })
         : undefined;
     const health = hostHealth();
-    const before = health.changes;
     let cited: ResearchReport['references'] | undefined;
     try {
       const report = await runResearch({
@@ -393,7 +396,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       recording?.settle({ error });
       throw error;
     } finally {
-      settleTrust(health, before, cited, () => {});
+      settleTrust(health, cited, () => {});
     }
   };
   const findResumeTarget = (runId: string, owner: string | undefined): ResumeTarget => {
@@ -426,6 +429,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     close: () => {
       cache.close();
       knowledgeBase?.close();
+      trustRecords?.close();
       runs?.close();
     },
     runs,

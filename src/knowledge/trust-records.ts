@@ -1,18 +1,30 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { loadBetterSqlite3, type SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
 import { readJsonFile, writeJsonFile } from '../providers/storage/json-file.js';
-import type { HostHealthEntry, HostHealthSnapshot } from '../retrieval/host-health.js';
+import {
+  type HostHealthChange,
+  type HostHealthEntry,
+  type HostHealthSnapshot,
+  isHostHealthEntry,
+} from '../retrieval/host-health.js';
 
-/** Where domain trust profiles are kept across runs. */
+/**
+ * Where domain trust profiles are kept across runs. Saves add a runtime's changes to what is
+ * stored (counts add up, the earliest first visit and the latest problem are kept, the https of
+ * the newest read wins), so two processes updating one domain both count.
+ */
 export interface TrustRecords {
   /** The file, for messages and `deepsearch trust`. */
   readonly file: string;
   readonly kind: 'knowledge base' | 'json';
   /** The saved profiles ({} when there are none yet). */
   load(): HostHealthSnapshot;
-  save(snapshot: HostHealthSnapshot): void;
+  /** Adds the changes to the stored profiles, in one transaction; returns those profiles as stored now. */
+  save(changes: readonly HostHealthChange[]): HostHealthSnapshot;
+  /** Releases the database connection, if one is open; the next load or save reopens it. */
+  close(): void;
 }
 
 // Part of the knowledge base's schema too (open-knowledge-database.ts): one table, whichever
@@ -38,19 +50,31 @@ CREATE TABLE IF NOT EXISTS domains (
 export function createTrustRecords(options: {
   jsonFile?: string;
   knowledgeFile?: string;
+  /** better-sqlite3, or another build of it (DEEPSEARCH_SQLITE_MODULE; tests count connections). */
+  loadDriver?: SqliteDriverLoader;
 }): TrustRecords | undefined {
   if (options.jsonFile) return jsonRecords(options.jsonFile);
   if (options.knowledgeFile && options.knowledgeFile !== ':memory:')
-    return sqliteRecords(options.knowledgeFile);
+    return sqliteRecords(options.knowledgeFile, options.loadDriver ?? loadBetterSqlite3);
   return undefined;
 }
 
+/** The JSON file is read, merged and rewritten whole on every save (kept for existing setups). */
 function jsonRecords(file: string): TrustRecords {
+  const load = () => (readJsonFile(file) ?? {}) as HostHealthSnapshot;
   return {
     file,
     kind: 'json',
-    load: () => (readJsonFile(file) ?? {}) as HostHealthSnapshot,
-    save: (snapshot) => writeJsonFile(file, snapshot),
+    load,
+    save(changes) {
+      const stored = load();
+      const saved = mergeChanges(changes, (host) =>
+        isHostHealthEntry(stored[host]) ? stored[host] : undefined,
+      );
+      writeJsonFile(file, { ...stored, ...saved });
+      return saved;
+    },
+    close() {},
   };
 }
 
@@ -66,59 +90,114 @@ interface DomainRow {
   last_problem_at: string | null;
 }
 
-function sqliteRecords(file: string): TrustRecords {
-  const open = (create: boolean): BetterSqlite3.Database | undefined => {
+/**
+ * One connection for the records' life (opened on first use, released by close()): a save writes
+ * only the changed hosts, in one immediate transaction, so a concurrent writer waits rather than
+ * interleaving between a row's read and its write.
+ */
+function sqliteRecords(file: string, loadDriver: SqliteDriverLoader): TrustRecords {
+  let connection: TrustConnection | undefined;
+  const open = (create: boolean) => {
+    if (connection) return connection;
     // Reading never creates the knowledge base: a run that reads no page leaves no file behind.
     if (!create && !existsSync(file)) return undefined;
     mkdirSync(dirname(file), { recursive: true });
-    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    const Database = loadDriver();
     const database = new Database(file);
-    database.pragma('journal_mode = WAL');
-    database.pragma('busy_timeout = 5000');
-    database.exec(domainsSchema);
-    return database;
+    try {
+      connection = prepare(database);
+    } catch (error) {
+      database.close();
+      throw error;
+    }
+    return connection;
   };
   return {
     file,
     kind: 'knowledge base',
     load() {
-      const database = open(false);
+      const database = open(false)?.database;
       if (!database) return {};
-      try {
-        const rows = database.prepare('SELECT * FROM domains').all() as DomainRow[];
-        return Object.fromEntries(rows.map((row) => [row.host, entryOf(row)]));
-      } finally {
-        database.close();
-      }
+      const rows = database.prepare('SELECT * FROM domains').all() as DomainRow[];
+      return Object.fromEntries(rows.map((row) => [row.host, entryOf(row)]));
     },
-    save(snapshot) {
-      const database = open(true)!;
-      try {
-        const upsert = database.prepare(
-          'INSERT OR REPLACE INTO domains (host, first_seen, reference_count, failures, successes, paywalled, blocked, https, last_problem_at) ' +
-            'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        );
-        database.transaction(() => {
-          for (const [host, entry] of Object.entries(snapshot)) {
-            upsert.run(
-              host,
-              entry.firstSeen ?? null,
-              entry.references ?? 0,
-              entry.failures,
-              entry.successes,
-              entry.paywalled,
-              entry.blocked ?? 0,
-              entry.https === undefined ? null : Number(entry.https),
-              entry.lastProblemAt ?? null,
-            );
-          }
-        })();
-      } finally {
-        database.close();
-      }
+    save(changes) {
+      if (changes.length === 0) return {};
+      return open(true)!.save(changes);
+    },
+    close() {
+      connection?.database.close();
+      connection = undefined;
     },
   };
 }
+
+interface TrustConnection {
+  database: BetterSqlite3.Database;
+  save(changes: readonly HostHealthChange[]): HostHealthSnapshot;
+}
+
+/** The schema and the statements of a save, made once per connection. */
+function prepare(database: BetterSqlite3.Database): TrustConnection {
+  database.pragma('journal_mode = WAL');
+  database.pragma('busy_timeout = 5000');
+  database.exec(domainsSchema);
+  const select = database.prepare('SELECT * FROM domains WHERE host = ?');
+  const upsert = database.prepare(
+    'INSERT OR REPLACE INTO domains (host, first_seen, reference_count, failures, successes, paywalled, blocked, https, last_problem_at) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const write = database.transaction((changes: readonly HostHealthChange[]) => {
+    const saved = mergeChanges(changes, (host) => {
+      const row = select.get(host) as DomainRow | undefined;
+      return row && entryOf(row);
+    });
+    for (const [host, entry] of Object.entries(saved)) {
+      upsert.run(
+        host,
+        entry.firstSeen ?? null,
+        entry.references ?? 0,
+        entry.failures,
+        entry.successes,
+        entry.paywalled,
+        entry.blocked ?? 0,
+        entry.https === undefined ? null : Number(entry.https),
+        entry.lastProblemAt ?? null,
+      );
+    }
+    return saved;
+  });
+  return { database, save: (changes) => write.immediate(changes) };
+}
+
+/** The stored profiles of the changed hosts with the changes added (see TrustRecords). */
+function mergeChanges(
+  changes: readonly HostHealthChange[],
+  stored: (host: string) => HostHealthEntry | undefined,
+): HostHealthSnapshot {
+  const saved: HostHealthSnapshot = {};
+  for (const change of changes) {
+    const before = stored(change.host);
+    const firstSeen = earliest(before?.firstSeen, change.firstSeen);
+    const lastProblemAt = latest(before?.lastProblemAt, change.lastProblemAt);
+    const https = change.https ?? before?.https;
+    saved[change.host] = {
+      failures: (before?.failures ?? 0) + change.failures,
+      successes: (before?.successes ?? 0) + change.successes,
+      paywalled: (before?.paywalled ?? 0) + change.paywalled,
+      blocked: (before?.blocked ?? 0) + change.blocked,
+      references: (before?.references ?? 0) + change.references,
+      ...(firstSeen ? { firstSeen } : {}),
+      ...(https === undefined ? {} : { https }),
+      ...(lastProblemAt ? { lastProblemAt } : {}),
+    };
+  }
+  return saved;
+}
+
+// ISO 8601 times of one format compare as strings.
+const earliest = (a?: string, b?: string) => (a && b ? (a < b ? a : b) : (a ?? b));
+const latest = (a?: string, b?: string) => (a && b ? (a > b ? a : b) : (a ?? b));
 
 function entryOf(row: DomainRow): HostHealthEntry {
   return {

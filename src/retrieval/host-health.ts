@@ -25,6 +25,25 @@ export interface HostHealthEntry {
 
 export type HostHealthSnapshot = Record<string, HostHealthEntry>;
 
+/**
+ * What a runtime changed in one domain's profile since its last save: the counts as increments,
+ * so saves of several processes add up instead of the later one overwriting the other's.
+ */
+export interface HostHealthChange {
+  host: string;
+  failures: number;
+  successes: number;
+  paywalled: number;
+  blocked: number;
+  references: number;
+  /** The profile's first visit or citation as this runtime knows it (the earlier one is kept). */
+  firstSeen?: string;
+  /** Set when a URL read or cited since the last save told the scheme. */
+  https?: boolean;
+  /** The profile's last problem as this runtime knows it (the later one is kept). */
+  lastProblemAt?: string;
+}
+
 /** What `trustOf` tells research synthesis and `deepsearch trust show` about a domain. */
 export interface TrustProfile
   extends Required<Omit<HostHealthEntry, 'firstSeen' | 'lastProblemAt' | 'https'>> {
@@ -49,13 +68,15 @@ const forgetAfterDays = 30;
  */
 export class HostHealth {
   private readonly entries = new Map<string, HostHealthEntry>();
+  /** Per host, what changed since the last save (only these hosts are written). */
+  private readonly unsaved = new Map<string, HostHealthChange>();
   private updates = 0;
 
   /** From a saved snapshot; anything malformed (a damaged file) is ignored, entry by entry. */
   constructor(snapshot: unknown = {}) {
     if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot)) return;
     for (const [host, entry] of Object.entries(snapshot)) {
-      if (isEntry(entry)) this.entries.set(host, { ...entry });
+      if (isHostHealthEntry(entry)) this.entries.set(host, { ...entry });
     }
   }
 
@@ -77,11 +98,21 @@ export class HostHealth {
   private update(host: string, outcome: HostProblem | 'ok', now: Date, url?: string): void {
     if (!host) return;
     const entry = this.entry(host, now, url);
-    if (outcome === 'ok') entry.successes++;
-    else {
-      if (outcome === 'failed') entry.failures++;
-      else if (outcome === 'blocked') entry.blocked = (entry.blocked ?? 0) + 1;
-      else entry.paywalled++;
+    const change = this.unsaved.get(host)!;
+    if (outcome === 'ok') {
+      entry.successes++;
+      change.successes++;
+    } else {
+      if (outcome === 'failed') {
+        entry.failures++;
+        change.failures++;
+      } else if (outcome === 'blocked') {
+        entry.blocked = (entry.blocked ?? 0) + 1;
+        change.blocked++;
+      } else {
+        entry.paywalled++;
+        change.paywalled++;
+      }
       entry.lastProblemAt = now.toISOString();
     }
   }
@@ -92,15 +123,52 @@ export class HostHealth {
     if (!host) return;
     const entry = this.entry(host, now, url);
     entry.references = (entry.references ?? 0) + 1;
+    this.unsaved.get(host)!.references++;
   }
 
+  /** The host's profile, created on first use; marks it unsaved (its change is then in `unsaved`). */
   private entry(host: string, now: Date, url: string | undefined): HostHealthEntry {
     const entry = this.entries.get(host) ?? { failures: 0, successes: 0, paywalled: 0 };
     this.updates++;
     entry.firstSeen ??= now.toISOString();
-    if (url && /^https?:/i.test(url)) entry.https = /^https:/i.test(url);
+    const change = this.unsaved.get(host) ?? {
+      host,
+      failures: 0,
+      successes: 0,
+      paywalled: 0,
+      blocked: 0,
+      references: 0,
+    };
+    if (url && /^https?:/i.test(url)) {
+      entry.https = /^https:/i.test(url);
+      change.https = entry.https;
+    }
     this.entries.set(host, entry);
+    this.unsaved.set(host, change);
     return entry;
+  }
+
+  /** The hosts changed since the last save, with what changed: what the runtime saves. */
+  unsavedChanges(): HostHealthChange[] {
+    return [...this.unsaved.values()].map((change) => {
+      const entry = this.entries.get(change.host)!;
+      return {
+        ...change,
+        ...(entry.firstSeen ? { firstSeen: entry.firstSeen } : {}),
+        ...(entry.lastProblemAt ? { lastProblemAt: entry.lastProblemAt } : {}),
+      };
+    });
+  }
+
+  /**
+   * The changes were saved: `saved` holds the profiles as stored now (with what other processes
+   * added in between), which replace this runtime's; those hosts are clean until changed again.
+   */
+  markSaved(saved: HostHealthSnapshot): void {
+    for (const [host, entry] of Object.entries(saved)) {
+      this.unsaved.delete(host);
+      if (isHostHealthEntry(entry)) this.entries.set(host, { ...entry });
+    }
   }
 
   /**
@@ -174,7 +242,8 @@ function parseHostOrUrl(input: string): { host: string; https?: boolean } {
   };
 }
 
-function isEntry(value: unknown): value is HostHealthEntry {
+/** Whether a saved profile has its counts (damaged records are skipped, entry by entry). */
+export function isHostHealthEntry(value: unknown): value is HostHealthEntry {
   const entry = value as HostHealthEntry;
   return (
     typeof entry === 'object' &&

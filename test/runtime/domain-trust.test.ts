@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/cli-io.js';
 import { runCli } from '../../src/cli/run-cli.js';
@@ -25,16 +27,18 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-function runOnce(file: string) {
-  const llm = createScriptedLlm([
-    scriptedStep.search(['brest tides']),
-    scriptedStep.visit([good, blocked]),
-    scriptedStep.answer('Spring tides in Brest reach 7.5 metres[^1].', [
-      { url: good, quote: 'Spring tides in Brest reach 7.5 metres' },
-    ]),
-    scriptedStep.criteria(),
-    scriptedStep.evaluation('definitive', true),
-  ]);
+const runSteps = () => [
+  scriptedStep.search(['brest tides']),
+  scriptedStep.visit([good, blocked]),
+  scriptedStep.answer('Spring tides in Brest reach 7.5 metres[^1].', [
+    { url: good, quote: 'Spring tides in Brest reach 7.5 metres' },
+  ]),
+  scriptedStep.criteria(),
+  scriptedStep.evaluation('definitive', true),
+];
+
+function runOnce(file: string, options: { runs?: number; loadSqlite?: () => typeof BetterSqlite3 } = {}) {
+  const llm = createScriptedLlm(Array.from({ length: options.runs ?? 1 }, runSteps).flat());
   const pages = createFakeReader({ [good]: page });
   const runtime = createRuntime({
     config: createTestConfig({ knowledge: { file } }),
@@ -53,6 +57,7 @@ function runOnce(file: string) {
       },
     },
     createModel: () => llm,
+    loadSqlite: options.loadSqlite,
   });
   return { runtime, llm };
 }
@@ -114,6 +119,35 @@ describe('domain trust profiles across runs', () => {
     expect(show.stdout).toContain('reads: 0 ok, 0 failed, 2 blocked, 0 paywalled');
     expect(show.stdout).toContain('flags: blocked');
     expect(show.stdout).toMatch(/-0\.\d\d failed or blocked reads/);
+  });
+
+  it('are saved over one connection per runtime, released by close()', async () => {
+    const file = join(folder, 'kb.sqlite');
+    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    const opened: string[] = [];
+    class Counting extends Database {
+      constructor(filename: string, options?: BetterSqlite3.Options) {
+        super(filename, options);
+        opened.push(filename);
+      }
+    }
+    const { runtime, llm } = runOnce(file, {
+      runs: 3,
+      loadSqlite: () => Counting as unknown as typeof BetterSqlite3,
+    });
+    await runtime.ask('How high do spring tides get in Brest?');
+    await runtime.ask('How high do spring tides get in Brest?');
+    expect(opened).toEqual([file]);
+    runtime.close();
+    // Still usable after close(): the next save opens the file again.
+    await runtime.ask('How high do spring tides get in Brest?');
+    llm.assertConsumed();
+    expect(opened).toEqual([file, file]);
+    runtime.close();
+    const reader = runOnce(file).runtime;
+    expect(reader.trustOf('tides.example')).toMatchObject({ references: 3, successes: 3 });
+    expect(reader.trustOf('walled.example')).toMatchObject({ blocked: 3 });
+    reader.close();
   });
 
   it('trust show explains an unseen domain by its name and refuses what is not a domain', async () => {

@@ -31,7 +31,8 @@ export interface SqliteCacheOptions {
 
 export type SqliteDriverLoader = () => typeof BetterSqlite3;
 
-const loadBetterSqlite3: SqliteDriverLoader = () =>
+/** The installed better-sqlite3. */
+export const loadBetterSqlite3: SqliteDriverLoader = () =>
   createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
 
 const schema = `

@@ -1,29 +1,22 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText, type ModelMessage, type OutputInterface, streamText } from 'ai';
-import { isProviderError, throwIfAborted } from '../../errors/index.js';
+import { isProviderError } from '../../errors/index.js';
 import type { LlmCallRecord, StructuredRequest, TokenUsage } from '../spec/llm-client.js';
-import { withRetry } from '../with-retry.js';
+import { callWithRetry, type LlmAttempt, type LlmCallLimits } from './call-with-retry.js';
 import type { JsonSchemaNode } from './coerce-to-schema.js';
 import { createFieldStreamer } from './create-field-streamer.js';
 import { relaxedSchemaProviderOptions } from './create-language-model.js';
 import { estimateTokens } from './estimate-tokens.js';
-import {
-  type LlmErrorContext,
-  structuredOutputUnsupportedCode,
-  toProviderError,
-} from './to-provider-error.js';
+import { structuredOutputUnsupportedCode } from './to-provider-error.js';
 import { toWireSchema } from './wire-schema.js';
 
 export type StructuredMode = 'json-schema' | 'prompt';
 
-export interface StructuredCallSettings {
+export interface StructuredCallSettings extends LlmCallLimits {
   model: LanguageModelV3;
   mode: StructuredMode;
   temperature?: number;
   maxOutputTokens?: number;
-  timeoutMs: number;
-  maxRetries: number;
-  errorContext: Pick<LlmErrorContext, 'provider' | 'model' | 'baseURL' | 'apiKey'>;
   /** False once this server refused a streamed request; `streamText` requests are then sent whole. */
   canStream?: boolean;
   /** Told when a streamed request was refused but the same request sent whole was answered. */
@@ -46,39 +39,27 @@ interface Attempt {
 }
 
 /**
- * Sends one conversation to the model, retrying retryable failures. Every failed HTTP request is
- * reported through `request.onCall` here; a reply is reported by the caller, which knows
- * whether it validated.
+ * Sends one conversation to the model through the one retry path of LLM calls (callWithRetry).
+ * Every failed HTTP request is reported through `request.onCall` here; a reply is reported by the
+ * caller, which knows whether it validated. A field streamed to the caller starts over before a
+ * retry.
  */
 export function callModel<T>(
   request: StructuredRequest<T>,
   settings: StructuredCallSettings,
   attempt: Attempt,
 ): Promise<Reply> {
-  return withRetry(
-    async () => {
-      // A client that left (or Ctrl-C) between two calls must not cost one more request.
-      throwIfAborted(request.signal);
-      const started = performance.now();
-      try {
-        return await sendOnce(request, settings, attempt);
-      } catch (error) {
-        request.onCall?.(errorRecord(request, settings, performance.now() - started, error));
-        throw error;
-      }
-    },
+  return callWithRetry(
     {
-      maxRetries: settings.maxRetries,
       signal: request.signal,
-      onRetry: ({ error, attempt: number, delayMs }) => {
+      onRetry: (notice) => {
         request.streamText?.onReset?.();
-        request.onRetry?.({
-          attempt: number,
-          delayMs,
-          reason: error instanceof Error ? error.message : String(error),
-        });
+        request.onRetry?.(notice);
       },
     },
+    settings,
+    (once) => sendOnce(request, settings, attempt, once),
+    { onAttemptError: (error, ms) => request.onCall?.(errorRecord(request, settings, ms, error)) },
   );
 }
 
@@ -101,14 +82,14 @@ function errorRecord<T>(
   };
 }
 
+/** One attempt: streamed when the caller streams a field and the server can, else sent whole. */
 async function sendOnce<T>(
   request: StructuredRequest<T>,
   settings: StructuredCallSettings,
   attempt: Attempt,
+  { abortSignal, toError }: LlmAttempt,
 ): Promise<Reply> {
   const started = performance.now();
-  const timeout = AbortSignal.timeout(settings.timeoutMs);
-  const abortSignal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
   const options = {
     model: settings.model,
     system: attempt.system,
@@ -122,13 +103,6 @@ async function sendOnce<T>(
       ? { output: rawJsonOutput(toWireSchema(attempt.jsonSchema), request.schemaName) }
       : {}),
   };
-  const toError = (error: unknown) =>
-    toProviderError(error, {
-      ...settings.errorContext,
-      signal: request.signal,
-      timeoutMs: settings.timeoutMs,
-      timedOut: timeout.aborted && !request.signal?.aborted,
-    });
   const finish = (text: string, reasoning: string | undefined, usage: ModelUsage) =>
     toReply({ text, reasoning, usage, attempt, ms: performance.now() - started });
   const stream = request.streamText;

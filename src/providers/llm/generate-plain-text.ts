@@ -21,7 +21,7 @@ export async function generatePlainText(
 ): Promise<TextResult> {
   const started = performance.now();
   const messages = request.messages.map((message) => ({ role: message.role, content: message.content }));
-  const result = await callWithRetry(request, settings, (abortSignal) =>
+  const result = await callWithRetry(request, settings, ({ abortSignal }) =>
     generateText({
       model: settings.model,
       system: request.system,

@@ -35,18 +35,23 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
   prepareSearch(io, config, { quiet: options.quiet });
   const runtime = createCliRuntime(io, config);
   if (config.debug) printDebugHeader(runtime, createTerminal(io.stderr, io.env).write);
-  await answerWithProgress(
-    io,
-    { json: options.json, quiet: options.quiet, debug: config.debug },
-    (onEvent) =>
-      deepSearch(question, {
-        runtime,
-        signal: io.signal,
-        observers: onEvent ? [onEvent] : [],
-        bufferEvents: false,
-        record: { source: 'cli' },
-      }).result,
-  );
+  try {
+    await answerWithProgress(
+      io,
+      { json: options.json, quiet: options.quiet, debug: config.debug },
+      (onEvent) =>
+        deepSearch(question, {
+          runtime,
+          signal: io.signal,
+          observers: onEvent ? [onEvent] : [],
+          bufferEvents: false,
+          record: { source: 'cli' },
+        }).result,
+    );
+  } finally {
+    // Its databases (cache, knowledge base, trust profiles, runs) are closed cleanly.
+    runtime.close();
+  }
 }
 
 /**

@@ -63,6 +63,8 @@ export async function runResearchCommand(
     await deliverReport(io, flags, report);
   } finally {
     progress.stop();
+    // Its databases (cache, knowledge base, trust profiles, runs) are closed cleanly.
+    runtime.close();
   }
 }
 

@@ -17,6 +17,7 @@ export function runTrustCommand(io: CliIo, input: TrustCommandInput): void {
     knowledgeFile: input.flags.kb ? resolve(io.cwd, input.flags.kb) : config.knowledge.file,
   })!;
   const health = new HostHealth(records.load());
+  records.close();
   const out = createTerminal(io.stdout, io.env);
   if (input.action === 'list') {
     const profiles = health

@@ -192,4 +192,15 @@ describe('trust records in a JSON file', () => {
     expect(stored['damaged.example']).toMatchObject({ failures: 1, successes: 0 });
     expect(health.trustOf('shared.example').successes).toBe(6);
   });
+
+  it('start afresh from a file that holds no object', () => {
+    const json = join(folder, 'hosts.json');
+    writeFileSync(json, '"damaged"');
+    const records = createTrustRecords({ jsonFile: json })!;
+    expect(records.load()).toEqual({});
+    const health = new HostHealth();
+    health.recordUrl('https://a.example/', 'ok', now);
+    save(records, health);
+    expect(Object.keys(JSON.parse(readFileSync(json, 'utf8')))).toEqual(['a.example']);
+  });
 });

@@ -61,7 +61,13 @@ export function createTrustRecords(options: {
 
 /** The JSON file is read, merged and rewritten whole on every save (kept for existing setups). */
 function jsonRecords(file: string): TrustRecords {
-  const load = () => (readJsonFile(file) ?? {}) as HostHealthSnapshot;
+  const load = (): HostHealthSnapshot => {
+    const stored = readJsonFile(file);
+    // Anything but an object (a damaged file) starts afresh; HostHealth skips damaged entries.
+    return typeof stored === 'object' && stored !== null && !Array.isArray(stored)
+      ? (stored as HostHealthSnapshot)
+      : {};
+  };
   return {
     file,
     kind: 'json',

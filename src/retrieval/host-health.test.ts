@@ -85,6 +85,43 @@ describe('trust profiles', () => {
     health.recordReference('https://old.example/x', now);
     expect(health.changes).toBe(1);
   });
+
+  it('list what changed since the last save as increments, per changed host only', () => {
+    const health = new HostHealth({
+      'old.example': { failures: 1, successes: 2, paywalled: 0, firstSeen: '2025-01-01T00:00:00.000Z' },
+      'quiet.example': { failures: 0, successes: 9, paywalled: 0 },
+    });
+    expect(health.unsavedChanges()).toEqual([]);
+    health.recordUrl('https://old.example/a', 'failed', now);
+    health.record('old.example', 'ok', now);
+    health.recordReference('http://new.example/b', now);
+    expect(health.unsavedChanges()).toEqual([
+      {
+        host: 'old.example',
+        failures: 1,
+        successes: 1,
+        paywalled: 0,
+        blocked: 0,
+        references: 0,
+        https: true,
+        firstSeen: '2025-01-01T00:00:00.000Z',
+        lastProblemAt: now.toISOString(),
+      },
+      {
+        host: 'new.example',
+        failures: 0,
+        successes: 0,
+        paywalled: 0,
+        blocked: 0,
+        references: 1,
+        https: false,
+        firstSeen: now.toISOString(),
+      },
+    ]);
+    health.markSaved({ 'old.example': { failures: 5, successes: 6, paywalled: 0 } });
+    expect(health.unsavedChanges().map((change) => change.host)).toEqual(['new.example']);
+    expect(health.trustOf('old.example')).toMatchObject({ failures: 5, successes: 6 });
+  });
 });
 
 describe('host lists', () => {

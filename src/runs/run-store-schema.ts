@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { ConfigError } from '../errors/index.js';
-import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
+import { loadBetterSqlite3, type SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
 
 /** The run store's file name in the user's data directory. */
 export const runsFileName = 'runs.sqlite';
@@ -54,9 +53,6 @@ CREATE TABLE IF NOT EXISTS run_pages (
   page TEXT NOT NULL,
   PRIMARY KEY (run_id, url)
 ) WITHOUT ROWID;`;
-
-const loadBetterSqlite3: SqliteDriverLoader = () =>
-  createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
 
 /**
  * Opens (creating when new) the run store's SQLite file, WAL so a CLI run and a server can share

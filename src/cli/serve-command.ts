@@ -8,7 +8,7 @@ export function addServeCommand(program: Command, io: CliIo): void {
     program
       .command('serve')
       .description(
-        'serve the OpenAI-compatible API (POST /v1/chat/completions, /v1/responses) and MCP (/mcp) until SIGTERM or Ctrl-C',
+        'serve the web page (/), the OpenAI-compatible API (POST /v1/chat/completions, /v1/responses), async runs (/v1/research, /v1/runs) and MCP (/mcp) until SIGTERM or Ctrl-C',
       )
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
     { scope: 'serve' },

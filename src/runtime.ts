@@ -135,7 +135,10 @@ export interface DeepSearchRuntime {
   askModel(request: Omit<TextRequest, 'role'>): Promise<TextResult>;
   /** Replaces every configured secret (all keys, server keys too) in a text; output paths apply it. */
   readonly redact: Redactor;
-  /** Releases the cache database; the runtime may still be used (it reopens on demand). */
+  /**
+   * Releases the cache database and stops the sandbox process; the runtime may still be used (both
+   * reopen on demand).
+   */
   close(): void;
 }
 
@@ -183,8 +186,10 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     createLlmClient({ config, fetch: options.fetch, createModel: options.createModel }),
     redact,
   );
-  // Loads its WebAssembly engine on the first run of code, not here.
-  const codeRunner = options.codeRunner ?? createQuickJsCodeRunner(config.sandbox);
+  // Starts its sandbox process (and loads the engine there) on the first run of code, not here;
+  // an injected runner is the caller's to close.
+  const ownCodeRunner = options.codeRunner ? undefined : createQuickJsCodeRunner(config.sandbox);
+  const codeRunner = options.codeRunner ?? ownCodeRunner!;
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
@@ -427,6 +432,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       cache.close();
       knowledgeBase?.close();
       runs?.close();
+      ownCodeRunner?.close();
     },
     runs,
     ask: (question, askOptions = {}) => ask(question, askOptions),

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,13 +63,15 @@ describe('createQuickJsCodeRunner: a process of its own', () => {
     try {
       const fresh = createQuickJsCodeRunner(settings);
       runners.push(fresh);
-      const host = await fresh.describeHost();
+      const wasm = createRequire(import.meta.url).resolve('@jitl/quickjs-ng-wasmfile-release-sync/wasm');
+      const outside = ['/etc/passwd', fileURLToPath(import.meta.url), join(process.cwd(), 'package.json')];
+      const host = await fresh.describeHost([wasm, ...outside]);
       expect(host.pid).not.toBe(process.pid);
       expect(host.env.filter((name) => /DEEPSEARCH|API_KEY|OPENAI/.test(name))).toEqual([]);
       expect(host.env).toEqual([]);
       expect(host.permissions).toEqual({
         enabled: true,
-        fsReadAll: false,
+        fsRead: Object.fromEntries([[wasm, true], ...outside.map((path) => [path, false])]),
         fsWrite: false,
         childProcess: false,
         worker: false,

@@ -23,8 +23,11 @@ export interface QuickJsCodeRunnerSettings {
 }
 
 export interface QuickJsCodeRunner extends CodeRunner {
-  /** What a sandbox process sees (environment names, permissions); starts one if none runs. */
-  describeHost(): Promise<SandboxHostDescription>;
+  /**
+   * What a sandbox process sees (environment names, permissions, whether it may read `paths`);
+   * starts one if none runs.
+   */
+  describeHost(paths?: string[]): Promise<SandboxHostDescription>;
   /** Kills the sandbox processes (a later run starts new ones). */
   close(): void;
 }
@@ -72,8 +75,8 @@ export function createQuickJsCodeRunner(settings: QuickJsCodeRunnerSettings): Qu
       if (answer.reply.type !== 'result') return failed(unexpectedReply);
       return { ...answer.reply.result, ms: answer.reply.ms };
     },
-    async describeHost() {
-      const answer = await pool.request({ type: 'describe' }, { deadlineMs: startTimeoutMs });
+    async describeHost(paths = []) {
+      const answer = await pool.request({ type: 'describe', paths }, { deadlineMs: startTimeoutMs });
       if (answer.ok && answer.reply.type === 'description') return answer.reply.description;
       throw new Error(
         `the sandbox process did not describe itself: ${answer.ok ? 'unexpected reply' : answer.reason}`,

@@ -38,7 +38,7 @@ async function handle(message: HostRequest): Promise<void> {
       reply({ type: 'result', id: message.id, ...(await run(message.code, message.inputJson)) });
       return;
     case 'describe':
-      reply({ type: 'description', id: message.id, description: describe() });
+      reply({ type: 'description', id: message.id, description: describe(message.paths) });
       return;
   }
 }
@@ -64,14 +64,15 @@ async function run(
   }
 }
 
-function describe(): SandboxHostDescription {
+function describe(paths: string[]): SandboxHostDescription {
   const permission = (process as { permission?: NodeJS.ProcessPermission }).permission;
   return {
     pid: process.pid,
     env: Object.keys(process.env),
     permissions: {
       enabled: permission !== undefined,
-      fsReadAll: permission?.has('fs.read') ?? true,
+      // has('fs.read') without a path is not reliable on Node 20 (true with several allowed paths).
+      fsRead: Object.fromEntries(paths.map((path) => [path, permission?.has('fs.read', path) ?? true])),
       fsWrite: permission?.has('fs.write') ?? true,
       childProcess: permission?.has('child') ?? true,
       worker: permission?.has('worker') ?? true,

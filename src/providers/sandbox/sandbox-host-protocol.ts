@@ -9,8 +9,11 @@ export type HostRequest =
   /** First message: the limits of every run; the host loads the engine, then says `ready`. */
   | { type: 'init'; id: number; limits: QuickJsLimits }
   | { type: 'run'; id: number; code: string; inputJson: string }
-  /** What the host process can see and do: for tests and diagnostics, never guest-visible. */
-  | { type: 'describe'; id: number };
+  /**
+   * What the host process can see and do, with whether it may read each of `paths`: for tests
+   * and diagnostics, never guest-visible.
+   */
+  | { type: 'describe'; id: number; paths: string[] };
 
 /** A request before the host process gives it its id. */
 export type HostRequestBody = HostRequest extends infer Request
@@ -26,7 +29,8 @@ export interface SandboxHostDescription {
   /** Whether Node's permission model restricts the host, and what it still allows. */
   permissions: {
     enabled: boolean;
-    fsReadAll: boolean;
+    /** Each path asked about: whether the host may read it. */
+    fsRead: Record<string, boolean>;
     fsWrite: boolean;
     childProcess: boolean;
     worker: boolean;

@@ -78,9 +78,8 @@ export function createQuickJsCodeRunner(settings: QuickJsCodeRunnerSettings): Qu
     async describeHost(paths = []) {
       const answer = await pool.request({ type: 'describe', paths }, { deadlineMs: startTimeoutMs });
       if (answer.ok && answer.reply.type === 'description') return answer.reply.description;
-      throw new Error(
-        `the sandbox process did not describe itself: ${answer.ok ? 'unexpected reply' : answer.reason}`,
-      );
+      const why = answer.ok ? 'an unexpected reply' : failureError(answer, limits).message;
+      throw new Error(`the sandbox process did not describe itself: ${why}`);
     },
     close: () => pool.close(),
   };

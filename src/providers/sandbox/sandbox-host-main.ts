@@ -1,7 +1,12 @@
 import { engineFailure, loadQuickJs, type QuickJsEngine } from './load-quickjs.js';
 import { readGuestOutcome } from './read-guest-outcome.js';
 import { type QuickJsLimits, runInQuickJs } from './run-in-quickjs.js';
-import type { HostReply, HostRequest, SandboxHostDescription } from './sandbox-host-protocol.js';
+import {
+  type HostReply,
+  type HostRequest,
+  hostErrorPrefix,
+  type SandboxHostDescription,
+} from './sandbox-host-protocol.js';
 
 /**
  * The sandbox host: a child process of the agent (started by sandbox-host-process.ts) that runs
@@ -16,11 +21,18 @@ let engine: Promise<QuickJsEngine> | undefined;
 process.on('disconnect', () => process.exit(0));
 process.on('message', (message: HostRequest) => {
   handle(message).catch((error: unknown) => {
-    // Only loading the engine can fail here; the parent sees the exit and reports it.
-    process.stderr.write(`sandbox host: ${String((error as Error)?.stack ?? error)}\n`);
+    // Only loading the engine can fail here; the parent reports this line with the exit.
+    process.stderr.write(`${hostErrorPrefix}${describeError(error)}\n`);
     process.exit(1);
   });
 });
+
+/** One line: a denied read names the path the permission model refused. */
+function describeError(error: unknown): string {
+  const { message, code, resource } = (error ?? {}) as { message?: string; code?: string; resource?: string };
+  const detail = [code, resource].filter(Boolean).join(' ');
+  return `${message ?? String(error)}${detail ? ` (${detail})` : ''}`;
+}
 
 function reply(message: HostReply): void {
   process.send?.(message);

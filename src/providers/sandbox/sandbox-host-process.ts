@@ -2,7 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { QuickJsLimits } from './run-in-quickjs.js';
 import { sandboxHostCommand } from './sandbox-host-command.js';
-import type { HostReply, HostRequest, HostRequestBody } from './sandbox-host-protocol.js';
+import {
+  type HostReply,
+  type HostRequest,
+  type HostRequestBody,
+  hostErrorPrefix,
+} from './sandbox-host-protocol.js';
 
 /** Why a request got no reply. */
 export type HostFailure =
@@ -84,7 +89,7 @@ function wrapChild(child: ChildProcess): SandboxHost {
   };
   child.on('exit', (code, signal) => {
     const how = signal ? `killed by ${signal}` : `exit code ${code}`;
-    const said = stderr.trim().split('\n').slice(-3).join(' ').trim();
+    const said = lastWords(stderr);
     markGone(said ? `${how}: ${said}` : how);
   });
   // A process that could not be spawned at all emits only 'error'.
@@ -145,6 +150,15 @@ function wrapChild(child: ChildProcess): SandboxHost {
       });
     },
   };
+}
+
+/** The host's own error line, or else the end of what Node printed (a crash before its code ran). */
+function lastWords(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  const own = lines.findLast((line) => line.startsWith(hostErrorPrefix));
+  if (own) return own.slice(hostErrorPrefix.length);
+  const error = lines.find((line) => /^\w*Error\b/.test(line));
+  return (error ?? lines.slice(-2).join(' ')).trim();
 }
 
 function track(child: ChildProcess): void {

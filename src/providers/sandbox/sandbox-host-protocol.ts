@@ -41,3 +41,6 @@ export type HostReply =
   | { type: 'ready'; id: number }
   | { type: 'result'; id: number; result: GuestResult; ms: number }
   | { type: 'description'; id: number; description: SandboxHostDescription };
+
+/** The host's one line on stderr before it exits with an error, for the parent to report. */
+export const hostErrorPrefix = 'sandbox host: ';

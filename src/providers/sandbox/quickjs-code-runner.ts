@@ -54,7 +54,13 @@ export function createQuickJsCodeRunner(settings: QuickJsCodeRunnerSettings): Qu
     maxOutputChars: settings.maxOutputChars,
     maxLogChars: settings.maxLogChars,
   };
-  const pool = createSandboxHostPool({ size: settings.concurrency ?? 1, limits, startTimeoutMs });
+  const concurrency = settings.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new InputError(`concurrency must be a whole number of at least 1, not ${concurrency}`, {
+      param: 'concurrency',
+    });
+  }
+  const pool = createSandboxHostPool({ size: concurrency, limits, startTimeoutMs });
   return {
     id: 'quickjs',
     async run(request: CodeRunRequest): Promise<CodeRunResult> {

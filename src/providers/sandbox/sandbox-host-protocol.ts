@@ -16,11 +16,9 @@ export type HostRequest =
   | { type: 'describe'; id: number; paths: string[] };
 
 /** A request before the host process gives it its id. */
-export type HostRequestBody = HostRequest extends infer Request
-  ? Request extends HostRequest
-    ? Omit<Request, 'id'>
-    : never
-  : never;
+export type HostRequestBody = {
+  [Type in HostRequest['type']]: Omit<Extract<HostRequest, { type: Type }>, 'id'>;
+}[HostRequest['type']];
 
 export interface SandboxHostDescription {
   pid: number;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The package as users get it: `npm pack`, install the tarball in an empty folder, and run the
-# installed `deepsearch` from there (--version, and an offline `read` of a local file). Catches a
+# installed `deepsearch` from there (--version, an offline `read` of a local file, and one run of
+# code in the sandbox process, whose entry file and permissions depend on the installed layout). Catches a
 # `files` list that leaves something out, a bin that is not executable, a dependency that is only
 # in devDependencies, and test fakes shipped by mistake.
 set -euo pipefail
@@ -46,4 +47,16 @@ if ! grep -q 'The installed package reads local files offline.' <<<"$text"; then
   echo "$text" >&2
   exit 1
 fi
-echo "packed package OK: deepsearch $actual installs, runs and reads a local file"
+# The coding sandbox: its host process starts from dist/providers/sandbox/sandbox-host-main.js and
+# may read only its own folder and the engine's packages, wherever npm put them.
+computed="$(env -i PATH="$PATH" HOME="$work" node --input-type=module --eval "
+import { createQuickJsCodeRunner } from 'deepsearch';
+const runner = createQuickJsCodeRunner({ timeoutSeconds: 5, memoryMb: 16, stackKb: 64, maxOutputChars: 1000, maxLogChars: 100 });
+const result = await runner.run({ code: 'return input.reduce((sum, n) => sum + n, 0)', input: [1, 2, 3] });
+console.log(JSON.stringify(result.ok ? result.output : result.error));
+")"
+if [ "$computed" != "6" ]; then
+  echo "a coding run from the installed package printed: $computed" >&2
+  exit 1
+fi
+echo "packed package OK: deepsearch $actual installs, runs, reads a local file and runs code in its sandbox"

@@ -135,7 +135,10 @@ export interface DeepSearchRuntime {
   askModel(request: Omit<TextRequest, 'role'>): Promise<TextResult>;
   /** Replaces every configured secret (all keys, server keys too) in a text; output paths apply it. */
   readonly redact: Redactor;
-  /** Releases the cache, knowledge, trust and run databases; the runtime may still be used (they reopen on demand). */
+  /**
+   * Releases the cache, knowledge, trust and run databases and stops the sandbox process; the
+   * runtime may still be used (they reopen on demand).
+   */
   close(): void;
 }
 
@@ -186,8 +189,10 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     createLlmClient({ config, fetch: options.fetch, createModel: options.createModel }),
     redact,
   );
-  // Loads its WebAssembly engine on the first run of code, not here.
-  const codeRunner = options.codeRunner ?? createQuickJsCodeRunner(config.sandbox);
+  // Starts its sandbox process (and loads the engine there) on the first run of code, not here;
+  // an injected runner is the caller's to close.
+  const ownCodeRunner = options.codeRunner ? undefined : createQuickJsCodeRunner(config.sandbox);
+  const codeRunner = options.codeRunner ?? ownCodeRunner!;
   const services = createRetrievalProviders({ config, fetch: options.fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
@@ -431,6 +436,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
       knowledgeBase?.close();
       trustRecords?.close();
       runs?.close();
+      ownCodeRunner?.close();
     },
     runs,
     ask: (question, askOptions = {}) => ask(question, askOptions),

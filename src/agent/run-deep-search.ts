@@ -1,6 +1,6 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError, throwIfAborted } from '../errors/index.js';
-import { createQuickJsCodeRunner } from '../providers/sandbox/quickjs-code-runner.js';
+import { sharedQuickJsCodeRunner } from '../providers/sandbox/quickjs-code-runner.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient } from '../providers/spec/llm-client.js';
@@ -113,7 +113,7 @@ export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}):
     embedding: input.embedding ?? createLexicalEmbedding(),
     reranker: input.reranker ?? createLexicalReranker(),
     hostHealth: input.hostHealth ?? new HostHealth(),
-    codeRunner: input.codeRunner ?? createQuickJsCodeRunner(input.config.sandbox),
+    codeRunner: input.codeRunner ?? sharedQuickJsCodeRunner(input.config.sandbox),
     state,
     budget,
     emit: (event) => events.emit(event),

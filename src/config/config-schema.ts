@@ -265,7 +265,7 @@ export const sandboxConfigSchema = z
   .object({
     /** Offer the coding action to the agent. */
     enabled: z.boolean().default(true),
-    /** CPU time of one run; the run blocks its thread, so keep it short. */
+    /** CPU time of one run; past it (plus a margin) its sandbox process is killed. */
     timeoutSeconds: z.number().positive().max(60).default(3),
     /** Heap of one run, strings and buffers included. */
     memoryMb: z.number().int().min(1).max(1024).default(64),
@@ -277,6 +277,8 @@ export const sandboxConfigSchema = z
     maxLogChars: z.number().int().min(0).max(100_000).default(4000),
     /** Gathered knowledge (sub-answers, page snippets and tables) given to the code, as JSON characters. */
     maxInputChars: z.number().int().min(1000).max(1_000_000).default(60_000),
+    /** Sandbox processes running code at once; further runs wait their turn. */
+    concurrency: z.number().int().min(1).max(4).default(1),
   })
   .strict();
 

@@ -48,4 +48,10 @@ export const sandboxSettingSources: readonly SettingSource[] = [
     type: 'integer',
     description: 'gathered knowledge given to the code as input, in JSON characters (default 60000)',
   },
+  {
+    path: 'sandbox.concurrency',
+    env: 'DEEPSEARCH_SANDBOX_CONCURRENCY',
+    type: 'integer',
+    description: 'sandbox processes running code at once, 1 to 4; more runs wait (default 1)',
+  },
 ];

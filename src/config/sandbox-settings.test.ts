@@ -12,6 +12,7 @@ describe('sandbox settings from env, flags and file', () => {
       maxOutputChars: 20_000,
       maxLogChars: 4000,
       maxInputChars: 60_000,
+      concurrency: 1,
     });
   });
 
@@ -24,6 +25,7 @@ describe('sandbox settings from env, flags and file', () => {
         DEEPSEARCH_SANDBOX_MAX_OUTPUT: '5000',
         DEEPSEARCH_SANDBOX_MAX_LOGS: '100',
         DEEPSEARCH_SANDBOX_MAX_INPUT: '8000',
+        DEEPSEARCH_SANDBOX_CONCURRENCY: '2',
       },
       flags: { 'sandbox-memory-mb': '16' },
     });
@@ -35,6 +37,7 @@ describe('sandbox settings from env, flags and file', () => {
       maxOutputChars: 5000,
       maxLogChars: 100,
       maxInputChars: 8000,
+      concurrency: 2,
     });
   });
 
@@ -50,6 +53,9 @@ describe('sandbox settings from env, flags and file', () => {
     );
     expect(() => loadConfig({ env: { DEEPSEARCH_SANDBOX_STACK_KB: '8192' } })).toThrow(
       /DEEPSEARCH_SANDBOX_STACK_KB/,
+    );
+    expect(() => loadConfig({ env: { DEEPSEARCH_SANDBOX_CONCURRENCY: '0' } })).toThrow(
+      /DEEPSEARCH_SANDBOX_CONCURRENCY/,
     );
   });
 });

@@ -74,6 +74,11 @@ describe('createQuickJsCodeRunner: computing', () => {
     expect(result.logs.at(-1)).toMatch(/logs truncated/);
   });
 
+  it('refuses a concurrency below one with an InputError', () => {
+    expect(() => createQuickJsCodeRunner({ ...settings, concurrency: 0 })).toThrow(InputError);
+    expect(() => createQuickJsCodeRunner({ ...settings, concurrency: 1.5 })).toThrow(/concurrency/);
+  });
+
   it('refuses input that is not JSON data with an InputError', async () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

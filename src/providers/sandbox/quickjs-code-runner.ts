@@ -1,8 +1,10 @@
-import type { CustomizeVariantOptions, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { InputError } from '../../errors/index.js';
 import type { CodeRunError, CodeRunner, CodeRunRequest, CodeRunResult } from '../spec/code-runner.js';
-import { readGuestOutcome } from './read-guest-outcome.js';
-import { type QuickJsLimits, runInQuickJs } from './run-in-quickjs.js';
+import { timeoutError } from './read-guest-outcome.js';
+import type { QuickJsLimits } from './run-in-quickjs.js';
+import { createSandboxHostPool } from './sandbox-host-pool.js';
+import type { HostAnswer } from './sandbox-host-process.js';
+import type { SandboxHostDescription } from './sandbox-host-protocol.js';
 
 /** The limits of one run; `config.sandbox` has this shape. */
 export interface QuickJsCodeRunnerSettings {
@@ -16,16 +18,35 @@ export interface QuickJsCodeRunnerSettings {
   maxOutputChars: number;
   /** console.log output kept, in total. */
   maxLogChars: number;
+  /** Sandbox processes running code at once (default 1); more runs wait their turn. */
+  concurrency?: number;
 }
+
+export interface QuickJsCodeRunner extends CodeRunner {
+  /**
+   * What a sandbox process sees (environment names, permissions, whether it may read `paths`);
+   * starts one if none runs.
+   */
+  describeHost(paths?: string[]): Promise<SandboxHostDescription>;
+  /** Kills the sandbox processes (a later run starts new ones). */
+  close(): void;
+}
+
+/** Time past the run's own limit before its process is killed from outside. */
+const hardKillMarginMs = 2000;
+/** Time for a sandbox process to start and load the engine (a busy machine is slow at it). */
+const startTimeoutMs = 30_000;
 
 /**
  * Runs the model's JavaScript in QuickJS compiled to WebAssembly (quickjs-ng through
- * quickjs-emscripten): a separate heap and a separate global object, no host function exposed, so
- * no network, environment or filesystem. Each run gets a fresh runtime with the limits; the
- * WebAssembly module loads on the first run, so neither importing this file nor a run without
- * code pays for it.
+ * quickjs-emscripten) inside a separate Node process, the sandbox host: a separate heap and
+ * global object with no host function exposed, in a process with an empty environment and Node's
+ * permission model. The host starts on the first run and stays for the next ones (the engine
+ * loads once); each run gets a fresh QuickJS runtime with the limits. A run is never evaluated in
+ * this process, so a long one does not stop its event loop; one that outlives its limit by
+ * `hardKillMarginMs`, or is cancelled, gets its host killed, and the next run starts another.
  */
-export function createQuickJsCodeRunner(settings: QuickJsCodeRunnerSettings): CodeRunner {
+export function createQuickJsCodeRunner(settings: QuickJsCodeRunnerSettings): QuickJsCodeRunner {
   const limits: QuickJsLimits = {
     timeoutMs: Math.round(settings.timeoutSeconds * 1000),
     memoryBytes: settings.memoryMb * 1024 * 1024,
@@ -33,14 +54,13 @@ export function createQuickJsCodeRunner(settings: QuickJsCodeRunnerSettings): Co
     maxOutputChars: settings.maxOutputChars,
     maxLogChars: settings.maxLogChars,
   };
-  let loading: Promise<QuickJsEngine> | undefined;
-  const loadEngine = (): Promise<QuickJsEngine> => {
-    loading ??= loadQuickJs(limits.memoryBytes).catch((error: unknown) => {
-      loading = undefined;
-      throw error;
+  const concurrency = settings.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new InputError(`concurrency must be a whole number of at least 1, not ${concurrency}`, {
+      param: 'concurrency',
     });
-    return loading;
-  };
+  }
+  const pool = createSandboxHostPool({ size: concurrency, limits, startTimeoutMs });
   return {
     id: 'quickjs',
     async run(request: CodeRunRequest): Promise<CodeRunResult> {
@@ -53,67 +73,63 @@ export function createQuickJsCodeRunner(settings: QuickJsCodeRunnerSettings): Co
         ms: Math.round(performance.now() - started),
       });
       if (request.signal?.aborted) return failed(abortedError);
-      const engine = await loadEngine();
-      if (request.signal?.aborted) return failed(abortedError);
-      const began = performance.now();
-      try {
-        const outcome = runInQuickJs({
-          module: engine.module,
-          code: request.code,
-          inputJson,
-          limits,
-          signal: request.signal,
-        });
-        const ms = Math.round(performance.now() - began);
-        if (outcome.type === 'interrupted' && request.signal?.aborted) return { ...failed(abortedError), ms };
-        return { ...readGuestOutcome(outcome, limits), ms };
-      } catch (error) {
-        // The engine itself failed (the host thread's stack ran out inside WebAssembly, an abort
-        // when memory ran out where QuickJS could not throw): its state is unknown, so the next
-        // run gets a fresh module and memory.
-        loading = undefined;
-        return failed(engineFailure(error, engine, limits));
-      }
+      const answer = await pool.request(
+        { type: 'run', code: request.code, inputJson },
+        { signal: request.signal, deadlineMs: limits.timeoutMs + hardKillMarginMs },
+      );
+      if (!answer.ok) return failed(failureError(answer, limits));
+      if (answer.reply.type !== 'result') return failed(unexpectedReply);
+      return { ...answer.reply.result, ms: answer.reply.ms };
     },
+    async describeHost(paths = []) {
+      const answer = await pool.request({ type: 'describe', paths }, { deadlineMs: startTimeoutMs });
+      if (answer.ok && answer.reply.type === 'description') return answer.reply.description;
+      const why = answer.ok ? 'an unexpected reply' : failureError(answer, limits).message;
+      throw new Error(`the sandbox process did not describe itself: ${why}`);
+    },
+    close: () => pool.close(),
   };
 }
 
-interface QuickJsEngine {
-  module: QuickJSWASMModule;
-  memory: WebAssembly.Memory;
-}
+const sharedRunners = new Map<string, QuickJsCodeRunner>();
 
-const pageBytes = 65_536;
-/** The module's own initial memory (stack, static data, first heap); its build asks for 16 MiB. */
-const baseMemoryBytes = 16 * 1024 * 1024;
-
-async function loadQuickJs(memoryBytes: number): Promise<QuickJsEngine> {
-  const [{ newQuickJSWASMModuleFromVariant, newVariant }, variant] = await Promise.all([
-    import('quickjs-emscripten-core'),
-    import('@jitl/quickjs-ng-wasmfile-release-sync'),
+/**
+ * One runner per distinct settings for callers that do not keep their own (a run made without a
+ * runtime), so each run does not start a process of its own.
+ */
+export function sharedQuickJsCodeRunner(settings: QuickJsCodeRunnerSettings): QuickJsCodeRunner {
+  const key = JSON.stringify([
+    settings.timeoutSeconds,
+    settings.memoryMb,
+    settings.stackKb,
+    settings.maxOutputChars,
+    settings.maxLogChars,
+    settings.concurrency ?? 1,
   ]);
-  // QuickJS's own memory limit does not hold for large strings and buffers in this build (it
-  // counts allocations, not their bytes: quickjs-emscripten#271), so the WebAssembly memory itself
-  // gets a maximum. Growing past it fails inside malloc and QuickJS throws "out of memory".
-  const memory = new WebAssembly.Memory({
-    initial: baseMemoryBytes / pageBytes,
-    maximum: Math.ceil((baseMemoryBytes + memoryBytes) / pageBytes),
-  });
-  // Emscripten writes its own diagnostics ("Aborted(...)") to stderr; the runner reports failures
-  // as results, so they must not reach a CLI user's terminal.
-  const emscriptenModule = { print: ignore, printErr: ignore } as CustomizeVariantOptions['emscriptenModule'];
-  // The package's types describe its CommonJS build; Node loads the ES build, whose default export
-  // is the variant itself.
-  const base = variant.default as unknown as QuickJSSyncVariant;
-  const module = await newQuickJSWASMModuleFromVariant(
-    newVariant(base, { wasmMemory: memory, emscriptenModule }),
-  );
-  return { module, memory };
+  let runner = sharedRunners.get(key);
+  if (!runner) {
+    runner = createQuickJsCodeRunner(settings);
+    sharedRunners.set(key, runner);
+  }
+  return runner;
 }
-
-function ignore(): void {}
 
 const abortedError: CodeRunError = { kind: 'aborted', message: 'the run was cancelled' };
+const unexpectedReply: CodeRunError = { kind: 'runtime', message: 'the sandbox process gave no result' };
+
+function failureError(failure: Extract<HostAnswer, { ok: false }>, limits: QuickJsLimits): CodeRunError {
+  switch (failure.reason) {
+    case 'aborted':
+      return abortedError;
+    case 'deadline':
+      return timeoutError(limits);
+    case 'exited':
+      return {
+        kind: 'runtime',
+        message: `the sandbox process ${failure.detail}; the next run starts a new one`,
+      };
+  }
+}
 
 function toInputJson(input: unknown): string {
   let json: string | undefined;
@@ -126,24 +142,4 @@ function toInputJson(input: unknown): string {
   }
   if (json === undefined) throw new InputError("the code's input is not JSON data", { param: 'input' });
   return json;
-}
-
-function engineFailure(error: unknown, engine: QuickJsEngine, limits: QuickJsLimits): CodeRunError {
-  // The host's own stack overflow is a RangeError; aborts and traps are WebAssembly.RuntimeErrors.
-  if (error instanceof RangeError) {
-    return {
-      kind: 'runtime',
-      message: `stack overflow: the code recursed too deep (stack limit ${limits.stackBytes / 1024} KB); use a loop`,
-    };
-  }
-  if ((engine.memory.buffer as ArrayBuffer).byteLength >= baseMemoryBytes + limits.memoryBytes) {
-    return {
-      kind: 'memory',
-      message: `the code ran out of memory (limit ${limits.memoryBytes / 1024 / 1024} MB)`,
-    };
-  }
-  return {
-    kind: 'runtime',
-    message: `the sandbox engine stopped: ${String((error as Error)?.message ?? error)}`,
-  };
 }

@@ -1,7 +1,8 @@
 import type { CodeRunError, CodeRunErrorKind, CodeRunResult, JsonValue } from '../spec/code-runner.js';
 import type { GuestOutcome, QuickJsLimits } from './run-in-quickjs.js';
 
-type ReadResult =
+/** A run's result as the host read it, before its time is added. */
+export type GuestResult =
   | Omit<Extract<CodeRunResult, { ok: true }>, 'ms'>
   | Omit<Extract<CodeRunResult, { ok: false }>, 'ms'>;
 
@@ -14,10 +15,10 @@ const maxMessageChars = 300;
  * the model's code ran in the same realm and may have spoiled it, so it is parsed as untrusted
  * text: bounded, checked field by field, never trusted to have the right shape.
  */
-export function readGuestOutcome(outcome: GuestOutcome, limits: QuickJsLimits): ReadResult {
+export function readGuestOutcome(outcome: GuestOutcome, limits: QuickJsLimits): GuestResult {
   switch (outcome.type) {
     case 'interrupted':
-      return failed('timeout', `the code ran longer than ${formatSeconds(limits.timeoutMs)} of CPU time`);
+      return { ok: false, error: timeoutError(limits), logs: [] };
     case 'unsettled':
       return failed(
         'runtime',
@@ -34,7 +35,7 @@ export function readGuestOutcome(outcome: GuestOutcome, limits: QuickJsLimits): 
   }
 }
 
-function readEnvelope(text: string, limits: QuickJsLimits): ReadResult {
+function readEnvelope(text: string, limits: QuickJsLimits): GuestResult {
   // Log lines are escaped as JSON, which can grow them up to six times (\u0000).
   if (text.length > limits.maxOutputChars + limits.maxLogChars * 6 + 4096) {
     return failed('output-too-large', `the result is larger than ${limits.maxOutputChars} characters`);
@@ -62,6 +63,14 @@ function readEnvelope(text: string, limits: QuickJsLimits): ReadResult {
     limits,
   );
   return { ok: false, error, logs };
+}
+
+/** The time limit's error, for the guest's deadline and for the parent's hard kill alike. */
+export function timeoutError(limits: Pick<QuickJsLimits, 'timeoutMs'>): CodeRunError {
+  return {
+    kind: 'timeout',
+    message: `the code ran longer than ${formatSeconds(limits.timeoutMs)} of CPU time`,
+  };
 }
 
 function classifyError(
@@ -108,11 +117,11 @@ function bounded(message: string): string {
   return line.length > maxMessageChars ? `${line.slice(0, maxMessageChars)}…` : line;
 }
 
-function failed(kind: CodeRunErrorKind, message: string): ReadResult {
+function failed(kind: CodeRunErrorKind, message: string): GuestResult {
   return { ok: false, error: { kind, message }, logs: [] };
 }
 
-function spoiled(): ReadResult {
+function spoiled(): GuestResult {
   return failed('runtime', 'the code broke the sandbox result (its built-ins were changed)');
 }
 

@@ -22,17 +22,17 @@ export interface RunInQuickJsOptions {
   code: string;
   inputJson: string;
   limits: QuickJsLimits;
-  signal: AbortSignal | undefined;
 }
 
 /**
  * One run in a fresh QuickJS runtime (own heap, own limits), disposed afterwards. Synchronous: the
  * guest has no timers or I/O, so its promise jobs are drained here and the run's wall time is its
- * CPU time. Throws a host error when the engine itself fails (the host thread's stack ran out
- * inside WebAssembly, a trap, an assertion); the caller then drops the module.
+ * CPU time. It blocks its thread, which is why it runs only in the sandbox host process. Throws a
+ * host error when the engine itself fails (the host thread's stack ran out inside WebAssembly, a
+ * trap, an assertion); the caller then drops the module.
  */
 export function runInQuickJs(options: RunInQuickJsOptions): GuestOutcome {
-  const { module, limits, signal } = options;
+  const { module, limits } = options;
   const runtime = module.newRuntime();
   const deadline = Date.now() + limits.timeoutMs;
   let interrupted = false;
@@ -41,7 +41,7 @@ export function runInQuickJs(options: RunInQuickJsOptions): GuestOutcome {
   // QuickJS asks every few thousand operations; once it has said stop, it keeps saying so, so no
   // guest code (a getter on an error, a job) runs after the deadline.
   runtime.setInterruptHandler(() => {
-    if (interrupted || Date.now() > deadline || signal?.aborted) interrupted = true;
+    if (interrupted || Date.now() > deadline) interrupted = true;
     return interrupted;
   });
   const context = runtime.newContext();

@@ -134,3 +134,12 @@ export async function expectNothingRan(page: Page) {
   await expect(page.locator('#run img, #popover img, script:not([src])').count()).resolves.toBe(0);
   await expect(page.locator('a[href^="javascript:"]').count()).resolves.toBe(0);
 }
+
+/** Sets the search provider in the settings dialog and saves it (an empty id: the server's default). */
+export async function chooseSearchProvider(page: Page, id: string) {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Search provider').fill(id);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}

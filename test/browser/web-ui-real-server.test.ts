@@ -5,6 +5,7 @@ import { buildWebUi, canRunBrowser, launchChromium, openTab, screenshotDir, shot
 import {
   ask,
   cancelOpenRun,
+  chooseSearchProvider,
   expectFootnoteQuote,
   expectNothingRan,
   reopenFromHistory,
@@ -176,6 +177,32 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await shot(page, 'real-cancelled-mobile-light');
     await expect(serverRun(openRunId(page))).resolves.toMatchObject({ status: 'cancelled' });
     expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('says at once which key the server lacks for the search provider chosen in the settings', async () => {
+    world = await startRealWorld();
+    const { page, problems } = await openTab(browser!);
+    await page.goto(`${world.url}/`);
+    await chooseSearchProvider(page, 'brave');
+    await ask(page, realQuestions.paris);
+    const error = page.locator('#ask-error');
+    await error.waitFor();
+    await expect(error.textContent()).resolves.toBe(
+      "search provider 'brave' needs an API key, which this server does not have: set BRAVE_API_KEY " +
+        "where the server runs, or leave search_provider out to search with the server's default (searxng)",
+    );
+    await expect(error.getAttribute('role')).resolves.toBe('alert');
+    // Nothing was started: no run opened, none listed, no model called.
+    await expect(page.locator('#run').isVisible()).resolves.toBe(false);
+    await expect(page.locator('#history-empty').textContent()).resolves.toBe('No runs yet.');
+    expect(world.llm.requests).toEqual([]);
+    await shot(page, 'real-missing-key-desktop-light');
+    // Back to the server's default, the same question runs.
+    await chooseSearchProvider(page, '');
+    await ask(page, realQuestions.paris);
+    await waitForStatus(page, 'completed');
+    await expect(error.isVisible()).resolves.toBe(false);
+    expect(problems.filter((problem) => !problem.includes('400'))).toEqual([]);
   }, 60_000);
 
   it('shows markup from a page and from the answer as text: nothing runs', async () => {

@@ -35,6 +35,8 @@ export interface RunDetail extends RunSummary {
   options?: Record<string, unknown>;
   result?: Record<string, unknown>;
   error?: { message: string; type?: string; code?: string };
+  /** Whether POST /v1/research/{id}/resume would go on with it now (failed, cancelled, stopped on budget). */
+  resumable?: boolean;
   usage?: {
     prompt_tokens: number;
     completion_tokens: number;
@@ -55,6 +57,8 @@ export interface EventStreamOptions {
 export interface ApiClient {
   createRun(body: Record<string, unknown>): Promise<RunSummary>;
   getRun(id: string): Promise<RunDetail>;
+  /** Goes on with a run from its last checkpoint, under the same id; `body` may raise its budget. */
+  resumeRun(id: string, body: Record<string, unknown>): Promise<RunSummary>;
   /** Cancels a queued or running run; deletes a finished one. */
   deleteRun(id: string): Promise<{ status?: string; deleted?: boolean }>;
   listRuns(query: {
@@ -130,6 +134,7 @@ export function createApiClient(options: { baseUrl: string; getKey: () => string
   return {
     createRun: (body) => request('POST', '/v1/research', body),
     getRun: (id) => request('GET', `/v1/research/${encodeURIComponent(id)}`),
+    resumeRun: (id, body) => request('POST', `/v1/research/${encodeURIComponent(id)}/resume`, body),
     deleteRun: (id) => request('DELETE', `/v1/research/${encodeURIComponent(id)}`),
     listRuns: ({ q, before, limit = 20 }) => {
       const params = new URLSearchParams({ limit: String(limit) });

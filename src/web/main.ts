@@ -75,18 +75,24 @@ async function openRun(id: string | undefined) {
     const detail = await api.getRun(id);
     if (openId !== id) return;
     view.open(detail);
-    const status = await api.streamEvents(id, {
-      signal: controller.signal,
-      onEvent: (event) => view.applyEvent(event),
-    });
-    if (openId !== id) return;
-    view.setStatus(status);
-    view.finish(await api.getRun(id));
-    void history.refresh();
+    await follow(id, controller, undefined);
   } catch (error) {
     if (controller.signal.aborted) return;
     showError(error);
   }
+}
+
+/** Streams the open run's events after `after` (all of them when undefined) until it ends. */
+async function follow(id: string, controller: AbortController, after: number | undefined) {
+  const status = await api.streamEvents(id, {
+    signal: controller.signal,
+    after,
+    onEvent: (event) => view.applyEvent(event),
+  });
+  if (openId !== id) return;
+  view.setStatus(status);
+  view.finish(await api.getRun(id));
+  void history.refresh();
 }
 
 askForm.addEventListener('submit', async (event) => {
@@ -138,6 +144,33 @@ byId('run-cancel').addEventListener('click', async () => {
     if (answer.status) view.setStatus(answer.status);
   } catch (error) {
     showError(error);
+  }
+});
+
+// Goes on with the open run under its id (optionally with a larger budget) and follows its new events.
+byId('run-resume').addEventListener('click', async () => {
+  const id = openId;
+  if (!id) return;
+  const effort = byId<HTMLSelectElement>('resume-effort').value;
+  const resume = byId<HTMLButtonElement>('run-resume');
+  resume.disabled = true;
+  askError.hidden = true;
+  stream?.abort();
+  const controller = new AbortController();
+  stream = controller;
+  try {
+    await api.resumeRun(id, effort ? { reasoning_effort: effort } : {});
+    if (openId !== id) return;
+    const after = view.lastSeq;
+    view.resumed();
+    // The button is gone: focus goes to the run's heading, where the status is read next.
+    byId('run-question').focus();
+    void history.refresh();
+    await follow(id, controller, after);
+  } catch (error) {
+    if (!controller.signal.aborted) showError(error);
+  } finally {
+    resume.disabled = false;
   }
 });
 

@@ -25,6 +25,8 @@ export function createRunView() {
   const elapsed = byId('run-elapsed');
   const cancel = byId<HTMLButtonElement>('run-cancel');
   const remove = byId<HTMLButtonElement>('run-delete');
+  const resumeBox = byId('run-resume-box');
+  const resumeEffort = byId<HTMLSelectElement>('resume-effort');
   const gauge = byId('gauge');
   const gaugeText = byId('gauge-text');
   const gaugeBar = byId('gauge-bar');
@@ -58,6 +60,14 @@ export function createRunView() {
     status.dataset.status = value;
     cancel.hidden = finished.has(value);
     remove.hidden = !finished.has(value);
+    if (!finished.has(value)) resumeBox.hidden = true;
+  }
+
+  /** Resume is offered when the server says it would take the run (a checkpoint, nothing left running). */
+  function offerResume(detail: RunDetail) {
+    resumeBox.hidden = !(finished.has(detail.status) && detail.resumable === true);
+    // A run that stopped on its budget needs a larger one to get further.
+    resumeEffort.value = detail.status === 'completed' ? 'high' : '';
   }
 
   function renderEntry(entry: TimelineEntry): HTMLLIElement {
@@ -179,7 +189,26 @@ export function createRunView() {
       confidence.textContent = '';
       sources.hidden = true;
       sourceList.replaceChildren();
+      offerResume(detail);
       updateElapsed();
+    },
+    /** The run goes on under the same id: the timeline stays, the rest waits for its new events. */
+    resumed() {
+      if (!shown) return;
+      shown = { ...shown, detail: { ...shown.detail, status: 'running', resumable: false } };
+      shown.markdown = '';
+      shown.references = [];
+      setStatus('running');
+      endedAt = undefined;
+      finalText = '';
+      runError.hidden = true;
+      answer.hidden = true;
+      draft.textContent = '';
+      draft.hidden = true;
+    },
+    /** The seq of the last event shown: a resumed run's events come after it. */
+    get lastSeq() {
+      return shown?.events.at(-1)?.seq;
     },
     applyEvent(event: RunEvent) {
       if (!shown) return;
@@ -212,6 +241,7 @@ export function createRunView() {
       endedAt = detail.finished_at ? detail.finished_at * 1000 : Date.now();
       updateElapsed();
       showUsage(detail);
+      offerResume(detail);
       // A research run's result is its report, bare or under `report`.
       const report = (detail.result?.report ?? detail.result) as Record<string, unknown> | undefined;
       if (report && typeof report.markdown === 'string')

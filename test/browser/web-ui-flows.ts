@@ -143,3 +143,17 @@ export async function chooseSearchProvider(page: Page, id: string) {
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
 }
+
+/**
+ * Resumes the open (finished) run from the keyboard: the budget chosen in its labelled select,
+ * then Enter on Resume. The run is running again under the same id, without the Resume control.
+ */
+export async function resumeOpenRun(page: Page, options: { budget?: string } = {}) {
+  const resume = page.getByRole('button', { name: 'Resume' });
+  await resume.waitFor();
+  if (options.budget) await page.getByLabel('Budget for the rest of the run').selectOption(options.budget);
+  await resume.focus();
+  await page.keyboard.press('Enter');
+  await resume.waitFor({ state: 'hidden' });
+  await expect(page.locator('#run-error').isVisible()).resolves.toBe(false);
+}

@@ -9,6 +9,7 @@ import {
   expectFootnoteQuote,
   expectNothingRan,
   reopenFromHistory,
+  resumeOpenRun,
   signIn,
   signOut,
   waitForStatus,
@@ -164,18 +165,53 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     expect(world.llm.problems).toEqual([]);
   }, 60_000);
 
-  it('cancels a run whose model does not answer', async () => {
+  it('cancels a run whose model does not answer, then resumes it once the model answers', async () => {
     world = await startRealWorld();
     const { page, problems } = await openTab(browser!, { width: 390, height: 844 });
     await page.goto(`${world.url}/`);
     await ask(page, realQuestions.hang);
-    await page.locator('#timeline').getByText('a slow query', { exact: true }).first().waitFor();
-    await page.locator('#timeline li[data-kind="step"]', { hasText: 'Step 2' }).waitFor();
+    const timeline = page.locator('#timeline');
+    await timeline.getByText('a slow query', { exact: true }).first().waitFor();
+    await timeline.locator('li[data-kind="step"]', { hasText: 'Step 2' }).waitFor();
     await shot(page, 'real-running-mobile-light');
     await cancelOpenRun(page);
     await expect(page.locator('#run-error').textContent()).resolves.toBe('The run was cancelled.');
     await shot(page, 'real-cancelled-mobile-light');
-    await expect(serverRun(openRunId(page))).resolves.toMatchObject({ status: 'cancelled' });
+    const id = openRunId(page);
+    await expect(serverRun(id)).resolves.toMatchObject({ status: 'cancelled', resumable: true });
+
+    // The model answers now: Resume goes on with the same run from its checkpoint, with a larger budget.
+    world.answerHang();
+    const before = await timeline.locator(':scope > li').allTextContents();
+    await resumeOpenRun(page, { budget: 'Thorough budget (high)' });
+    await waitForStatus(page, 'completed');
+    expect(openRunId(page)).toBe(id);
+    await expect(page.locator('#answer-body p').textContent()).resolves.toBe(
+      'It got one after all, once the model answered.1',
+    );
+    await expectFootnoteQuote(page, {
+      ref: 1,
+      quote: realQuotes.slow.replace(/\.$/, ''),
+      href: `${world.web.url}/slow`,
+    });
+    // The timeline keeps the steps before the cancel and goes on with the new ones, each once.
+    const after = await timeline.locator(':scope > li').allTextContents();
+    expect(after.slice(0, before.length)).toEqual(before);
+    await expect(
+      timeline.locator('li[data-kind="read"][data-tone="ok"]', { hasText: realTitles.slow }).count(),
+    ).resolves.toBe(1);
+    await expect(timeline.getByText('definitive check passed').count()).resolves.toBe(1);
+    for (const step of ['Step 1', 'Step 2', 'Step 3'])
+      await expect(timeline.locator('li[data-kind="step"]', { hasText: step }).count()).resolves.toBe(1);
+    await expect(page.locator('#run-error').isVisible()).resolves.toBe(false);
+    await expect(page.getByRole('button', { name: 'Resume' }).isVisible()).resolves.toBe(false);
+    await page.mouse.move(5, 5);
+    await page.locator('#popover').waitFor({ state: 'hidden' });
+    await shot(page, 'real-resumed-mobile-light');
+    const resumed = await serverRun(id);
+    expect(resumed).toMatchObject({ status: 'completed', resumable: false });
+    // The high preset's step budget: the select's choice reached the server.
+    expect((resumed.result as { budget: { maxSteps: number } }).budget.maxSteps).toBe(40);
     expect(problems).toEqual([]);
   }, 60_000);
 

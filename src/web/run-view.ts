@@ -47,6 +47,8 @@ export function createRunView() {
   let endedAt: number | undefined;
   let finalText = '';
   let sectionHeadings = new Map<string, string>();
+  // Per run id (a research run's sections step at once): the note of a step still waiting for its model.
+  const waiting = new Map<string, HTMLElement>();
   const timer = setInterval(() => updateElapsed(), 1000);
   void timer;
 
@@ -61,6 +63,26 @@ export function createRunView() {
     cancel.hidden = finished.has(value);
     remove.hidden = !finished.has(value);
     if (!finished.has(value)) resumeBox.hidden = true;
+    else stopWaiting();
+  }
+
+  /**
+   * A live step shows "waiting for the model…" from its start until anything else of its run
+   * arrives (thinking, the action, a retry, the next step): the model's reply is what it waits for.
+   */
+  function trackWaiting(event: RunEvent, entry: TimelineEntry | null) {
+    const run = String(event.runId ?? '');
+    waiting.get(run)?.remove();
+    waiting.delete(run);
+    if (event.type !== 'step-start' || !entry || !shown || finished.has(shown.detail.status)) return;
+    const note = h('span', { class: 'waiting' }, 'waiting for the model…');
+    lines.get(entry.key)?.item.append(note);
+    waiting.set(run, note);
+  }
+
+  function stopWaiting() {
+    for (const note of waiting.values()) note.remove();
+    waiting.clear();
   }
 
   /** Resume is offered when the server says it would take the run (a checkpoint, nothing left running). */
@@ -171,6 +193,7 @@ export function createRunView() {
     open(detail: RunDetail) {
       shown = { detail, markdown: '', references: [], events: [] };
       lines = new Map();
+      waiting.clear();
       finalText = '';
       sectionHeadings = new Map();
       startedAt = detail.created_at * 1000;
@@ -217,6 +240,7 @@ export function createRunView() {
       if (event.type === 'research-plan') rememberSections(event, sectionHeadings);
       const entry = describeEvent(event, { sectionHeadings });
       if (entry) addEntry(entry);
+      trackWaiting(event, entry);
       // A research section's steps count against its own share, not the run's whole budget.
       const ownStep = event.runId === undefined || event.runId === shown.detail.id;
       if (event.type === 'step-end' && ownStep) updateGauge(event);

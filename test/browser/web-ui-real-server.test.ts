@@ -173,8 +173,15 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     const timeline = page.locator('#timeline');
     await timeline.getByText('a slow query', { exact: true }).first().waitFor();
     await timeline.locator('li[data-kind="step"]', { hasText: 'Step 2' }).waitFor();
+    // The step the model does not answer says it waits for it; step 1, answered, no longer does.
+    const waitingNote = timeline.locator('.waiting');
+    await expect(
+      timeline.locator('li[data-kind="step"]', { hasText: 'Step 2' }).locator('.waiting').textContent(),
+    ).resolves.toBe('waiting for the model…');
+    await expect(waitingNote.count()).resolves.toBe(1);
     await shot(page, 'real-running-mobile-light');
     await cancelOpenRun(page);
+    await expect(waitingNote.count()).resolves.toBe(0);
     await expect(page.locator('#run-error').textContent()).resolves.toBe('The run was cancelled.');
     await shot(page, 'real-cancelled-mobile-light');
     const id = openRunId(page);
@@ -205,6 +212,7 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
       await expect(timeline.locator('li[data-kind="step"]', { hasText: step }).count()).resolves.toBe(1);
     await expect(page.locator('#run-error').isVisible()).resolves.toBe(false);
     await expect(page.getByRole('button', { name: 'Resume' }).isVisible()).resolves.toBe(false);
+    await expect(waitingNote.count()).resolves.toBe(0);
     await page.mouse.move(5, 5);
     await page.locator('#popover').waitFor({ state: 'hidden' });
     await shot(page, 'real-resumed-mobile-light');

@@ -94,6 +94,9 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
       'Paris is the capital of France.1 About 2.1 million people live in the city itself.2',
     );
     await expect(page.locator('#answer-confidence').textContent()).resolves.toContain('Confidence: high');
+    // A run that ended with its answer (no budget stop) has nothing to resume.
+    await expect(page.locator('#run-resume-box').isVisible()).resolves.toBe(false);
+    await expect(serverRun(openRunId(page))).resolves.toMatchObject({ resumable: false });
     await expect(page.locator('.source-card').count()).resolves.toBe(2);
     const popover = await expectFootnoteQuote(page, {
       ref: 1,

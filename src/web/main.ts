@@ -158,8 +158,10 @@ byId('run-resume').addEventListener('click', async () => {
   stream?.abort();
   const controller = new AbortController();
   stream = controller;
+  let accepted = false;
   try {
     await api.resumeRun(id, effort ? { reasoning_effort: effort } : {});
+    accepted = true;
     if (openId !== id) return;
     const after = view.lastSeq;
     view.resumed();
@@ -168,7 +170,10 @@ byId('run-resume').addEventListener('click', async () => {
     void history.refresh();
     await follow(id, controller, after);
   } catch (error) {
-    if (!controller.signal.aborted) showError(error);
+    if (controller.signal.aborted) return;
+    showError(error);
+    // Refused (resumed or finished elsewhere meanwhile): show the run as the server has it now.
+    if (!accepted && openId === id && error instanceof ApiError && error.status === 400) void openRun(id);
   } finally {
     resume.disabled = false;
   }

@@ -252,6 +252,36 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     expect(problems.filter((problem) => !problem.includes('400'))).toEqual([]);
   }, 60_000);
 
+  it('a Resume that comes after the run was resumed elsewhere says why and shows the run as it is now', async () => {
+    world = await startRealWorld();
+    const { page, problems } = await openTab(browser!);
+    await page.goto(`${world.url}/`);
+    await ask(page, realQuestions.hang);
+    await page.locator('#timeline li[data-kind="step"]', { hasText: 'Step 2' }).waitFor();
+    await cancelOpenRun(page);
+    const id = openRunId(page);
+    await page.getByRole('button', { name: 'Resume' }).waitFor();
+    // Another client resumes it through the API and it completes, while this page still offers Resume.
+    world.answerHang();
+    const other = await fetch(`${world.url}/v1/research/${id}/resume`, { method: 'POST' });
+    expect(other.status).toBe(202);
+    await expect
+      .poll(async () => (await serverRun(id)).status, { timeout: 20_000, interval: 100 })
+      .toBe('completed');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.locator('#ask-error', { hasText: 'is complete' }).waitFor();
+    await expect(page.locator('#ask-error').textContent()).resolves.toBe(
+      `run ${id} is complete: its answer did not stop on a budget, so there is nothing to resume`,
+    );
+    await waitForStatus(page, 'completed');
+    await expect(page.locator('#answer-body p').textContent()).resolves.toBe(
+      'It got one after all, once the model answered.1',
+    );
+    await expect(page.getByRole('button', { name: 'Resume' }).isVisible()).resolves.toBe(false);
+    await shot(page, 'real-resume-refused-desktop-light');
+    expect(problems.filter((problem) => !problem.includes('400'))).toEqual([]);
+  }, 60_000);
+
   it('shows markup from a page and from the answer as text: nothing runs', async () => {
     world = await startRealWorld();
     const { page, problems } = await openTab(browser!, { colorScheme: 'dark' });

@@ -1,6 +1,6 @@
-import { ApiError, createApiClient, type RunDetail } from './api-client.js';
+import { wireAnswerActions } from './answer-actions.js';
+import { ApiError, createApiClient } from './api-client.js';
 import { byId } from './dom.js';
-import { exportFileName, runToMarkdown } from './export-run.js';
 import { createHistoryView } from './history-view.js';
 import { createFootnotePopover } from './popover.js';
 import { createRunView } from './run-view.js';
@@ -32,7 +32,6 @@ const keyInput = byId<HTMLInputElement>('api-key');
 const keyButton = byId<HTMLButtonElement>('key-button');
 const settingsDialog = byId<HTMLDialogElement>('settings');
 const settingsForm = byId<HTMLFormElement>('settings-form');
-const copyStatus = byId('copy-status');
 
 let stream: AbortController | undefined;
 let openId: string | undefined;
@@ -254,46 +253,7 @@ historyToggle.addEventListener('click', () => {
 });
 
 // ── Copy and export ──
-function shownMarkdown(): string | undefined {
-  const shown = view.shown;
-  if (!shown?.markdown) return undefined;
-  return runToMarkdown({
-    question: shown.detail.question,
-    markdown: shown.markdown,
-    references: shown.references,
-  });
-}
-function download(name: string, type: string, content: string) {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = Object.assign(document.createElement('a'), { href: url, download: name });
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-byId('copy-answer').addEventListener('click', async () => {
-  const markdown = shownMarkdown();
-  if (!markdown) return;
-  try {
-    await navigator.clipboard.writeText(markdown);
-    copyStatus.textContent = 'Copied.';
-  } catch {
-    copyStatus.textContent = 'The browser did not allow copying; use Export instead.';
-  }
-});
-byId('export-md').addEventListener('click', () => {
-  const markdown = shownMarkdown();
-  if (markdown && view.shown)
-    download(exportFileName(view.shown.detail.question, 'md'), 'text/markdown', markdown);
-});
-byId('export-json').addEventListener('click', () => {
-  const shown = view.shown;
-  if (!shown) return;
-  const run: RunDetail & { events: unknown[] } = { ...shown.detail, events: shown.events };
-  download(
-    exportFileName(shown.detail.question, 'json'),
-    'application/json',
-    `${JSON.stringify(run, null, 2)}\n`,
-  );
-});
+wireAnswerActions(view);
 
 // ── Start ──
 function idFromHash(): string | undefined {

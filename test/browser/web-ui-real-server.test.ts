@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { researchTopic } from '../helpers/research-fake-llm.js';
@@ -216,6 +217,21 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await expect(page.locator('#run-error').isVisible()).resolves.toBe(false);
     await expect(page.getByRole('button', { name: 'Resume' }).isVisible()).resolves.toBe(false);
     await expect(waitingNote.count()).resolves.toBe(0);
+    // The exports hold the resumed run: its new answer, and its events in one unbroken sequence.
+    const exported = async (name: string) => {
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name }).click(),
+      ]);
+      return readFile((await file.path())!, 'utf8');
+    };
+    const markdown = await exported('Export Markdown');
+    expect(markdown).toContain('It got one after all, once the model answered.[^1]');
+    const events = (
+      JSON.parse(await exported('Export JSON')) as { events: Array<{ seq: number; type: string }> }
+    ).events;
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(events.filter((event) => event.type === 'run-start')).toHaveLength(2);
     await page.mouse.move(5, 5);
     await page.locator('#popover').waitFor({ state: 'hidden' });
     await shot(page, 'real-resumed-mobile-light');

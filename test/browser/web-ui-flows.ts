@@ -38,9 +38,9 @@ export async function expectFootnoteQuote(
 /** Cancels the open run: its status says so and the Cancel button goes away. */
 export async function cancelOpenRun(page: Page) {
   await expect(page.locator('#run-status').textContent()).resolves.toBe('running');
-  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
   await waitForStatus(page, 'cancelled');
-  await expect(page.getByRole('button', { name: 'Cancel' }).isVisible()).resolves.toBe(false);
+  await expect(page.getByRole('button', { name: 'Cancel', exact: true }).isVisible()).resolves.toBe(false);
 }
 
 /**
@@ -149,7 +149,7 @@ export async function chooseSearchProvider(page: Page, id: string) {
  * then Enter on Resume. The run is running again under the same id, without the Resume control.
  */
 export async function resumeOpenRun(page: Page, options: { budget?: string } = {}) {
-  const resume = page.getByRole('button', { name: 'Resume' });
+  const resume = page.getByRole('button', { name: 'Resume', exact: true });
   await resume.waitFor();
   if (options.budget) await page.getByLabel('Budget for the rest of the run').selectOption(options.budget);
   await resume.focus();

@@ -215,7 +215,7 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     for (const step of ['Step 1', 'Step 2', 'Step 3'])
       await expect(timeline.locator('li[data-kind="step"]', { hasText: step }).count()).resolves.toBe(1);
     await expect(page.locator('#run-error').isVisible()).resolves.toBe(false);
-    await expect(page.getByRole('button', { name: 'Resume' }).isVisible()).resolves.toBe(false);
+    await expect(page.getByRole('button', { name: 'Resume', exact: true }).isVisible()).resolves.toBe(false);
     await expect(waitingNote.count()).resolves.toBe(0);
     // The exports hold the resumed run: its new answer, and its events in one unbroken sequence.
     const exported = async (name: string) => {
@@ -276,7 +276,7 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await page.locator('#timeline li[data-kind="step"]', { hasText: 'Step 2' }).waitFor();
     await cancelOpenRun(page);
     const id = openRunId(page);
-    await page.getByRole('button', { name: 'Resume' }).waitFor();
+    await page.getByRole('button', { name: 'Resume', exact: true }).waitFor();
     // Another client resumes it through the API and it completes, while this page still offers Resume.
     world.answerHang();
     const other = await fetch(`${world.url}/v1/research/${id}/resume`, { method: 'POST' });
@@ -284,7 +284,7 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await expect
       .poll(async () => (await serverRun(id)).status, { timeout: 20_000, interval: 100 })
       .toBe('completed');
-    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByRole('button', { name: 'Resume', exact: true }).click();
     await page.locator('#ask-error', { hasText: 'is complete' }).waitFor();
     await expect(page.locator('#ask-error').textContent()).resolves.toBe(
       `run ${id} is complete: its answer did not stop on a budget, so there is nothing to resume`,
@@ -293,7 +293,7 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await expect(page.locator('#answer-body p').textContent()).resolves.toBe(
       'It got one after all, once the model answered.1',
     );
-    await expect(page.getByRole('button', { name: 'Resume' }).isVisible()).resolves.toBe(false);
+    await expect(page.getByRole('button', { name: 'Resume', exact: true }).isVisible()).resolves.toBe(false);
     await shot(page, 'real-resume-refused-desktop-light');
     expect(problems.filter((problem) => !problem.includes('400'))).toEqual([]);
   }, 60_000);

@@ -6,6 +6,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code: string | undefined,
+    /** The request field the server blamed, when it named one. */
+    readonly param?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -163,10 +165,10 @@ export function createApiClient(options: { baseUrl: string; getKey: () => string
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body = safeJson(await response.text().catch(() => '')) as
-    | { error?: { message?: string; code?: string } }
+    | { error?: { message?: string; code?: string; param?: string | null } }
     | undefined;
   const message = body?.error?.message ?? `the server answered ${response.status} ${response.statusText}`;
-  return new ApiError(message, response.status, body?.error?.code);
+  return new ApiError(message, response.status, body?.error?.code, body?.error?.param ?? undefined);
 }
 
 function safeJson(text: string): unknown {

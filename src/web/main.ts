@@ -49,6 +49,9 @@ function showError(error: unknown) {
   }
   askError.hidden = false;
   askError.textContent = error instanceof Error ? error.message : String(error);
+  // The server speaks of the request's field; on this page that field is a setting.
+  if (error instanceof ApiError && error.param === 'search_provider')
+    askError.textContent += '. On this page: Settings → Search provider (empty: the server’s default).';
 }
 
 function navigate(id: string | undefined) {

@@ -252,7 +252,8 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await error.waitFor();
     await expect(error.textContent()).resolves.toBe(
       "search provider 'brave' needs an API key, which this server does not have: set BRAVE_API_KEY " +
-        "where the server runs, or leave search_provider out to search with the server's default (searxng)",
+        "where the server runs, or leave search_provider out to search with the server's default (searxng)" +
+        '. On this page: Settings → Search provider (empty: the server’s default).',
     );
     await expect(error.getAttribute('role')).resolves.toBe('alert');
     // Nothing was started: no run opened, none listed, no model called.

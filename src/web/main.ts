@@ -162,11 +162,11 @@ byId('run-resume').addEventListener('click', async () => {
   stream = controller;
   let accepted = false;
   try {
-    await api.resumeRun(id, effort ? { reasoning_effort: effort } : {});
+    const answer = await api.resumeRun(id, effort ? { reasoning_effort: effort } : {});
     accepted = true;
     if (openId !== id) return;
     const after = view.lastSeq;
-    view.resumed();
+    view.resumed(answer.status);
     // The button is gone: focus goes to the run's heading, where the status is read next.
     byId('run-question').focus();
     void history.refresh();

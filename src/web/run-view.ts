@@ -216,12 +216,13 @@ export function createRunView() {
       updateElapsed();
     },
     /** The run goes on under the same id: the timeline stays, the rest waits for its new events. */
-    resumed() {
+    resumed(status: string) {
       if (!shown) return;
-      shown = { ...shown, detail: { ...shown.detail, status: 'running', resumable: false } };
+      shown = { ...shown, detail: { ...shown.detail, status, resumable: false } };
       shown.markdown = '';
       shown.references = [];
-      setStatus('running');
+      // Queued when every slot is taken; run-start makes it running.
+      setStatus(status);
       endedAt = undefined;
       finalText = '';
       runError.hidden = true;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { checkpointSchemaVersion } from '../agent/run-checkpoint.js';
 import { createTestConfig } from '../testing/test-config.js';
-import { resumedConfig } from './resume-target.js';
+import { isResumable, resumedConfig } from './resume-target.js';
 import type { RunRecord } from './run-record.js';
 import { runSettings } from './run-recording.js';
+import type { RunStore } from './run-store.js';
 
 const started = createTestConfig({
   budget: { maxTokens: 100_000 },
@@ -43,5 +45,47 @@ describe('resumedConfig', () => {
     expect(() => resumedConfig(today, record('research'), { research: { maxHops: 0 } })).toThrow(
       /research\.maxHops/,
     );
+  });
+});
+
+describe('isResumable', () => {
+  /** A store holding one run, counting how often its checkpoint is read. */
+  const storeWith = (run: Partial<RunRecord>, checkpoint: boolean) => {
+    const reads = { count: 0 };
+    const store = {
+      get: (id: string) =>
+        id === 'run' ? ({ id: 'run', owner: 'local', pid: null, ...run } as RunRecord) : undefined,
+      restore: () => {
+        reads.count++;
+        return checkpoint
+          ? { checkpoint: { $schemaVersion: checkpointSchemaVersion, kind: 'search' }, lastSeq: 7 }
+          : undefined;
+      },
+    } as unknown as RunStore;
+    return { store, reads };
+  };
+
+  it('says yes for a cancelled or failed run with a checkpoint, and for one stopped on its budget', () => {
+    for (const run of [
+      { status: 'cancelled', mode: 'search' },
+      { status: 'failed', mode: 'search' },
+      { status: 'completed', mode: 'search', result: { budget: { exhausted: 'tokens' } } },
+    ] as Array<Partial<RunRecord>>) {
+      expect(isResumable({ store: storeWith(run, true).store, runId: 'run' })).toBe(true);
+    }
+  });
+
+  it('says no without a checkpoint, for another owner, and for a completed run without reading its checkpoint', () => {
+    expect(
+      isResumable({ store: storeWith({ status: 'cancelled', mode: 'search' }, false).store, runId: 'run' }),
+    ).toBe(false);
+    const cancelled = storeWith({ status: 'cancelled', mode: 'search' }, true);
+    expect(isResumable({ store: cancelled.store, runId: 'run', owner: 'key:other' })).toBe(false);
+    const completed = storeWith(
+      { status: 'completed', mode: 'search', result: { budget: {} } } as Partial<RunRecord>,
+      true,
+    );
+    expect(isResumable({ store: completed.store, runId: 'run' })).toBe(false);
+    expect(completed.reads.count).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import type { RunRestore, StoredRestore } from '../agent/run-checkpoint.js';
 import { checkpointSchemaVersion } from '../agent/run-checkpoint.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { type ConfigOverrides, deriveConfig } from '../config/derive-config.js';
-import { InputError } from '../errors/index.js';
+import { InputError, isInputError } from '../errors/index.js';
 import type { RunRecord } from './run-record.js';
 import type { RunStore } from './run-store.js';
 
@@ -70,6 +70,20 @@ export function resumeTarget(input: { store: RunStore; runId: string; owner?: st
   return research
     ? { kind: 'research', record, restore }
     : { kind: 'search', record, restore: restore as RunRestore };
+}
+
+/**
+ * Whether resumeTarget would take the run now (a page offers Resume only then). A completed or
+ * running run is refused before its checkpoint is read, so asking costs nothing for most runs.
+ */
+export function isResumable(input: { store: RunStore; runId: string; owner?: string }): boolean {
+  try {
+    resumeTarget(input);
+    return true;
+  } catch (error) {
+    if (isInputError(error)) return false;
+    throw error;
+  }
 }
 
 /**

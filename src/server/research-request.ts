@@ -50,7 +50,7 @@ export function parseResearchRequest(
   const parsed = researchRequestSchema.safeParse(body);
   if (!parsed.success) throw invalidValue(parsed.error);
   const { question, mode, ...rest } = parsed.data;
-  assertSearchProvider(rest.search_provider, context.searchProviders);
+  assertSearchProvider(rest.search_provider, context);
   assertFitsContext({ question, contextTokens: context.config.llm.contextTokens });
   const options = Object.fromEntries(
     Object.entries(rest).filter(([key, value]) => key in runOptionsSchema.shape && value !== undefined),

@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { InputError } from '../errors/index.js';
-import { isOrphaned, resumeTarget } from '../runs/resume-target.js';
+import { isOrphaned, isResumable, resumeTarget } from '../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { DeepSearchRuntime } from '../runtime.js';
@@ -67,7 +67,12 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
     return c.json({ ...runObject(store.get(record.id)!), status }, 202);
   });
   for (const base of ['/research', '/runs']) {
-    app.get(`${base}/:id`, (c) => c.json(runObject(owned(c))));
+    app.get(`${base}/:id`, (c) => {
+      const record = owned(c);
+      // Whether POST /research/{id}/resume would take it now: a page shows Resume only then.
+      const resumable = !jobs.get(record.id) && isResumable({ store, runId: record.id, owner: c.var.owner });
+      return c.json({ ...runObject(record), resumable });
+    });
     app.get(`${base}/:id/events`, (c) => {
       const record = owned(c);
       return streamRunEvents(c, {

@@ -6,9 +6,9 @@ import { toRunRequest } from './run-request.js';
 
 const config = createTestConfig({
   budget: { maxSteps: 12 },
-  search: { boostHostnames: ['docs.python.org'] },
+  search: { boostHostnames: ['docs.python.org'], searxngUrl: 'http://127.0.0.1:8888' },
 });
-const context = { config, models: ['deepsearch'], searchProviders: ['fake', 'searxng'] };
+const context = { config, models: ['deepsearch'], searchProviders: ['fake', 'searxng', 'brave', 'serper'] };
 const request = (extra: Record<string, unknown> = {}): ChatRequest =>
   chatRequestSchema.parse({
     model: 'deepsearch',
@@ -110,8 +110,25 @@ describe('toRunRequest', () => {
     expect(() => toRunRequest(request({ search_provider: 'bing' }), context)).toThrow(
       expect.objectContaining({
         param: 'search_provider',
-        message: "unknown search provider 'bing' (available: fake, searxng)",
+        message: "unknown search provider 'bing' (available: fake, searxng, brave, serper)",
       }),
     );
+  });
+
+  it('refuses an engine the server has no key for, naming the variable, and takes one it has a key for', () => {
+    expect(() => toRunRequest(request({ search_provider: 'brave' }), context)).toThrow(
+      expect.objectContaining({
+        param: 'search_provider',
+        code: 'search_provider_not_configured',
+        message: expect.stringContaining('set BRAVE_API_KEY where the server runs'),
+      }),
+    );
+    const keyed = createTestConfig({ search: { apiKeys: { serper: 'serper-secret' } } });
+    const run = toRunRequest(request({ search_provider: 'serper' }), { ...context, config: keyed });
+    expect(run.config.search.provider).toBe('serper');
+    const noInstance = createTestConfig({});
+    expect(() =>
+      toRunRequest(request({ search_provider: 'searxng' }), { ...context, config: noInstance }),
+    ).toThrow(expect.objectContaining({ message: expect.stringMatching(/needs a SearXNG instance/) }));
   });
 });

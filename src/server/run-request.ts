@@ -3,6 +3,7 @@ import type { DeepSearchConfig } from '../config/config-schema.js';
 import { definedOnly, deriveConfig } from '../config/derive-config.js';
 import { InputError } from '../errors/index.js';
 import { assertFitsContext } from '../providers/llm/assert-fits-context.js';
+import { effectiveSearchProvider, missingSearchSetting } from '../providers/search/search-provider-choice.js';
 import type { RecordOptions } from '../runs/run-recording.js';
 import { readAnswerSchema } from './answer-schema-limits.js';
 import { type ChatTurn, messageText, splitConversation } from './chat-history.js';
@@ -56,7 +57,7 @@ export function toRunRequest(body: ChatRequest, context: RunRequestContext): Run
   const { question, history } = splitConversation(body.messages);
   // Before a slot is taken: runtime.ask checks again, but a 400 here costs nothing.
   assertFitsContext({ question, history, contextTokens: context.config.llm.contextTokens });
-  assertSearchProvider(body.search_provider, context.searchProviders);
+  assertSearchProvider(body.search_provider, context);
   const task = recognizeChatUiTask(body.messages);
   const direct = directModels.has(model) || body.mode === 'direct' || task !== undefined;
   const research = !direct && researchModels.has(model);
@@ -82,14 +83,32 @@ export function toRunRequest(body: ChatRequest, context: RunRequestContext): Run
   };
 }
 
-/** A search provider a request names must be one the server knows (400 otherwise). */
-export function assertSearchProvider(provider: string | undefined, available: readonly string[]): void {
-  if (provider !== undefined && !available.includes(provider)) {
+/**
+ * A search provider a request names must be one the server knows and can use: an engine whose key
+ * (or SearXNG instance) the server lacks is a 400 naming what to set, not a run that fails later.
+ */
+export function assertSearchProvider(
+  provider: string | undefined,
+  context: { config: DeepSearchConfig; searchProviders: readonly string[] },
+): void {
+  if (provider === undefined) return;
+  const available = context.searchProviders;
+  if (!available.includes(provider)) {
     throw new InputError(
       `unknown search provider '${echoInput(provider)}' (available: ${available.join(', ')})`,
       { param: 'search_provider', code: 'unknown_search_provider' },
     );
   }
+  // Only a name the registry knows gets here, so echoing it is safe; the setting names no secret.
+  const missing = missingSearchSetting(context.config, provider);
+  if (!missing) return;
+  const what = missing.missing === 'key' ? 'an API key' : 'a SearXNG instance';
+  throw new InputError(
+    `search provider '${provider}' needs ${what}, which this server does not have: set ${missing.setting} ` +
+      `where the server runs, or leave search_provider out to search with the server's default ` +
+      `(${effectiveSearchProvider(context.config.search)})`,
+    { param: 'search_provider', code: 'search_provider_not_configured' },
+  );
 }
 
 /** `auto` and `none` are fine (no tool is ever called); a choice that forces a tool cannot be honoured. */

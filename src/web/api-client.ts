@@ -6,6 +6,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code: string | undefined,
+    /** The request field the server blamed, when it named one. */
+    readonly param?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -35,6 +37,8 @@ export interface RunDetail extends RunSummary {
   options?: Record<string, unknown>;
   result?: Record<string, unknown>;
   error?: { message: string; type?: string; code?: string };
+  /** Whether POST /v1/research/{id}/resume would go on with it now (failed, cancelled, stopped on budget). */
+  resumable?: boolean;
   usage?: {
     prompt_tokens: number;
     completion_tokens: number;
@@ -55,6 +59,8 @@ export interface EventStreamOptions {
 export interface ApiClient {
   createRun(body: Record<string, unknown>): Promise<RunSummary>;
   getRun(id: string): Promise<RunDetail>;
+  /** Goes on with a run from its last checkpoint, under the same id; `body` may raise its budget. */
+  resumeRun(id: string, body: Record<string, unknown>): Promise<RunSummary>;
   /** Cancels a queued or running run; deletes a finished one. */
   deleteRun(id: string): Promise<{ status?: string; deleted?: boolean }>;
   listRuns(query: {
@@ -130,6 +136,7 @@ export function createApiClient(options: { baseUrl: string; getKey: () => string
   return {
     createRun: (body) => request('POST', '/v1/research', body),
     getRun: (id) => request('GET', `/v1/research/${encodeURIComponent(id)}`),
+    resumeRun: (id, body) => request('POST', `/v1/research/${encodeURIComponent(id)}/resume`, body),
     deleteRun: (id) => request('DELETE', `/v1/research/${encodeURIComponent(id)}`),
     listRuns: ({ q, before, limit = 20 }) => {
       const params = new URLSearchParams({ limit: String(limit) });
@@ -158,10 +165,10 @@ export function createApiClient(options: { baseUrl: string; getKey: () => string
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body = safeJson(await response.text().catch(() => '')) as
-    | { error?: { message?: string; code?: string } }
+    | { error?: { message?: string; code?: string; param?: string | null } }
     | undefined;
   const message = body?.error?.message ?? `the server answered ${response.status} ${response.statusText}`;
-  return new ApiError(message, response.status, body?.error?.code);
+  return new ApiError(message, response.status, body?.error?.code, body?.error?.param ?? undefined);
 }
 
 function safeJson(text: string): unknown {

@@ -1,6 +1,6 @@
-import { ApiError, createApiClient, type RunDetail } from './api-client.js';
+import { wireAnswerActions } from './answer-actions.js';
+import { ApiError, createApiClient } from './api-client.js';
 import { byId } from './dom.js';
-import { exportFileName, runToMarkdown } from './export-run.js';
 import { createHistoryView } from './history-view.js';
 import { createFootnotePopover } from './popover.js';
 import { createRunView } from './run-view.js';
@@ -32,7 +32,6 @@ const keyInput = byId<HTMLInputElement>('api-key');
 const keyButton = byId<HTMLButtonElement>('key-button');
 const settingsDialog = byId<HTMLDialogElement>('settings');
 const settingsForm = byId<HTMLFormElement>('settings-form');
-const copyStatus = byId('copy-status');
 
 let stream: AbortController | undefined;
 let openId: string | undefined;
@@ -50,6 +49,9 @@ function showError(error: unknown) {
   }
   askError.hidden = false;
   askError.textContent = error instanceof Error ? error.message : String(error);
+  // The server speaks of the request's field; on this page that field is a setting.
+  if (error instanceof ApiError && error.param === 'search_provider')
+    askError.textContent += '. On this page: Settings → Search provider (empty: the server’s default).';
 }
 
 function navigate(id: string | undefined) {
@@ -75,18 +77,24 @@ async function openRun(id: string | undefined) {
     const detail = await api.getRun(id);
     if (openId !== id) return;
     view.open(detail);
-    const status = await api.streamEvents(id, {
-      signal: controller.signal,
-      onEvent: (event) => view.applyEvent(event),
-    });
-    if (openId !== id) return;
-    view.setStatus(status);
-    view.finish(await api.getRun(id));
-    void history.refresh();
+    await follow(id, controller, undefined);
   } catch (error) {
     if (controller.signal.aborted) return;
     showError(error);
   }
+}
+
+/** Streams the open run's events after `after` (all of them when undefined) until it ends. */
+async function follow(id: string, controller: AbortController, after: number | undefined) {
+  const status = await api.streamEvents(id, {
+    signal: controller.signal,
+    after,
+    onEvent: (event) => view.applyEvent(event),
+  });
+  if (openId !== id) return;
+  view.setStatus(status);
+  view.finish(await api.getRun(id));
+  void history.refresh();
 }
 
 askForm.addEventListener('submit', async (event) => {
@@ -138,6 +146,38 @@ byId('run-cancel').addEventListener('click', async () => {
     if (answer.status) view.setStatus(answer.status);
   } catch (error) {
     showError(error);
+  }
+});
+
+// Goes on with the open run under its id (optionally with a larger budget) and follows its new events.
+byId('run-resume').addEventListener('click', async () => {
+  const id = openId;
+  if (!id) return;
+  const effort = byId<HTMLSelectElement>('resume-effort').value;
+  const resume = byId<HTMLButtonElement>('run-resume');
+  resume.disabled = true;
+  askError.hidden = true;
+  stream?.abort();
+  const controller = new AbortController();
+  stream = controller;
+  let accepted = false;
+  try {
+    const answer = await api.resumeRun(id, effort ? { reasoning_effort: effort } : {});
+    accepted = true;
+    if (openId !== id) return;
+    const after = view.lastSeq;
+    view.resumed(answer.status);
+    // The button is gone: focus goes to the run's heading, where the status is read next.
+    byId('run-question').focus();
+    void history.refresh();
+    await follow(id, controller, after);
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    showError(error);
+    // Refused (resumed or finished elsewhere meanwhile): show the run as the server has it now.
+    if (!accepted && openId === id && error instanceof ApiError && error.status === 400) void openRun(id);
+  } finally {
+    resume.disabled = false;
   }
 });
 
@@ -216,46 +256,7 @@ historyToggle.addEventListener('click', () => {
 });
 
 // ── Copy and export ──
-function shownMarkdown(): string | undefined {
-  const shown = view.shown;
-  if (!shown?.markdown) return undefined;
-  return runToMarkdown({
-    question: shown.detail.question,
-    markdown: shown.markdown,
-    references: shown.references,
-  });
-}
-function download(name: string, type: string, content: string) {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = Object.assign(document.createElement('a'), { href: url, download: name });
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-byId('copy-answer').addEventListener('click', async () => {
-  const markdown = shownMarkdown();
-  if (!markdown) return;
-  try {
-    await navigator.clipboard.writeText(markdown);
-    copyStatus.textContent = 'Copied.';
-  } catch {
-    copyStatus.textContent = 'The browser did not allow copying; use Export instead.';
-  }
-});
-byId('export-md').addEventListener('click', () => {
-  const markdown = shownMarkdown();
-  if (markdown && view.shown)
-    download(exportFileName(view.shown.detail.question, 'md'), 'text/markdown', markdown);
-});
-byId('export-json').addEventListener('click', () => {
-  const shown = view.shown;
-  if (!shown) return;
-  const run: RunDetail & { events: unknown[] } = { ...shown.detail, events: shown.events };
-  download(
-    exportFileName(shown.detail.question, 'json'),
-    'application/json',
-    `${JSON.stringify(run, null, 2)}\n`,
-  );
-});
+wireAnswerActions(view);
 
 // ── Start ──
 function idFromHash(): string | undefined {

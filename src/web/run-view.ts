@@ -25,6 +25,8 @@ export function createRunView() {
   const elapsed = byId('run-elapsed');
   const cancel = byId<HTMLButtonElement>('run-cancel');
   const remove = byId<HTMLButtonElement>('run-delete');
+  const resumeBox = byId('run-resume-box');
+  const resumeEffort = byId<HTMLSelectElement>('resume-effort');
   const gauge = byId('gauge');
   const gaugeText = byId('gauge-text');
   const gaugeBar = byId('gauge-bar');
@@ -45,6 +47,8 @@ export function createRunView() {
   let endedAt: number | undefined;
   let finalText = '';
   let sectionHeadings = new Map<string, string>();
+  // Per run id (a research run's sections step at once): the note of a step still waiting for its model.
+  const waiting = new Map<string, HTMLElement>();
   const timer = setInterval(() => updateElapsed(), 1000);
   void timer;
 
@@ -58,6 +62,34 @@ export function createRunView() {
     status.dataset.status = value;
     cancel.hidden = finished.has(value);
     remove.hidden = !finished.has(value);
+    if (!finished.has(value)) resumeBox.hidden = true;
+    else stopWaiting();
+  }
+
+  /**
+   * A live step shows "waiting for the model…" from its start until anything else of its run
+   * arrives (thinking, the action, a retry, the next step): the model's reply is what it waits for.
+   */
+  function trackWaiting(event: RunEvent, entry: TimelineEntry | null) {
+    const run = String(event.runId ?? '');
+    waiting.get(run)?.remove();
+    waiting.delete(run);
+    if (event.type !== 'step-start' || !entry || !shown || finished.has(shown.detail.status)) return;
+    const note = h('span', { class: 'waiting' }, 'waiting for the model…');
+    lines.get(entry.key)?.item.append(note);
+    waiting.set(run, note);
+  }
+
+  function stopWaiting() {
+    for (const note of waiting.values()) note.remove();
+    waiting.clear();
+  }
+
+  /** Resume is offered when the server says it would take the run (a checkpoint, nothing left running). */
+  function offerResume(detail: RunDetail) {
+    resumeBox.hidden = !(finished.has(detail.status) && detail.resumable === true);
+    // A run that stopped on its budget needs a larger one to get further.
+    resumeEffort.value = detail.status === 'completed' ? 'high' : '';
   }
 
   function renderEntry(entry: TimelineEntry): HTMLLIElement {
@@ -161,6 +193,7 @@ export function createRunView() {
     open(detail: RunDetail) {
       shown = { detail, markdown: '', references: [], events: [] };
       lines = new Map();
+      waiting.clear();
       finalText = '';
       sectionHeadings = new Map();
       startedAt = detail.created_at * 1000;
@@ -179,7 +212,27 @@ export function createRunView() {
       confidence.textContent = '';
       sources.hidden = true;
       sourceList.replaceChildren();
+      offerResume(detail);
       updateElapsed();
+    },
+    /** The run goes on under the same id: the timeline stays, the rest waits for its new events. */
+    resumed(status: string) {
+      if (!shown) return;
+      shown = { ...shown, detail: { ...shown.detail, status, resumable: false } };
+      shown.markdown = '';
+      shown.references = [];
+      // Queued when every slot is taken; run-start makes it running.
+      setStatus(status);
+      endedAt = undefined;
+      finalText = '';
+      runError.hidden = true;
+      answer.hidden = true;
+      draft.textContent = '';
+      draft.hidden = true;
+    },
+    /** The seq of the last event shown: a resumed run's events come after it. */
+    get lastSeq() {
+      return shown?.events.at(-1)?.seq;
     },
     applyEvent(event: RunEvent) {
       if (!shown) return;
@@ -188,6 +241,7 @@ export function createRunView() {
       if (event.type === 'research-plan') rememberSections(event, sectionHeadings);
       const entry = describeEvent(event, { sectionHeadings });
       if (entry) addEntry(entry);
+      trackWaiting(event, entry);
       // A research section's steps count against its own share, not the run's whole budget.
       const ownStep = event.runId === undefined || event.runId === shown.detail.id;
       if (event.type === 'step-end' && ownStep) updateGauge(event);
@@ -212,6 +266,7 @@ export function createRunView() {
       endedAt = detail.finished_at ? detail.finished_at * 1000 : Date.now();
       updateElapsed();
       showUsage(detail);
+      offerResume(detail);
       // A research run's result is its report, bare or under `report`.
       const report = (detail.result?.report ?? detail.result) as Record<string, unknown> | undefined;
       if (report && typeof report.markdown === 'string')

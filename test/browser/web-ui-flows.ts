@@ -38,9 +38,9 @@ export async function expectFootnoteQuote(
 /** Cancels the open run: its status says so and the Cancel button goes away. */
 export async function cancelOpenRun(page: Page) {
   await expect(page.locator('#run-status').textContent()).resolves.toBe('running');
-  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
   await waitForStatus(page, 'cancelled');
-  await expect(page.getByRole('button', { name: 'Cancel' }).isVisible()).resolves.toBe(false);
+  await expect(page.getByRole('button', { name: 'Cancel', exact: true }).isVisible()).resolves.toBe(false);
 }
 
 /**
@@ -133,4 +133,27 @@ export async function expectNothingRan(page: Page) {
   await page.waitForTimeout(300); // an onerror would fire as soon as the image fails
   await expect(page.locator('#run img, #popover img, script:not([src])').count()).resolves.toBe(0);
   await expect(page.locator('a[href^="javascript:"]').count()).resolves.toBe(0);
+}
+
+/** Sets the search provider in the settings dialog and saves it (an empty id: the server's default). */
+export async function chooseSearchProvider(page: Page, id: string) {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByLabel('Search provider').fill(id);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Resumes the open (finished) run from the keyboard: the budget chosen in its labelled select,
+ * then Enter on Resume. The run is running again under the same id, without the Resume control.
+ */
+export async function resumeOpenRun(page: Page, options: { budget?: string } = {}) {
+  const resume = page.getByRole('button', { name: 'Resume', exact: true });
+  await resume.waitFor();
+  if (options.budget) await page.getByLabel('Budget for the rest of the run').selectOption(options.budget);
+  await resume.focus();
+  await page.keyboard.press('Enter');
+  await resume.waitFor({ state: 'hidden' });
+  await expect(page.locator('#run-error').isVisible()).resolves.toBe(false);
 }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { researchTopic } from '../helpers/research-fake-llm.js';
@@ -5,9 +6,11 @@ import { buildWebUi, canRunBrowser, launchChromium, openTab, screenshotDir, shot
 import {
   ask,
   cancelOpenRun,
+  chooseSearchProvider,
   expectFootnoteQuote,
   expectNothingRan,
   reopenFromHistory,
+  resumeOpenRun,
   signIn,
   signOut,
   waitForStatus,
@@ -92,6 +95,9 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
       'Paris is the capital of France.1 About 2.1 million people live in the city itself.2',
     );
     await expect(page.locator('#answer-confidence').textContent()).resolves.toContain('Confidence: high');
+    // A run that ended with its answer (no budget stop) has nothing to resume.
+    await expect(page.locator('#run-resume-box').isVisible()).resolves.toBe(false);
+    await expect(serverRun(openRunId(page))).resolves.toMatchObject({ resumable: false });
     await expect(page.locator('.source-card').count()).resolves.toBe(2);
     const popover = await expectFootnoteQuote(page, {
       ref: 1,
@@ -163,19 +169,134 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     expect(world.llm.problems).toEqual([]);
   }, 60_000);
 
-  it('cancels a run whose model does not answer', async () => {
+  it('cancels a run whose model does not answer, then resumes it once the model answers', async () => {
     world = await startRealWorld();
     const { page, problems } = await openTab(browser!, { width: 390, height: 844 });
     await page.goto(`${world.url}/`);
     await ask(page, realQuestions.hang);
-    await page.locator('#timeline').getByText('a slow query', { exact: true }).first().waitFor();
-    await page.locator('#timeline li[data-kind="step"]', { hasText: 'Step 2' }).waitFor();
+    const timeline = page.locator('#timeline');
+    await timeline.getByText('a slow query', { exact: true }).first().waitFor();
+    await timeline.locator('li[data-kind="step"]', { hasText: 'Step 2' }).waitFor();
+    // The step the model does not answer says it waits for it; step 1, answered, no longer does.
+    const waitingNote = timeline.locator('.waiting');
+    await expect(
+      timeline.locator('li[data-kind="step"]', { hasText: 'Step 2' }).locator('.waiting').textContent(),
+    ).resolves.toBe('waiting for the model…');
+    await expect(waitingNote.count()).resolves.toBe(1);
     await shot(page, 'real-running-mobile-light');
     await cancelOpenRun(page);
+    await expect(waitingNote.count()).resolves.toBe(0);
     await expect(page.locator('#run-error').textContent()).resolves.toBe('The run was cancelled.');
     await shot(page, 'real-cancelled-mobile-light');
-    await expect(serverRun(openRunId(page))).resolves.toMatchObject({ status: 'cancelled' });
+    const id = openRunId(page);
+    await expect(serverRun(id)).resolves.toMatchObject({ status: 'cancelled', resumable: true });
+
+    // The model answers now: Resume goes on with the same run from its checkpoint, with a larger budget.
+    world.answerHang();
+    const before = await timeline.locator(':scope > li').allTextContents();
+    await resumeOpenRun(page, { budget: 'Thorough budget (high)' });
+    await waitForStatus(page, 'completed');
+    expect(openRunId(page)).toBe(id);
+    await expect(page.locator('#answer-body p').textContent()).resolves.toBe(
+      'It got one after all, once the model answered.1',
+    );
+    await expectFootnoteQuote(page, {
+      ref: 1,
+      quote: realQuotes.slow.replace(/\.$/, ''),
+      href: `${world.web.url}/slow`,
+    });
+    // The timeline keeps the steps before the cancel and goes on with the new ones, each once.
+    const after = await timeline.locator(':scope > li').allTextContents();
+    expect(after.slice(0, before.length)).toEqual(before);
+    await expect(
+      timeline.locator('li[data-kind="read"][data-tone="ok"]', { hasText: realTitles.slow }).count(),
+    ).resolves.toBe(1);
+    await expect(timeline.getByText('definitive check passed').count()).resolves.toBe(1);
+    for (const step of ['Step 1', 'Step 2', 'Step 3'])
+      await expect(timeline.locator('li[data-kind="step"]', { hasText: step }).count()).resolves.toBe(1);
+    await expect(page.locator('#run-error').isVisible()).resolves.toBe(false);
+    await expect(page.getByRole('button', { name: 'Resume', exact: true }).isVisible()).resolves.toBe(false);
+    await expect(waitingNote.count()).resolves.toBe(0);
+    // The exports hold the resumed run: its new answer, and its events in one unbroken sequence.
+    const exported = async (name: string) => {
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name }).click(),
+      ]);
+      return readFile((await file.path())!, 'utf8');
+    };
+    const markdown = await exported('Export Markdown');
+    expect(markdown).toContain('It got one after all, once the model answered.[^1]');
+    const events = (
+      JSON.parse(await exported('Export JSON')) as { events: Array<{ seq: number; type: string }> }
+    ).events;
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(events.filter((event) => event.type === 'run-start')).toHaveLength(2);
+    await page.mouse.move(5, 5);
+    await page.locator('#popover').waitFor({ state: 'hidden' });
+    await shot(page, 'real-resumed-mobile-light');
+    const resumed = await serverRun(id);
+    expect(resumed).toMatchObject({ status: 'completed', resumable: false });
+    // The high preset's step budget: the select's choice reached the server.
+    expect((resumed.result as { budget: { maxSteps: number } }).budget.maxSteps).toBe(40);
     expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('says at once which key the server lacks for the search provider chosen in the settings', async () => {
+    world = await startRealWorld();
+    const { page, problems } = await openTab(browser!);
+    await page.goto(`${world.url}/`);
+    await chooseSearchProvider(page, 'brave');
+    await ask(page, realQuestions.paris);
+    const error = page.locator('#ask-error');
+    await error.waitFor();
+    await expect(error.textContent()).resolves.toBe(
+      "search provider 'brave' needs an API key, which this server does not have: set BRAVE_API_KEY " +
+        "where the server runs, or leave search_provider out to search with the server's default (searxng)" +
+        '. On this page: Settings → Search provider (empty: the server’s default).',
+    );
+    await expect(error.getAttribute('role')).resolves.toBe('alert');
+    // Nothing was started: no run opened, none listed, no model called.
+    await expect(page.locator('#run').isVisible()).resolves.toBe(false);
+    await expect(page.locator('#history-empty').textContent()).resolves.toBe('No runs yet.');
+    expect(world.llm.requests).toEqual([]);
+    await shot(page, 'real-missing-key-desktop-light');
+    // Back to the server's default, the same question runs.
+    await chooseSearchProvider(page, '');
+    await ask(page, realQuestions.paris);
+    await waitForStatus(page, 'completed');
+    await expect(error.isVisible()).resolves.toBe(false);
+    expect(problems.filter((problem) => !problem.includes('400'))).toEqual([]);
+  }, 60_000);
+
+  it('a Resume that comes after the run was resumed elsewhere says why and shows the run as it is now', async () => {
+    world = await startRealWorld();
+    const { page, problems } = await openTab(browser!);
+    await page.goto(`${world.url}/`);
+    await ask(page, realQuestions.hang);
+    await page.locator('#timeline li[data-kind="step"]', { hasText: 'Step 2' }).waitFor();
+    await cancelOpenRun(page);
+    const id = openRunId(page);
+    await page.getByRole('button', { name: 'Resume', exact: true }).waitFor();
+    // Another client resumes it through the API and it completes, while this page still offers Resume.
+    world.answerHang();
+    const other = await fetch(`${world.url}/v1/research/${id}/resume`, { method: 'POST' });
+    expect(other.status).toBe(202);
+    await expect
+      .poll(async () => (await serverRun(id)).status, { timeout: 20_000, interval: 100 })
+      .toBe('completed');
+    await page.getByRole('button', { name: 'Resume', exact: true }).click();
+    await page.locator('#ask-error', { hasText: 'is complete' }).waitFor();
+    await expect(page.locator('#ask-error').textContent()).resolves.toBe(
+      `run ${id} is complete: its answer did not stop on a budget, so there is nothing to resume`,
+    );
+    await waitForStatus(page, 'completed');
+    await expect(page.locator('#answer-body p').textContent()).resolves.toBe(
+      'It got one after all, once the model answered.1',
+    );
+    await expect(page.getByRole('button', { name: 'Resume', exact: true }).isVisible()).resolves.toBe(false);
+    await shot(page, 'real-resume-refused-desktop-light');
+    expect(problems.filter((problem) => !problem.includes('400'))).toEqual([]);
   }, 60_000);
 
   it('shows markup from a page and from the answer as text: nothing runs', async () => {

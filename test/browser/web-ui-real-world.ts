@@ -18,7 +18,10 @@ import { type BuiltServer, serveBuiltCli } from '../helpers/serve-built-cli.js';
 export const realQuestions = {
   paris: 'What is the capital of France, and how many people live there?',
   hostile: 'What does the markup test page say?',
-  /** Searches, then the model never answers: a run that stays running until it is cancelled. */
+  /**
+   * Searches, then the model never answers: a run that stays running until it is cancelled, or,
+   * once the world's `answerHang()` was called, reads what search found and answers.
+   */
   hang: 'Which question never gets an answer?',
 } as const;
 
@@ -26,11 +29,13 @@ export const realQuotes = {
   paris: 'Paris is the capital and largest city of France.',
   population: 'The city proper has 2,102,650 residents.',
   hostile: 'The page literally says <script>alert(1)</script> and <img src=x onerror=alert(2)> here.',
+  slow: 'The slow question was answered once the model came back.',
 } as const;
 
 export const realTitles = {
   paris: 'Paris - Encyclopedia',
   population: 'Population of Paris',
+  slow: 'The slow page',
   /** The hostile page's <title>: markup as text, which the timeline must show as text. */
   hostile: '<img src=x onerror=alert(3)> Markup test page',
 } as const;
@@ -39,7 +44,7 @@ const page = (title: string, body: string): FakeWebPage => ({
   html: `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${body}</article></body></html>`,
 });
 
-/** The fake web: two Paris pages, a page with markup in its title and text, and a 404. */
+/** The fake web: two Paris pages, the hang question's page, a page with markup in its title and text, and a 404. */
 export const realPages: Record<string, FakeWebPage> = {
   '/wiki/Paris': page(
     realTitles.paris,
@@ -49,6 +54,7 @@ export const realPages: Record<string, FakeWebPage> = {
     realTitles.population,
     `<p>${realQuotes.population} The wider metropolitan area is far larger.</p>`,
   ),
+  '/slow': page(realTitles.slow, `<p>${realQuotes.slow} Nothing more happened.</p>`),
   // Markup escaped in the source is text on the page; the real script and image must be dropped by the reader.
   '/markup': {
     html:
@@ -93,9 +99,12 @@ const scenarios: Record<keyof typeof realQuestions, Scenario> = {
   },
   hang: {
     queries: ['a slow query'],
-    read: [],
-    readMarker: '\u0000never',
-    answer: () => ({ text: 'unreachable', references: [] }),
+    read: ['/slow'],
+    readMarker: 'Nothing more happened.',
+    answer: (webUrl) => ({
+      text: 'It got one after all, once the model answered.[^1]',
+      references: [{ url: `${webUrl}/slow`, quote: realQuotes.slow }],
+    }),
     hangs: true,
   },
 };
@@ -121,7 +130,7 @@ const reply = (object: unknown) => ({
 });
 
 /** The fake LLM's routes for the search scenarios: every reply is a function of the prompt. */
-function searchRoutes(webUrl: string): Record<string, FakeOpenAiRoute> {
+function searchRoutes(webUrl: string, hang: { answers: boolean }): Record<string, FakeOpenAiRoute> {
   const scenarioOf = (request: FakeOpenAiRequest) => {
     const key = (Object.keys(realQuestions) as Array<keyof typeof realQuestions>).find((name) =>
       request.prompt.includes(realQuestions[name]),
@@ -134,10 +143,11 @@ function searchRoutes(webUrl: string): Record<string, FakeOpenAiRoute> {
       const scenario = scenarioOf(request);
       if (request.prompt.includes(scenario.readMarker))
         return reply({ think: 'The pages answer it.', action: 'answer', answer: scenario.answer(webUrl) });
+      if (scenario.hangs && !hang.answers && request.prompt.includes(scenario.queries[0]!))
+        return { delayMs: 120_000 };
       const offered = scenario.read.map((path) => `${webUrl}${path}`);
       if (offered.some((url) => request.prompt.includes(url)))
         return reply({ think: 'Read what search found.', action: 'visit', visit: { targets: offered } });
-      if (scenario.hangs && request.prompt.includes(scenario.queries[0]!)) return { delayMs: 120_000 };
       return reply({
         think: `Search for ${scenario.queries.join(' and ')}.`,
         action: 'search',
@@ -202,6 +212,8 @@ export interface RealWorld {
   searxng: FakeHttpServer;
   llm: FakeOpenAiServer;
   server: BuiltServer;
+  /** From now on the model answers the hang question's steps instead of never replying. */
+  answerHang(): void;
   close(): Promise<void>;
 }
 
@@ -223,8 +235,9 @@ export async function startRealWorld(
         }
       : searchResults(web.url),
   });
+  const hang = { answers: false };
   const llm = await startFakeOpenAi({
-    routes: options.research ? researchWorldRoutes(web.url) : searchRoutes(web.url),
+    routes: options.research ? researchWorldRoutes(web.url) : searchRoutes(web.url, hang),
   });
   const server = await serveBuiltCli({
     DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
@@ -240,6 +253,9 @@ export async function startRealWorld(
     searxng,
     llm,
     server,
+    answerHang() {
+      hang.answers = true;
+    },
     async close() {
       await server.stop();
       await Promise.all([web.close(), searxng.close(), llm.close()]);

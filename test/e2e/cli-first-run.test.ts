@@ -76,6 +76,19 @@ describe('a first run with nothing set up (built CLI)', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
+  it('fails at start, before any LLM call, when a keyed engine was chosen without its key', async () => {
+    const llm = await track(startFakeOpenAi({ respond: () => ({ content: '{}' }) }));
+    const run = await runBuiltCli(['ask', 'q', '--search-provider', 'brave'], {
+      DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
+      DEEPSEARCH_LLM_MODEL: 'm',
+    });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      'deepsearch: error: the brave search provider needs an API key: set BRAVE_API_KEY',
+    ]);
+    expect(llm.requests).toHaveLength(0);
+  });
+
   it('names the config file key when the file chose SearXNG, and serve checks it at start too', async () => {
     const config = writeJson('searxng-only.json', {
       llm: { baseURL: 'http://127.0.0.1:9/v1', model: 'm' },

@@ -229,6 +229,8 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
     await api(`/research/${body.id}`, { method: 'DELETE' });
     const cancelled = await waitForStatus(body.id, 'cancelled');
     expect(cancelled.usage.total_tokens).toBeGreaterThan(0);
+    // GET says whether the resume would be taken: a page shows its Resume button only then.
+    expect(cancelled.resumable).toBe(true);
     const resumed = await api(`/research/${body.id}/resume`, {
       method: 'POST',
       body: JSON.stringify({ max_steps: 12 }),
@@ -244,9 +246,21 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
     expect(server.reader.calls).toHaveLength(2);
     const events = sseEvents(await (await api(`/research/${body.id}/events`)).text()).slice(0, -1);
     expect(events.map((event) => event.data.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(done.resumable).toBe(false);
     const again = await api(`/research/${body.id}/resume`, { method: 'POST' });
     expect(again.status).toBe(400);
     expect(((await again.json()) as Json).error.code).toBe('run_complete');
+  });
+
+  it('a run cancelled before its first step ended has no checkpoint: GET says it is not resumable', async () => {
+    server = await startTestServer({ steps: [{ ...scriptedStep.answer('2'), delayMs: 20_000 }] });
+    const { body } = await create({ question: 'What is 1+1?' });
+    expect((await (await api(`/research/${body.id}`)).json()).resumable).toBe(false);
+    await waitFor(() => server!.llm.calls.length === 1, 5000);
+    await api(`/research/${body.id}`, { method: 'DELETE' });
+    expect((await waitForStatus(body.id, 'cancelled')).resumable).toBe(false);
+    const refused = await api(`/research/${body.id}/resume`, { method: 'POST' });
+    expect(((await refused.json()) as Json).error.code).toBe('run_not_resumable');
   });
 
   it('chat completions are recorded too, with their owner, and listed with the async runs', async () => {

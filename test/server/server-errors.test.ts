@@ -68,6 +68,44 @@ describe('refused requests: a 4xx with OpenAI’s error body, never an error ins
     expect(server.llm.calls).toEqual([]);
   });
 
+  it('400 naming the variable to set for a search provider the server has no key for, on every route', async () => {
+    const serperKey = 'serper-canary-7f3a91';
+    server = await startTestServer({ config: { search: { apiKeys: { serper: serperKey } } } });
+    const post = (path: string, body: Record<string, unknown>) =>
+      fetch(`${server!.url}/v1/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const messages = [{ role: 'user', content: 'What is 1+1?' }];
+    const refusals = [
+      await post('chat/completions', { model: 'deepsearch', messages, search_provider: 'brave' }),
+      await post('responses', { model: 'deepsearch', input: 'What is 1+1?', search_provider: 'brave' }),
+      await post('research', { question: 'What is 1+1?', search_provider: 'brave' }),
+    ];
+    for (const response of refusals) {
+      const error = await expectOpenAiError(response, 400, {
+        type: 'invalid_request_error',
+        param: 'search_provider',
+        code: 'search_provider_not_configured',
+      });
+      expect(JSON.stringify(error)).not.toContain(serperKey);
+      expect(error.message).toBe(
+        "search provider 'brave' needs an API key, which this server does not have: set BRAVE_API_KEY " +
+          "where the server runs, or leave search_provider out to search with the server's default (fake)",
+      );
+    }
+    // A SearXNG the server has no instance for is refused the same way.
+    const searxng = await expectOpenAiError(
+      await post('research', { question: 'q', search_provider: 'searxng' }),
+      400,
+      { param: 'search_provider', code: 'search_provider_not_configured' },
+    );
+    expect(searxng.message).toMatch(/needs a SearXNG instance.*set DEEPSEARCH_SEARXNG_URL/);
+    expect(server.llm.calls).toEqual([]);
+    expect(server.rawLogs.join('\n')).not.toContain(serperKey);
+  });
+
   it('404 for an unknown model, through the official client', async () => {
     server = await startTestServer();
     const error = await server.client.chat.completions

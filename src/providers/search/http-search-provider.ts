@@ -89,7 +89,12 @@ export function createHttpSearchProvider<Body>(
 function requireKey(spec: SearchWireSpec<unknown>, apiKey: string | undefined): string {
   if (!spec.keyVariable) return '';
   if (apiKey) return apiKey;
-  throw new ConfigError(`the ${spec.id} search provider needs an API key: set ${spec.keyVariable}`, {
+  throw missingKeyError(spec.id, spec.keyVariable);
+}
+
+/** The error of an engine asked to search without its key, naming what to set. */
+export function missingKeyError(providerId: string, setting: string): ConfigError {
+  return new ConfigError(`the ${providerId} search provider needs an API key: set ${setting}`, {
     code: 'config_missing_key',
   });
 }

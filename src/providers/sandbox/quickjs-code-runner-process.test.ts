@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,6 +147,30 @@ describe('createQuickJsCodeRunner: the host and the process that started it', ()
     );
     const { output, pid } = JSON.parse(stdout) as { output: number; pid: number };
     expect(output).toBe(5);
+    await until(() => !isRunning(pid));
+    expect(isRunning(pid)).toBe(false);
+  });
+
+  it('stops the code and ends the host when the process that started it is killed mid-run', async () => {
+    const script = `
+      import { createQuickJsCodeRunner } from ${JSON.stringify(runnerModule)};
+      const runner = createQuickJsCodeRunner(${JSON.stringify(settings)});
+      await runner.run({ code: 'return 1' });
+      const { pid } = await runner.describeHost();
+      console.log(JSON.stringify({ pid }));
+      await runner.run({ code: 'while (true) {}' });`;
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const line = await new Promise<string>((resolve, reject) => {
+      parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()));
+      parent.once('exit', (code) => reject(new Error(`the script ended (${code}) before its host started`)));
+    });
+    const { pid } = JSON.parse(line) as { pid: number };
+    // The guest loops with a 30 s limit; SIGKILL gives the parent no chance to stop it.
+    await new Promise((done) => setTimeout(done, 300));
+    expect(isRunning(pid)).toBe(true);
+    parent.kill('SIGKILL');
     await until(() => !isRunning(pid));
     expect(isRunning(pid)).toBe(false);
   });

@@ -22,6 +22,8 @@ export interface RunInQuickJsOptions {
   code: string;
   inputJson: string;
   limits: QuickJsLimits;
+  /** Asked now and then during the run; true stops the guest as its deadline would. */
+  shouldStop?: () => boolean;
 }
 
 /**
@@ -40,8 +42,14 @@ export function runInQuickJs(options: RunInQuickJsOptions): GuestOutcome {
   runtime.setMaxStackSize(limits.stackBytes);
   // QuickJS asks every few thousand operations; once it has said stop, it keeps saying so, so no
   // guest code (a getter on an error, a job) runs after the deadline.
+  let nextStopCheck = 0;
   runtime.setInterruptHandler(() => {
-    if (interrupted || Date.now() > deadline) interrupted = true;
+    const now = Date.now();
+    if (interrupted || now > deadline) interrupted = true;
+    else if (options.shouldStop && now >= nextStopCheck) {
+      nextStopCheck = now + 100;
+      interrupted = options.shouldStop();
+    }
     return interrupted;
   });
   const context = runtime.newContext();

@@ -18,6 +18,11 @@ import {
 let limits: QuickJsLimits | undefined;
 let engine: Promise<QuickJsEngine> | undefined;
 
+// A parent killed with SIGKILL cannot stop a run in progress, and 'disconnect' is only heard
+// between runs: the guest is stopped when this process is orphaned (re-parented), then it exits.
+const parentPid = process.ppid;
+const orphaned = (): boolean => process.ppid !== parentPid;
+
 process.on('disconnect', () => process.exit(0));
 process.on('message', (message: HostRequest) => {
   handle(message).catch((error: unknown) => {
@@ -65,7 +70,8 @@ async function run(
   const began = performance.now();
   const ms = () => Math.round(performance.now() - began);
   try {
-    const outcome = runInQuickJs({ module: loaded.module, code, inputJson, limits });
+    const outcome = runInQuickJs({ module: loaded.module, code, inputJson, limits, shouldStop: orphaned });
+    if (orphaned()) process.exit(0);
     return { result: readGuestOutcome(outcome, limits), ms: ms() };
   } catch (error) {
     // The engine itself failed (the thread's stack ran out inside WebAssembly, an abort when

@@ -192,15 +192,20 @@ function expand(input: {
       names: seeds.map((seed) => analysedNames(seed.analysis)),
       exclude: seeds.map((seed) => seed.title),
       contextWeight,
+      numbers: false,
     }).map((entity) => ({ ...entity, fromQuestion: false })),
   ];
   const taken = new Set(ranked.slice(0, seedCount));
   const searched = new Set<string>();
+  // Question names the base holds: "Kiss and Tell" found means "Kiss" and "Tell" are not searched.
+  const heldNames: string[] = [];
   for (const entity of found) {
     const phrase = phraseQuery(entity.text);
     if (!phrase || searched.has(phrase)) continue;
     searched.add(phrase);
+    if (entity.fromQuestion && heldNames.some((name) => name.includes(entity.text))) continue;
     const { rows: holding, of } = store.fullTextCount(phrase);
+    if (entity.fromQuestion && holding > 0) heldNames.push(entity.text);
     // A name in more than one chunk in twenty of a large base is no lead (and finds anything).
     if (holding === 0 || holding > Math.max(minEntityRows, of * maxEntityShare)) continue;
     const rarity = Math.log(1 + of / holding) / Math.log(1 + of);
@@ -234,10 +239,10 @@ function questionNames(
   seeds: readonly StoredChunk[],
 ): Array<{ text: string; weight: number; fromQuestion: boolean }> {
   const titles = new Set(seeds.map((seed) => termsKey(seed.title)));
-  const names = namesIn(query);
-  return names
+  // Longest first: a part is skipped when a longer name holding it was found (see expand).
+  return [...new Set(namesIn(query, { withoutOpener: true, numbers: false }))]
     .filter((name) => !titles.has(termsKey(name)))
-    .filter((name) => !names.some((other) => other !== name && other.includes(name)))
+    .sort((a, b) => b.length - a.length)
     .map((text) => ({ text, weight: 1, fromQuestion: true }));
 }
 

@@ -51,6 +51,8 @@ export function expansionEntities(options: {
    * 1 + contextWeight × (share of the query's terms in the sentence naming it). Default 0.
    */
   contextWeight?: number;
+  /** Whether numbers ("1987", "11th") count as names (default true); see namesIn. */
+  numbers?: boolean;
   max?: number;
 }): ExpansionEntity[] {
   const queryTerms = new Set(termsOf(options.query));
@@ -60,7 +62,7 @@ export function expansionEntities(options: {
     const seedWeight = options.textWeights?.[rank] ?? 1 / (1 + rank);
     const seen = new Set<string>();
     const sentences = options.contextWeight ? sentenceTerms(text) : [];
-    for (const name of options.names?.[rank] ?? namesIn(text)) {
+    for (const name of options.names?.[rank] ?? namesIn(text, { numbers: options.numbers })) {
       const terms = termsOf(name);
       if (terms.length === 0) continue;
       // A name made only of query words is what the first search already looked for.
@@ -105,8 +107,16 @@ function queryShare(
   return best;
 }
 
-/** Capitalised runs and quoted titles, in text order (a sentence's first word only inside a run). */
-export function namesIn(text: string): string[] {
+/**
+ * Capitalised runs and quoted titles, in text order (a sentence's first word only inside a run;
+ * withoutOpener: such a run is also offered without that word, for questions; numbers: false leaves
+ * out years, counts and ordinals, which a knowledge base search finds everywhere; inside one page a
+ * year near the question's words is still a lead, so selectSnippets keeps them).
+ */
+export function namesIn(
+  text: string,
+  options: { withoutOpener?: boolean; numbers?: boolean } = {},
+): string[] {
   const names: string[] = [];
   for (const match of text.matchAll(quotedTitle)) names.push(match[1]!.trim());
   const words = text.split(/[\s,;:()[\]{}!?]+/u);
@@ -123,13 +133,24 @@ export function namesIn(text: string): string[] {
           .replace(/[.'’]+$/u, ''),
       );
       // Years, counts and ordinals ("1987", "11th") are not names: a search for them finds anything.
-      if (words.join(' ').length > 1 && !words.every((word) => numberLike.test(word) || connectors.has(word)))
+      if (
+        words.join(' ').length > 1 &&
+        (options.numbers !== false || !words.every((word) => numberLike.test(word) || connectors.has(word)))
+      )
         names.push(words.join(' '));
-      // "Are Local H ...": a sentence's first word is capitalised anyway, so the run without it too.
-      if (run[0]!.startsWith('\u0000') && words.length > 1 && !numberLike.test(words[1]!))
-        names.push(words.slice(1).join(' '));
+      // "Are Local H ...": a question's first word is capitalised anyway, so the run without it too.
+      const rest = words.slice(1);
+      if (
+        options.withoutOpener &&
+        run[0]!.startsWith('\u0000') &&
+        rest.length > 0 &&
+        !numberLike.test(rest[0]!)
+      )
+        names.push(rest.join(' '));
       // "Maria Okafor of Northwind Consulting" may be one name or two: offer the parts as well.
       if (words.some((word) => connectors.has(word))) names.push(...splitAtConnectors(words));
+      if (options.withoutOpener && run[0]!.startsWith('\u0000') && rest.some((word) => connectors.has(word)))
+        names.push(...splitAtConnectors(rest));
     }
     run = [];
   };

@@ -132,12 +132,7 @@ export function namesIn(
           .replace(/['’]s$/u, '')
           .replace(/[.'’]+$/u, ''),
       );
-      // Years, counts and ordinals ("1987", "11th") are not names: a search for them finds anything.
-      if (
-        words.join(' ').length > 1 &&
-        (options.numbers !== false || !words.every((word) => numberLike.test(word) || connectors.has(word)))
-      )
-        names.push(words.join(' '));
+      if (words.join(' ').length > 1) names.push(words.join(' '));
       // "Are Local H ...": a question's first word is capitalised anyway, so the run without it too.
       const rest = words.slice(1);
       if (
@@ -167,7 +162,11 @@ export function namesIn(
     sentenceStart = endsSentence;
   }
   flush();
-  return names;
+  if (options.numbers !== false) return names;
+  // Years, counts and ordinals ("1987", "11th") are not names: a search for them finds anything.
+  return names.filter(
+    (name) => !name.split(' ').every((word) => numberLike.test(word) || connectors.has(word)),
+  );
 }
 
 function splitAtConnectors(words: readonly string[]): string[] {

@@ -90,6 +90,30 @@ describe('searchKnowledge expansion', () => {
     );
   });
 
+  it('keeps a place in the first ten for a second hop when many chunks share the question words', async () => {
+    const documents: Record<string, string> = {
+      'Harbour Lights (novel)':
+        'Harbour Lights is a mystery novel about a lighthouse keeper, written by Ingrid Vale.',
+      'Ingrid Vale': 'Ingrid Vale grew up in Tromsø and later taught at a school in Bergen.',
+    };
+    for (let index = 0; index < 14; index++)
+      documents[`Lighthouse ${index}`] =
+        `Lighthouse ${index}: a keeper tended this lighthouse in a mystery storm.`;
+    // Unrelated chunks, so the question's words are not in most of the base (such words are dropped).
+    for (let index = 0; index < 20; index++)
+      documents[`Recipe ${index}`] = `Recipe ${index}: bake the bread slowly.`;
+    put(documents);
+    const question = 'Where did the writer of the mystery novel about a lighthouse keeper grow up?';
+    const plain = await searchKnowledge({ store, query: question, limit: 10, expand: false });
+    expect(titles(plain.hits)).not.toContain('Ingrid Vale');
+    const expanded = await searchKnowledge({ store, query: question, limit: 10 });
+    expect(titles(expanded.hits)).toContain('Ingrid Vale');
+    expect(titles(expanded.hits).slice(0, 2)).toEqual(titles(plain.hits).slice(0, 2));
+    // With room for twenty the reserved place is still within the first ten.
+    const wide = await searchKnowledge({ store, query: question, limit: 20 });
+    expect(titles(wide.hits).indexOf('Ingrid Vale')).toBeLessThan(10);
+  });
+
   it('leaves out a name most of a large base holds: it is no lead', async () => {
     const documents: Record<string, string> = {};
     for (let index = 0; index < 30; index++)

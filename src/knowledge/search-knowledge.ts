@@ -64,6 +64,8 @@ const contextWeight = 30;
 const expansionDiscount = 0.8;
 const maxEntityShare = 0.05;
 const minEntityRows = 20;
+// Places in the first ten kept for the best chunk reached through a top chunk's entity.
+const reservedSlots = 1;
 
 /**
  * Hybrid search over the knowledge base: FTS5 BM25, vector neighbours and the best chunks of
@@ -119,7 +121,7 @@ export async function searchKnowledge(options: KnowledgeSearchOptions): Promise<
   const reranked = await rerank(options, ranked, chunks, explanations);
   if (reranked) ranked = reranked;
   const entities: string[] = [];
-  if (options.expand ?? true) ranked = expand({ ...options, ranked, chunks, explanations, entities });
+  if (options.expand ?? true) ranked = expand({ ...options, limit, ranked, chunks, explanations, entities });
   ranked = ranked.slice(0, limit);
   const missing = ranked.filter((id) => !chunks.has(id));
   for (const [id, chunk] of store.chunks(missing)) chunks.set(id, chunk);
@@ -177,6 +179,7 @@ function expand(input: {
   query: string;
   collection?: string;
   ranked: number[];
+  limit: number;
   chunks: Map<number, StoredChunk>;
   explanations: Map<number, HitExplanation>;
   entities: string[];
@@ -196,6 +199,7 @@ function expand(input: {
     }).map((entity) => ({ ...entity, fromQuestion: false })),
   ];
   const taken = new Set(ranked.slice(0, seedCount));
+  const hopGains = new Map<number, number>(); // chunk → what the top chunks' entities added to it
   const searched = new Set<string>();
   // Question names the base holds: "Kiss and Tell" found means "Kiss" and "Tell" are not searched.
   const heldNames: string[] = [];
@@ -221,7 +225,9 @@ function expand(input: {
       if (added >= perEntity || taken.has(row.chunkId)) continue;
       added++;
       const entry = explanations.get(row.chunkId) ?? { fused: 0 };
-      entry.fused += (expansionDiscount * entity.weight * rarity) / (rrfK + rank + 1 + fromPosition);
+      const gain = (expansionDiscount * entity.weight * rarity) / (rrfK + rank + 1 + fromPosition);
+      entry.fused += gain;
+      if (!entity.fromQuestion) hopGains.set(row.chunkId, (hopGains.get(row.chunkId) ?? 0) + gain);
       entry.expansion ??= { entity: entity.text, rank: rank + 1, fromChunk: ranked[fromPosition]! };
       explanations.set(row.chunkId, entry);
     }
@@ -230,7 +236,20 @@ function expand(input: {
   const head = ranked.slice(0, keptSeeds);
   const rest = [...new Set([...ranked, ...explanations.keys()])].filter((id) => !head.includes(id));
   rest.sort((a, b) => explanations.get(b)!.fused - explanations.get(a)!.fused);
-  return [...head, ...rest];
+  const order = [...head, ...rest];
+  // A second hop shares no word with the question, so its discounted reciprocal rank alone stays
+  // below the tenth fused hit: the best of them is kept inside the first page (ten, or the limit).
+  const window = Math.min(input.limit, 10);
+  const late = [...hopGains.entries()]
+    .filter(([id]) => !head.includes(id))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, reservedSlots)
+    .map(([id]) => id)
+    .filter((id) => order.indexOf(id) >= window);
+  if (late.length === 0) return order;
+  const kept = order.filter((id) => !late.includes(id));
+  kept.splice(Math.max(keptSeeds, window - late.length), 0, ...late);
+  return kept;
 }
 
 /** The names the question holds that no seed is titled by, whole ("Kiss and Tell", not "Kiss"). */

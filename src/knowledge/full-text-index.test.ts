@@ -37,3 +37,17 @@ describe('FullTextIndex word counts', () => {
     writer.close();
   });
 });
+
+describe('FullTextIndex match counts', () => {
+  it('count the chunks holding a phrase, of all chunks', () => {
+    const store = new KnowledgeStore({ file: join(dir, 'counts.sqlite'), vectorBackend: 'exact-scan' });
+    add(store, 'a.txt', 'Heat pump notes by Nora Lind');
+    add(store, 'b.txt', 'Nora wrote about a pump');
+    add(store, 'c.txt', 'Lind Nora is another name');
+    expect(store.fullTextCount('"nora lind"')).toEqual({ rows: 1, of: 3 });
+    expect(store.fullTextCount('"nora"')).toEqual({ rows: 3, of: 3 });
+    expect(store.fullTextCount('"boiler"')).toEqual({ rows: 0, of: 3 });
+    expect(store.fullTextCount('')).toEqual({ rows: 0, of: 3 });
+    store.close();
+  });
+});

@@ -61,6 +61,18 @@ export class FullTextIndex {
     return rows.map((row) => ({ chunkId: row.id, score: row.score }));
   }
 
+  /** How many chunks match an FTS5 expression (a phrase's rarity), and how many chunks there are. */
+  matchCount(match: string): { rows: number; of: number } {
+    if (!match) return { rows: 0, of: this.indexRows() };
+    this.checkForOtherWriters();
+    const rows = (
+      this.statement('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?').get(match) as {
+        n: number;
+      }
+    ).n;
+    return { rows, of: this.indexRows() };
+  }
+
   /** Documents whose summary (--analyze) matches, best first. */
   summaries(match: string, options: FullTextOptions): Array<{ documentId: number; score: number }> {
     return this.ranked(summaryIndex, match, options).map((row) => ({ documentId: row.id, score: row.score }));

@@ -126,6 +126,11 @@ export class KnowledgeStore {
     return this.fullTextIndex.chunks(match, options);
   }
 
+  /** How many chunks match an FTS5 expression, of how many in all. */
+  fullTextCount(match: string): { rows: number; of: number } {
+    return this.fullTextIndex.matchCount(match);
+  }
+
   /** Chunks holding any of the words, best first by BM25: fullText() of the words OR-ed, pruned. */
   fullTextAnyWord(
     words: readonly string[],

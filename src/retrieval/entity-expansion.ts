@@ -25,6 +25,7 @@ const connectors = new Set([
   "'s",
 ]);
 const namePart = /^(?:\p{Lu}[\p{L}\p{M}\p{N}'’.&-]*|\p{N}+[\p{L}]*)$/u;
+const numberLike = /^\p{N}[\p{N}.,]*(?:s|st|nd|rd|th)?$/u;
 const quotedTitle = /["“«]([^"”»\n]{2,80})["”»]/gu;
 
 /**
@@ -43,15 +44,25 @@ export function expansionEntities(options: {
   names?: ReadonlyArray<readonly string[] | undefined>;
   /** Names already covered (e.g. the seeds' own titles): left out. */
   exclude?: readonly string[];
+  /** How much each seed text counts (e.g. its share of the best score); default 1 / (1 + rank). */
+  textWeights?: readonly number[];
+  /**
+   * How much a name gains from the question words around it: its weight is multiplied by
+   * 1 + contextWeight × (share of the query's terms in the sentence naming it). Default 0.
+   */
+  contextWeight?: number;
+  /** Whether numbers ("1987", "11th") count as names (default true); see namesIn. */
+  numbers?: boolean;
   max?: number;
 }): ExpansionEntity[] {
   const queryTerms = new Set(termsOf(options.query));
   const excluded = new Set((options.exclude ?? []).map((name) => termsOf(name).join(' ')));
   const weights = new Map<string, { text: string; weight: number }>();
   options.texts.forEach((text, rank) => {
-    const seedWeight = 1 / (1 + rank);
+    const seedWeight = options.textWeights?.[rank] ?? 1 / (1 + rank);
     const seen = new Set<string>();
-    for (const name of options.names?.[rank] ?? namesIn(text)) {
+    const sentences = options.contextWeight ? sentenceTerms(text) : [];
+    for (const name of options.names?.[rank] ?? namesIn(text, { numbers: options.numbers })) {
       const terms = termsOf(name);
       if (terms.length === 0) continue;
       // A name made only of query words is what the first search already looked for.
@@ -61,7 +72,10 @@ export function expansionEntities(options: {
       seen.add(key);
       const entry = weights.get(key) ?? { text: name, weight: 0 };
       // Longer names are more specific, so they are worth a search more than a lone word.
-      entry.weight += seedWeight * (terms.length > 1 ? 1 : 0.6);
+      const context = options.contextWeight
+        ? options.contextWeight * queryShare(name, sentences, queryTerms)
+        : 0;
+      entry.weight += seedWeight * (terms.length > 1 ? 1 : 0.6) * (1 + context);
       weights.set(key, entry);
     }
   });
@@ -70,8 +84,39 @@ export function expansionEntities(options: {
   return ranked.map((entry) => ({ text: entry.text, weight: entry.weight / top }));
 }
 
-/** Capitalised runs and quoted titles, in text order (a sentence's first word only inside a run). */
-export function namesIn(text: string): string[] {
+function sentenceTerms(text: string): Array<{ text: string; terms: Set<string> }> {
+  return text
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}"“])/u)
+    .map((sentence) => ({ text: sentence, terms: new Set(termsOf(sentence)) }));
+}
+
+/** The largest share of the query's terms in one sentence that holds the name. */
+function queryShare(
+  name: string,
+  sentences: ReadonlyArray<{ text: string; terms: Set<string> }>,
+  queryTerms: ReadonlySet<string>,
+): number {
+  if (queryTerms.size === 0) return 0;
+  let best = 0;
+  for (const sentence of sentences) {
+    if (!sentence.text.includes(name)) continue;
+    let shared = 0;
+    for (const term of queryTerms) if (sentence.terms.has(term)) shared++;
+    best = Math.max(best, shared / queryTerms.size);
+  }
+  return best;
+}
+
+/**
+ * Capitalised runs and quoted titles, in text order (a sentence's first word only inside a run;
+ * withoutOpener: such a run is also offered without that word, for questions; numbers: false leaves
+ * out years, counts and ordinals, which a knowledge base search finds everywhere; inside one page a
+ * year near the question's words is still a lead, so selectSnippets keeps them).
+ */
+export function namesIn(
+  text: string,
+  options: { withoutOpener?: boolean; numbers?: boolean } = {},
+): string[] {
   const names: string[] = [];
   for (const match of text.matchAll(quotedTitle)) names.push(match[1]!.trim());
   const words = text.split(/[\s,;:()[\]{}!?]+/u);
@@ -81,10 +126,26 @@ export function namesIn(text: string): string[] {
     while (run.length > 0 && connectors.has(run[run.length - 1]!.toLowerCase())) run.pop();
     // A lone capitalised word that opens a sentence is usually just the sentence's first word.
     if (run.length > 1 || (run.length === 1 && !run[0]!.startsWith('\u0000'))) {
-      const words = run.map((word) => word.replace(/\u0000/g, '').replace(/[.'’]+$/u, ''));
+      const words = run.map((word) =>
+        word
+          .replace(/\u0000/g, '')
+          .replace(/['’]s$/u, '')
+          .replace(/[.'’]+$/u, ''),
+      );
       if (words.join(' ').length > 1) names.push(words.join(' '));
+      // "Are Local H ...": a question's first word is capitalised anyway, so the run without it too.
+      const rest = words.slice(1);
+      if (
+        options.withoutOpener &&
+        run[0]!.startsWith('\u0000') &&
+        rest.length > 0 &&
+        !numberLike.test(rest[0]!)
+      )
+        names.push(rest.join(' '));
       // "Maria Okafor of Northwind Consulting" may be one name or two: offer the parts as well.
       if (words.some((word) => connectors.has(word))) names.push(...splitAtConnectors(words));
+      if (options.withoutOpener && run[0]!.startsWith('\u0000') && rest.some((word) => connectors.has(word)))
+        names.push(...splitAtConnectors(rest));
     }
     run = [];
   };
@@ -101,7 +162,11 @@ export function namesIn(text: string): string[] {
     sentenceStart = endsSentence;
   }
   flush();
-  return names;
+  if (options.numbers !== false) return names;
+  // Years, counts and ordinals ("1987", "11th") are not names: a search for them finds anything.
+  return names.filter(
+    (name) => !name.split(' ').every((word) => numberLike.test(word) || connectors.has(word)),
+  );
 }
 
 function splitAtConnectors(words: readonly string[]): string[] {

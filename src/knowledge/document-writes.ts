@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type { PreparedStatements } from '../providers/storage/statement-cache.js';
 import { analysisText } from './analysis/analysis-text.js';
 import { documentColumns, documentKey, type NewDocument, type StoredDocument } from './knowledge-records.js';
-import type { PreparedStatements } from './statement-cache.js';
 import type { VectorIndex } from './vector-index.js';
 
 /** What a write needs: the database, its prepared statements and the vector index when there is one. */

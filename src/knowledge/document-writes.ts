@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type { PreparedStatements } from '../providers/storage/statement-cache.js';
 import { analysisText } from './analysis/analysis-text.js';
 import { documentColumns, documentKey, type NewDocument, type StoredDocument } from './knowledge-records.js';
-import type { PreparedStatements } from './statement-cache.js';
 import type { VectorIndex } from './vector-index.js';
 
 /** What a write needs: the database, its prepared statements and the vector index when there is one. */
@@ -87,13 +87,17 @@ function insertChunks(context: WriteContext, documentId: number, document: NewDo
   });
 }
 
-/** Removes documents by key or source (a path or URL, or a folder of them); returns what was removed. */
+/**
+ * Removes documents by key or source (a path or URL, or a folder of them); returns what was
+ * removed. An empty name or "/" is no folder: it would match every absolute path.
+ */
 export function removeDocuments(context: WriteContext, keyOrSource: string): StoredDocument[] {
+  const folder = keyOrSource.replace(/\/+$/, '');
   const matches = context
     .statement(
       `SELECT ${documentColumns} FROM documents d WHERE d.doc_key = ? OR d.source = ? OR d.source LIKE ? ESCAPE '\\'`,
     )
-    .all(keyOrSource, keyOrSource, `${escapeLike(keyOrSource.replace(/\/+$/, ''))}/%`) as StoredDocument[];
+    .all(keyOrSource, keyOrSource, folder ? `${escapeLike(folder)}/%` : '') as StoredDocument[];
   context.database.transaction(() => {
     for (const document of matches) deleteDocument(context, document.id);
   })();

@@ -2,23 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { addTextDocument as add } from '../testing/add-text-document.js';
 import { KnowledgeStore } from './knowledge-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'full-text-index-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function add(store: KnowledgeStore, source: string, text: string) {
-  store.putDocument({
-    collection: 'default',
-    source,
-    title: source,
-    contentType: 'text/plain',
-    contentHash: source,
-    text,
-    chunks: [{ kind: 'text', heading: '', text, start: 0, end: text.length }],
-    vectors: [],
-  });
-}
 
 describe('FullTextIndex word counts', () => {
   it('are forgotten when another process writes to the same base', () => {

@@ -1,4 +1,4 @@
-import type { PreparedStatements } from './statement-cache.js';
+import type { PreparedStatements } from '../providers/storage/statement-cache.js';
 import { topFullTextMatches } from './top-full-text-matches.js';
 
 export interface FullTextOptions {

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { createStatementCache, type PreparedStatements } from '../providers/storage/statement-cache.js';
 import { removeDocuments, type WriteContext, writeDocument } from './document-writes.js';
 import { FullTextIndex, type FullTextOptions } from './full-text-index.js';
 import {
@@ -14,7 +15,6 @@ import {
   openKnowledgeDatabase,
   type VectorBackend,
 } from './open-knowledge-database.js';
-import { createStatementCache, type PreparedStatements } from './statement-cache.js';
 import { createVectorIndex, type VectorIndex, type VectorNeighbour } from './vector-index.js';
 
 /**

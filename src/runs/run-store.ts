@@ -4,6 +4,7 @@ import type { StoredCheckpoint, StoredRestore } from '../agent/run-checkpoint.js
 import type { StoredPage } from '../agent/state/page-store.js';
 import type { RunsConfig } from '../config/config-schema.js';
 import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
+import { createStatementCache } from '../providers/storage/statement-cache.js';
 import type { NewRun, RunError, RunRecord, RunStatus, RunSummary, RunUsage } from './run-record.js';
 import { openRunDatabase } from './run-store-schema.js';
 
@@ -218,17 +219,8 @@ type RunDatabase = Pick<BetterSqlite3.Database, 'prepare' | 'transaction' | 'clo
  * every step of every run, and compiling one each time was a good part of what the store cost.
  */
 function withStatementCache(database: BetterSqlite3.Database): RunDatabase {
-  const statements = new Map<string, BetterSqlite3.Statement>();
-  const prepare = (source: string) => {
-    let statement = statements.get(source);
-    if (!statement) {
-      statement = database.prepare(source);
-      statements.set(source, statement);
-    }
-    return statement;
-  };
   return {
-    prepare: prepare as BetterSqlite3.Database['prepare'],
+    prepare: createStatementCache(database) as BetterSqlite3.Database['prepare'],
     transaction: database.transaction.bind(database),
     close: database.close.bind(database),
   };

@@ -114,6 +114,18 @@ describe('createQuickJsCodeRunner: a process of its own', () => {
     expect(await runner.run({ code: 'return [1, 2].length' })).toMatchObject({ ok: true, output: 2 });
   });
 
+  it('runs a queued code in a new host when the running one is cancelled (not in the one being killed)', async () => {
+    const { pid } = await runner.describeHost();
+    const controller = new AbortController();
+    const running = runner.run({ code: 'while (true) {}', signal: controller.signal });
+    const queued = runner.run({ code: "return 'after'" });
+    await new Promise((done) => setTimeout(done, 50));
+    controller.abort();
+    expect(failure(await running).kind).toBe('aborted');
+    expect(await queued).toMatchObject({ ok: true, output: 'after' });
+    expect((await runner.describeHost()).pid).not.toBe(pid);
+  });
+
   it('runs two codes at once with a concurrency of 2', async () => {
     const pair = createQuickJsCodeRunner({ ...settings, concurrency: 2 });
     runners.push(pair);

@@ -26,6 +26,7 @@ export interface RequestOptions {
 
 /** One sandbox host process, answering one request at a time. */
 export interface SandboxHost {
+  /** False from kill() on, before its exit is heard. */
   readonly alive: boolean;
   /**
    * Sends a request and waits for its reply. On abort or at the deadline the host is killed
@@ -78,6 +79,8 @@ export async function startSandboxHost(options: StartSandboxHostOptions): Promis
 
 function wrapChild(child: ChildProcess): SandboxHost {
   let gone: string | undefined;
+  // Set at kill: the exit is heard later, and until then the host must not be handed a request.
+  let killed = false;
   let stderr = '';
   let nextId = 1;
   const goneListeners = new Set<() => void>();
@@ -109,11 +112,13 @@ function wrapChild(child: ChildProcess): SandboxHost {
   };
   setRef(false);
   const kill = () => {
-    if (gone === undefined) child.kill('SIGKILL');
+    if (gone !== undefined || killed) return;
+    killed = true;
+    child.kill('SIGKILL');
   };
   return {
     get alive() {
-      return gone === undefined;
+      return gone === undefined && !killed;
     },
     kill,
     request(message, { signal, deadlineMs }) {

@@ -11,7 +11,8 @@ export const coherenceSchema = z.object({
   summary: z.string().min(1).max(2000).describe('3 to 5 sentences: the answer to the topic, citing [^n]'),
   sections: z
     .array(z.object({ id: z.string().max(100), markdown: z.string().min(1).max(maxSectionChars) }))
-    // A plan has at most 8 sections; room to spare, as extra sections would be cut silently.
+    // A planned outline has at most 8 sections, one given with --outline 12: room to spare, as extra
+    // sections would be cut silently.
     .max(16)
     .describe('the sections you changed, by id, with their whole new body'),
   chart: z

@@ -153,6 +153,9 @@ async function draftReport(
     slots.run(() => findContradictions(research, evidence, trustOf)),
     evidence.contradictions,
   );
+  // Awaited only after the drafts and the coherence pass: when those fail first (a cancel), its own
+  // rejection must not go unhandled (that ends the process), so it is marked handled here.
+  contradictions.catch(() => undefined);
   const drafts = await Promise.all(
     evidence.sections.map((section) =>
       orFallback(

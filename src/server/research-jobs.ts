@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../agent/agent-events.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
-import { isAbortError } from '../errors/index.js';
+import { InputError, isAbortError } from '../errors/index.js';
 import type { RunStatus } from '../runs/run-record.js';
 import { runSettings } from '../runs/run-recording.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { toErrorResponse } from './openai-error.js';
+
+/** What `resumeTarget` refuses with: the run is someone else's to record. */
+const resumeRefusals = new Set(['run_running', 'run_complete', 'run_not_resumable', 'run_not_found']);
 
 /** A job running (or waiting for a slot) in this server. */
 export interface ResearchJob {
@@ -64,7 +67,17 @@ export function createResearchJobs(options: {
     const signal = AbortSignal.any([controller.signal, options.shutdownSignal]);
     const slot = limiter.acquire(signal);
     const status = await grantedAtOnce(slot);
-    begin(status);
+    try {
+      begin(status);
+    } catch (error) {
+      // Nothing was recorded: give the slot back (or leave the queue) before answering the error.
+      controller.abort(error);
+      slot.then(
+        (release) => release(),
+        () => {},
+      );
+      throw error;
+    }
     const firstSeq = (store.get(id)?.lastSeq ?? 0) + 1;
     const buffer: AgentEvent[] = [];
     const listeners = new Set<(event: AgentEvent) => void>();
@@ -80,6 +93,9 @@ export function createResearchJobs(options: {
         await run(signal, observe);
         return 'completed';
       } catch (error) {
+        // Another process took the run (or ended it) between the route's check and this job: the
+        // stored run is theirs, so its status is left alone.
+        if (error instanceof InputError && resumeRefusals.has(error.code)) return 'failed';
         const cancelled = isAbortError(error) || signal.aborted;
         // The client sees what the API would answer, never a provider's internal detail.
         const { body } = toErrorResponse(error);

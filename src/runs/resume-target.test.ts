@@ -55,11 +55,13 @@ describe('isResumable', () => {
     const store = {
       get: (id: string) =>
         id === 'run' ? ({ id: 'run', owner: 'local', pid: null, ...run } as RunRecord) : undefined,
-      restore: () => {
+      // The head only: the whole checkpoint (with every page the run read) is never loaded.
+      checkpointHead: () => {
         reads.count++;
-        return checkpoint
-          ? { checkpoint: { $schemaVersion: checkpointSchemaVersion, kind: 'search' }, lastSeq: 7 }
-          : undefined;
+        return checkpoint ? { $schemaVersion: checkpointSchemaVersion, kind: 'search' } : undefined;
+      },
+      restore: () => {
+        throw new Error('isResumable loaded the whole checkpoint');
       },
     } as unknown as RunStore;
     return { store, reads };
@@ -71,7 +73,9 @@ describe('isResumable', () => {
       { status: 'failed', mode: 'search' },
       { status: 'completed', mode: 'search', result: { budget: { exhausted: 'tokens' } } },
     ] as Array<Partial<RunRecord>>) {
-      expect(isResumable({ store: storeWith(run, true).store, runId: 'run' })).toBe(true);
+      const { store, reads } = storeWith(run, true);
+      expect(isResumable({ store, runId: 'run' })).toBe(true);
+      expect(reads.count).toBe(1);
     }
   });
 

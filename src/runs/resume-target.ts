@@ -36,6 +36,16 @@ export type ResumeTarget =
  * not already end with an answer that passed (or needed) no budget stop, or with its report.
  */
 export function resumeTarget(input: { store: RunStore; runId: string; owner?: string }): ResumeTarget {
+  const record = resumableRecord(input);
+  // resumableRecord saw the checkpoint's head, so the checkpoint is there.
+  const restore = input.store.restore(record.id)!;
+  return record.mode === 'research'
+    ? { kind: 'research', record, restore }
+    : { kind: 'search', record, restore: restore as RunRestore };
+}
+
+/** resumeTarget's checks, on the record and the checkpoint's head only (no pages are loaded). */
+function resumableRecord(input: { store: RunStore; runId: string; owner?: string }): RunRecord {
   const record = input.store.get(input.runId);
   if (!record || (input.owner !== undefined && record.owner !== input.owner))
     throw new InputError(`no run ${input.runId} (deepsearch runs list shows the runs kept)`, {
@@ -53,23 +63,20 @@ export function resumeTarget(input: { store: RunStore; runId: string; owner?: st
         : `run ${record.id} is complete: its answer did not stop on a budget, so there is nothing to resume`,
       { code: 'run_complete' },
     );
-  const restore = input.store.restore(record.id);
-  if (!restore)
+  const head = input.store.checkpointHead(record.id);
+  if (!head)
     throw new InputError(
       research
         ? `run ${record.id} has no checkpoint (it stopped before its plan was made): start the research again`
         : `run ${record.id} has no checkpoint (it stopped before its first step ended): ask the question again`,
       { code: 'run_not_resumable' },
     );
-  const { checkpoint } = restore;
-  if (checkpoint.$schemaVersion !== checkpointSchemaVersion || (checkpoint.kind === 'research') !== research)
+  if (head.$schemaVersion !== checkpointSchemaVersion || (head.kind === 'research') !== research)
     throw new InputError(
       `run ${record.id} was saved by another version of deepsearch and cannot be resumed`,
       { code: 'run_not_resumable' },
     );
-  return research
-    ? { kind: 'research', record, restore }
-    : { kind: 'search', record, restore: restore as RunRestore };
+  return record;
 }
 
 /**
@@ -78,7 +85,7 @@ export function resumeTarget(input: { store: RunStore; runId: string; owner?: st
  */
 export function isResumable(input: { store: RunStore; runId: string; owner?: string }): boolean {
   try {
-    resumeTarget(input);
+    resumableRecord(input);
     return true;
   } catch (error) {
     if (isInputError(error)) return false;

@@ -149,8 +149,11 @@ describe('run store', () => {
     expect(restored.checkpoint.step).toBe(2);
     expect(restored.checkpoint.state.pages).toEqual([{ keys: ['a.example/', 'a.example/index'], page }]);
     expect(store.get('c')!.checkpointStep).toBe(2);
+    // A deep search's checkpoint has no kind; its head is read without the pages.
+    expect(store.checkpointHead('c')).toEqual({ $schemaVersion: 1, kind: undefined });
     expect(store.delete('c')).toBe(true);
     expect(store.restore('c')).toBeUndefined();
+    expect(store.checkpointHead('c')).toBeUndefined();
     expect(store.events('c')).toEqual([]);
   });
 

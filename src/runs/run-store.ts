@@ -50,6 +50,8 @@ export interface RunStore {
   events(runId: string, afterSeq?: number): AgentEvent[];
   /** The last checkpoint as it was given (its kind says whose it is) and the last event's seq. */
   restore(runId: string): StoredRestore | undefined;
+  /** The last checkpoint's format version and kind, without loading it or its pages. */
+  checkpointHead(runId: string): { $schemaVersion: unknown; kind: unknown } | undefined;
   list(query: RunListQuery): { runs: RunSummary[]; hasMore: boolean };
   delete(id: string): boolean;
   /** Applies the retention limits; returns how many runs were deleted. */
@@ -167,6 +169,15 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         .prepare('SELECT data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq')
         .all(runId, afterSeq) as Array<{ data: string }>;
       return rows.map((row) => JSON.parse(row.data) as AgentEvent);
+    },
+    checkpointHead(runId) {
+      const row = db()
+        .prepare(
+          `SELECT json_extract(state, '$."$schemaVersion"') AS version, json_extract(state, '$.kind') AS kind
+           FROM run_checkpoints WHERE run_id = ?`,
+        )
+        .get(runId) as Row | undefined;
+      return row ? { $schemaVersion: row.version, kind: row.kind ?? undefined } : undefined;
     },
     restore(runId) {
       const d = db();

@@ -2,7 +2,7 @@ import { InputError } from '../../errors/index.js';
 import type { DataPoint, DataPointStrategy, PlanSection, ResearchPlan } from '../research-types.js';
 
 const strategies: readonly DataPointStrategy[] = ['ask-llm', 'entity-overview', 'web-search'];
-const maxSections = 12;
+export const maxSections = 12;
 const maxQuestions = 8;
 
 const help = `<!--

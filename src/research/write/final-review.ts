@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { callLlm } from '../../agent/run-context.js';
+import { maxSections } from '../plan/plan-markdown.js';
 import type { ResearchContext } from '../research-context.js';
 import type { ReportSection } from '../research-types.js';
 import { keepKnownFootnotes } from './coherence-pass.js';
@@ -11,7 +12,8 @@ export const reviewSchema = z.object({
   approved: z.boolean(),
   feedback: z
     .array(z.object({ section: z.string().max(100), instruction: z.string().min(1).max(600) }))
-    .max(8)
+    // One instruction per section at most: an edited outline may have up to maxSections of them.
+    .max(maxSections)
     .default([])
     .describe('when not approved: what to change, per section id, specific enough to act on'),
 });

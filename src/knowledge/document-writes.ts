@@ -42,6 +42,7 @@ export function writeDocument(context: WriteContext, document: NewDocument): num
     );
     documentId = Number(lastInsertRowid);
     insertChunks(context, documentId, document);
+    markChunksChanged(context);
     if (document.analysis?.summary) {
       statement('INSERT INTO summaries_fts (rowid, title, summary) VALUES (?, ?, ?)').run(
         documentId,
@@ -100,6 +101,7 @@ export function removeDocuments(context: WriteContext, keyOrSource: string): Sto
     .all(keyOrSource, keyOrSource, folder ? `${escapeLike(folder)}/%` : '') as StoredDocument[];
   context.database.transaction(() => {
     for (const document of matches) deleteDocument(context, document.id);
+    if (matches.length > 0) markChunksChanged(context);
   })();
   return matches;
 }
@@ -115,6 +117,17 @@ function deleteDocument(context: WriteContext, documentId: number): void {
   statement('DELETE FROM chunks WHERE document_id = ?').run(documentId);
   statement('DELETE FROM summaries_fts WHERE rowid = ?').run(documentId);
   statement('DELETE FROM documents WHERE id = ?').run(documentId);
+}
+
+/** The meta row a write of chunks bumps, so other processes know their word counts are stale. */
+export const chunksGenerationKey = 'chunks_generation';
+
+function markChunksChanged(context: WriteContext): void {
+  context
+    .statement(
+      'INSERT INTO meta (key, value) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1',
+    )
+    .run(chunksGenerationKey);
 }
 
 function escapeLike(text: string): string {

@@ -1,4 +1,5 @@
 import type { PreparedStatements } from '../providers/storage/statement-cache.js';
+import { chunksGenerationKey } from './document-writes.js';
 import { topFullTextMatches } from './top-full-text-matches.js';
 
 export interface FullTextOptions {
@@ -34,6 +35,7 @@ export class FullTextIndex {
   private chunkCount: number | undefined;
   private readonly wordRows = new Map<string, number>();
   private dataVersion: number | undefined;
+  private chunksGeneration: string | undefined;
 
   constructor(private readonly statement: PreparedStatements) {}
 
@@ -99,11 +101,22 @@ export class FullTextIndex {
     this.wordRows.clear();
   }
 
-  /** Counts are forgotten when another connection (another deepsearch process) has written. */
+  /**
+   * Counts are forgotten when another connection (another deepsearch process) has written chunks.
+   * Its writes of other tables (a run's trust profiles share the file) leave them: data_version
+   * says the file changed, the chunks' generation (bumped by every chunk write) says whether the
+   * chunks did.
+   */
   private checkForOtherWriters(): void {
     const version = this.statement('PRAGMA data_version').pluck().get() as number;
-    if (this.dataVersion !== undefined && version !== this.dataVersion) this.forget();
+    if (version === this.dataVersion) return;
     this.dataVersion = version;
+    const generation = this.statement('SELECT value FROM meta WHERE key = ?')
+      .pluck()
+      .get(chunksGenerationKey);
+    const current = String(generation ?? 0);
+    if (this.chunksGeneration !== undefined && current !== this.chunksGeneration) this.forget();
+    this.chunksGeneration = current;
   }
 
   private indexRows(): number {

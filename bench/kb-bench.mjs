@@ -37,7 +37,9 @@ try {
   }
   for (const [name, text] of paragraphs) writeFileSync(join(corpus, name), text);
 
-  const embedding = createLexicalEmbedding();
+  // kb search leaves the built-in lexical vectors out (they are a second lexical ranking), so the
+  // hybrid rows give them to it as if a model had made them: what fusing them would do.
+  const embedding = { ...createLexicalEmbedding(), id: 'bench', model: 'lexical-as-model', builtin: false };
   const store = new KnowledgeStore({ file: join(work, 'hotpot.sqlite') });
   const report = await ingestDocuments({
     store,
@@ -49,7 +51,7 @@ try {
   const rate = (report.added.length / (report.durationMs / 1000)).toFixed(0);
   console.log(
     `HotpotQA pooled corpus: ${report.added.length} paragraphs (${report.duplicates.length} duplicate texts skipped), ` +
-      `${report.chunks} chunks, ingested at ${rate} documents/s with the built-in embedding (${store.vectorBackend})`,
+      `${report.chunks} chunks, ingested at ${rate} documents/s with the lexical embedding (${store.vectorBackend})`,
   );
 
   // Questions 1–50 are the tuning half (failures studied, weights chosen there); 51–100 are held
@@ -66,7 +68,7 @@ try {
   for (const [label, settings] of [
     ['BM25 (FTS5)', { expand: false }],
     ['BM25 + expansion', { expand: true }],
-    ['hybrid (BM25 + lexical vectors, RRF)', { expand: false, embedding }],
+    ['hybrid (BM25 + lexical vectors, RRF)*', { expand: false, embedding }],
     ['hybrid + expansion', { expand: true, embedding }],
   ]) {
     const results = new Map();
@@ -156,6 +158,9 @@ try {
     (row) => row.retrieval === 'BM25 + expansion' && row.questions === 'held-out 51-100',
   );
   console.log(`goal: para@10 ≥ 0.70 with expansion, no LLM · held-out half ${expanded['para@10']}`);
+  console.log(
+    '* lexical vectors fused as if a model had made them; kb search leaves the built-in ones out, so its default is the BM25 rows',
+  );
   // --failures: the tuning half's misses with what BM25 found and what expansion searched for.
   if (process.argv.includes('--failures')) {
     const withExpansion = runsBySetting.get('BM25 + expansion');

@@ -67,6 +67,14 @@ function writeCorpus() {
   writeFileSync(join(folder, 'docs', 'skip.draft.md'), '# Draft\n\nUnfinished text about key rotation.\n');
 }
 
+/** The lexical vectors posing as an embedding service's: real vectors that take part in the fusion. */
+const lexicalService = (): EmbeddingProvider => ({
+  ...createLexicalEmbedding(),
+  id: 'test',
+  model: 'lexical-service',
+  builtin: false,
+});
+
 function open(embedding: EmbeddingProvider = createLexicalEmbedding(), vectorBackend?: 'exact-scan') {
   kb?.close();
   kb = createKnowledgeBase({ file: join(folder, 'kb.sqlite'), embedding, vectorBackend });
@@ -132,7 +140,7 @@ describe('knowledge base', () => {
 
   it('fuses full text and vectors, explains each score, and expands from entities of the top chunks', async () => {
     writeCorpus();
-    await open(createLexicalEmbedding(), 'exact-scan').add({
+    await open(lexicalService(), 'exact-scan').add({
       inputs: ['docs'],
       cwd: folder,
       collection: 'default',
@@ -151,9 +159,18 @@ describe('knowledge base', () => {
     expect(kb.store().vectorBackend).toBe('exact-scan');
   });
 
-  it('re-embeds every chunk when the embedding model changes', async () => {
+  it('leaves the built-in lexical vectors out of the ranking: BM25 already ranks by the same words', async () => {
     writeCorpus();
     await open().add({ inputs: ['docs/audit.md'], cwd: folder, collection: 'default' });
+    const result = await kb.search({ query: 'who led the key rotation audit', limit: 5 });
+    expect(result.vectorSearch).toBe(false);
+    expect(result.hits[0]!.explain.fullText?.rank).toBe(1);
+    expect(result.hits.every((hit) => hit.explain.vector === undefined)).toBe(true);
+  });
+
+  it('re-embeds every chunk when the embedding model changes', async () => {
+    writeCorpus();
+    await open(lexicalService()).add({ inputs: ['docs/audit.md'], cwd: folder, collection: 'default' });
     const other: EmbeddingProvider = {
       id: 'test',
       model: 'tiny-3',
@@ -166,7 +183,7 @@ describe('knowledge base', () => {
     expect(kb.store().embeddingModel()).toEqual({ model: 'test/tiny-3', dimensions: 3 });
     expect((await kb.search({ query: 'audit', limit: 1 })).vectorSearch).toBe(true);
     // The old model's vectors are gone: a search with it falls back to full text only.
-    expect((await open().search({ query: 'audit', limit: 1 })).vectorSearch).toBe(false);
+    expect((await open(lexicalService()).search({ query: 'audit', limit: 1 })).vectorSearch).toBe(false);
   });
 
   it('serves kb: hits as a search provider and reads them back as pages holding the quoted text', async () => {

@@ -30,7 +30,8 @@ export function createAccessLog(options: { log: LogLine; now?: () => number }): 
       );
     };
     const finished = c.var.record.finished;
-    if (finished) void finished.finally(write);
+    // Written whether the stream ended well or not; a rejection must not go unhandled.
+    if (finished) void finished.then(write, write);
     else write();
   };
 }

@@ -9,7 +9,7 @@ export type {
   UsageReport,
 } from './agent/agent-types.js';
 export { renderAnswerMarkdown } from './agent/citations/format-footnotes.js';
-export { type DeepSearchInput, runDeepSearch } from './agent/run-deep-search.js';
+export type { DeepSearchInput } from './agent/run-deep-search.js';
 export { type AnswerSchema, parseAnswerSchema } from './agent/structured-answer.js';
 export {
   budgetPresets,
@@ -40,6 +40,7 @@ export type * from './providers/spec/index.js';
 export { parsePlanMarkdown, renderPlanMarkdown } from './research/plan/plan-markdown.js';
 export type * from './research/research-types.js';
 export { type ResearchRun, type ResearchRunOptions, research } from './research.js';
+export { runDeepSearch } from './run-deep-search.js';
 export type { RunHandle } from './run-handle.js';
 export { type AskOptions, createRuntime, type DeepSearchRuntime, type RuntimeOptions } from './runtime.js';
 export { createServerApp, type ServerAppOptions } from './server/server-app.js';

@@ -36,8 +36,11 @@ export interface RunContext {
   reranker: Reranker;
   /** Hosts that failed or were paywalled, shared across runs of one runtime. */
   hostHealth: HostHealth;
-  /** Runs the coding action's JavaScript in a sandbox. */
-  codeRunner: CodeRunner;
+  /**
+   * Runs the coding action's JavaScript in a sandbox; the caller (the runtime) supplies it. A run
+   * without one is never offered the coding action.
+   */
+  codeRunner?: CodeRunner;
   state: AgentState;
   budget: Budget;
   /** Reports to every observer of the run (the bus adds run id, sequence and time). */

@@ -1,6 +1,5 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError, throwIfAborted } from '../errors/index.js';
-import { sharedQuickJsCodeRunner } from '../providers/sandbox/quickjs-code-runner.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient } from '../providers/spec/llm-client.js';
@@ -33,7 +32,10 @@ export interface DeepSearchInput {
   reranker?: Reranker;
   /** Hosts that failed before; default: a fresh record for this run. */
   hostHealth?: HostHealth;
-  /** Default: QuickJS in WebAssembly with config.sandbox's limits (loaded on the first coding step). */
+  /**
+   * Runs the coding action's JavaScript. The agent knows only this interface: without one the
+   * coding action is not offered (the runtime and the library's `runDeepSearch` pass QuickJS).
+   */
   codeRunner?: CodeRunner;
   /** Cancels the run; it stops within a second. */
   signal?: AbortSignal;
@@ -113,7 +115,7 @@ export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}):
     embedding: input.embedding ?? createLexicalEmbedding(),
     reranker: input.reranker ?? createLexicalReranker(),
     hostHealth: input.hostHealth ?? new HostHealth(),
-    codeRunner: input.codeRunner ?? sharedQuickJsCodeRunner(input.config.sandbox),
+    codeRunner: input.codeRunner,
     state,
     budget,
     emit: (event) => events.emit(event),

@@ -32,7 +32,7 @@ export async function runStep(
     step: context.step,
     noDirectAnswer: config.agent.noDirectAnswer,
     maxPendingQuestions,
-    codingEnabled: config.sandbox.enabled,
+    codingEnabled: config.sandbox.enabled && context.codeRunner !== undefined,
   });
   state.disabled = new Set();
   const urlRanking = allowed.includes('visit') ? await rankUrlCandidates(context, question) : [];

@@ -165,4 +165,33 @@ describe('the coding action in the loop', () => {
       false,
     ]);
   });
+
+  it('is not offered to a run given no code runner (the agent brings none of its own)', async () => {
+    const { events, llm } = await runAgent(question, {
+      search,
+      pages,
+      withoutCodeRunner: true,
+      steps: [
+        scriptedStep.search(['Nordic countries population']),
+        scriptedStep.visit([nordicUrl]),
+        {
+          ...scriptedStep.answer('About 28.1 million people[^1].', [
+            {
+              url: nordicUrl,
+              quote: 'The table lists the population of each Nordic country in 2024, in millions.',
+            },
+          ]),
+          expect: { schemaName: 'agent_action', promptExcludes: '<action-coding>' },
+        },
+        scriptedStep.criteria(),
+        scriptedStep.evaluation('definitive', true),
+      ],
+    });
+    llm.assertConsumed();
+    expect(eventsOf(events, 'step-start').map((event) => event.allowed.includes('coding'))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../src/agent/agent-events.js';
 import type { DeepSearchResult } from '../../src/agent/agent-types.js';
-import { runDeepSearch } from '../../src/agent/run-deep-search.js';
+import { runDeepSearch as runAgentOnly } from '../../src/agent/run-deep-search.js';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import type { EmbeddingProvider } from '../../src/providers/spec/embedding-provider.js';
@@ -8,6 +8,7 @@ import type { PageReader } from '../../src/providers/spec/page-reader.js';
 import type { Reranker } from '../../src/providers/spec/reranker.js';
 import type { SearchHit, SearchProvider } from '../../src/providers/spec/search-provider.js';
 import type { HostHealth } from '../../src/retrieval/host-health.js';
+import { runDeepSearch } from '../../src/run-deep-search.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../../src/testing/scripted-llm.js';
@@ -26,6 +27,8 @@ export interface HarnessOptions {
   reranker?: Reranker;
   hostHealth?: HostHealth;
   history?: Array<{ question: string; answer: string }>;
+  /** Runs the agent as given, without the library's default QuickJS code runner. */
+  withoutCodeRunner?: boolean;
 }
 
 export interface HarnessRun {
@@ -40,7 +43,8 @@ export async function runAgent(question: string, options: HarnessOptions): Promi
   const llm = createScriptedLlm(options.steps);
   const config = createTestConfig(options.config);
   const events: AgentEvent[] = [];
-  const result = await runDeepSearch({
+  const run = options.withoutCodeRunner ? runAgentOnly : runDeepSearch;
+  const result = await run({
     question,
     config,
     llm: createLlmClient({ config, createModel: () => llm }),

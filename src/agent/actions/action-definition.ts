@@ -19,7 +19,7 @@ export interface ActionGate {
   step: number;
   noDirectAnswer: boolean;
   maxPendingQuestions: number;
-  /** The coding action is switched on (config.sandbox.enabled). */
+  /** The coding action is switched on (config.sandbox.enabled) and the run has a code runner. */
   codingEnabled: boolean;
 }
 

@@ -15,10 +15,12 @@ export async function runCodingStep(
   context: RunContext,
   input: { question: string; code: string; purpose?: string },
 ): Promise<StepOutcome> {
-  const { step } = context;
+  const { step, codeRunner } = context;
+  // Not reached: the action is offered only to a run with a runner.
+  if (!codeRunner) return { note: 'no code can be run in this run: find the value another way.' };
   const purpose = input.purpose?.trim() || input.question;
   const gathered = buildCodingInput(context.state, input.question, context.config.sandbox.maxInputChars);
-  const result = await context.codeRunner.run({
+  const result = await codeRunner.run({
     code: input.code,
     input: gathered.input,
     signal: context.signal,

@@ -1,0 +1,135 @@
+import type { DeepSearchConfig } from './config/config-schema.js';
+import { configSecrets } from './config/config-secrets.js';
+import { createRedactor, type Redactor } from './errors/index.js';
+import { createKnowledgeBase, type KnowledgeBase } from './knowledge/knowledge-base.js';
+import { createKnowledgeReader } from './knowledge/knowledge-reader.js';
+import { createProviderCache } from './providers/cache/create-provider-cache.js';
+import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
+import { createPageReader } from './providers/reader/reader-registry.js';
+import { withRedactedErrors } from './providers/redact-provider-errors.js';
+import { createQuickJsCodeRunner } from './providers/sandbox/quickjs-code-runner.js';
+import type { CodeRunner } from './providers/spec/code-runner.js';
+import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
+import type { PageReader } from './providers/spec/page-reader.js';
+import type { Reranker } from './providers/spec/reranker.js';
+import type { SearchProvider } from './providers/spec/search-provider.js';
+import { createRetrievalProviders } from './retrieval/create-retrieval-providers.js';
+import { createRunStore, type RunStore } from './runs/run-store.js';
+import type { RuntimeOptions } from './runtime.js';
+import { createRuntimeSearch } from './runtime-search.js';
+import { createRuntimeTrust, type RuntimeTrust } from './runtime-trust.js';
+
+/** The providers every run of a runtime gets, their errors redacted (the runtime shows them too). */
+export interface RunProviders {
+  llm: DeepSearchLlmClient;
+  reader: PageReader;
+  embedding: EmbeddingProvider;
+  reranker: Reranker;
+  codeRunner: CodeRunner;
+}
+
+/**
+ * What ask, research and resume share: the providers built once from the config, the stores, and
+ * the options the runtime was made with.
+ */
+export interface RuntimeProviders {
+  readonly options: RuntimeOptions;
+  readonly config: DeepSearchConfig;
+  readonly redact: Redactor;
+  readonly parts: RunProviders;
+  /** The search of the runtime's config (or the caller's), as the runtime shows it. */
+  readonly search: SearchProvider;
+  /** A run's search (its config may name another provider), its errors redacted. */
+  runSearch(runConfig: DeepSearchConfig): SearchProvider;
+  readonly knowledgeBase: KnowledgeBase | undefined;
+  readonly trust: RuntimeTrust;
+  /** The run store, when runs are recorded. */
+  readonly runs: RunStore | undefined;
+  /** Releases the databases and stops the runtime's own sandbox process; all reopen on demand. */
+  close(): void;
+}
+
+/**
+ * Turns the config (and the caller's replacements) into providers. Unknown provider names fail
+ * here, at start; missing keys fail when the provider is first called, naming the variable to set.
+ */
+export function createRuntimeProviders(options: RuntimeOptions): RuntimeProviders {
+  const { config } = options;
+  // Only providers built from the config are cached: injected ones (tests, a library user's own)
+  // are used as given.
+  const cache = createProviderCache(config.cache, {
+    loadDriver: options.loadSqlite,
+    onUnavailable: options.onCacheUnavailable,
+  });
+  const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
+  const redact = createRedactor(configSecrets(config));
+  const llm = withRedactedErrors(
+    createLlmClient({ config, fetch: options.fetch, createModel: options.createModel }),
+    redact,
+  );
+  // Starts its sandbox process (and loads the engine there) on the first run of code, not here;
+  // an injected runner is the caller's to close.
+  const ownCodeRunner = options.codeRunner ? undefined : createQuickJsCodeRunner(config.sandbox);
+  const codeRunner = options.codeRunner ?? ownCodeRunner!;
+  const services = createRetrievalProviders({ config, fetch: options.fetch });
+  const embedding = options.embedding ?? services.embedding;
+  const reranker = options.reranker ?? services.reranker;
+  // The knowledge base opens on its first search or read, not here.
+  const knowledgeBase = config.knowledge.file
+    ? createKnowledgeBase({ file: config.knowledge.file, embedding, reranker })
+    : undefined;
+  const { search, searchFor } = createRuntimeSearch({
+    config,
+    fetch: options.fetch,
+    search: options.search,
+    cache,
+    network,
+    knowledgeBase,
+  });
+  // kb: URLs are read from the knowledge base by the scheme-aware source reader; they are never
+  // cached (the cache keeps network schemes only).
+  const sourceReaders = knowledgeBase
+    ? { 'kb:': createKnowledgeReader({ knowledgeBase }), ...options.sourceReaders }
+    : options.sourceReaders;
+  const reader = options.reader ?? cache.reader(createSourceReader({ ...options, sourceReaders }), network);
+  const trust = createRuntimeTrust({ config, loadSqlite: options.loadSqlite });
+  const runs = options.runStore ?? createConfiguredRunStore(options);
+  return {
+    options,
+    config,
+    redact,
+    parts: {
+      llm,
+      reader: withRedactedErrors(reader, redact),
+      embedding: withRedactedErrors(embedding, redact),
+      reranker: withRedactedErrors(reranker, redact),
+      codeRunner,
+    },
+    search,
+    runSearch: (runConfig) => withRedactedErrors(searchFor(runConfig), redact),
+    knowledgeBase,
+    trust,
+    runs,
+    close: () => {
+      cache.close();
+      knowledgeBase?.close();
+      trust.close();
+      runs?.close();
+      ownCodeRunner?.close();
+    },
+  };
+}
+
+/** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
+function createSourceReader(options: RuntimeOptions): PageReader {
+  const sources = createPageReader({ ...options.config.reader, fetch: options.fetch });
+  for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))
+    sources.register(scheme, reader);
+  return sources;
+}
+
+/** config.runs.file's store when runs are enabled and a file is set; else runs are not recorded. */
+function createConfiguredRunStore({ config, loadSqlite }: RuntimeOptions): RunStore | undefined {
+  if (!config.runs.enabled || !config.runs.file) return undefined;
+  return createRunStore({ file: config.runs.file, retention: config.runs.retention, loadDriver: loadSqlite });
+}

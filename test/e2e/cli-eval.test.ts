@@ -354,7 +354,8 @@ describe('deepsearch eval --offline-corpus (HotpotQA)', { timeout: 90_000 }, () 
               action: 'answer',
               answer: { text: 'Chief of Protocol', references: [] },
             });
-          const hit = /kb:hotpotqa\/[^\s"<)]+/.exec(request.prompt)?.[0];
+          // The hit whose line holds the quote: a model cites the source the quote is from.
+          const hit = /(kb:hotpotqa\/[^\s"<)]+)[^\n]*Scott Derrickson \(born/.exec(request.prompt)?.[1];
           if (!hit || !request.prompt.includes(derrickson))
             return reply({
               think: 'Search.',

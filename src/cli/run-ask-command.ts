@@ -9,7 +9,7 @@ import { type CliIo, readPipedStdin } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
-import { applyKbMergeFlag } from './kb-merge-flag.js';
+import { applyKbMergeFlag, splitKbMergeFlag } from './kb-merge-flag.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { renderResultText, resultJson } from './render-result.js';
 import { createTerminal } from './terminal-style.js';
@@ -26,11 +26,12 @@ export interface AskCommandOptions {
 
 /** `deepsearch ask`: live progress on stderr, the answer (or one JSON document) on stdout. */
 export async function runAskCommand(io: CliIo, options: AskCommandOptions): Promise<void> {
-  const question = options.words.join(' ').trim() || (await readPipedStdin(io.stdin));
+  const { kb, words } = splitKbMergeFlag(options.kb, options.words, io.cwd);
+  const question = words.join(' ').trim() || (await readPipedStdin(io.stdin));
   if (!question)
     throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
   const config = loadCliConfig(io, options.flags, options.configPath);
-  applyKbMergeFlag(config, options.kb, io.cwd);
+  applyKbMergeFlag(config, kb, io.cwd);
   await prepareLlm(io, config, { quiet: options.quiet });
   prepareSearch(io, config, { quiet: options.quiet });
   const runtime = createCliRuntime(io, config);

@@ -9,7 +9,7 @@ import { type CliIo, readPipedStdin } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
-import { applyKbMergeFlag } from './kb-merge-flag.js';
+import { applyKbMergeFlag, splitKbMergeFlag } from './kb-merge-flag.js';
 import { loadCliConfig } from './load-cli-config.js';
 import type { ResearchCommandFlags } from './research-command.js';
 import { deliver, deliverReport, reportFormat } from './research-report-output.js';
@@ -33,17 +33,16 @@ export async function runResearchCommand(
     );
   // A bad --format or --json combination fails before any work.
   reportFormat(flags);
-  const outline = flags.outline
-    ? await readOutline(io, flags.outline, input.words.join(' ').trim())
-    : undefined;
-  const topic = input.words.join(' ').trim() || outline?.topic || (await readPipedStdin(io.stdin));
+  const { kb, words } = splitKbMergeFlag(flags.kb, input.words, io.cwd);
+  const outline = flags.outline ? await readOutline(io, flags.outline, words.join(' ').trim()) : undefined;
+  const topic = words.join(' ').trim() || outline?.topic || (await readPipedStdin(io.stdin));
   if (!topic)
     throw new InputError('missing topic: run deepsearch research "your topic" (or --outline FILE)', {
       param: 'topic',
     });
   const config = loadCliConfig(io, input.settingFlags, flags.config);
   // Web and local documents together.
-  applyKbMergeFlag(config, flags.kb, io.cwd);
+  applyKbMergeFlag(config, kb, io.cwd);
   await prepareLlm(io, config, { quiet: flags.quiet });
   prepareSearch(io, config, { quiet: flags.quiet });
   const runtime = createCliRuntime(io, config);

@@ -181,6 +181,8 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
       [{ question: 'q', mode: 'fast' }, 'mode', /mode/],
       [{ question: 'q', max_steps: 0 }, 'max_steps', /max_steps/],
       [{ question: 'q', search_provider: 'nope' }, 'search_provider', /unknown search provider/],
+      // A misspelt option is refused, not run without it.
+      [{ question: 'q', budget_token: 5000 }, 'budget_token', /unknown field 'budget_token'.*budget_tokens/],
     ];
     for (const [body, param, message] of cases) {
       const response = await create(body);
@@ -231,6 +233,17 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
     expect(cancelled.usage.total_tokens).toBeGreaterThan(0);
     // GET says whether the resume would be taken: a page shows its Resume button only then.
     expect(cancelled.resumable).toBe(true);
+    // A misspelt budget is refused, not resumed with the old one.
+    const misspelt = await api(`/research/${body.id}/resume`, {
+      method: 'POST',
+      body: JSON.stringify({ max_step: 12 }),
+    });
+    expect(misspelt.status).toBe(400);
+    expect(((await misspelt.json()) as Json).error).toMatchObject({
+      param: 'max_step',
+      code: 'unknown_parameter',
+    });
+    expect((await waitForStatus(body.id, 'cancelled')).status).toBe('cancelled');
     const resumed = await api(`/research/${body.id}/resume`, {
       method: 'POST',
       body: JSON.stringify({ max_steps: 12 }),

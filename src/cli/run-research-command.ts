@@ -12,7 +12,7 @@ import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { applyKbMergeFlag, splitKbMergeFlag } from './kb-merge-flag.js';
 import { loadCliConfig } from './load-cli-config.js';
 import type { ResearchCommandFlags } from './research-command.js';
-import { deliver, deliverReport, reportFormat } from './research-report-output.js';
+import { checkReportOutput, deliver, deliverReport } from './research-report-output.js';
 
 /**
  * `deepsearch research`: live progress by persona on stderr, the report (markdown, HTML or JSON)
@@ -31,8 +31,8 @@ export async function runResearchCommand(
         param: 'outline',
       },
     );
-  // A bad --format or --json combination fails before any work.
-  reportFormat(flags);
+  // A bad --format or --json combination, or an -o file that cannot be written, fails before any work.
+  checkReportOutput(io, flags);
   const { kb, words } = splitKbMergeFlag(flags.kb, input.words, io.cwd);
   const outline = flags.outline ? await readOutline(io, flags.outline, words.join(' ').trim()) : undefined;
   const topic = words.join(' ').trim() || outline?.topic || (await readPipedStdin(io.stdin));
@@ -59,7 +59,7 @@ export async function runResearchCommand(
       onEvent: progress.onEvent,
     });
     progress.stop();
-    await deliverReport(io, flags, report);
+    await deliverReport(io, flags, report, config.runs.enabled);
   } finally {
     progress.stop();
     // Its databases (cache, knowledge base, trust profiles, runs) are closed cleanly.

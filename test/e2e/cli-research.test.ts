@@ -131,5 +131,16 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
     expect(both.stderr).toContain('--json and --format md disagree');
     const missing = await research(['--outline', join(dir, 'nope.md')]);
     expect(missing.stderr).toContain('cannot read the outline');
+    // An -o file that cannot be written fails before planning, not after the whole research.
+    const calls = llm.requests.length;
+    const unwritable = await research([researchTopic, '-o', join(dir, 'no-such-folder', 'report.md')]);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr.trim().split('\n')).toEqual([
+      `deepsearch: error: cannot write -o ${join(dir, 'no-such-folder', 'report.md')}: no folder ${join(dir, 'no-such-folder')}`,
+    ]);
+    const folder = await research(['--outline-only', researchTopic, '-o', dir]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`cannot write -o ${dir}: it is a folder`);
+    expect(llm.requests.length).toBe(calls);
   });
 });

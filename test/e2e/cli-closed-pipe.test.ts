@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cliPath } from '../helpers/run-built-cli.js';
 
@@ -22,4 +22,25 @@ describe('the built CLI writing into a closed pipe', () => {
     expect(stderr).toBe('');
     expect({ code, signal }).toEqual({ code: 0, signal: null });
   });
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'a stdout that fails otherwise (a full disk) is one line and exit 1',
+    async () => {
+      const full = openSync('/dev/full', 'w');
+      const child = spawn(process.execPath, [cliPath, 'ask', '--help'], {
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', DEEPSEARCH_LOCAL_LLM_URLS: 'off' },
+        stdio: ['ignore', full, 'pipe'],
+      });
+      closeSync(full);
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const [code] = await once(child, 'close');
+      expect(stderr.trim().split('\n')).toEqual([
+        'deepsearch: error: cannot write the output: ENOSPC: no space left on device, write',
+      ]);
+      expect(code).toBe(1);
+    },
+  );
 });

@@ -33,7 +33,7 @@ describe('the built CLI writing into a closed pipe', () => {
       });
       closeSync(full);
       let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
       });
       const [code] = await once(child, 'close');

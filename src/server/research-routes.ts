@@ -64,7 +64,9 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       throw new InputError(`run ${record.id} is still running`, { code: 'run_running' });
     resumeTarget({ store, runId: record.id, owner: c.var.owner });
     const { status } = await jobs.resume({ id: record.id, owner: c.var.owner, overrides: { budget } });
-    return c.json({ ...runObject(store.get(record.id)!), status }, 202);
+    // The stored record may still hold the earlier end (a queued run is marked running later).
+    const { finished_at: _earlierEnd, ...run } = runObject(store.get(record.id)!);
+    return c.json({ ...run, status }, 202);
   });
   for (const base of ['/research', '/runs']) {
     app.get(`${base}/:id`, (c) => {

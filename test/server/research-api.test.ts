@@ -249,7 +249,10 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
       body: JSON.stringify({ max_steps: 12 }),
     });
     expect(resumed.status).toBe(202);
-    expect(await resumed.json()).toMatchObject({ id: body.id, object: 'run' });
+    const resumedRun = (await resumed.json()) as Json;
+    expect(resumedRun).toMatchObject({ id: body.id, object: 'run', status: 'running' });
+    // Running again: the cancel's end time is not shown as its end.
+    expect(resumedRun).not.toHaveProperty('finished_at');
     const done = await waitForStatus(body.id, 'completed');
     expect(done.result.answer).toContain('Peter Farrelly');
     expect(done.result.budget.maxSteps).toBe(12);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AgentEventListener } from '../agent/agent-events.js';
 import type { DeepSearchResult } from '../agent/agent-types.js';
 import { redactConfig } from '../config/redact-config.js';
@@ -12,6 +13,7 @@ import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { applyKbMergeFlag, splitKbMergeFlag } from './kb-merge-flag.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { renderResultText, resultJson } from './render-result.js';
+import { withResumeHint } from './resume-hint.js';
 import { createTerminal } from './terminal-style.js';
 
 export interface AskCommandOptions {
@@ -36,18 +38,22 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
   prepareSearch(io, config, { quiet: options.quiet });
   const runtime = createCliRuntime(io, config);
   if (config.debug) printDebugHeader(runtime, createTerminal(io.stderr, io.env).write);
+  const runId = randomUUID();
   try {
-    await answerWithProgress(
-      io,
-      { json: options.json, quiet: options.quiet, debug: config.debug },
-      (onEvent) =>
-        deepSearch(question, {
-          runtime,
-          signal: io.signal,
-          observers: onEvent ? [onEvent] : [],
-          bufferEvents: false,
-          record: { source: 'cli' },
-        }).result,
+    await withResumeHint(io, runtime, runId, () =>
+      answerWithProgress(
+        io,
+        { json: options.json, quiet: options.quiet, debug: config.debug },
+        (onEvent) =>
+          deepSearch(question, {
+            runtime,
+            runId,
+            signal: io.signal,
+            observers: onEvent ? [onEvent] : [],
+            bufferEvents: false,
+            record: { source: 'cli' },
+          }).result,
+      ),
     );
   } finally {
     // Its databases (cache, knowledge base, trust profiles, runs) are closed cleanly.

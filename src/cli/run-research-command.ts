@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AgentEvent } from '../agent/agent-events.js';
@@ -13,6 +14,7 @@ import { applyKbMergeFlag, splitKbMergeFlag } from './kb-merge-flag.js';
 import { loadCliConfig } from './load-cli-config.js';
 import type { ResearchCommandFlags } from './research-command.js';
 import { checkReportOutput, deliver, deliverReport } from './research-report-output.js';
+import { withResumeHint } from './resume-hint.js';
 
 /**
  * `deepsearch research`: live progress by persona on stderr, the report (markdown, HTML or JSON)
@@ -53,12 +55,18 @@ export async function runResearchCommand(
       await deliver(io, flags, renderPlanMarkdown(plan), 'outline');
       return;
     }
-    const report = await runtime.research(topic, {
-      plan: outline ? { ...outline, topic } : undefined,
-      signal: io.signal,
-      onEvent: progress.onEvent,
-    });
-    progress.stop();
+    const runId = randomUUID();
+    // The progress stops before the report or the resume hint is written.
+    const report = await withResumeHint(io, runtime, runId, () =>
+      runtime
+        .research(topic, {
+          runId,
+          plan: outline ? { ...outline, topic } : undefined,
+          signal: io.signal,
+          onEvent: progress.onEvent,
+        })
+        .finally(progress.stop),
+    );
     await deliverReport(io, flags, report, config.runs.enabled);
   } finally {
     progress.stop();

@@ -24,20 +24,22 @@ const newRun = (id: string): NewRun => ({
 });
 
 async function run(args: string[]) {
+  let stdout = '';
   let stderr = '';
   const io: CliIo = {
     argv: ['node', 'deepsearch', ...args],
     env: { DEEPSEARCH_RUNS_FILE: file, DEEPSEARCH_LOCAL_LLM_URLS: 'off' },
     cwd: dir,
-    stdout: { write: () => true },
+    stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     stdin: Object.assign(Readable.from([]), { isTTY: true }),
     signal: new AbortController().signal,
   };
-  return { code: await runCli(io), stderr };
+  const code = await runCli(io);
+  return { code, stdout, stderr };
 }
 
-describe('deepsearch runs delete', () => {
+describe('deepsearch runs list --json and delete', () => {
   it('refuses a run a live process is still running, and deletes one whose process is gone', async () => {
     // A process that has exited: its pid is no longer alive.
     const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -46,6 +48,15 @@ describe('deepsearch runs delete', () => {
     store.begin(newRun('dead-run'), 'running', gone);
     store.close();
 
+    // The JSON list says what the text list says: the run whose process is gone is interrupted.
+    const listed = JSON.parse((await run(['runs', 'list', '--json'])).stdout) as Array<{
+      id: string;
+      status: string;
+    }>;
+    expect(Object.fromEntries(listed.map((item) => [item.id, item.status]))).toEqual({
+      'live-run': 'running',
+      'dead-run': 'interrupted',
+    });
     const live = await run(['runs', 'delete', 'live-run']);
     expect(live.code).toBe(2);
     expect(live.stderr.trim()).toBe(

@@ -76,7 +76,14 @@ function listRuns(io: CliIo, store: RunStore, flags: RunsCommandFlags): void {
     );
   const { runs } = store.list({ limit });
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    // As `runs show --json` and the text list say it: a run whose process is gone is interrupted.
+    io.stdout.write(
+      `${JSON.stringify(
+        runs.map((run) => ({ ...run, status: statusOf(run) })),
+        null,
+        2,
+      )}\n`,
+    );
     return;
   }
   if (runs.length === 0) {

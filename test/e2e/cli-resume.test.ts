@@ -143,7 +143,7 @@ describe('deepsearch resume after SIGKILL (built CLI, real HTTP on 127.0.0.1)', 
       const listed = await runBuiltCli(['runs', 'list', '--json'], env(llm));
       expect(listed.code).toBe(0);
       const [run] = JSON.parse(listed.stdout) as Array<{ id: string; status: string; question: string }>;
-      expect(run).toMatchObject({ status: 'running', question });
+      expect(run).toMatchObject({ status: 'interrupted', question });
       const shown = await runBuiltCli(['runs', 'show', run!.id.slice(0, 8)], env(llm));
       expect(shown.stdout).toMatch(/status\s+interrupted \(checkpoint after step 2\)/);
 

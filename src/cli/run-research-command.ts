@@ -101,6 +101,8 @@ async function planOnly(
   let plan: ResearchPlan | undefined;
   try {
     await runtime.research(topic, {
+      // Planning only is not a run: nothing to list as cancelled, replay or resume.
+      record: false,
       signal: AbortSignal.any([signal, stop.signal]),
       onEvent: (event) => {
         onEvent?.(event);

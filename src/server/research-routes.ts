@@ -83,6 +83,11 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
         store,
         job: jobs.get(record.id),
         heartbeatMs: options.heartbeatMs ?? 15_000,
+        finalStatus: () => {
+          const now = store.get(record.id);
+          if (!now) return 'cancelled';
+          return interrupted(now) ? 'failed' : now.status;
+        },
       });
     });
     app.delete(`${base}/:id`, async (c) => {

@@ -1,4 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRunStore } from '../../src/runs/run-store.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { citedRun } from '../helpers/server-fixtures.js';
 import { startTestServer, type TestServer, waitFor } from '../helpers/server-harness.js';
@@ -277,6 +282,36 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
     expect((await waitForStatus(body.id, 'cancelled')).resumable).toBe(false);
     const refused = await api(`/research/${body.id}/resume`, { method: 'POST' });
     expect(((await refused.json()) as Json).error.code).toBe('run_not_resumable');
+  });
+
+  it('a run whose process is gone (a killed CLI) is failed in GET and in the done event of its stream', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deepsearch-orphan-'));
+    try {
+      const file = join(dir, 'runs.sqlite');
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+      const seeded = createRunStore({ file, retention: { maxRuns: 100, maxAgeDays: 30 } });
+      seeded.begin(
+        {
+          id: 'killed-cli-run',
+          owner: 'local',
+          source: 'cli',
+          mode: 'search',
+          question: 'q',
+          options: {},
+          settings: {},
+        },
+        'running',
+        gone,
+      );
+      seeded.close();
+      server = await startTestServer({ config: { runs: { file } } });
+      const record = (await (await api('/runs/killed-cli-run')).json()) as Json;
+      expect(record).toMatchObject({ status: 'failed', error: { code: 'run_interrupted' } });
+      const done = sseEvents(await (await api('/runs/killed-cli-run/events')).text()).at(-1)!;
+      expect(done).toMatchObject({ event: 'done', data: { status: 'failed' } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('chat completions are recorded too, with their owner, and listed with the async runs', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -83,5 +83,15 @@ describe('deepsearch kb', () => {
     const unknown = await run(['kb', 'remove', 'abcdefabcdef', '--kb', file]);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('no document matches abcdefabcdef');
+    // Only add creates a knowledge base: a misspelt --kb elsewhere is an error, and none is created.
+    const typo = join(folder, 'mine.sqlit');
+    for (const args of [['search', 'x'], ['list'], ['stats'], ['remove', 'abcdefabcdef']]) {
+      const result = await run(['kb', ...args, '--kb', typo]);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim()).toBe(
+        `deepsearch: error: no knowledge base at ${typo}: deepsearch kb add <paths> --kb ${typo} creates one`,
+      );
+    }
+    expect(existsSync(typo)).toBe(false);
   });
 });

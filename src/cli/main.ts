@@ -12,6 +12,18 @@ const onSignal = (signal: NodeJS.Signals) => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
+// A reader that goes away (`deepsearch runs list | head -1`) closes the pipe: nobody is left to
+// read the rest, so the command ends quietly, as other command-line tools do, instead of dying on
+// an unhandled EPIPE with a stack trace. Any other failure to write stdout (a full disk) is one
+// line and exit 1. A closed stderr only loses the progress lines.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  process.stderr.write(`deepsearch: error: cannot write the output: ${error.message}\n`);
+  process.exit(1);
+});
+process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
 
 const code = await runCli({
   argv: process.argv,

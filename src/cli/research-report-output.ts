@@ -4,6 +4,7 @@ import { InputError } from '../errors/index.js';
 import { renderReportHtml } from '../research/render-report-html.js';
 import type { ResearchReport } from '../research/research-types.js';
 import type { CliIo } from './cli-io.js';
+import { assertWritableFile } from './output-file.js';
 import type { ReportFormat, ResearchCommandFlags } from './research-command.js';
 import { createTerminal, formatTokens } from './terminal-style.js';
 
@@ -25,6 +26,12 @@ export function reportFormat(flags: ReportOutputFlags): ReportFormat {
   return 'md';
 }
 
+/** The format and the -o file checked before any work: a bad combination or an unwritable file fails at once. */
+export function checkReportOutput(io: Pick<CliIo, 'cwd'>, flags: ReportOutputFlags): void {
+  reportFormat(flags);
+  if (flags.output) assertWritableFile(resolve(io.cwd, flags.output), '-o', flags.output);
+}
+
 /**
  * A finished report in its format on stdout or in the -o file, then (unless --quiet) a summary
  * line on stderr: `research` and `resume` of a research run alike.
@@ -33,8 +40,16 @@ export async function deliverReport(
   io: CliIo,
   flags: ReportOutputFlags,
   report: ResearchReport,
+  /** Whether the run store keeps the run, so a failed -o write can point at `runs export`. */
+  stored: boolean,
 ): Promise<void> {
-  await deliver(io, flags, renderReport(report, reportFormat(flags)), 'report');
+  await deliver(
+    io,
+    flags,
+    renderReport(report, reportFormat(flags)),
+    'report',
+    stored ? report.runId : undefined,
+  );
   if (!flags.quiet) {
     const errors = createTerminal(io.stderr, io.env);
     errors.write(errors.style('dim', summaryLine(report)));
@@ -58,6 +73,8 @@ export async function deliver(
   flags: ReportOutputFlags,
   text: string,
   what: string,
+  /** The stored run the text came from, named when the file cannot be written after all. */
+  runId?: string,
 ): Promise<void> {
   if (!flags.output) {
     io.stdout.write(text);
@@ -67,7 +84,8 @@ export async function deliver(
   try {
     await writeFile(path, text, 'utf8');
   } catch (error) {
-    throw new InputError(`cannot write the ${what} to ${flags.output}: ${(error as Error).message}`, {
+    const kept = runId ? ` (it is kept: deepsearch runs export ${runId})` : '';
+    throw new InputError(`cannot write the ${what} to ${flags.output}: ${(error as Error).message}${kept}`, {
       param: 'output',
     });
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AgentEventListener } from '../agent/agent-events.js';
 import type { DeepSearchResult } from '../agent/agent-types.js';
 import { redactConfig } from '../config/redact-config.js';
@@ -9,9 +10,10 @@ import { type CliIo, readPipedStdin } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
-import { applyKbMergeFlag } from './kb-merge-flag.js';
+import { applyKbMergeFlag, splitKbMergeFlag } from './kb-merge-flag.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { renderResultText, resultJson } from './render-result.js';
+import { withResumeHint } from './resume-hint.js';
 import { createTerminal } from './terminal-style.js';
 
 export interface AskCommandOptions {
@@ -26,27 +28,32 @@ export interface AskCommandOptions {
 
 /** `deepsearch ask`: live progress on stderr, the answer (or one JSON document) on stdout. */
 export async function runAskCommand(io: CliIo, options: AskCommandOptions): Promise<void> {
-  const question = options.words.join(' ').trim() || (await readPipedStdin(io.stdin));
+  const { kb, words } = splitKbMergeFlag(options.kb, options.words, io.cwd);
+  const question = words.join(' ').trim() || (await readPipedStdin(io.stdin));
   if (!question)
     throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
   const config = loadCliConfig(io, options.flags, options.configPath);
-  applyKbMergeFlag(config, options.kb, io.cwd);
+  applyKbMergeFlag(config, kb, io.cwd);
   await prepareLlm(io, config, { quiet: options.quiet });
   prepareSearch(io, config, { quiet: options.quiet });
   const runtime = createCliRuntime(io, config);
   if (config.debug) printDebugHeader(runtime, createTerminal(io.stderr, io.env).write);
+  const runId = randomUUID();
   try {
-    await answerWithProgress(
-      io,
-      { json: options.json, quiet: options.quiet, debug: config.debug },
-      (onEvent) =>
-        deepSearch(question, {
-          runtime,
-          signal: io.signal,
-          observers: onEvent ? [onEvent] : [],
-          bufferEvents: false,
-          record: { source: 'cli' },
-        }).result,
+    await withResumeHint(io, runtime, runId, () =>
+      answerWithProgress(
+        io,
+        { json: options.json, quiet: options.quiet, debug: config.debug },
+        (onEvent) =>
+          deepSearch(question, {
+            runtime,
+            runId,
+            signal: io.signal,
+            observers: onEvent ? [onEvent] : [],
+            bufferEvents: false,
+            record: { source: 'cli' },
+          }).result,
+      ),
     );
   } finally {
     // Its databases (cache, knowledge base, trust profiles, runs) are closed cleanly.

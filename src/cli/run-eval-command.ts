@@ -29,6 +29,7 @@ import type { EvalCommandFlags } from './eval-command.js';
 import { createEvalProgress } from './eval-progress.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
+import { assertWritableFile } from './output-file.js';
 import { ReportedFailure } from './reported-failure.js';
 import { createTerminal } from './terminal-style.js';
 
@@ -40,6 +41,9 @@ export async function runEvalCommand(
   const { flags } = input;
   const out = flags.out ? resolve(io.cwd, flags.out) : undefined;
   checkOutFile(out, flags.resume ?? false);
+  // Neither file may fail only after every question was run and graded.
+  if (out) assertWritableFile(out, '--out', flags.out!);
+  if (flags.report) assertWritableFile(resolve(io.cwd, flags.report), '--report', flags.report);
   const datasetFile = resolve(io.cwd, flags.dataset);
   const dataset = await readDataset({ file: datasetFile, format: flags.format });
   const questions = dataset.questions.slice(0, flags.limit ?? dataset.questions.length);

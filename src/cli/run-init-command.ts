@@ -8,6 +8,7 @@ import { discoverLocalLlm, parseLocalLlmCandidates } from '../providers/llm/disc
 import type { CliIo } from './cli-io.js';
 import type { InitCommandFlags } from './init-command.js';
 import { buildInitConfig, type InitAnswers, renderConfigFile } from './init-config-file.js';
+import { assertWritableFile } from './output-file.js';
 
 /**
  * `deepsearch init`: the config file from the flags, plus answers to questions in a terminal
@@ -19,6 +20,8 @@ export async function runInitCommand(io: CliIo, flags: InitCommandFlags): Promis
   if (existsSync(target) && !flags.force) {
     throw new InputError(`${target} exists: pass --force to overwrite it`, { param: 'config' });
   }
+  // Before any question is asked: a missing folder is not found out after the answers.
+  assertWritableFile(target, '--config', target);
   let answers: InitAnswers = {
     llmProvider: flags.llmProvider,
     llmBaseUrl: flags.llmBaseUrl,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError } from '../errors/index.js';
@@ -20,6 +21,13 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
   const config = loadCliConfig(io, input.settingFlags, input.flags.config);
   // loadCliConfig fills knowledge.file with the data directory's default.
   const file = input.flags.kb ? resolve(io.cwd, input.flags.kb) : config.knowledge.file!;
+  // Only add creates a knowledge base: searching a misspelt --kb would create an empty one and
+  // find nothing, with exit 0.
+  if (input.action !== 'add' && input.flags.kb && !existsSync(file))
+    throw new InputError(
+      `no knowledge base at ${input.flags.kb}: deepsearch kb add <paths> --kb ${input.flags.kb} creates one`,
+      { param: 'kb' },
+    );
   const providers = createRetrievalProviders({ config });
   const kb = createKnowledgeBase({
     file,

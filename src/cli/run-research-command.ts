@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AgentEvent } from '../agent/agent-events.js';
@@ -9,10 +10,11 @@ import { type CliIo, readPipedStdin } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
-import { applyKbMergeFlag } from './kb-merge-flag.js';
+import { applyKbMergeFlag, splitKbMergeFlag } from './kb-merge-flag.js';
 import { loadCliConfig } from './load-cli-config.js';
 import type { ResearchCommandFlags } from './research-command.js';
-import { deliver, deliverReport, reportFormat } from './research-report-output.js';
+import { checkReportOutput, deliver, deliverReport } from './research-report-output.js';
+import { withResumeHint } from './resume-hint.js';
 
 /**
  * `deepsearch research`: live progress by persona on stderr, the report (markdown, HTML or JSON)
@@ -31,19 +33,18 @@ export async function runResearchCommand(
         param: 'outline',
       },
     );
-  // A bad --format or --json combination fails before any work.
-  reportFormat(flags);
-  const outline = flags.outline
-    ? await readOutline(io, flags.outline, input.words.join(' ').trim())
-    : undefined;
-  const topic = input.words.join(' ').trim() || outline?.topic || (await readPipedStdin(io.stdin));
+  // A bad --format or --json combination, or an -o file that cannot be written, fails before any work.
+  checkReportOutput(io, flags);
+  const { kb, words } = splitKbMergeFlag(flags.kb, input.words, io.cwd);
+  const outline = flags.outline ? await readOutline(io, flags.outline, words.join(' ').trim()) : undefined;
+  const topic = words.join(' ').trim() || outline?.topic || (await readPipedStdin(io.stdin));
   if (!topic)
     throw new InputError('missing topic: run deepsearch research "your topic" (or --outline FILE)', {
       param: 'topic',
     });
   const config = loadCliConfig(io, input.settingFlags, flags.config);
   // Web and local documents together.
-  applyKbMergeFlag(config, flags.kb, io.cwd);
+  applyKbMergeFlag(config, kb, io.cwd);
   await prepareLlm(io, config, { quiet: flags.quiet });
   prepareSearch(io, config, { quiet: flags.quiet });
   const runtime = createCliRuntime(io, config);
@@ -54,13 +55,19 @@ export async function runResearchCommand(
       await deliver(io, flags, renderPlanMarkdown(plan), 'outline');
       return;
     }
-    const report = await runtime.research(topic, {
-      plan: outline ? { ...outline, topic } : undefined,
-      signal: io.signal,
-      onEvent: progress.onEvent,
-    });
-    progress.stop();
-    await deliverReport(io, flags, report);
+    const runId = randomUUID();
+    // The progress stops before the report or the resume hint is written.
+    const report = await withResumeHint(io, runtime, runId, () =>
+      runtime
+        .research(topic, {
+          runId,
+          plan: outline ? { ...outline, topic } : undefined,
+          signal: io.signal,
+          onEvent: progress.onEvent,
+        })
+        .finally(progress.stop),
+    );
+    await deliverReport(io, flags, report, config.runs.enabled);
   } finally {
     progress.stop();
     // Its databases (cache, knowledge base, trust profiles, runs) are closed cleanly.
@@ -94,6 +101,8 @@ async function planOnly(
   let plan: ResearchPlan | undefined;
   try {
     await runtime.research(topic, {
+      // Planning only is not a run: nothing to list as cancelled, replay or resume.
+      record: false,
       signal: AbortSignal.any([signal, stop.signal]),
       onEvent: (event) => {
         onEvent?.(event);

@@ -8,7 +8,7 @@ import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
-import { deliverReport, type ReportOutputFlags, reportFormat } from './research-report-output.js';
+import { checkReportOutput, deliverReport, type ReportOutputFlags } from './research-report-output.js';
 import { answerWithProgress } from './run-ask-command.js';
 import { findRun, openCliRunStore } from './run-runs-command.js';
 
@@ -41,8 +41,8 @@ export async function runResumeCommand(io: CliIo, options: ResumeCommandOptions)
   }
   const { id } = record;
   const report: ReportOutputFlags = { ...options.report, json: options.json, quiet: options.quiet };
-  // A bad --format or --json combination fails before any work.
-  if (record.mode === 'research') reportFormat(report);
+  // A bad --format or --json combination, or an -o file that cannot be written, fails before any work.
+  if (record.mode === 'research') checkReportOutput(io, report);
   await prepareLlm(io, config, { quiet: options.quiet });
   prepareSearch(io, config, { quiet: options.quiet });
   const runtime = createCliRuntime(io, config);
@@ -60,7 +60,7 @@ export async function runResumeCommand(io: CliIo, options: ResumeCommandOptions)
       } finally {
         progress.stop();
       }
-      await deliverReport(io, report, done);
+      await deliverReport(io, report, done, true);
       return;
     }
     await answerWithProgress(

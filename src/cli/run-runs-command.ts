@@ -50,6 +50,12 @@ export async function runRunsCommand(io: CliIo, input: RunsCommandInput): Promis
     if (input.action === 'show') return showRun(io, record, input.flags.json ?? false);
     if (input.action === 'export') return exportRun(io, store, record, input.flags.format ?? 'md');
     if (input.action === 'replay') return replayRun(io, store, record, input.flags.json ?? false);
+    // A run another process (an ask, a server) is still running would go on writing to a deleted run.
+    if ((record.status === 'running' || record.status === 'queued') && !isOrphaned(record))
+      throw new InputError(
+        `run ${record.id} is still running (process ${record.pid}): stop it first, then delete it`,
+        { code: 'run_running' },
+      );
     store.delete(record.id);
     io.stderr.write(`deepsearch: deleted run ${record.id}\n`);
   } finally {
@@ -70,7 +76,14 @@ function listRuns(io: CliIo, store: RunStore, flags: RunsCommandFlags): void {
     );
   const { runs } = store.list({ limit });
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    // As `runs show --json` and the text list say it: a run whose process is gone is interrupted.
+    io.stdout.write(
+      `${JSON.stringify(
+        runs.map((run) => ({ ...run, status: statusOf(run) })),
+        null,
+        2,
+      )}\n`,
+    );
     return;
   }
   if (runs.length === 0) {

@@ -55,6 +55,15 @@ export function createHostGuard(options: { boundHost: string; allowedHosts: read
 }
 
 /**
+ * Whether a request's Origin is one of the configured ones, compared as the guard and the CORS
+ * headers both need it: case and a trailing slash of the setting (`http://App.example/`) aside.
+ */
+export function allowedOrigins(corsOrigins: readonly string[]): (origin: string) => boolean {
+  const allowed = new Set(corsOrigins.map((origin) => origin.trim().replace(/\/+$/, '').toLowerCase()));
+  return (origin) => allowed.has(origin.trim().toLowerCase());
+}
+
+/**
  * Refuses a cross-origin request from a browser whose Origin the CORS setting does not allow
  * (403). CORS headers alone only stop a page from reading the answer: a "simple request" (a POST
  * with text/plain) would still start a paid run. Requests without Origin (not from a browser) and
@@ -62,12 +71,12 @@ export function createHostGuard(options: { boundHost: string; allowedHosts: read
  */
 export function createOriginGuard(options: { corsOrigins: readonly string[] }): MiddlewareHandler {
   const anyOrigin = options.corsOrigins.includes('*');
-  const allowed = new Set(options.corsOrigins.map((origin) => origin.replace(/\/+$/, '').toLowerCase()));
+  const allowed = allowedOrigins(options.corsOrigins);
   return async (c, next) => {
     const origin = c.req.header('origin');
     if (origin === undefined || anyOrigin) return next();
     const normalized = origin.trim().toLowerCase();
-    if (allowed.has(normalized) || isSameOrigin(normalized, c.req.header('host'))) return next();
+    if (allowed(normalized) || isSameOrigin(normalized, c.req.header('host'))) return next();
     throw forbidden(
       `cross-origin requests from '${echoInput(origin)}' are not allowed (see the server's CORS origins setting)`,
       'origin_not_allowed',

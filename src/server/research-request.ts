@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { definedOnly } from '../config/derive-config.js';
+import { InputError } from '../errors/index.js';
 import { assertFitsContext } from '../providers/llm/assert-fits-context.js';
 import { chatRequestSchema } from './chat-request-schema.js';
 import { invalidValue } from './read-chat-request.js';
@@ -21,18 +22,24 @@ const runOptionsSchema = chatRequestSchema.pick({
   language: true,
 });
 
-const researchRequestSchema = runOptionsSchema.extend({
-  question: z.string().trim().min(1, 'must be a non-empty question'),
-  mode: z.enum(['search', 'research']).default('search'),
-});
+// Unlike chat completions (whose foreign fields a model server ignores), this API is deepsearch's
+// own: a misspelt option (`budget_token`) is refused rather than run silently without it.
+const researchRequestSchema = runOptionsSchema
+  .extend({
+    question: z.string().trim().min(1, 'must be a non-empty question'),
+    mode: z.enum(['search', 'research']).default('search'),
+  })
+  .strict();
 
 /** POST /v1/research/{id}/resume: only what may change for the rest of a run (its budget). */
-const resumeRequestSchema = chatRequestSchema.pick({
-  reasoning_effort: true,
-  budget_tokens: true,
-  max_steps: true,
-  max_attempts: true,
-});
+const resumeRequestSchema = chatRequestSchema
+  .pick({
+    reasoning_effort: true,
+    budget_tokens: true,
+    max_steps: true,
+    max_attempts: true,
+  })
+  .strict();
 
 export interface ResearchRequest {
   question: string;
@@ -48,7 +55,7 @@ export function parseResearchRequest(
   context: { config: DeepSearchConfig; searchProviders: readonly string[] },
 ): ResearchRequest {
   const parsed = researchRequestSchema.safeParse(body);
-  if (!parsed.success) throw invalidValue(parsed.error);
+  if (!parsed.success) throw requestError(parsed.error, researchRequestSchema.shape);
   const { question, mode, ...rest } = parsed.data;
   assertSearchProvider(rest.search_provider, context);
   assertFitsContext({ question, contextTokens: context.config.llm.contextTokens });
@@ -61,10 +68,21 @@ export function parseResearchRequest(
 /** The budget a resumed run gets: the request's options over the run's own. */
 export function parseResumeRequest(body: Record<string, unknown>): Partial<DeepSearchConfig['budget']> {
   const parsed = resumeRequestSchema.safeParse(body);
-  if (!parsed.success) throw invalidValue(parsed.error);
+  if (!parsed.success) throw requestError(parsed.error, resumeRequestSchema.shape);
   const { reasoning_effort: effort, budget_tokens, max_steps, max_attempts } = parsed.data;
   return {
     ...(effort ? presetForEffort(effort) : {}),
     ...definedOnly({ maxTokens: budget_tokens, maxSteps: max_steps, maxAttempts: max_attempts }),
   };
+}
+
+/** A field this endpoint does not know is named, with the ones it takes; else the field's own error. */
+function requestError(error: z.ZodError, shape: Record<string, unknown>): InputError {
+  const issue = error.issues[0]!;
+  if (issue.code !== 'unrecognized_keys') return invalidValue(error);
+  const field = issue.keys[0]!;
+  return new InputError(`unknown field '${field}' (the fields are: ${Object.keys(shape).join(', ')})`, {
+    param: field,
+    code: 'unknown_parameter',
+  });
 }

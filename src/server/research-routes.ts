@@ -64,7 +64,9 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       throw new InputError(`run ${record.id} is still running`, { code: 'run_running' });
     resumeTarget({ store, runId: record.id, owner: c.var.owner });
     const { status } = await jobs.resume({ id: record.id, owner: c.var.owner, overrides: { budget } });
-    return c.json({ ...runObject(store.get(record.id)!), status }, 202);
+    // The stored record may still hold the earlier end (a queued run is marked running later).
+    const { finished_at: _earlierEnd, ...run } = runObject(store.get(record.id)!);
+    return c.json({ ...run, status }, 202);
   });
   for (const base of ['/research', '/runs']) {
     app.get(`${base}/:id`, (c) => {
@@ -81,6 +83,11 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
         store,
         job: jobs.get(record.id),
         heartbeatMs: options.heartbeatMs ?? 15_000,
+        finalStatus: () => {
+          const now = store.get(record.id);
+          if (!now) return 'cancelled';
+          return interrupted(now) ? 'failed' : now.status;
+        },
       });
     });
     app.delete(`${base}/:id`, async (c) => {

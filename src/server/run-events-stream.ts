@@ -13,7 +13,15 @@ import type { ServerEnv } from './server-env.js';
  */
 export function streamRunEvents(
   c: Context<ServerEnv>,
-  input: { runId: string; after: number; store: RunStore; job: ResearchJob | undefined; heartbeatMs: number },
+  input: {
+    runId: string;
+    after: number;
+    store: RunStore;
+    job: ResearchJob | undefined;
+    heartbeatMs: number;
+    /** The status `done` reports, as GET shows it (a run whose process is gone is failed). */
+    finalStatus: () => string;
+  },
 ): Response {
   const { job, store, runId } = input;
   c.header('X-Accel-Buffering', 'no');
@@ -51,8 +59,7 @@ export function streamRunEvents(
         });
       }
       if (!stream.aborted) {
-        const status = store.get(runId)?.status ?? 'cancelled';
-        await stream.writeSSE({ event: 'done', data: JSON.stringify({ status }) });
+        await stream.writeSSE({ event: 'done', data: JSON.stringify({ status: input.finalStatus() }) });
       }
     } finally {
       clearInterval(ping);

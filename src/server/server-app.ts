@@ -13,7 +13,12 @@ import { HttpError } from './http-error.js';
 import { createMcpRoute } from './mcp-route.js';
 import { addMethodNotAllowed } from './method-not-allowed.js';
 import { createBodyReader } from './read-request-body.js';
-import { createHostGuard, createJsonContentTypeGuard, createOriginGuard } from './request-guards.js';
+import {
+  allowedOrigins,
+  createHostGuard,
+  createJsonContentTypeGuard,
+  createOriginGuard,
+} from './request-guards.js';
 import { createResearchRoutes } from './research-routes.js';
 import { createResponsesHandler } from './responses-route.js';
 import type { ServerEnv } from './server-env.js';
@@ -66,7 +71,12 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   app.use(createHostGuard({ boundHost: settings.host, allowedHosts: settings.allowedHosts }));
   app.use(createOriginGuard({ corsOrigins: settings.corsOrigins }));
   if (settings.corsOrigins.length > 0) {
-    const origin = settings.corsOrigins.includes('*') ? '*' : [...settings.corsOrigins];
+    // The request's own Origin is echoed when it is an allowed one, matched as the origin guard
+    // matches it: a setting written `http://App.example/` still sends the header browsers need.
+    const allowed = allowedOrigins(settings.corsOrigins);
+    const origin = settings.corsOrigins.includes('*')
+      ? '*'
+      : (requestOrigin: string) => (allowed(requestOrigin) ? requestOrigin : null);
     app.use(
       cors({
         origin,

@@ -271,6 +271,21 @@ describe('deepsearch eval (built CLI, fake LLM and judge, fake search)', { timeo
       const again = await runBuiltCli(evalArgs(out, '--limit', '1'), cliEnv(llm));
       expect(again.code).toBe(2);
       expect(again.stderr).toContain('already holds results: add --resume to continue it');
+      // A --report or --out that cannot be written is refused before any question, not after all of them.
+      const calls = llm.requests.length;
+      const badReport = await runBuiltCli(
+        evalArgs(join(work, 'fresh.jsonl'), '--limit', '1', '--report', join(work, 'missing', 'r.md')),
+        cliEnv(llm),
+      );
+      expect(badReport.code).toBe(2);
+      expect(badReport.stderr).toContain(`cannot write --report ${join(work, 'missing', 'r.md')}: no folder`);
+      const badOut = await runBuiltCli(
+        evalArgs(join(work, 'missing', 'o.jsonl'), '--limit', '1'),
+        cliEnv(llm),
+      );
+      expect(badOut.code).toBe(2);
+      expect(badOut.stderr).toContain('cannot write --out');
+      expect(llm.requests.length).toBe(calls);
     } finally {
       await llm.close();
     }

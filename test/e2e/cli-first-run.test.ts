@@ -225,6 +225,13 @@ describe('deepsearch init (built CLI)', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^deepsearch: error: not written: invalid configuration: llm\.baseURL/);
     expect(existsSync(file)).toBe(false);
+    // A --config in a folder that does not exist: one line, exit 2, not an "unexpected failure".
+    const nowhere = join(dir, 'no-such-folder', 'deepsearch.config.json');
+    const missingFolder = await runBuiltCli(['init', '--yes', '--config', nowhere]);
+    expect(missingFolder.code).toBe(2);
+    expect(missingFolder.stderr).toBe(
+      `deepsearch: error: cannot write --config ${nowhere}: no folder ${join(dir, 'no-such-folder')}\n`,
+    );
   });
 });
 

@@ -113,7 +113,7 @@ describe('deepsearch resume of a research run after SIGKILL (built CLI, real HTT
       expect((await first).code).not.toBe(0);
       const listed = await runBuiltCli(['runs', 'list', '--json'], env(llm));
       const [run] = JSON.parse(listed.stdout) as Array<{ id: string; status: string; mode: string }>;
-      expect(run).toMatchObject({ status: 'running', mode: 'research' });
+      expect(run).toMatchObject({ status: 'interrupted', mode: 'research' });
       const status = await runBuiltCli(['runs', 'show', run!.id.slice(0, 8)], env(llm));
       expect(status.stdout).toMatch(/status\s+interrupted \(checkpoint after 1 section\(s\) gathered\)/);
       const beforeKill = llm.requests.length;

@@ -34,7 +34,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function research(args: string[]) {
+function research(args: string[], env: Record<string, string> = {}) {
   return runBuiltCli(
     ['research', ...args, '--allow-private-network'],
     {
@@ -42,6 +42,7 @@ function research(args: string[]) {
       DEEPSEARCH_LLM_MODEL: 'fake-model',
       DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
       DEEPSEARCH_SEARXNG_URL: searxng.url,
+      ...env,
     },
     { timeoutMs: 60_000 },
   );
@@ -99,8 +100,11 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
   });
 
   it('prints an editable outline with --outline-only, then researches the edited outline', async () => {
-    const outlineRun = await research([researchTopic, '--outline-only']);
+    // With the run store on: planning only is no run (not a "cancelled" one in runs list).
+    const runs = { DEEPSEARCH_NO_RUNS: '0', DEEPSEARCH_RUNS_FILE: join(dir, 'outline-runs.sqlite') };
+    const outlineRun = await research([researchTopic, '--outline-only'], runs);
     expect(outlineRun.code).toBe(0);
+    expect(JSON.parse((await runBuiltCli(['runs', 'list', '--json'], runs)).stdout)).toEqual([]);
     expect(outlineRun.stdout).toContain('## Sales\n\n- How did heat pump sales in Europe change after 2022?');
     const edited = outlineRun.stdout
       .replace('## Sales', '## Heat pump sales, 2022–2023')
@@ -131,5 +135,16 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
     expect(both.stderr).toContain('--json and --format md disagree');
     const missing = await research(['--outline', join(dir, 'nope.md')]);
     expect(missing.stderr).toContain('cannot read the outline');
+    // An -o file that cannot be written fails before planning, not after the whole research.
+    const calls = llm.requests.length;
+    const unwritable = await research([researchTopic, '-o', join(dir, 'no-such-folder', 'report.md')]);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr.trim().split('\n')).toEqual([
+      `deepsearch: error: cannot write -o ${join(dir, 'no-such-folder', 'report.md')}: no folder ${join(dir, 'no-such-folder')}`,
+    ]);
+    const folder = await research(['--outline-only', researchTopic, '-o', dir]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`cannot write -o ${dir}: it is a folder`);
+    expect(llm.requests.length).toBe(calls);
   });
 });

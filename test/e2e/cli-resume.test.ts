@@ -143,7 +143,7 @@ describe('deepsearch resume after SIGKILL (built CLI, real HTTP on 127.0.0.1)', 
       const listed = await runBuiltCli(['runs', 'list', '--json'], env(llm));
       expect(listed.code).toBe(0);
       const [run] = JSON.parse(listed.stdout) as Array<{ id: string; status: string; question: string }>;
-      expect(run).toMatchObject({ status: 'running', question });
+      expect(run).toMatchObject({ status: 'interrupted', question });
       const shown = await runBuiltCli(['runs', 'show', run!.id.slice(0, 8)], env(llm));
       expect(shown.stdout).toMatch(/status\s+interrupted \(checkpoint after step 2\)/);
 
@@ -179,6 +179,49 @@ describe('deepsearch resume after SIGKILL (built CLI, real HTTP on 127.0.0.1)', 
       expect(events.at(-1)!.type).toBe('run-end');
       // Usage adds both processes: three agent calls answered (search, visit, answer).
       expect(stored.usage.byRole.agent!.calls).toBe(3);
+    } finally {
+      await llm.close();
+    }
+  }, 60_000);
+
+  it('after Ctrl-C names the command that goes on with the run, and that command answers', async () => {
+    const llm = await startFakeOpenAi({
+      routes: {
+        agent_action: agentReplies(),
+        evaluation_criteria: [
+          reply({
+            think: 'multi-hop',
+            needsFreshness: false,
+            needsPlurality: false,
+            needsCompleteness: false,
+            needsStrict: false,
+          }),
+        ],
+        evaluate_definitive: [reply({ think: 'Direct.', pass: true, improvement: '' })],
+      },
+    });
+    try {
+      // A run store of its own: the replay test below reads the one run of the shared store.
+      const ownStore = { ...env(llm), DEEPSEARCH_RUNS_FILE: join(dir, 'interrupted-runs.sqlite') };
+      const interrupted = await runBuiltCli(['ask', question, '--quiet'], ownStore, {
+        onSpawn: (child) => {
+          // The third agent call hangs: steps 1 and 2 are checkpointed.
+          const poll = setInterval(() => {
+            if (llm.requests.filter((request) => request.route === 'agent_action').length < 3) return;
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }, 20);
+        },
+      });
+      expect(interrupted.code).toBe(130);
+      const hint = /deepsearch resume ([0-9a-f-]{36}) goes on from its last checkpoint/.exec(
+        interrupted.stderr,
+      );
+      expect(hint, interrupted.stderr).not.toBeNull();
+      const resumed = await runBuiltCli(['resume', hint![1]!, '--json'], ownStore);
+      expect(resumed.code).toBe(0);
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ runId: hint![1] });
+      expect(JSON.parse(resumed.stdout).answer).toContain('Peter Farrelly');
     } finally {
       await llm.close();
     }

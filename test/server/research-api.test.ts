@@ -1,4 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRunStore } from '../../src/runs/run-store.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { citedRun } from '../helpers/server-fixtures.js';
 import { startTestServer, type TestServer, waitFor } from '../helpers/server-harness.js';
@@ -181,6 +186,8 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
       [{ question: 'q', mode: 'fast' }, 'mode', /mode/],
       [{ question: 'q', max_steps: 0 }, 'max_steps', /max_steps/],
       [{ question: 'q', search_provider: 'nope' }, 'search_provider', /unknown search provider/],
+      // A misspelt option is refused, not run without it.
+      [{ question: 'q', budget_token: 5000 }, 'budget_token', /unknown field 'budget_token'.*budget_tokens/],
     ];
     for (const [body, param, message] of cases) {
       const response = await create(body);
@@ -231,12 +238,26 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
     expect(cancelled.usage.total_tokens).toBeGreaterThan(0);
     // GET says whether the resume would be taken: a page shows its Resume button only then.
     expect(cancelled.resumable).toBe(true);
+    // A misspelt budget is refused, not resumed with the old one.
+    const misspelt = await api(`/research/${body.id}/resume`, {
+      method: 'POST',
+      body: JSON.stringify({ max_step: 12 }),
+    });
+    expect(misspelt.status).toBe(400);
+    expect(((await misspelt.json()) as Json).error).toMatchObject({
+      param: 'max_step',
+      code: 'unknown_parameter',
+    });
+    expect((await waitForStatus(body.id, 'cancelled')).status).toBe('cancelled');
     const resumed = await api(`/research/${body.id}/resume`, {
       method: 'POST',
       body: JSON.stringify({ max_steps: 12 }),
     });
     expect(resumed.status).toBe(202);
-    expect(await resumed.json()).toMatchObject({ id: body.id, object: 'run' });
+    const resumedRun = (await resumed.json()) as Json;
+    expect(resumedRun).toMatchObject({ id: body.id, object: 'run', status: 'running' });
+    // Running again: the cancel's end time is not shown as its end.
+    expect(resumedRun).not.toHaveProperty('finished_at');
     const done = await waitForStatus(body.id, 'completed');
     expect(done.result.answer).toContain('Peter Farrelly');
     expect(done.result.budget.maxSteps).toBe(12);
@@ -261,6 +282,36 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
     expect((await waitForStatus(body.id, 'cancelled')).resumable).toBe(false);
     const refused = await api(`/research/${body.id}/resume`, { method: 'POST' });
     expect(((await refused.json()) as Json).error.code).toBe('run_not_resumable');
+  });
+
+  it('a run whose process is gone (a killed CLI) is failed in GET and in the done event of its stream', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deepsearch-orphan-'));
+    try {
+      const file = join(dir, 'runs.sqlite');
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+      const seeded = createRunStore({ file, retention: { maxRuns: 100, maxAgeDays: 30 } });
+      seeded.begin(
+        {
+          id: 'killed-cli-run',
+          owner: 'local',
+          source: 'cli',
+          mode: 'search',
+          question: 'q',
+          options: {},
+          settings: {},
+        },
+        'running',
+        gone,
+      );
+      seeded.close();
+      server = await startTestServer({ config: { runs: { file } } });
+      const record = (await (await api('/runs/killed-cli-run')).json()) as Json;
+      expect(record).toMatchObject({ status: 'failed', error: { code: 'run_interrupted' } });
+      const done = sseEvents(await (await api('/runs/killed-cli-run/events')).text()).at(-1)!;
+      expect(done).toMatchObject({ event: 'done', data: { status: 'failed' } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('chat completions are recorded too, with their owner, and listed with the async runs', async () => {

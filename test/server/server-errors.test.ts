@@ -293,4 +293,17 @@ describe('other endpoints', () => {
     const other = await preflight('https://evil.example');
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
+
+  it('matches an origin set with capitals or a trailing slash in the CORS headers as the guard does', async () => {
+    server = await startTestServer({ server: { corsOrigins: ['https://Chat.example/'] } });
+    const preflight = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://chat.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://chat.example');
+    const models = await fetch(`${server.url}/v1/models`, { headers: { origin: 'https://chat.example' } });
+    expect(models.status).toBe(200);
+    expect(models.headers.get('access-control-allow-origin')).toBe('https://chat.example');
+  });
 });

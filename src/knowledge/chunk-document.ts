@@ -75,13 +75,30 @@ function chunkMarkdown(
     }
     pending = undefined;
   };
+  // A heading nothing was written under (an outline, a title-only file) is a chunk of its own, or
+  // its words could never be found; one followed by a deeper heading lives on in that one's context.
+  let bare: { start: number; end: number; level: number } | undefined;
+  const keepBare = (nextLevel: number) => {
+    if (!bare || nextLevel > bare.level) return;
+    chunks.push({
+      kind: 'heading',
+      heading: heading(),
+      text: text.slice(bare.start, bare.end),
+      page,
+      start: base + bare.start,
+      end: base + bare.end,
+    });
+  };
   for (const block of markdownBlocks(text)) {
     if (block.kind === 'heading') {
       flush();
+      keepBare(block.level!);
       while (stack.length > 0 && stack[stack.length - 1]!.level >= block.level!) stack.pop();
       stack.push({ level: block.level!, title: block.title! });
+      bare = { start: block.start, end: block.end, level: block.level! };
       continue;
     }
+    bare = undefined;
     if (block.kind === 'table') {
       flush();
       chunks.push({
@@ -98,6 +115,7 @@ function chunkMarkdown(
     pending = pending ? { start: pending.start, end: block.end } : { start: block.start, end: block.end };
   }
   flush();
+  keepBare(0);
   return chunks;
 }
 

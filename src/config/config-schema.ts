@@ -331,7 +331,13 @@ export const serverConfigSchema = z
      * Origins allowed by CORS; '*' allows any; empty sends no CORS headers. A browser request
      * from any other origin is refused with 403.
      */
-    corsOrigins: z.array(z.string().min(1)).default([]),
+    corsOrigins: z
+      .array(
+        z.string().refine(isOriginOrAny, {
+          message: 'not an origin: write scheme://host[:port] (e.g. https://chat.example) or *',
+        }),
+      )
+      .default([]),
     /**
      * Host names the server answers to besides localhost, IP literals and `host` (a DNS-rebinding
      * page arrives under its own name); '.example.com' allows subdomains, '*' turns the check off.
@@ -393,3 +399,19 @@ export type ResearchConfig = DeepSearchConfig['research'];
 /** Dollars per million tokens by model id (runs.prices): run costs and `deepsearch eval`. */
 export type PriceTable = DeepSearchConfig['runs']['prices'];
 export type RunsConfig = DeepSearchConfig['runs'];
+
+/** '*' or an http(s) origin: a scheme, a host and an optional port, nothing after them but '/'. */
+function isOriginOrAny(value: string): boolean {
+  if (value.trim() === '*') return true;
+  try {
+    const url = new URL(value.trim());
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.pathname === '/' &&
+      !url.search &&
+      !url.hash
+    );
+  } catch {
+    return false;
+  }
+}

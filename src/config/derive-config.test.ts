@@ -42,6 +42,19 @@ describe('list settings from the environment', () => {
     });
   });
 
+  it('refuses a CORS origin that is not one, naming the variable', () => {
+    expect(() => loadConfig({ env: { DEEPSEARCH_CORS_ORIGINS: 'not an origin' } })).toThrow(
+      /server.corsOrigins.0: not an origin: write scheme:\/\/host.*DEEPSEARCH_CORS_ORIGINS/,
+    );
+    expect(() => loadConfig({ env: { DEEPSEARCH_CORS_ORIGINS: 'https://chat.example/app' } })).toThrow(
+      /DEEPSEARCH_CORS_ORIGINS/,
+    );
+    expect(
+      loadConfig({ env: { DEEPSEARCH_CORS_ORIGINS: 'https://Chat.example/, http://localhost:5173' } }).server
+        .corsOrigins,
+    ).toEqual(['https://Chat.example/', 'http://localhost:5173']);
+  });
+
   it('names the variable when a key is too short to be a real one', () => {
     expect(() => loadConfig({ env: { DEEPSEARCH_API_KEYS: 'short' } })).toThrow(/DEEPSEARCH_API_KEYS/);
   });

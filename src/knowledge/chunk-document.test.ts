@@ -13,15 +13,15 @@ describe('chunkDocument', () => {
 
   it('makes a chunk of a heading nothing is written under, so a title-only file can be found', () => {
     expect(chunkDocument({ text: '# Zeolite catalysts\n' })).toMatchObject([
-      { kind: 'heading', heading: 'Zeolite catalysts', text: '# Zeolite catalysts', start: 0 },
+      { kind: 'text', heading: 'Zeolite catalysts', text: '# Zeolite catalysts', start: 0 },
     ]);
     // An outline: the bare headings at the same level each get one; a heading with a deeper one
     // under it lives on in that one's context instead.
     const outline = chunkDocument({ text: '# Plan\n\n## Costs\n\n## Risks\n\nFloods.\n\n## Staff\n' });
     expect(outline.map((chunk) => [chunk.kind, chunk.heading, chunk.text])).toEqual([
-      ['heading', 'Plan > Costs', '## Costs'],
+      ['text', 'Plan > Costs', '## Costs'],
       ['text', 'Plan > Risks', 'Floods.'],
-      ['heading', 'Plan > Staff', '## Staff'],
+      ['text', 'Plan > Staff', '## Staff'],
     ]);
   });
 });

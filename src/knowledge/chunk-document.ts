@@ -81,7 +81,7 @@ function chunkMarkdown(
   const keepBare = (nextLevel: number) => {
     if (!bare || nextLevel > bare.level) return;
     chunks.push({
-      kind: 'heading',
+      kind: 'text',
       heading: heading(),
       text: text.slice(bare.start, bare.end),
       page,

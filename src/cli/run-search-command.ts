@@ -50,9 +50,30 @@ function searchOptions(flags: SearchCommandFlags): SearchOptions {
   }
   if (flags.timeRange) options.timeRange = flags.timeRange as TimeRange;
   if (flags.site) options.site = flags.site;
-  if (flags.lang) options.language = flags.lang;
-  if (flags.region) options.region = flags.region;
+  if (flags.lang) options.language = languageTag(flags.lang);
+  if (flags.region) {
+    if (!/^[A-Za-z]{2}$/.test(flags.region))
+      throw new InputError(
+        `--region must be a two-letter country code such as us or de (got "${flags.region}")`,
+        {
+          param: 'region',
+        },
+      );
+    options.region = flags.region;
+  }
   return options;
+}
+
+/** A BCP 47 tag as the user wrote it, once Intl has accepted it. */
+function languageTag(tag: string): string {
+  try {
+    Intl.getCanonicalLocales(tag);
+    return tag;
+  } catch {
+    throw new InputError(`--lang must be a language tag such as en or fr-FR (got "${tag}")`, {
+      param: 'lang',
+    });
+  }
 }
 
 /** One block per hit: number and title, URL, snippet and date when known. */

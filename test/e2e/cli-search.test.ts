@@ -138,4 +138,18 @@ describe('deepsearch search (built CLI)', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/decade/);
   });
+
+  it('refuses a language or region that is no such code, before searching', async () => {
+    const searxng = await track(startFakeSearxng({ results: () => tideHits }));
+    const env = { DEEPSEARCH_SEARXNG_URL: searxng.url };
+    const lang = await runBuiltCli(['search', 'q', '--lang', '123'], env);
+    expect(lang.code).toBe(2);
+    expect(lang.stderr).toContain('--lang must be a language tag such as en or fr-FR (got "123")');
+    const region = await runBuiltCli(['search', 'q', '--region', 'Germany'], env);
+    expect(region.code).toBe(2);
+    expect(region.stderr).toMatch(
+      /--region must be a two-letter country code such as us or de \(got "Germany"\)/,
+    );
+    expect(searxng.requests).toHaveLength(0);
+  });
 });

@@ -1,3 +1,5 @@
+import { isAbortError } from '../../errors/index.js';
+import { createConcurrencyLimit } from '../search/limit-concurrency.js';
 import type { QuickJsLimits } from './run-in-quickjs.js';
 import {
   type HostAnswer,
@@ -26,30 +28,9 @@ export interface SandboxHostPool {
 
 export function createSandboxHostPool(options: SandboxHostPoolOptions): SandboxHostPool {
   const hosts: Array<SandboxHost | undefined> = Array.from({ length: options.size }, () => undefined);
+  // The slots not in use: the limit lets at most `size` requests through, so one is always free.
   const free = hosts.map((_, slot) => slot).reverse();
-  const waiting: Array<(slot: number) => void> = [];
-
-  const acquire = (signal: AbortSignal | undefined): Promise<number | undefined> => {
-    const slot = free.pop();
-    if (slot !== undefined) return Promise.resolve(slot);
-    return new Promise((resolve) => {
-      const take = (given: number) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(given);
-      };
-      const onAbort = () => {
-        waiting.splice(waiting.indexOf(take), 1);
-        resolve(undefined);
-      };
-      waiting.push(take);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  };
-  const release = (slot: number) => {
-    const next = waiting.shift();
-    if (next) next(slot);
-    else free.push(slot);
-  };
+  const limit = createConcurrencyLimit(options.size);
   const hostFor = async (slot: number, signal: AbortSignal | undefined) => {
     const current = hosts[slot];
     if (current?.alive) return { ok: true as const, host: current };
@@ -61,23 +42,31 @@ export function createSandboxHostPool(options: SandboxHostPoolOptions): SandboxH
     if (started.ok) hosts[slot] = started.host;
     return started;
   };
+  const send = async (message: HostRequestBody, requestOptions: RequestOptions): Promise<HostAnswer> => {
+    const slot = free.pop()!;
+    try {
+      const started = await hostFor(slot, requestOptions.signal);
+      if (!started.ok) {
+        if (started.reason !== 'deadline') return started;
+        const seconds = options.startTimeoutMs / 1000;
+        return { ok: false, reason: 'exited', detail: `did not start within ${seconds} s` };
+      }
+      const answer = await started.host.request(message, requestOptions);
+      if (answer.ok || answer.reason !== 'exited') return answer;
+      return { ...answer, detail: `stopped during the run (${answer.detail})` };
+    } finally {
+      free.push(slot);
+    }
+  };
 
   return {
     async request(message, requestOptions) {
-      const slot = await acquire(requestOptions.signal);
-      if (slot === undefined) return { ok: false, reason: 'aborted' };
       try {
-        const started = await hostFor(slot, requestOptions.signal);
-        if (!started.ok) {
-          if (started.reason !== 'deadline') return started;
-          const seconds = options.startTimeoutMs / 1000;
-          return { ok: false, reason: 'exited', detail: `did not start within ${seconds} s` };
-        }
-        const answer = await started.host.request(message, requestOptions);
-        if (answer.ok || answer.reason !== 'exited') return answer;
-        return { ...answer, detail: `stopped during the run (${answer.detail})` };
-      } finally {
-        release(slot);
+        return await limit.run(() => send(message, requestOptions), requestOptions.signal);
+      } catch (error) {
+        // Aborted while waiting for a free host: it never reached one.
+        if (isAbortError(error)) return { ok: false, reason: 'aborted' };
+        throw error;
       }
     },
     close() {

@@ -44,6 +44,15 @@ export interface HostHealthChange {
   lastProblemAt?: string;
 }
 
+/** The counts a visit's outcome or a citation adds to. */
+type CountField = 'failures' | 'successes' | 'paywalled' | 'blocked' | 'references';
+const outcomeCounts: Readonly<Record<HostProblem | 'ok', CountField>> = {
+  ok: 'successes',
+  failed: 'failures',
+  blocked: 'blocked',
+  paywalled: 'paywalled',
+};
+
 /** What `trustOf` tells research synthesis and `deepsearch trust show` about a domain. */
 export interface TrustProfile
   extends Required<Omit<HostHealthEntry, 'firstSeen' | 'lastProblemAt' | 'https'>> {
@@ -97,33 +106,22 @@ export class HostHealth {
 
   private update(host: string, outcome: HostProblem | 'ok', now: Date, url?: string): void {
     if (!host) return;
+    this.count(host, outcomeCounts[outcome], now, url);
+    if (outcome !== 'ok') this.entries.get(host)!.lastProblemAt = now.toISOString();
+  }
+
+  /** One more of `field` in the host's profile and in its unsaved change. */
+  private count(host: string, field: CountField, now: Date, url: string | undefined): void {
     const entry = this.entry(host, now, url);
-    const change = this.unsaved.get(host)!;
-    if (outcome === 'ok') {
-      entry.successes++;
-      change.successes++;
-    } else {
-      if (outcome === 'failed') {
-        entry.failures++;
-        change.failures++;
-      } else if (outcome === 'blocked') {
-        entry.blocked = (entry.blocked ?? 0) + 1;
-        change.blocked++;
-      } else {
-        entry.paywalled++;
-        change.paywalled++;
-      }
-      entry.lastProblemAt = now.toISOString();
-    }
+    entry[field] = (entry[field] ?? 0) + 1;
+    this.unsaved.get(host)![field]++;
   }
 
   /** A URL was cited in a final answer: its host's reference count grows. */
   recordReference(url: string, now = new Date()): void {
     const host = hostOf(url);
     if (!host) return;
-    const entry = this.entry(host, now, url);
-    entry.references = (entry.references ?? 0) + 1;
-    this.unsaved.get(host)!.references++;
+    this.count(host, 'references', now, url);
   }
 
   /** The host's profile, created on first use; marks it unsaved (its change is then in `unsaved`). */

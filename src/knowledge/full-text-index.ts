@@ -67,12 +67,7 @@ export class FullTextIndex {
   matchCount(match: string): { rows: number; of: number } {
     if (!match) return { rows: 0, of: this.indexRows() };
     this.checkForOtherWriters();
-    const rows = (
-      this.statement('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?').get(match) as {
-        n: number;
-      }
-    ).n;
-    return { rows, of: this.indexRows() };
+    return { rows: this.countMatches(match), of: this.indexRows() };
   }
 
   /** Documents whose summary (--analyze) matches, best first. */
@@ -127,14 +122,15 @@ export class FullTextIndex {
   private rowsWith(word: string): number {
     let rows = this.wordRows.get(word);
     if (rows === undefined) {
-      rows = (
-        this.statement('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?').get(
-          fullTextPhrase(word),
-        ) as { n: number }
-      ).n;
+      rows = this.countMatches(fullTextPhrase(word));
       this.wordRows.set(word, rows);
     }
     return rows;
+  }
+
+  private countMatches(match: string): number {
+    const sql = 'SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?';
+    return (this.statement(sql).get(match) as { n: number }).n;
   }
 
   private ranked(

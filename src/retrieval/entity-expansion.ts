@@ -44,8 +44,6 @@ export function expansionEntities(options: {
   names?: ReadonlyArray<readonly string[] | undefined>;
   /** Names already covered (e.g. the seeds' own titles): left out. */
   exclude?: readonly string[];
-  /** How much each seed text counts (e.g. its share of the best score); default 1 / (1 + rank). */
-  textWeights?: readonly number[];
   /**
    * How much a name gains from the question words around it: its weight is multiplied by
    * 1 + contextWeight × (share of the query's terms in the sentence naming it). Default 0.
@@ -59,7 +57,7 @@ export function expansionEntities(options: {
   const excluded = new Set((options.exclude ?? []).map((name) => termsOf(name).join(' ')));
   const weights = new Map<string, { text: string; weight: number }>();
   options.texts.forEach((text, rank) => {
-    const seedWeight = options.textWeights?.[rank] ?? 1 / (1 + rank);
+    const seedWeight = 1 / (1 + rank);
     const seen = new Set<string>();
     const sentences = options.contextWeight ? sentenceTerms(text) : [];
     for (const name of options.names?.[rank] ?? namesIn(text, { numbers: options.numbers })) {

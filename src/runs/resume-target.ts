@@ -44,8 +44,11 @@ export function resumeTarget(input: { store: RunStore; runId: string; owner?: st
     : { kind: 'search', record, restore: restore as RunRestore };
 }
 
-/** resumeTarget's checks, on the record and the checkpoint's head only (no pages are loaded). */
-function resumableRecord(input: { store: RunStore; runId: string; owner?: string }): RunRecord {
+/**
+ * resumeTarget's checks, on the record and the checkpoint's head only (no pages are loaded): the
+ * stored run when it can go on, else the InputError saying why.
+ */
+export function resumableRecord(input: { store: RunStore; runId: string; owner?: string }): RunRecord {
   const record = input.store.get(input.runId);
   if (!record || (input.owner !== undefined && record.owner !== input.owner))
     throw new InputError(`no run ${input.runId} (deepsearch runs list shows the runs kept)`, {

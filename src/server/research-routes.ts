@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { InputError } from '../errors/index.js';
-import { isOrphaned, isResumable, resumeTarget } from '../runs/resume-target.js';
+import { isOrphaned, isResumable, resumableRecord } from '../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { DeepSearchRuntime } from '../runtime.js';
@@ -62,7 +62,8 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
     const budget = parseResumeRequest(text.trim() ? await readJsonObject(c) : {});
     if (jobs.get(record.id))
       throw new InputError(`run ${record.id} is still running`, { code: 'run_running' });
-    resumeTarget({ store, runId: record.id, owner: c.var.owner });
+    // Refused here with its reason (400) before a job starts; the job loads the checkpoint itself.
+    resumableRecord({ store, runId: record.id, owner: c.var.owner });
     const { status } = await jobs.resume({ id: record.id, owner: c.var.owner, overrides: { budget } });
     // The stored record may still hold the earlier end (a queued run is marked running later).
     const { finished_at: _earlierEnd, ...run } = runObject(store.get(record.id)!);

@@ -97,8 +97,8 @@ function branchByConstant(
   value: unknown,
   state: CoerceState,
 ): JsonSchemaNode | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const record = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return undefined;
+  const record = value;
   return branches.find((branch) => {
     const properties = resolveNode(branch, undefined, state).properties ?? {};
     return Object.entries(properties).some(([key, property]) => {
@@ -148,7 +148,7 @@ function coerceObject(value: unknown, schema: JsonSchemaNode, state: CoerceState
     if (unwrapped !== object) state.repairs++;
     object = unwrapped;
   }
-  if (typeof object !== 'object' || object === null || Array.isArray(object)) return object;
+  if (!isPlainObject(object)) return object;
   const properties = schema.properties ?? {};
   const expected = Object.keys(properties);
   let record = object as Record<string, unknown>;
@@ -226,7 +226,7 @@ function wrapList(items: unknown[], schema: JsonSchemaNode): Record<string, unkn
   return { [field!]: items };
 }
 
-function isPlainObject(value: unknown): boolean {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -235,9 +235,8 @@ function unwrapSingleKey(record: Record<string, unknown>, expected: string[]): R
   const keys = Object.keys(record);
   if (keys.length !== 1) return record;
   const inner = record[keys[0]!];
-  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return record;
-  const innerRecord = inner as Record<string, unknown>;
-  return expected.some((key) => key in innerRecord) ? innerRecord : record;
+  if (!isPlainObject(inner)) return record;
+  return expected.some((key) => key in inner) ? inner : record;
 }
 
 function coerceArray(value: unknown, schema: JsonSchemaNode, state: CoerceState): unknown {

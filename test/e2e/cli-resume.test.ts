@@ -84,6 +84,25 @@ function agentReplies(): (request: { index: number }) => FakeOpenAiReply {
   };
 }
 
+/** The fake LLM of a run that searches, reads and answers, with one definitive check. */
+function startResumableLlm(): Promise<FakeOpenAiServer> {
+  return startFakeOpenAi({
+    routes: {
+      agent_action: agentReplies(),
+      evaluation_criteria: [
+        reply({
+          think: 'multi-hop',
+          needsFreshness: false,
+          needsPlurality: false,
+          needsCompleteness: false,
+          needsStrict: false,
+        }),
+      ],
+      evaluate_definitive: [reply({ think: 'Direct.', pass: true, improvement: '' })],
+    },
+  });
+}
+
 function env(llm: FakeOpenAiServer): Record<string, string> {
   return {
     DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
@@ -99,21 +118,7 @@ function env(llm: FakeOpenAiServer): Record<string, string> {
 
 describe('deepsearch resume after SIGKILL (built CLI, real HTTP on 127.0.0.1)', () => {
   it('goes on from the last checkpoint: the answer arrives and no LLM call, search or read done before the kill is made again', async () => {
-    const llm = await startFakeOpenAi({
-      routes: {
-        agent_action: agentReplies(),
-        evaluation_criteria: [
-          reply({
-            think: 'multi-hop',
-            needsFreshness: false,
-            needsPlurality: false,
-            needsCompleteness: false,
-            needsStrict: false,
-          }),
-        ],
-        evaluate_definitive: [reply({ think: 'Direct.', pass: true, improvement: '' })],
-      },
-    });
+    const llm = await startResumableLlm();
     try {
       const child = spawn(process.execPath, [cliPath, 'ask', question], {
         env: {
@@ -185,21 +190,7 @@ describe('deepsearch resume after SIGKILL (built CLI, real HTTP on 127.0.0.1)', 
   }, 60_000);
 
   it('after Ctrl-C names the command that goes on with the run, and that command answers', async () => {
-    const llm = await startFakeOpenAi({
-      routes: {
-        agent_action: agentReplies(),
-        evaluation_criteria: [
-          reply({
-            think: 'multi-hop',
-            needsFreshness: false,
-            needsPlurality: false,
-            needsCompleteness: false,
-            needsStrict: false,
-          }),
-        ],
-        evaluate_definitive: [reply({ think: 'Direct.', pass: true, improvement: '' })],
-      },
-    });
+    const llm = await startResumableLlm();
     try {
       // A run store of its own: the replay test below reads the one run of the shared store.
       const ownStore = { ...env(llm), DEEPSEARCH_RUNS_FILE: join(dir, 'interrupted-runs.sqlite') };

@@ -7,6 +7,7 @@ import {
 } from '../../src/testing/fake-openai-server.js';
 import { type FakeSearxngResult, startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { type FakeWebPage, startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { alwaysPassingEvaluation } from '../helpers/passing-evaluation.js';
 import { researchRoutes, researchWebPages } from '../helpers/research-fake-llm.js';
 import { type BuiltServer, serveBuiltCli } from '../helpers/serve-built-cli.js';
 
@@ -159,15 +160,7 @@ function searchRoutes(webUrl: string, hang: { answers: boolean }): Record<string
         think: 'fine as they are',
         queries: scenarioOf(request).queries.map((query) => ({ query, timeRange: 'none', language: '' })),
       }),
-    evaluation_criteria: () =>
-      reply({
-        think: 'simple',
-        needsFreshness: false,
-        needsPlurality: false,
-        needsCompleteness: false,
-        needsStrict: false,
-      }),
-    evaluate_definitive: () => reply({ think: 'Direct.', pass: true, improvement: '' }),
+    ...alwaysPassingEvaluation(reply),
   };
 }
 

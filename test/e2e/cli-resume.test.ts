@@ -12,6 +12,7 @@ import {
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { oscarsPage, parasitePage } from '../helpers/agent-harness.js';
+import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { cliPath, runBuiltCli } from '../helpers/run-built-cli.js';
 import { waitFor } from '../helpers/server-harness.js';
 
@@ -84,21 +85,12 @@ function agentReplies(): (request: { index: number }) => FakeOpenAiReply {
   };
 }
 
-/** The fake LLM of a run that searches, reads and answers, with one definitive check. */
+/** The fake LLM of a run that searches, reads and answers, then passes one definitive check. */
 function startResumableLlm(): Promise<FakeOpenAiServer> {
   return startFakeOpenAi({
     routes: {
       agent_action: agentReplies(),
-      evaluation_criteria: [
-        reply({
-          think: 'multi-hop',
-          needsFreshness: false,
-          needsPlurality: false,
-          needsCompleteness: false,
-          needsStrict: false,
-        }),
-      ],
-      evaluate_definitive: [reply({ think: 'Direct.', pass: true, improvement: '' })],
+      ...passingEvaluation(reply),
     },
   });
 }

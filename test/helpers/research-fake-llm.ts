@@ -1,5 +1,6 @@
 import type { FakeOpenAiRequest, FakeOpenAiRoute } from '../../src/testing/fake-openai-server.js';
 import { heatPumpTexts } from './heat-pump-world.js';
+import { alwaysPassingEvaluation } from './passing-evaluation.js';
 
 function reply(object: unknown) {
   return { content: JSON.stringify(object), usage: { prompt_tokens: 900, completion_tokens: 60 } };
@@ -101,15 +102,7 @@ export function researchRoutes(webUrl: string): Record<string, FakeOpenAiRoute> 
         think: 'fine',
         queries: [{ query: 'European heat pump sales', timeRange: 'none', language: '' }],
       }),
-    evaluation_criteria: () =>
-      reply({
-        think: 'simple',
-        needsFreshness: false,
-        needsPlurality: false,
-        needsCompleteness: false,
-        needsStrict: false,
-      }),
-    evaluate_definitive: () => reply({ think: 'Direct.', pass: true, improvement: '' }),
+    ...alwaysPassingEvaluation(reply),
     research_section: () =>
       reply({
         markdown:

@@ -1,10 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from './cli-io.js';
-import { runCli } from './run-cli.js';
+import { runCliInMemory } from '../testing/run-cli-in-memory.js';
 
 let folder: string;
 
@@ -16,21 +14,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    argv: ['node', 'deepsearch', ...args],
-    // The default database goes to the data directory: a temporary one here.
-    env: { XDG_DATA_HOME: join(folder, 'data') },
-    cwd: folder,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: Object.assign(Readable.from([]), { isTTY: true }),
-    signal: new AbortController().signal,
-  };
-  const code = await runCli(io);
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  // The default database goes to the data directory: a temporary one here.
+  return runCliInMemory(args, { env: { XDG_DATA_HOME: join(folder, 'data') }, cwd: folder });
 }
 
 describe('deepsearch kb', () => {

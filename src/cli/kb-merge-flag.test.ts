@@ -1,11 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from './cli-io.js';
+import { runCliInMemory } from '../testing/run-cli-in-memory.js';
 import { splitKbMergeFlag } from './kb-merge-flag.js';
-import { runCli } from './run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'deepsearch-kb-flag-'));
 writeFileSync(join(dir, 'notes'), 'an existing file without an extension');
@@ -39,20 +37,9 @@ describe('splitKbMergeFlag: --kb [path] before the question', () => {
 });
 
 describe('ask and research with --kb before the question (runCli)', () => {
-  async function run(args: string[]) {
-    let stderr = '';
-    const io: CliIo = {
-      argv: ['node', 'deepsearch', ...args],
-      // No local LLM discovery: with no LLM configured the command stops at that check.
-      env: { DEEPSEARCH_LOCAL_LLM_URLS: 'off' },
-      cwd: dir,
-      stdout: { write: () => true },
-      stderr: { write: (text: string) => (stderr += text) },
-      stdin: Object.assign(Readable.from([]), { isTTY: true }),
-      signal: new AbortController().signal,
-    };
-    return { code: await runCli(io), stderr };
-  }
+  // No local LLM discovery: with no LLM configured the command stops at that check.
+  const run = (args: string[]) =>
+    runCliInMemory(args, { env: { DEEPSEARCH_LOCAL_LLM_URLS: 'off' }, cwd: dir });
 
   it('a missing knowledge base file is one line and exit 2, and nothing is created', async () => {
     for (const command of ['ask', 'research']) {

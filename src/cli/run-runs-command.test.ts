@@ -2,12 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NewRun } from '../runs/run-record.js';
 import { createRunStore } from '../runs/run-store.js';
-import type { CliIo } from './cli-io.js';
-import { runCli } from './run-cli.js';
+import { runCliInMemory } from '../testing/run-cli-in-memory.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'deepsearch-runs-delete-'));
 const file = join(dir, 'runs.sqlite');
@@ -24,19 +22,10 @@ const newRun = (id: string): NewRun => ({
 });
 
 async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    argv: ['node', 'deepsearch', ...args],
+  return runCliInMemory(args, {
     env: { DEEPSEARCH_RUNS_FILE: file, DEEPSEARCH_LOCAL_LLM_URLS: 'off' },
     cwd: dir,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: Object.assign(Readable.from([]), { isTTY: true }),
-    signal: new AbortController().signal,
-  };
-  const code = await runCli(io);
-  return { code, stdout, stderr };
+  });
 }
 
 describe('deepsearch runs list --json and delete', () => {

@@ -2,16 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/cli-io.js';
-import { runCli } from '../../src/cli/run-cli.js';
 import { ProviderError } from '../../src/errors/index.js';
 import { KnowledgeStore } from '../../src/knowledge/knowledge-store.js';
 import { createRuntime } from '../../src/runtime.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
+import { runCliInMemory } from '../../src/testing/run-cli-in-memory.js';
 import { createScriptedLlm } from '../../src/testing/scripted-llm.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
@@ -62,20 +60,8 @@ function runOnce(file: string, options: { runs?: number; loadSqlite?: () => type
   return { runtime, llm };
 }
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    argv: ['node', 'deepsearch', ...args],
-    env: { XDG_DATA_HOME: join(folder, 'data') },
-    cwd: folder,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: Object.assign(Readable.from([]), { isTTY: true }),
-    signal: new AbortController().signal,
-  };
-  const code = await runCli(io);
-  return { code, stdout, stderr };
+function cli(args: string[]) {
+  return runCliInMemory(args, { env: { XDG_DATA_HOME: join(folder, 'data') }, cwd: folder });
 }
 
 describe('domain trust profiles across runs', () => {

@@ -15,13 +15,15 @@ export async function runSearchCommand(
 ): Promise<void> {
   const query = input.words.join(' ').trim() || (await readPipedStdin(io.stdin));
   if (!query) throw new InputError('missing query: run deepsearch search "your query"', { param: 'query' });
+  // Bad flags are refused before any note about the provider or any request.
+  const options = searchOptions(input.flags);
   const config = loadCliConfig(io, input.settingFlags, input.flags.config);
   prepareSearch(io, config, { quiet: input.flags.quiet });
   const runtime = createCliRuntime(io, config);
   const errors = createTerminal(io.stderr, io.env);
   try {
     const hits = await runtime.search.search(query, {
-      ...searchOptions(input.flags),
+      ...options,
       signal: io.signal,
       onNotice: input.flags.quiet
         ? undefined

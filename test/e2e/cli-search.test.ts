@@ -144,7 +144,9 @@ describe('deepsearch search (built CLI)', () => {
     const env = { DEEPSEARCH_SEARXNG_URL: searxng.url };
     const lang = await runBuiltCli(['search', 'q', '--lang', '123'], env);
     expect(lang.code).toBe(2);
-    expect(lang.stderr).toBe('deepsearch: error: --lang must be a language tag such as en or fr-FR (got "123")\n');
+    expect(lang.stderr).toBe(
+      'deepsearch: error: --lang must be a language tag such as en or fr-FR (got "123")\n',
+    );
     const region = await runBuiltCli(['search', 'q', '--region', 'Germany'], env);
     expect(region.code).toBe(2);
     expect(region.stderr).toMatch(

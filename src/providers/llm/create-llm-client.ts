@@ -55,7 +55,13 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   const noStreaming = new Set<string>();
   const windows = new Map<string, Promise<ContextWindow | undefined>>();
   const knownWindows = new Map<string, number>();
-  const make = options.createModel ?? ((settings) => createLanguageModel(settings, { fetch: options.fetch }));
+  const make =
+    options.createModel ??
+    ((settings) =>
+      createLanguageModel(settings, {
+        fetch: options.fetch,
+        contextTokens: options.config.llm.contextTokens,
+      }));
 
   const stateFor = (role: LlmRole): RoleState => {
     let state = roles.get(role);
@@ -89,6 +95,9 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   return {
     contextWindow(role, signal) {
       const { settings } = stateFor(role);
+      if (settings.provider === 'local-embedded' && !options.createModel) {
+        return untilAborted(embeddedWindow(settings, options.config.llm.contextTokens), signal);
+      }
       // Only self-hosted servers describe their window; an injected model has no server to ask.
       if (settings.provider !== 'openai-compatible' || !settings.baseURL || options.createModel) {
         return Promise.resolve(undefined);
@@ -164,6 +173,12 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   };
 }
 
+/** The embedded model's window: loading the model here is no extra cost, the run needs it next. */
+async function embeddedWindow(settings: ResolvedLlmSettings, contextTokens: number): Promise<ContextWindow> {
+  const { embeddedContextWindow, embeddedEngineFor } = await import('./embedded/embedded-language-model.js');
+  return embeddedContextWindow(await embeddedEngineFor(settings, { maxContextTokens: contextTokens }));
+}
+
 /** A cancelled caller stops waiting for the shared probe (which others may still await): undefined at once. */
 function untilAborted<T>(
   promise: Promise<T | undefined>,
@@ -171,12 +186,18 @@ function untilAborted<T>(
 ): Promise<T | undefined> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const onAbort = () => resolve(undefined);
     signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then((value) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(value);
-    });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
 }

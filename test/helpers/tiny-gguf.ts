@@ -192,25 +192,18 @@ function serialize(metadata: Array<[string, MetadataValue]>, tensors: Tensor[]):
 
 function writeValue(out: ByteWriter, value: MetadataValue): void {
   out.u32(value.type);
-  switch (value.type) {
-    case ValueType.Uint32:
-      return out.u32(value.value);
-    case ValueType.Int32:
-      return out.i32(value.value);
-    case ValueType.Float32:
-      return out.f32(value.value);
-    case ValueType.Bool:
-      return out.bytes(Buffer.from([value.value ? 1 : 0]));
-    case ValueType.String:
-      return out.string(value.value);
-    case ValueType.Array: {
-      out.u32(value.itemType);
-      out.u64(value.value.length);
-      for (const item of value.value) {
-        if (value.itemType === ValueType.String) out.string(item as string);
-        else if (value.itemType === ValueType.Float32) out.f32(item as number);
-        else out.i32(item as number);
-      }
+  if (value.type === ValueType.Uint32) out.u32(value.value);
+  else if (value.type === ValueType.Int32) out.i32(value.value);
+  else if (value.type === ValueType.Float32) out.f32(value.value);
+  else if (value.type === ValueType.Bool) out.bytes(Buffer.from([value.value ? 1 : 0]));
+  else if (value.type === ValueType.String) out.string(value.value);
+  else {
+    out.u32(value.itemType);
+    out.u64(value.value.length);
+    for (const item of value.value) {
+      if (value.itemType === ValueType.String) out.string(item as string);
+      else if (value.itemType === ValueType.Float32) out.f32(item as number);
+      else out.i32(item as number);
     }
   }
 }

@@ -39,6 +39,7 @@ const commands = {
     'json',
     'quiet',
     'kb',
+    'yes',
     'config',
     ...settingFlags((path) => !path.startsWith('server.') && !path.startsWith('research.')),
   ],
@@ -73,7 +74,7 @@ const commands = {
     'cache-dir',
     'debug',
   ],
-  serve: ['config', ...settingFlags(() => true)],
+  serve: ['config', 'yes', ...settingFlags(() => true)],
   init: [
     'config',
     'llm-provider',

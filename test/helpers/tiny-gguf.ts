@@ -192,12 +192,7 @@ function serialize(metadata: Array<[string, MetadataValue]>, tensors: Tensor[]):
 
 function writeValue(out: ByteWriter, value: MetadataValue): void {
   out.u32(value.type);
-  if (value.type === ValueType.Uint32) out.u32(value.value);
-  else if (value.type === ValueType.Int32) out.i32(value.value);
-  else if (value.type === ValueType.Float32) out.f32(value.value);
-  else if (value.type === ValueType.Bool) out.bytes(Buffer.from([value.value ? 1 : 0]));
-  else if (value.type === ValueType.String) out.string(value.value);
-  else {
+  if ('itemType' in value) {
     out.u32(value.itemType);
     out.u64(value.value.length);
     for (const item of value.value) {
@@ -205,7 +200,11 @@ function writeValue(out: ByteWriter, value: MetadataValue): void {
       else if (value.itemType === ValueType.Float32) out.f32(item as number);
       else out.i32(item as number);
     }
-  }
+  } else if (value.type === ValueType.Bool) out.bytes(Buffer.from([value.value ? 1 : 0]));
+  else if (value.type === ValueType.String) out.string(value.value);
+  else if (value.type === ValueType.Float32) out.f32(value.value);
+  else if (value.type === ValueType.Int32) out.i32(value.value);
+  else out.u32(value.value);
 }
 
 const alignUp = (value: number) => Math.ceil(value / alignment) * alignment;

@@ -1,17 +1,7 @@
 import { createHash } from 'node:crypto';
-import {
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
-import { statfs } from 'node:fs/promises';
+import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { AbortedError, DeepSearchError, isAbortError, ProviderError } from '../../../errors/index.js';
 import { describeNetworkError, displayUrl } from '../../http/describe-network-error.js';
 import { withSafeRedirects } from '../../http/redirect-safe-fetch.js';
@@ -170,6 +160,10 @@ function totalBytes(response: Response, offset: number): number | undefined {
   return Number.isFinite(length) && length > 0 ? length + (response.status === 206 ? offset : 0) : undefined;
 }
 
+/**
+ * Streams the body to the part file; each chunk is hashed once it is written, so what a cut leaves
+ * on disk is exactly what the next try hashes and resumes from.
+ */
 async function writeBody(input: {
   response: Response;
   part: string;
@@ -180,27 +174,38 @@ async function writeBody(input: {
 }): Promise<void> {
   const { response, offset, total, hash, options } = input;
   if (!response.body) throw new ModelDownloadError('http_error', 'the server sent no body');
-  let received = offset;
-  const window: Array<[number, number]> = [[performance.now(), received]];
-  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
-  body.on('data', (chunk: Buffer) => {
-    hash.update(chunk);
-    received += chunk.length;
-    const now = performance.now();
-    window.push([now, received]);
-    while (window.length > 2 && now - window[0]![0] > 5000) window.shift();
-    const [since, from] = window[0]!;
-    const seconds = (now - since) / 1000;
-    options.onProgress?.({
-      received,
-      total,
-      bytesPerSecond: seconds > 0 ? (received - from) / seconds : 0,
-      resumedFrom: offset,
-    });
-  });
-  await pipeline(body, createWriteStream(input.part, { flags: offset > 0 ? 'a' : 'w' }), {
-    signal: options.signal,
-  });
+  const rate = createRateMeter(offset);
+  const handle = await open(input.part, offset > 0 ? 'a' : 'w');
+  try {
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      await handle.write(chunk);
+      hash.update(chunk);
+      const received = rate.add(chunk.length);
+      options.onProgress?.({ received, total, bytesPerSecond: rate.perSecond(), resumedFrom: offset });
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Bytes received so far and the rate over the last five seconds. */
+function createRateMeter(start: number) {
+  let received = start;
+  const window: Array<[number, number]> = [[performance.now(), start]];
+  return {
+    add(bytes: number): number {
+      received += bytes;
+      const now = performance.now();
+      window.push([now, received]);
+      while (window.length > 2 && now - window[0]![0] > 5000) window.shift();
+      return received;
+    },
+    perSecond(): number {
+      const [since, from] = window[0]!;
+      const seconds = (performance.now() - since) / 1000;
+      return seconds > 0 ? (received - from) / seconds : 0;
+    },
+  };
 }
 
 function writeFailure(error: unknown, part: string, options: DownloadOptions): Error {

@@ -53,7 +53,7 @@ export async function discoverLlm(
   if (!found) {
     // A model downloaded earlier for the embedded runtime, if any (prepareLlm may offer one).
     const { setUpLocalModel } = await import('./local-model-setup.js');
-    await setUpLocalModel(io, config, options).catch(() => false);
+    await setUpLocalModel(io, config, { quiet: options.quiet }).catch(() => false);
     return; // else resolveLlmSettings fails with the line naming the variables and init
   }
   config.llm.provider = 'openai-compatible';

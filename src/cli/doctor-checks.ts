@@ -9,7 +9,7 @@ import { plural } from './terminal-style.js';
 
 /** One line of `deepsearch doctor`: what was checked, how it went, and what to do when it failed. */
 export interface CheckResult {
-  name: 'llm' | 'context' | 'search' | 'reader' | 'cache';
+  name: 'llm' | 'model' | 'context' | 'search' | 'reader' | 'cache';
   ok: boolean;
   detail: string;
   fix?: string;

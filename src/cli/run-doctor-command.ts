@@ -30,6 +30,10 @@ export async function runDoctorCommand(
     if (!result.ok && result.fix) out.write(`${' '.repeat(15)}fix: ${result.fix}`);
   };
   try {
+    if (config.llm.provider === 'local-embedded') {
+      const { checkLocalModel } = await import('./doctor-model-check.js');
+      report(await checkLocalModel(config, io.signal));
+    }
     const llm = await checkLlm(config, runtime);
     report(llm);
     // The window and mode are worth knowing only from a server that answered.

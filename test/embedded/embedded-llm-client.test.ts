@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { actionNames, createActionSchema } from '../../src/agent/actions/action-registry.js';
 import { liftStepReply } from '../../src/agent/actions/lift-step-reply.js';
 import { answerTextPaths } from '../../src/agent/answer-draft.js';
@@ -128,5 +129,65 @@ describe.skipIf(!available)('the embedded model through node-llama-cpp (tiny ran
     const after = await queued;
     expect(after.queuedMs).toBeGreaterThan(0);
     expect(JSON.parse(after.text)).toEqual({ ok: expect.any(Boolean) });
+  });
+});
+
+describe.skipIf(!available)('the grammars of the agent’s schemas compile in llama.cpp', () => {
+  it('every step schema, the judges, and every research, knowledge-analysis and eval schema', async () => {
+    const { loadLlamaRuntime } = await import('../../src/providers/llm/embedded/load-llama-runtime.js');
+    const { toGrammarSchema } = await import('../../src/providers/llm/embedded/to-grammar-schema.js');
+    const { toJsonSchema } = await import('../../src/providers/llm/generate-structured.js');
+    const { toWireSchema } = await import('../../src/providers/llm/wire-schema.js');
+    const { finalAnswerSchema } = await import('../../src/agent/actions/final-answer-schema.js');
+    const { rewriteSchema } = await import('../../src/agent/steps/plan-queries.js');
+    const { criteriaChoiceSchema, failureAnalysisSchema } = await import(
+      '../../src/agent/evaluation/criteria.js'
+    );
+    const { judgeSchemas } = await import('../../src/agent/evaluation/judge-schemas.js');
+    const probes = await import('../../src/research/plan/probe-data-points.js');
+    const factCheck = await import('../../src/research/write/fact-check-prompts.js');
+    const review = await import('../../src/research/write/final-review.js');
+    const analysis = await import('../../src/knowledge/analysis/analyze-chunk-prompt.js');
+    const research = [
+      probes.attributesSchema,
+      probes.directSchema,
+      probes.overviewSchema,
+      probes.verificationSchema,
+      factCheck.claimsSchema,
+      factCheck.revisionsSchema,
+      factCheck.verdictsSchema,
+      review.reviewSchema,
+      review.sectionRevisionSchema,
+      analysis.chunkAnalysisSchema,
+      analysis.documentSummarySchema,
+      (await import('../../src/research/write/coherence-pass.js')).coherenceSchema,
+      (await import('../../src/research/write/find-contradictions.js')).contradictionsSchema,
+      (await import('../../src/research/write/follow-ups.js')).followUpsSchema,
+      (await import('../../src/research/gather/librarian-check.js')).librarianSchema,
+      (await import('../../src/research/gather/next-hop-queries.js')).nextHopSchema,
+      (await import('../../src/research/plan/plan-research.js')).planSchema,
+      (await import('../../src/research/write/write-section.js')).sectionSchema,
+      (await import('../../src/eval/judge/grade-answer.js')).gradeSchema,
+    ];
+    const llama = await (await loadLlamaRuntime()).getLlama({
+      gpu: false,
+      build: 'never',
+      logLevel: 'error',
+    });
+    const schemas = [
+      createActionSchema([...actionNames], limits),
+      createActionSchema(['search', 'reflect', 'answer'], limits),
+      createActionSchema(['answer'], limits),
+      finalAnswerSchema,
+      rewriteSchema,
+      criteriaChoiceSchema,
+      failureAnalysisSchema,
+      ...Object.values(judgeSchemas),
+      ...research,
+    ];
+    for (const [index, schema] of schemas.entries()) {
+      const grammar = toGrammarSchema(toWireSchema(toJsonSchema(schema as z.ZodType)));
+      await expect(llama.createGrammarForJsonSchema(grammar), `schema ${index}`).resolves.toBeDefined();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { embeddedRuntimeAvailable } from '../helpers/embedded-runtime.js';
 import { cliPath, runBuiltCli } from '../helpers/run-built-cli.js';
+import { serveBuiltCli } from '../helpers/serve-built-cli.js';
 import { buildTinyGguf } from '../helpers/tiny-gguf.js';
 
 // The whole CLI on a tiny random-weight model through the real node-llama-cpp path: the answers
@@ -102,6 +103,34 @@ describe.skipIf(!available)('the embedded model from the built CLI (tiny random 
     });
     expect(output.usage.byRole.agent.promptTokens).toBeGreaterThan(1000);
     expect(searxng.requests.length).toBeGreaterThan(searchesBefore);
+  }, 180_000);
+
+  it('serve answers concurrent requests from the one model it loaded at start', async () => {
+    const file = join(dir, 'served.gguf');
+    writeFileSync(file, model);
+    const { XDG_DATA_HOME: _home, ...env } = environment();
+    const server = await serveBuiltCli({
+      ...env,
+      DEEPSEARCH_LLM_PROVIDER: 'local-embedded',
+      DEEPSEARCH_LLM_MODEL: file,
+      DEEPSEARCH_MAX_STEPS: '1',
+    });
+    try {
+      expect(server.stderr).toMatch(/local model .*served\.gguf on CPU/);
+      const ask = () =>
+        fetch(`${server.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'deepsearch', messages: [{ role: 'user', content: question }] }),
+        }).then(async (response) => ({ status: response.status, body: await response.json() }));
+      const answers = await Promise.all([ask(), ask()]);
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        expect(answer.body.choices[0].message.content).toContain('s');
+      }
+    } finally {
+      await server.stop();
+    }
   }, 180_000);
 
   it('with no LLM and not in a terminal, the error names the command that downloads one', async () => {

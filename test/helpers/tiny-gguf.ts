@@ -106,7 +106,9 @@ function buildTensors(tokens: string[], options: TinyGgufOptions): Tensor[] {
   for (let token = 0; token < vocabulary; token++) embeddings[token * embedding] = 1;
   const output = noise(embedding * vocabulary, 0.02);
   for (let token = 0; token < vocabulary; token++) {
-    output[token * embedding] = preference(tokens[token]!, options.preferredLetter ?? 's');
+    // Scaled so that even the closest preferences (0.2 apart) differ by ~13 logits at temperature
+    // 0.6: sampling then picks the preferred token all but once in hundreds of thousands.
+    output[token * embedding] = 5 * preference(tokens[token]!, options.preferredLetter ?? 's');
   }
   const result: Tensor[] = [
     { name: 'token_embd.weight', dims: [embedding, vocabulary], data: embeddings },

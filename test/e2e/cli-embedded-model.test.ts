@@ -9,7 +9,7 @@ import { startFakeModelServer } from '../../src/testing/fake-model-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { embeddedRuntimeAvailable } from '../helpers/embedded-runtime.js';
-import { cliPath, runBuiltCli } from '../helpers/run-built-cli.js';
+import { builtCliEnvironment, cliPath, runBuiltCli } from '../helpers/run-built-cli.js';
 import { serveBuiltCli } from '../helpers/serve-built-cli.js';
 import { buildTinyGguf } from '../helpers/tiny-gguf.js';
 
@@ -230,15 +230,7 @@ function inTerminal(
     .join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qefc', command, '/dev/null'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        NO_COLOR: '1',
-        DEEPSEARCH_NO_CACHE: '1',
-        DEEPSEARCH_NO_RUNS: '1',
-        DEEPSEARCH_LOCAL_LLM_URLS: 'off',
-        TERM: 'xterm',
-        ...env,
-      },
+      env: builtCliEnvironment({ TERM: 'xterm', ...env }),
     });
     let output = '';
     let answered = false;

@@ -96,7 +96,11 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
     contextWindow(role, signal) {
       const { settings } = stateFor(role);
       if (settings.provider === 'local-embedded' && !options.createModel) {
-        return untilAborted(embeddedWindow(settings, options.config.llm.contextTokens), signal);
+        const window = embeddedWindow(settings, options.config.llm.contextTokens).then((found) => {
+          knownWindows.set(modelKey(settings), found.tokens);
+          return found;
+        });
+        return untilAborted(window, signal);
       }
       // Only self-hosted servers describe their window; an injected model has no server to ask.
       if (settings.provider !== 'openai-compatible' || !settings.baseURL || options.createModel) {

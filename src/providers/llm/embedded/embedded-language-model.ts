@@ -8,6 +8,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { LlmRole } from '../../../config/config-schema.js';
 import type { ResolvedLlmSettings } from '../../../config/resolve-llm-settings.js';
+import { ConfigError } from '../../../errors/index.js';
 import type { JsonSchemaNode } from '../coerce-to-schema.js';
 import type { ContextWindow } from '../probe-context-window.js';
 import {
@@ -17,7 +18,7 @@ import {
   getEmbeddedEngine,
 } from './embedded-engine.js';
 import type { ChatHistoryItem } from './load-llama-runtime.js';
-import { createModelStore } from './model-store.js';
+import { createModelStore, isModelPath } from './model-store.js';
 import { toGrammarSchema } from './to-grammar-schema.js';
 
 /** The provider name the AI SDK sees; usage and errors name it. */
@@ -38,8 +39,16 @@ export function embeddedEngineFor(
 }
 
 function resolveModelPath(settings: ResolvedLlmSettings): string {
-  const modelsDir = settings.embedded.modelsDir ?? '';
-  return createModelStore({ modelsDir }).resolve(settings.model);
+  const modelsDir = settings.embedded.modelsDir;
+  if (!modelsDir && !isModelPath(settings.model)) {
+    // The library has no data directory of its own (the CLI fills it from XDG_DATA_HOME).
+    throw new ConfigError(
+      `the local model ${settings.model} is looked up in llm.embedded.modelsDir, which is not set: set it, ` +
+        'or set llm.model to the path of a .gguf file',
+      { code: 'embedded_model_missing' },
+    );
+  }
+  return createModelStore({ modelsDir: modelsDir ?? '' }).resolve(settings.model);
 }
 
 /** The window the loaded model gives, in the prompt budget's (estimated) tokens. */

@@ -6,6 +6,7 @@ import { createCliRuntime, sqliteLoaderFrom } from './create-cli-runtime.js';
 import { type CheckResult, checkCache, checkLlm, checkReader, checkSearch } from './doctor-checks.js';
 import { type DoctorCommandFlags, defaultDoctorPage } from './doctor-command.js';
 import { checkContextWindow } from './doctor-context-check.js';
+import { checkProxy } from './doctor-proxy-check.js';
 import { discoverLlm } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { createTerminal, plural } from './terminal-style.js';
@@ -29,13 +30,15 @@ export async function runDoctorCommand(
     out.write(`${mark}  ${result.name.padEnd(7)}  ${result.detail}`);
     if (!result.ok && result.fix) out.write(`${' '.repeat(15)}fix: ${result.fix}`);
   };
+  const page = input.flags.page ?? defaultDoctorPage;
   try {
+    report(await checkProxy(config, page));
     const llm = await checkLlm(config, runtime);
     report(llm);
     // The window and mode are worth knowing only from a server that answered.
     if (llm.ok) report(await checkContextWindow(config, runtime));
     report(await checkSearch(runtime));
-    report(await checkReader(runtime, input.flags.page ?? defaultDoctorPage));
+    report(await checkReader(runtime, page));
     const cacheFile = config.cache.dir ? join(config.cache.dir, cacheFileName) : undefined;
     report(checkCache(config, cacheFile, sqliteLoaderFrom(io)));
   } finally {

@@ -71,3 +71,12 @@ async function recordRequest(incoming: IncomingMessage): Promise<RecordedRequest
     body: Buffer.concat(chunks).toString('utf8'),
   };
 }
+
+/** http://127.0.0.1:PORT where nothing listens: a server is started, its port noted, and the server closed. */
+export async function closedPortUrl(): Promise<string> {
+  const server = await startFakeHttpServer((_request, response) => {
+    response.end();
+  });
+  await server.close();
+  return server.url;
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDuckDuckGo } from '../../src/testing/fake-duckduckgo-server.js';
-import { startFakeHttpServer } from '../../src/testing/fake-http-server.js';
+import { closedPortUrl, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
@@ -30,15 +30,6 @@ function writeJson(name: string, content: unknown): string {
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(content));
   return file;
-}
-
-/** A port nothing listens on: a server is started, its port noted, and the server closed. */
-async function closedPortUrl(): Promise<string> {
-  const server = await startFakeHttpServer((_request, response) => {
-    response.end();
-  });
-  await server.close();
-  return server.url;
 }
 
 const oneLine = (stderr: string) => stderr.trim().split('\n');

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { keepConfigOrigins } from '../config/config-origins.js';
 import { ConfigError } from '../errors/index.js';
 import { cacheFileName } from '../providers/cache/create-provider-cache.js';
 import type { CliIo } from './cli-io.js';
@@ -21,7 +22,10 @@ export async function runDoctorCommand(
 ): Promise<void> {
   const config = loadCliConfig(io, input.settingFlags, input.flags.config);
   await discoverLlm(io, config);
-  const runtime = createCliRuntime(io, { ...config, cache: { ...config.cache, enabled: false } });
+  const runtime = createCliRuntime(
+    io,
+    keepConfigOrigins({ ...config, cache: { ...config.cache, enabled: false } }, config),
+  );
   const out = createTerminal(io.stdout, io.env);
   const results: CheckResult[] = [];
   const report = (result: CheckResult) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../errors/index.js';
 import { configSecrets } from './config-secrets.js';
+import { deriveConfig } from './derive-config.js';
 import { loadConfig } from './load-config.js';
 import { maskProxyUrl, resolveProxySettings } from './proxy-settings.js';
 import { redactConfig } from './redact-config.js';
@@ -69,6 +70,12 @@ describe('resolveProxySettings', () => {
       http: { url: 'http://p:1/' },
     });
     expect(settingsFrom({ env: { HTTPS_PROXY: '', HTTP_PROXY: 'http://p:1' } })).not.toHaveProperty('https');
+  });
+
+  it("a derived config (a request's own settings) still says what set the proxy", () => {
+    const config = loadConfig({ env: { HTTPS_PROXY: 'http://p:1' } });
+    const derived = deriveConfig(config, { budget: { maxSteps: 3 } });
+    expect(resolveProxySettings(derived).https).toEqual({ url: 'http://p:1/', setBy: 'HTTPS_PROXY' });
   });
 
   it('refuses a proxy it cannot use, naming the variable and not echoing the value', () => {

@@ -239,7 +239,9 @@ describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () =>
     expect(lines[0]).toContain(`FAIL  proxy    ${down}/ (--proxy) for http and https; bypassed for none (--proxy-bypass); `);
     expect(lines[0]).toContain(`cannot reach the proxy ${down}/ (set by --proxy) to fetch ${page}`);
     expect(lines[1]).toContain('fix: check the proxy URL and its credentials');
-    expect(failed.stdout).toMatch(/FAIL {2}llm .*cannot reach the proxy/);
+    for (const check of ['llm', 'search', 'reader']) {
+      expect(failed.stdout).toMatch(new RegExp(`FAIL {2}${check} +cannot reach the proxy ${down}/ \\(set by --proxy\\)`));
+    }
   });
 
   it("the server's outbound calls go through the same proxy", async () => {

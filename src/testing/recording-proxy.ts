@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { listenOnLoopback } from './fake-http-server.js';
 
 /** One request the proxy was asked to carry. */
 export interface ProxiedRequest {
@@ -64,11 +65,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions = {}): 
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     requests,

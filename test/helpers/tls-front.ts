@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createServer } from 'node:tls';
+import { listenOnLoopback } from '../../src/testing/fake-http-server.js';
 
 export interface TestCertificate {
   /** PEM file of the self-signed certificate: NODE_EXTRA_CA_CERTS makes a Node process trust it. */
@@ -51,7 +52,10 @@ export interface TlsFront {
 }
 
 /** TLS on 127.0.0.1 in front of a plain HTTP server on loopback: an https endpoint for a fake. */
-export async function startTlsFront(options: { certificate: TestCertificate; targetUrl: string }): Promise<TlsFront> {
+export async function startTlsFront(options: {
+  certificate: TestCertificate;
+  targetUrl: string;
+}): Promise<TlsFront> {
   const target = new URL(options.targetUrl);
   const sockets = new Set<Socket>();
   const server = createServer({ key: options.certificate.key, cert: options.certificate.cert }, (client) => {
@@ -65,11 +69,7 @@ export async function startTlsFront(options: { certificate: TestCertificate; tar
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `https://localhost:${port}`,
     close: () =>

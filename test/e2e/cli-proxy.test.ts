@@ -10,7 +10,12 @@ import { type RecordingProxy, startRecordingProxy } from '../../src/testing/reco
 import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 import { serveBuiltCli } from '../helpers/serve-built-cli.js';
-import { createTestCertificate, startTlsFront, type TestCertificate, type TlsFront } from '../helpers/tls-front.js';
+import {
+  createTestCertificate,
+  startTlsFront,
+  type TestCertificate,
+  type TlsFront,
+} from '../helpers/tls-front.js';
 
 // Every server here is on 127.0.0.1; the proxy connects to nothing else. The LLM is served over
 // https (a self-signed certificate the CLI trusts through NODE_EXTRA_CA_CERTS), so its calls take a
@@ -85,7 +90,10 @@ async function startLlm(): Promise<{ llm: FakeOpenAiServer; front: TlsFront }> {
 
 /** Both proxy variables at the recording proxy, with alice's credentials unless told otherwise. */
 function proxyEnv(proxy: RecordingProxy, options: { user?: string; noProxy?: string } = {}) {
-  const proxyUrl = proxy.url.replace('http://', `http://${options.user ?? `alice:${encodeURIComponent(password)}`}@`);
+  const proxyUrl = proxy.url.replace(
+    'http://',
+    `http://${options.user ?? `alice:${encodeURIComponent(password)}`}@`,
+  );
   return {
     HTTPS_PROXY: proxyUrl,
     HTTP_PROXY: proxyUrl,
@@ -106,7 +114,8 @@ function askEnv(front: TlsFront): Record<string, string> {
   };
 }
 
-const targets = (proxy: RecordingProxy) => proxy.requests.map((request) => `${request.method} ${request.target}`);
+const targets = (proxy: RecordingProxy) =>
+  proxy.requests.map((request) => `${request.method} ${request.target}`);
 
 describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () => {
   it('an ask sends its LLM, search and page requests through the proxy, and prints no credential', async () => {
@@ -125,7 +134,9 @@ describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () =>
     expect(seen).toContain(`CONNECT ${new URL(front.url).host}`);
     expect(seen.some((target) => target.startsWith(`GET ${searxng.url}/search?`))).toBe(true);
     expect(seen).toContain(`GET ${web.url}/brest`);
-    expect(proxy.requests.every((request) => request.proxyAuthorization === `Basic ${basicToken}`)).toBe(true);
+    expect(proxy.requests.every((request) => request.proxyAuthorization === `Basic ${basicToken}`)).toBe(
+      true,
+    );
     expect(llm.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(5);
     // --debug prints the config: the proxy is named, its credentials are not.
     expect(run.stderr).toContain(`http://***:***@127.0.0.1:${new URL(proxy.url).port}/`);
@@ -188,20 +199,29 @@ describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () =>
 
   it('a private or metadata page is refused before the proxy is asked', async () => {
     const proxy = await track(startRecordingProxy());
-    for (const url of ['http://169.254.169.254/latest/meta-data/', `${web.url}/brest`, 'http://localhost:8080/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      `${web.url}/brest`,
+      'http://localhost:8080/',
+    ]) {
       const run = await runBuiltCli(['read', url], proxyEnv(proxy));
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/deepsearch: error: refusing to fetch .*(metadata|loopback|localhost)/);
     }
     expect(proxy.requests).toEqual([]);
     // Allowed, the same loopback page is read through the proxy.
-    const allowed = await runBuiltCli(['read', `${web.url}/brest`, '--allow-private-network'], proxyEnv(proxy));
+    const allowed = await runBuiltCli(
+      ['read', `${web.url}/brest`, '--allow-private-network'],
+      proxyEnv(proxy),
+    );
     expect(allowed.stdout).toContain('High tide at Brest is at 12:04');
     expect(targets(proxy)).toEqual([`GET ${web.url}/brest`]);
   });
 
   it('doctor prints the proxy in use (credentials masked) and checks a request through it', async () => {
-    const llm = await track(startFakeOpenAi({ models: ['fake-model'], respond: () => ({ content: '{"ok":true}' }) }));
+    const llm = await track(
+      startFakeOpenAi({ models: ['fake-model'], respond: () => ({ content: '{"ok":true}' }) }),
+    );
     const proxy = await track(startRecordingProxy({ credentials: { username: 'alice', password } }));
     const env = {
       DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
@@ -220,7 +240,11 @@ describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () =>
         `(HTTPS_PROXY); bypassed for none (NO_PROXY); carried a request to ${page} (HTTP 200)`,
     );
     expect(targets(proxy)).toEqual(
-      expect.arrayContaining([`GET ${page}`, `GET ${llm.url}/v1/models`, `POST ${llm.url}/v1/chat/completions`]),
+      expect.arrayContaining([
+        `GET ${page}`,
+        `GET ${llm.url}/v1/models`,
+        `POST ${llm.url}/v1/chat/completions`,
+      ]),
     );
     expect(run.stdout + run.stderr).not.toContain(password);
 
@@ -236,11 +260,15 @@ describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () =>
     const failed = await doctor(['--proxy-bypass', '']);
     expect(failed.code).toBe(2);
     const lines = failed.stdout.split('\n');
-    expect(lines[0]).toContain(`FAIL  proxy    ${down}/ (--proxy) for http and https; bypassed for none (--proxy-bypass); `);
+    expect(lines[0]).toContain(
+      `FAIL  proxy    ${down}/ (--proxy) for http and https; bypassed for none (--proxy-bypass); `,
+    );
     expect(lines[0]).toContain(`cannot reach the proxy ${down}/ (set by --proxy) to fetch ${page}`);
     expect(lines[1]).toContain('fix: check the proxy URL and its credentials');
     for (const check of ['llm', 'search', 'reader']) {
-      expect(failed.stdout).toMatch(new RegExp(`FAIL {2}${check} +cannot reach the proxy ${down}/ \\(set by --proxy\\)`));
+      expect(failed.stdout).toMatch(
+        new RegExp(`FAIL {2}${check} +cannot reach the proxy ${down}/ \\(set by --proxy\\)`),
+      );
     }
   });
 

@@ -51,7 +51,7 @@ export async function setUpLocalModel(io: CliIo, config: DeepSearchConfig, optio
   if (!entry || (!options.yes && !terminal)) throw noLlmError(config, { runtime: true });
   if (!options.yes && !(await askToDownload(io, entry, store.modelsDir)))
     throw noLlmError(config, { runtime: true });
-  useModel(config, await pullModel(io, store, entry, { quiet: options.quiet }));
+  useModel(config, await pullModel(io, config, entry, { quiet: options.quiet }));
   return true;
 }
 

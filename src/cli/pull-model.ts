@@ -1,6 +1,8 @@
 import { basename, join } from 'node:path';
 import type { DeepSearchConfig } from '../config/config-schema.js';
+import { resolveProxySettings } from '../config/proxy-settings.js';
 import { InputError } from '../errors/index.js';
+import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { downloadModel, formatBytes } from '../providers/llm/embedded/download-model.js';
 import { loadManifest, type ManifestModel } from '../providers/llm/embedded/model-manifest.js';
 import { createModelStore, type ModelStore } from '../providers/llm/embedded/model-store.js';
@@ -49,14 +51,16 @@ export function pullTarget(store: ModelStore, target: string | undefined, sha256
 
 /**
  * Downloads a model into the models folder with a progress bar on stderr; returns its path. A
- * file already there whole is kept. The outbound fetch is the caller's (a proxy-aware one).
+ * file already there whole is kept. It goes through the one outbound fetch, so the proxy settings
+ * (HTTPS_PROXY, NO_PROXY, network.proxy) apply.
  */
 export async function pullModel(
   io: CliIo,
-  store: ModelStore,
+  config: DeepSearchConfig,
   entry: ManifestModel,
-  options: { quiet?: boolean; fetch?: typeof globalThis.fetch } = {},
+  options: { quiet?: boolean } = {},
 ): Promise<string> {
+  const store = modelStoreFor(config);
   const destination = join(store.modelsDir, entry.file);
   const installed = store.list().find((model) => model.file === entry.file);
   if (installed && (!entry.sizeBytes || installed.sizeBytes === entry.sizeBytes)) {
@@ -74,7 +78,7 @@ export async function pullModel(
       destination,
       ...(entry.sizeBytes ? { expectedBytes: entry.sizeBytes } : {}),
       ...(entry.sha256 ? { sha256: entry.sha256 } : {}),
-      fetch: options.fetch,
+      fetch: createOutboundFetch({ proxy: resolveProxySettings(config) }),
       signal: io.signal,
       onProgress: (update) => progress.update(update),
     });

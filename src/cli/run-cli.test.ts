@@ -59,6 +59,8 @@ const commands = {
     'allow-private-network',
     'no-cache',
     'cache-dir',
+    'proxy',
+    'proxy-bypass',
     'debug',
   ],
   read: [
@@ -72,6 +74,8 @@ const commands = {
     'respect-robots-txt',
     'no-cache',
     'cache-dir',
+    'proxy',
+    'proxy-bypass',
     'debug',
   ],
   serve: ['config', 'yes', ...settingFlags(() => true)],
@@ -89,7 +93,7 @@ const commands = {
     'page',
     'config',
     ...settingFlags((path) =>
-      /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.)/.test(path),
+      /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.|network\.)/.test(path),
     ),
   ],
 };

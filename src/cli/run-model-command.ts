@@ -17,7 +17,7 @@ export async function runModelCommand(io: CliIo, input: ModelCommandInput): Prom
       return listModels(io, store, input.flags.json ?? false);
     case 'pull': {
       const entry = pullTarget(store, input.target, input.flags.sha256);
-      const path = await pullModel(io, store, entry, { quiet: input.flags.quiet });
+      const path = await pullModel(io, config, entry, { quiet: input.flags.quiet });
       io.stdout.write(`${path}\n`);
       if (!(await isLlamaRuntimeInstalled())) {
         io.stderr.write(`deepsearch: note: running it needs node-llama-cpp: ${installRuntimeCommand}\n`);

@@ -8,6 +8,7 @@ import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeModelServer } from '../../src/testing/fake-model-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { startRecordingProxy } from '../../src/testing/recording-proxy.js';
 import { embeddedRuntimeAvailable } from '../helpers/embedded-runtime.js';
 import { builtCliEnvironment, cliPath, runBuiltCli } from '../helpers/run-built-cli.js';
 import { serveBuiltCli } from '../helpers/serve-built-cli.js';
@@ -175,6 +176,26 @@ describe.skipIf(!available)('the embedded model from the built CLI (tiny random 
       'the local model tiny-test is not downloaded: run deepsearch model pull tiny-test',
     );
   }, 180_000);
+
+  it('model pull goes through the proxy HTTPS_PROXY / HTTP_PROXY name', async () => {
+    const proxy = await startRecordingProxy();
+    try {
+      const env = {
+        ...environment(),
+        HTTP_PROXY: proxy.url,
+        HTTPS_PROXY: proxy.url,
+        // Set and empty: the loopback model server is reached through the test proxy too.
+        NO_PROXY: '',
+      };
+      const pulled = await runBuiltCli(['model', 'pull', '--quiet'], env, slow);
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(proxy.requests.map((request) => `${request.method} ${request.target}`)).toEqual([
+        `GET ${models.url}/tiny.gguf`,
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 
   it('--yes downloads the default model without asking, and the next run uses it offline', async () => {
     const env = environment();

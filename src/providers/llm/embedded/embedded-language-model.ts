@@ -17,7 +17,7 @@ import {
   type EmbeddedLane,
   getEmbeddedEngine,
 } from './embedded-engine.js';
-import type { ChatHistoryItem } from './load-llama-runtime.js';
+import { type ChatHistoryItem, loadLlamaRuntime } from './load-llama-runtime.js';
 import { createModelStore, isModelPath } from './model-store.js';
 import { toGrammarSchema } from './to-grammar-schema.js';
 
@@ -32,7 +32,8 @@ export function embeddedEngineFor(
   settings: ResolvedLlmSettings,
   options: { maxContextTokens: number; onLog?: (message: string) => void },
 ): Promise<EmbeddedEngine> {
-  return Promise.resolve().then(() => {
+  // The runtime first: a missing runtime is the thing to fix before a model is worth downloading.
+  return loadLlamaRuntime().then(() => {
     const modelPath = resolveModelPath(settings);
     return getEmbeddedEngine({ modelPath, settings: settings.embedded, ...options });
   });

@@ -1,4 +1,4 @@
-import { expansionEntities } from './entity-expansion.js';
+import { type ExpansionEntity, expansionEntities } from './entity-expansion.js';
 import { termsOf } from './tokenize.js';
 
 /** A passage a name leads to, with its score for the name's query (any scale, best first). */
@@ -34,14 +34,44 @@ export interface HopExpansionOptions {
   /** The passages' scores for the question (any scale, > 0 for a match); not modified. */
   scores: ReadonlyMap<number, number>;
   source: HopSource;
-  /** Passages whose names are followed, best first by their current score. Default 3. */
-  hops?: number;
-  /** Names followed per passage. Default 4. */
-  namesPerPassage?: number;
+  /**
+   * Rounds of following. Each round follows the best passages not followed yet, by their current
+   * score, so a passage reached in one round can be followed in the next (a third hop). Default 3.
+   */
+  rounds?: number;
+  /**
+   * Passages followed together in a round, their names pooled (a name in a better-ranked
+   * passage, or in several, weighs more). Default 1.
+   */
+  width?: number;
+  /** Names followed per round. Default 4. */
+  namesPerRound?: number;
   /** Weight of the question's words beside a name (see expansionEntities). Default 30. */
   contextWeight?: number;
   /** Whether years and numbers count as names. Default true. */
   numbers?: boolean;
+  /** Links taken per name, best first, followed passages skipped. Default all. */
+  linksPerName?: number;
+  /**
+   * A linked passage's new score. Default: the score of the passage that named it × the name's
+   * weight × the link's score as a share of the name's best link, if that is more than it has.
+   */
+  raise?(link: HopLinkInput): number;
+}
+
+export interface HopLinkInput {
+  id: number;
+  current: number;
+  /** The followed passage that holds the name (the first such of its round). */
+  from: number;
+  fromScore: number;
+  /** Position of `from` in its round (0: the best). */
+  fromPosition: number;
+  name: ExpansionEntity;
+  /** 0-based rank of the link among the name's links (followed passages counted). */
+  rank: number;
+  /** The link's score over the name's best link's. */
+  share: number;
 }
 
 export interface HopExpansion {
@@ -69,49 +99,81 @@ export function expandHops(options: HopExpansionOptions): HopExpansion {
   for (const score of options.scores.values()) best = Math.max(best, score);
   const scores = new Map<number, number>();
   for (const [id, score] of options.scores) scores.set(id, best > 0 ? Math.max(0, score) / best : 0);
-  const reached = new Map<number, HopReach>();
-  const followed: number[] = [];
-  const entities: string[] = [];
+  const state: HopExpansion = { scores, reached: new Map(), followed: [], entities: [] };
   const questionTerms = [...new Set(termsOf(options.question))];
-  for (let hop = 0; hop < (options.hops ?? 3); hop++) {
-    const from = nextToFollow(scores, followed);
-    if (from === undefined) break;
-    followed.push(from);
-    const followedText = followed.map((id) => source.text(id).toLowerCase()).join('\n');
+  for (let round = 0; round < (options.rounds ?? 3); round++) {
+    const from = bestUnfollowed(scores, state.followed, options.width ?? 1);
+    if (from.length === 0) break;
+    state.followed.push(...from);
+    const followedText = state.followed.map((id) => source.text(id).toLowerCase()).join('\n');
     const unanswered = questionTerms.filter((term) => !followedText.includes(term)).join(' ');
     const names = expansionEntities({
       query: options.question,
-      texts: [source.text(from)],
-      names: source.names ? [source.names(from)] : undefined,
-      exclude: source.exclude?.(from),
+      texts: from.map((id) => source.text(id)),
+      names: source.names ? from.map((id) => source.names!(id)) : undefined,
+      exclude: from.flatMap((id) => source.exclude?.(id) ?? []),
       contextWeight: options.contextWeight ?? 30,
       numbers: options.numbers,
-      max: options.namesPerPassage ?? 4,
+      max: options.namesPerRound ?? 4,
     });
-    for (const name of names) {
-      const links = source
-        .linked(name.text, `${name.text} ${unanswered}`)
-        .filter((link) => !followed.includes(link.id));
-      const top = links.reduce((max, link) => Math.max(max, link.score), 0);
-      if (top <= 0) continue;
-      entities.push(name.text);
-      links.forEach((link, rank) => {
-        const gain = scores.get(from)! * name.weight * (link.score / top);
-        if (gain <= (scores.get(link.id) ?? 0)) return;
-        scores.set(link.id, gain);
-        reached.set(link.id, { from, entity: name.text, rank: rank + 1, gain });
-      });
-    }
+    for (const name of names) followName({ options, state, name, from, unanswered });
   }
-  return { scores, reached, followed, entities };
+  return state;
 }
 
-function nextToFollow(scores: ReadonlyMap<number, number>, followed: readonly number[]): number | undefined {
-  let next: number | undefined;
-  for (const [id, score] of scores) {
-    if (score <= 0 || followed.includes(id)) continue;
-    if (next === undefined || score > scores.get(next)! || (score === scores.get(next)! && id < next))
-      next = id;
+function followName(input: {
+  options: HopExpansionOptions;
+  state: HopExpansion;
+  name: ExpansionEntity;
+  from: readonly number[];
+  unanswered: string;
+}): void {
+  const { options, state, name } = input;
+  const links = options.source.linked(name.text, `${name.text} ${input.unanswered}`);
+  const top = links.reduce((max, link) => Math.max(max, link.score), 0);
+  const fromPosition = Math.max(
+    0,
+    input.from.findIndex((id) => options.source.text(id).includes(name.text)),
+  );
+  const from = input.from[fromPosition]!;
+  let taken = 0;
+  for (const [rank, link] of links.entries()) {
+    if (taken >= (options.linksPerName ?? Number.POSITIVE_INFINITY)) break;
+    if (state.followed.includes(link.id)) continue;
+    taken++;
+    const current = state.scores.get(link.id) ?? 0;
+    const input = {
+      id: link.id,
+      current,
+      from,
+      fromScore: state.scores.get(from)!,
+      fromPosition,
+      name,
+      rank,
+      share: top > 0 ? link.score / top : 1,
+    };
+    const raised = options.raise ? options.raise(input) : Math.max(current, raisedTo(input));
+    if (raised <= current) continue;
+    state.scores.set(link.id, raised);
+    if (!options.raise || !state.reached.has(link.id))
+      state.reached.set(link.id, { from, entity: name.text, rank: rank + 1, gain: raised - current });
   }
-  return next;
+  if (taken > 0) state.entities.push(name.text);
+}
+
+function raisedTo(link: HopLinkInput): number {
+  return link.fromScore * link.name.weight * link.share;
+}
+
+/** The `width` best passages with a score that are not followed yet, best first. */
+function bestUnfollowed(
+  scores: ReadonlyMap<number, number>,
+  followed: readonly number[],
+  width: number,
+): number[] {
+  return [...scores]
+    .filter(([id, score]) => score > 0 && !followed.includes(id))
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, width)
+    .map(([id]) => id);
 }

@@ -2,7 +2,7 @@ import { type AnswerCue, answerCueFor } from './answer-cues.js';
 import { bm25Defaults, bm25Idf, bm25LengthNorm, bm25TermWeight } from './bm25.js';
 import type { TextChunk } from './chunk-text.js';
 import { looksLikeCitation } from './citation-chunks.js';
-import { weightedQuestionTerms } from './question-terms.js';
+import { type WeightedTerm, weightedQuestionTerms } from './question-terms.js';
 import { cjkPattern, isWordCode } from './tokenize.js';
 
 export interface LexicalChunkScorer {
@@ -32,7 +32,7 @@ export interface LexicalChunkScorerOptions {
 }
 
 const hasDigit = /\d/;
-// Terms whose occurrences a scorer remembers; past this many it starts again.
+// Terms (and questions) a scorer remembers; past this many it starts again.
 const maxRememberedTerms = 2000;
 
 interface TermOccurrences {
@@ -91,18 +91,32 @@ export function createLexicalChunkScorer(
     return strengths[index]!;
   };
   const found = new Map<string, TermOccurrences>();
+  let lowerChunks: string[] | undefined;
   const occurrences = (term: string): TermOccurrences => {
     let known = found.get(term);
     if (!known) {
       if (found.size >= maxRememberedTerms) found.clear();
       const counts = new Float64Array(chunks.length);
-      const touched = aligned
-        ? countInText(lower, term, starts, counts)
-        : countInChunks(chunks, term, counts);
+      let touched: number[];
+      if (aligned) touched = countInText(lower, term, starts, counts);
+      else {
+        lowerChunks ??= chunks.map((chunk) => chunk.text.toLowerCase());
+        touched = countInChunks(lowerChunks, term, counts);
+      }
       known = { touched, counts: Float64Array.from(touched, (chunk) => counts[chunk]!) };
       found.set(term, known);
     }
     return known;
+  };
+  const questions = new Map<string, WeightedTerm[]>();
+  const termsFor = (question: string) => {
+    let terms = questions.get(question);
+    if (!terms) {
+      if (questions.size >= maxRememberedTerms) questions.clear();
+      terms = weightedQuestionTerms(question, { topic });
+      questions.set(question, terms);
+    }
+    return terms;
   };
   return {
     chunksWith: (term) => occurrences(term).touched,
@@ -110,7 +124,7 @@ export function createLexicalChunkScorer(
       const scores = new Float64Array(chunks.length);
       if (chunks.length === 0) return scores;
       const distinct = new Float64Array(chunks.length);
-      for (const { term, weight } of weightedQuestionTerms(question, { topic })) {
+      for (const { term, weight } of termsFor(question)) {
         const { touched, counts } = occurrences(term);
         addTermScores({ scores, counts, touched, lengths, averageLength, k1, b, weight });
         for (const chunk of touched) distinct[chunk]!++;
@@ -174,11 +188,10 @@ function countInText(lower: string, term: string, starts: Int32Array, counts: Fl
   return touched;
 }
 
-function countInChunks(chunks: readonly TextChunk[], term: string, counts: Float64Array): number[] {
+function countInChunks(lowerChunks: readonly string[], term: string, counts: Float64Array): number[] {
   const touched: number[] = [];
   const matcher = createTermMatcher(term);
-  chunks.forEach((chunk, index) => {
-    const lower = chunk.text.toLowerCase();
+  lowerChunks.forEach((lower, index) => {
     for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + term.length)) {
       if (!matcher(lower, at)) continue;
       if (counts[index] === 0) touched.push(index);

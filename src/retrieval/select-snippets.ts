@@ -57,7 +57,11 @@ export interface SnippetSelector {
  * the leading text.
  */
 export function createSnippetSelector(text: string, options: { chunkChars?: number } = {}): SnippetSelector {
-  const chunks = chunkText(text, options.chunkChars ?? defaultChunkChars);
+  let chunks: TextChunk[] | undefined;
+  const chunksOf = () => {
+    chunks ??= chunkText(text, options.chunkChars ?? defaultChunkChars);
+    return chunks;
+  };
   let windowScorer: LexicalChunkScorer | undefined;
   let paragraphs: TextChunk[] | undefined;
   let paragraphIndex: ParagraphIndex | undefined;
@@ -70,20 +74,22 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
     return paragraphIndex;
   };
   return {
-    chunks,
+    get chunks() {
+      return chunksOf();
+    },
     select(question, selection) {
       if (text.length <= selection.budgetChars) return [{ start: 0, end: text.length, text, score: 1 }];
       paragraphs ??= paragraphsOf(text);
       if (keepsParagraphs(paragraphs, selection.budgetChars)) {
         const index = indexOfParagraphs(paragraphs);
-        const semantic = selection.semantic && bestPerParagraph(chunks, selection.semantic, paragraphs);
+        const semantic = selection.semantic && bestPerParagraph(chunksOf(), selection.semantic, paragraphs);
         const selected = selectParagraphs(question, text, index, { ...selection, semantic });
         if (selected) return selected;
       }
-      windowScorer ??= createLexicalChunkScorer(text, chunks);
+      windowScorer ??= createLexicalChunkScorer(text, chunksOf());
       const scores = normalised(windowScorer.score(question));
       if (selection.semantic) blend(scores, selection.semantic);
-      return selectFromScores(text, chunks, scores, selection);
+      return selectFromScores(text, chunksOf(), scores, selection);
     },
   };
 }

@@ -100,12 +100,12 @@ function initialScores(
   let best = 0;
   for (const score of lexical) best = Math.max(best, score);
   const scores = new Map<number, number>();
-  // Without a lexical match the question says nothing this page's words can check: no selection.
-  if (best <= 0) return scores;
   for (let id = 0; id < lexical.length; id++) {
-    const score = semantic ? (lexical[id]! / best + semantic[id]!) / 2 : lexical[id]!;
+    const own = best > 0 ? lexical[id]! / best : 0;
+    const score = semantic ? (own + semantic[id]!) / 2 : own;
     if (score > 0) scores.set(id, score);
   }
+  // Empty without a lexical or semantic match: the question says nothing this page's words can check.
   return scores;
 }
 

@@ -51,6 +51,31 @@ function htmlBlocks(page) {
 }
 
 /**
+ * The same pages as a reader's markdown would give them: tags dropped, one blank-line separated
+ * paragraph per block, headings as `## ` lines. One article per page, sections of several
+ * paragraphs: the shape the multi-hop path must not take over from windows.
+ */
+function naturalQuestionsAsParagraphs(items) {
+  const converted = new Map();
+  return items.map((item) => {
+    let page = converted.get(item.page);
+    if (!page) {
+      page = item.page
+        .replace(/<H[1-6]>/g, '\n## ')
+        .replace(/<\/H[1-6]>/g, '\n')
+        .replace(/<(?:P|Tr|Li|Dd|Dt|Table|Ul|Ol|Dl)[^>]*>/g, '\n')
+        .replace(/<[^>]+>/g, ' ')
+        .split('\n')
+        .map((line) => line.replace(/\s+/g, ' ').trim())
+        .filter(Boolean)
+        .join('\n\n');
+      converted.set(item.page, page);
+    }
+    return { ...item, page, blocks: page.split('\n\n') };
+  });
+}
+
+/**
  * HotpotQA distractor: the ten context paragraphs in the given order as `## Title` + sentences.
  * Yes/no answers are left out (never in the text). Tuning half: questions 1–50 (as in bench:kb).
  */
@@ -97,8 +122,10 @@ function musique() {
 }
 
 export function loadSets() {
+  const nq = naturalQuestions();
   const sets = [
-    ['NQ (L-Eval)', naturalQuestions()],
+    ['NQ (L-Eval)', nq],
+    ['NQ as paragraphs', nq && naturalQuestionsAsParagraphs(nq)],
     ['HotpotQA', hotpotQa()],
     ['MuSiQue', musique()],
   ];

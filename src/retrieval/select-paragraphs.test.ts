@@ -33,6 +33,9 @@ describe('selectParagraphs', () => {
     expect(keepsParagraphs(paragraphsOf(page), 1000)).toBe(true);
     expect(keepsParagraphs(paragraphsOf(page), 300)).toBe(false);
     expect(keepsParagraphs(paragraphsOf('one\n\ntwo\n\nthree'), 1000)).toBe(false);
+    // One article's paragraphs, most without a heading of their own: windows.
+    const article = page.replace(/## (?!Harbour)[^\n]*\n/g, '');
+    expect(keepsParagraphs(paragraphsOf(article), 1000)).toBe(false);
   });
 
   it('reaches the paragraph a name of the best paragraph leads to, heading kept, within budget', () => {

@@ -33,8 +33,9 @@ export interface SnippetOptions {
    */
   expand?: boolean;
   /**
-   * Embedding similarity of each chunk (chunksOf) to the question, in [0, 1]: blended half and
-   * half with BM25, per chunk for windows and by each paragraph's best chunk for paragraphs.
+   * Embedding similarity (≥ 0) of each chunk (`chunks`) to the question: scaled by the best and
+   * blended half and half with BM25, per chunk for windows, by a paragraph's best chunk for
+   * paragraphs.
    */
   semantic?: ArrayLike<number>;
 }
@@ -82,13 +83,15 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
       paragraphs ??= paragraphsOf(text);
       if (keepsParagraphs(paragraphs, selection.budgetChars)) {
         const index = indexOfParagraphs(paragraphs);
-        const semantic = selection.semantic && bestPerParagraph(chunksOf(), selection.semantic, paragraphs);
+        const semantic =
+          selection.semantic &&
+          bestPerParagraph(chunksOf(), normalised(Float64Array.from(selection.semantic)), paragraphs);
         const selected = selectParagraphs(question, text, index, { ...selection, semantic });
         if (selected) return selected;
       }
       windowScorer ??= createLexicalChunkScorer(text, chunksOf());
       const scores = normalised(windowScorer.score(question));
-      if (selection.semantic) blend(scores, selection.semantic);
+      if (selection.semantic) blend(scores, normalised(Float64Array.from(selection.semantic)));
       return selectFromScores(text, chunksOf(), scores, selection);
     },
   };

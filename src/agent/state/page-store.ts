@@ -87,10 +87,8 @@ export class PageStore {
     const indexes = this.indexesFor(page);
     const semantic =
       questionVector && indexes.vectors
-        ? normalised(
-            Float64Array.from(indexes.vectors, (vector) =>
-              vector ? Math.max(0, cosineSimilarity(questionVector, vector)) : 0,
-            ),
+        ? Float64Array.from(indexes.vectors, (vector) =>
+            vector ? Math.max(0, cosineSimilarity(questionVector, vector)) : 0,
           )
         : undefined;
     return indexes.selector.select(question, { budgetChars, chunkChars: snippetChunkChars, semantic });
@@ -120,11 +118,4 @@ export class PageStore {
     }
     return indexes;
   }
-}
-
-function normalised(scores: Float64Array): Float64Array {
-  let max = 0;
-  for (const score of scores) max = Math.max(max, score);
-  if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;
-  return scores;
 }

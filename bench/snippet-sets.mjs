@@ -115,8 +115,6 @@ function musique() {
         page: blocks.join(''),
         blocks,
         half: index % 2 === 0 ? 'tune' : 'held-out',
-        // Each hop's supporting paragraph (index into blocks), for diagnostics.
-        hopParagraphs: item.question_decomposition.map((hop) => hop.paragraph_support_idx),
       };
     });
 }

@@ -5,7 +5,6 @@ import { InputError } from '../errors/index.js';
 import type { IngestProgress, IngestReport } from '../knowledge/ingest-documents.js';
 import { createKnowledgeBase, type KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { KnowledgeHit } from '../knowledge/search-knowledge.js';
-import { createPageReader } from '../providers/reader/reader-registry.js';
 import {
   createRetrievalProviders,
   describeRetrievalProviders,
@@ -33,7 +32,8 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
     file,
     embedding: providers.embedding,
     reranker: providers.reranker,
-    reader: createPageReader({ ...config.reader }),
+    // Only add reads URLs; the readers' modules stay unloaded for search, list and the rest.
+    reader: input.action === 'add' ? await createReader(config) : undefined,
   });
   const out = createTerminal(io.stdout, io.env);
   try {
@@ -47,6 +47,11 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
   } finally {
     kb.close();
   }
+}
+
+async function createReader(config: DeepSearchConfig) {
+  const { createPageReader } = await import('../providers/reader/reader-registry.js');
+  return createPageReader({ ...config.reader });
 }
 
 async function runAdd(

@@ -16,7 +16,14 @@ const singleSchemaKeywords = [
 /** Keywords whose value is a list of subschemas. */
 const schemaListKeywords = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 /** Keywords whose value maps names to subschemas. */
-const schemaMapKeywords = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
+const schemaMapKeywords = [
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -38,8 +45,9 @@ export function findSchemaPattern(schema: unknown): string | undefined {
       if (isObject(node[keyword])) stack.push({ node: node[keyword], path: [...path, keyword] });
     for (const keyword of schemaListKeywords) {
       const list = node[keyword];
-      if (Array.isArray(list))
-        list.forEach((item, index) => stack.push({ node: item, path: [...path, keyword, String(index)] }));
+      if (!Array.isArray(list)) continue;
+      for (const [index, item] of list.entries())
+        stack.push({ node: item, path: [...path, keyword, String(index)] });
     }
     for (const keyword of schemaMapKeywords) {
       const map = node[keyword];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InputError } from '../errors/index.js';
-import { findSchemaPattern } from './find-schema-pattern.js';
 import type { LlmClient, TokenUsage } from '../providers/spec/llm-client.js';
 import type { DeepSearchResult } from './agent-types.js';
+import { findSchemaPattern } from './find-schema-pattern.js';
 import { structuredAnswerPrompt, structuredAnswerSystemPrompt } from './prompts/structured-answer-prompt.js';
 
 /** A caller's JSON schema for the answer, turned into the zod schema the LLM client validates with. */

@@ -45,7 +45,9 @@ describe('a client regular expression in an answer schema is refused, never run'
         path: 'propertyNames.pattern',
       },
       {
-        schema: { anyOf: [{ type: 'string' }, { type: 'array', items: [{ type: 'string', pattern: 'x+' }] }] },
+        schema: {
+          anyOf: [{ type: 'string' }, { type: 'array', items: [{ type: 'string', pattern: 'x+' }] }],
+        },
         path: 'anyOf.1.items.0.pattern',
       },
     ];
@@ -113,7 +115,18 @@ describe("zod's format checks on a client schema", () => {
   // Each is a regular expression of zod's own, run on the model's answer: a backtracking one would
   // take minutes on 200,000 characters (quadratic: 4e10 steps); linear ones take milliseconds, so
   // the test's own timeout is what fails if one regresses.
-  const formats = ['email', 'uri', 'uuid', 'date-time', 'date', 'time', 'duration', 'hostname', 'ipv4', 'ipv6'];
+  const formats = [
+    'email',
+    'uri',
+    'uuid',
+    'date-time',
+    'date',
+    'time',
+    'duration',
+    'hostname',
+    'ipv4',
+    'ipv6',
+  ];
   const more = ['mac', 'cidr', 'cidr-v6', 'base64', 'base64url', 'e164', 'jwt', 'emoji', 'nanoid', 'cuid'];
   const units = ['a', '1', '-', '.', 'a.', '1.', 'a@', 'aa:', '1T', 'P1D', 'a-', '=', '😀'];
 

@@ -74,7 +74,9 @@ describe('createQuickJsCodeRunner: limits', () => {
       message: 'the code threw null, not an Error: throw new Error("what went wrong") to say why it stopped',
     };
     expect(failure(await patient.run({ code: 'throw null;' }))).toEqual(thrownNull);
-    expect(failure(await patient.run({ code: 'const all = []; while (true) all.push([all.length]);' }))).toEqual({
+    expect(
+      failure(await patient.run({ code: 'const all = []; while (true) all.push([all.length]);' })),
+    ).toEqual({
       kind: 'memory',
       message: 'the code ran out of memory (limit 8 MB)',
     });

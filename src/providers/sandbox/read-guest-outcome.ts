@@ -66,7 +66,8 @@ function readEnvelope(text: string, limits: QuickJsLimits, heapExhausted: boolea
       ? memoryError(limits)
       : {
           kind: 'runtime' as const,
-          message: 'the code threw null, not an Error: throw new Error("what went wrong") to say why it stopped',
+          message:
+            'the code threw null, not an Error: throw new Error("what went wrong") to say why it stopped',
         };
     return { ok: false, error, logs };
   }
@@ -132,7 +133,10 @@ function failed(kind: CodeRunErrorKind, message: string): GuestResult {
 }
 
 export function memoryError(limits: Pick<QuickJsLimits, 'memoryBytes'>): CodeRunError {
-  return { kind: 'memory', message: `the code ran out of memory (limit ${limits.memoryBytes / 1024 / 1024} MB)` };
+  return {
+    kind: 'memory',
+    message: `the code ran out of memory (limit ${limits.memoryBytes / 1024 / 1024} MB)`,
+  };
 }
 
 function spoiled(): GuestResult {

@@ -12,7 +12,7 @@ import { startBuiltServe } from '../helpers/mcp-fixtures.js';
 
 const apiKey = 'sk-load-test-0123456789';
 const clients = 20;
-const callsPerClient = 50;
+const callsPerClient = 30;
 /** Calls each client keeps in flight: more than the session's cap of 4, so some are refused. */
 const workersPerClient = 5;
 /** What the server's Retry-After says at least (1 s): a client told "busy" waits that long. */

@@ -14,7 +14,7 @@ export function addReadCommand(program: Command, io: CliIo): void {
       .description('read pages (URLs, local files, or - for stdin) and print their main content')
       .argument('[inputs...]', 'http(s) URLs, file paths, or - for stdin; several are read concurrently')
       .option('--format <format>', `output: ${readFormats.join(', ')} (json: one line per input)`, 'markdown')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
     { scope: 'read' },
   );
   addExamples(read, [

@@ -1,26 +1,10 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { fileOnlySettings } from '../config/file-only-settings.js';
 import { settingSources } from '../config/setting-sources.js';
 import { roleFieldNames, schemaSettingPaths, settingsReference } from '../config/settings-reference.js';
-import type { CliIo } from './cli-io.js';
-import { runCli } from './run-cli.js';
+import { runCliInMemory } from '../testing/run-cli-in-memory.js';
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    argv: ['node', 'deepsearch', ...args],
-    env: {},
-    cwd: process.cwd(),
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: Object.assign(Readable.from([]), { isTTY: true }),
-    signal: new AbortController().signal,
-  };
-  const code = await runCli(io);
-  return { code, stdout, stderr };
-}
+const run = (args: string[]) => runCliInMemory(args, { env: {}, cwd: process.cwd() });
 
 /** Rows on an 80-column terminal: a longer line (an example) takes several. */
 function screenRows(text: string): number {

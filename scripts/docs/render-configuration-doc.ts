@@ -51,27 +51,32 @@ export function renderConfigurationDoc(): string {
   const parts = [intro];
   for (const group of settingsReference()) {
     parts.push(`## ${group.title}\n`);
-    parts.push('| config key | variable | flag | default | what |');
-    parts.push('| --- | --- | --- | --- | --- |');
-    for (const setting of group.settings) parts.push(row(setting));
-    parts.push('');
+    parts.push(table(['config key', 'variable', 'flag', 'default', 'what'], group.settings.map(row)), '');
   }
   parts.push('## Read by the CLI only\n');
-  parts.push('| variable | what |');
-  parts.push('| --- | --- |');
-  for (const variable of cliOnlyVariables)
-    parts.push(`| \`${variable.env}\` | ${cell(variable.description)} |`);
+  const variables = cliOnlyVariables.map((variable) => [`\`${variable.env}\``, cell(variable.description)]);
+  parts.push(table(['variable', 'what'], variables));
   return `${parts.join('\n')}\n`;
 }
 
-function row(setting: SettingReference): string {
+function row(setting: SettingReference): string[] {
   const env = setting.env.length > 0 ? setting.env.map((name) => `\`${name}\``).join(', ') : 'file only';
   const flag = setting.flag
     ? `\`--${setting.flag}${setting.placeholder ? ` <${setting.placeholder}>` : ''}\``
     : '';
   const fallback = setting.defaultValue === undefined ? '' : `\`${setting.defaultValue}\``;
   const what = `${setting.secret ? '(secret) ' : ''}${setting.description}`;
-  return `| \`${setting.path}\` | ${env} | ${cell(flag)} | ${cell(fallback)} | ${cell(what)} |`;
+  return [`\`${setting.path}\``, env, cell(flag), cell(fallback), cell(what)];
+}
+
+/** A markdown table with its columns padded to one width, as the formatter (biome) writes it. */
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) =>
+    Math.max(3, title.length, ...rows.map((cells) => cells[column]!.length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((text, column) => text.padEnd(widths[column]!)).join(' | ')} |`;
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
 /** A markdown table cell: pipes escaped (also inside code spans, which GitHub honours). */

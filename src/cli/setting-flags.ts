@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { type SettingSource, settingSources } from '../config/setting-sources.js';
+import { flagPlaceholder, type SettingSource, settingSources } from '../config/setting-sources.js';
 
 /** Per-role flags of the loop's own roles: accepted, listed by `help settings`, kept out of --help-all. */
 const hiddenRoleFlags = /^llm-(agent|beast|evaluator|analyzer|rewriter)-/;
@@ -114,9 +114,8 @@ export function addSettingFlags(command: Command, options: { scope: SettingFlagS
 }
 
 function settingOption(source: SettingSource, description: string): Option {
-  if (source.type === 'boolean') return new Option(`--${source.flag}`, description);
-  const placeholder = source.type === 'string' ? 'value' : source.type === 'list' ? 'a,b' : source.type;
-  return new Option(`--${source.flag} <${placeholder}>`, description);
+  const placeholder = flagPlaceholder(source);
+  return new Option(`--${source.flag}${placeholder ? ` <${placeholder}>` : ''}`, description);
 }
 
 /** --help-all: the help with every setting the command uses; and a pointer to it under --help. */

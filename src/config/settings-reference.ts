@@ -3,7 +3,7 @@ import { llmRoles } from './config-ids.js';
 import { configSchema } from './config-schema.js';
 import { cliOnlyVariables, fileOnlySettings } from './file-only-settings.js';
 import { proxyVariables } from './network-setting-sources.js';
-import { envAliases, type SettingSource, settingSources } from './setting-sources.js';
+import { envAliases, flagPlaceholder, type SettingSource, settingSources } from './setting-sources.js';
 
 /** One setting as `deepsearch help settings` and docs/configuration.md show it. */
 export interface SettingReference {
@@ -63,7 +63,7 @@ export function settingsReference(): SettingGroup[] {
     if (source.env && !entry.env.includes(source.env)) entry.env.push(source.env);
     if (source.flag && !entry.flag) {
       entry.flag = source.flag;
-      entry.placeholder = placeholderOf(source);
+      entry.placeholder = flagPlaceholder(source);
     }
     byPath.set(source.path, entry);
   }
@@ -106,11 +106,6 @@ function newEntry(
   return { path: source.path, env: [], description, secret: source.secret ?? false, defaultValue };
 }
 
-function placeholderOf(source: SettingSource): string | undefined {
-  if (source.type === 'boolean') return undefined;
-  return source.type === 'string' ? 'value' : source.type === 'list' ? 'a,b' : source.type;
-}
-
 /** One entry per role field (`llm.roles.<role>.model`...), its variable and flag written with <ROLE>. */
 function roleReferences(): SettingReference[] {
   return roleFieldNames.map((field) => {
@@ -120,7 +115,7 @@ function roleReferences(): SettingReference[] {
       path: `llm.roles.<role>.${field}`,
       env: [source.env.replace('_AGENT_', '_<ROLE>_')],
       flag: source.flag.replace('llm-agent-', 'llm-<role>-'),
-      placeholder: placeholderOf(source),
+      placeholder: flagPlaceholder(source),
       description: `${field} for one role; roles: ${llmRoles.join(', ')}`,
       secret: source.secret ?? false,
     };

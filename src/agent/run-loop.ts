@@ -80,6 +80,11 @@ async function loop(run: PreparedRun): Promise<FinalAnswer> {
       failedInARow = 0;
       if (final) return final;
       checkpoint();
+      // A model that keeps repeating itself has stopped getting anywhere: answer from what it found.
+      if (context.state.progress.stalled) {
+        budget.exhausted = 'no-progress';
+        break;
+      }
     } catch (error) {
       const kind = classifyStepError(error, { cancel: context.cancelSignal, regular: budget.regularSignal });
       if (kind === 'fatal')

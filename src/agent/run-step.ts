@@ -16,6 +16,7 @@ import { prepareQuestionVector } from './context/semantic-snippets.js';
 import type { EvaluationCriterion } from './evaluation/criteria.js';
 import { callLlm, type RunContext } from './run-context.js';
 import type { FinalAnswer } from './steps/final-answer.js';
+import { noteProgress } from './steps/note-progress.js';
 
 const maxPendingQuestions = 8;
 
@@ -88,6 +89,7 @@ export async function runStep(
     payload,
     think: step.think,
     urlList: state.sourceNumbers.urls(),
+    offeredUrls: prompt.urlList,
     criteria,
   });
   applyOutcome(context, question, step.action, outcome);
@@ -102,7 +104,9 @@ export function applyOutcome(
   outcome: StepOutcome,
 ): void {
   const { state } = context;
-  state.diary.add({ step: context.step, action, question, note: outcome.note });
+  const switchedOff = noteProgress(context, action, outcome.noProgress);
+  const note = switchedOff ? `${outcome.note} ${switchedOff}` : outcome.note;
+  state.diary.add({ step: context.step, action, question, note });
   if (outcome.disableNext && action !== 'none') state.disabled.add(action);
   if (outcome.knowledge) state.knowledge.push(...outcome.knowledge);
   context.emit({

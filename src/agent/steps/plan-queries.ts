@@ -40,6 +40,12 @@ const rewriteExample: z.infer<typeof rewriteSchema> = {
   ],
 };
 
+export interface SearchPlan {
+  queries: PlannedQuery[];
+  /** The agent's queries (and rewrites) dropped as repeats, with what each repeats. */
+  duplicates: DuplicateQuery[];
+}
+
 /**
  * Seed 003's search planning: drop queries already searched or repeated in the batch, rewrite and
  * expand the rest with the rewriter role, and dedup the rewrites again. Reports what it did.
@@ -47,7 +53,7 @@ const rewriteExample: z.infer<typeof rewriteSchema> = {
 export async function planQueries(
   context: RunContext,
   input: { question: string; queries: readonly string[] },
-): Promise<PlannedQuery[]> {
+): Promise<SearchPlan> {
   const { config, state } = context;
   const max = config.agent.maxQueriesPerStep;
   const previous = state.searches.map((search) => search.query);
@@ -83,7 +89,7 @@ export async function planQueries(
       ? 'built-in lexical'
       : `${context.embedding.id} ${context.embedding.model}`,
   });
-  return planned;
+  return { queries: planned, duplicates };
 }
 
 /** The rewriter's queries; on an unusable reply the agent's own queries are searched as they are. */

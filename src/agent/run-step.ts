@@ -73,7 +73,9 @@ export async function runStep(
     context.emit({
       type: 'warning',
       step: context.step,
-      message: `the model returned an unusable step: ${error.validationMessage}`,
+      message:
+        "the model's reply could not be used as a step (not in the asked format); asking again next step",
+      detail: error.validationMessage,
     });
     applyOutcome(context, question, 'none', {
       note: 'your reply did not match the required JSON format; follow it exactly',

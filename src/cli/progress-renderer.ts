@@ -109,6 +109,7 @@ export function createProgressRenderer(
         break;
       case 'warning':
         terminal.write(indent(style('yellow', clipLine(`! ${event.message}`, width))));
+        if (options.debug && event.detail) terminal.write(indent(style('dim', `  ${event.detail}`)));
         break;
       case 'llm-call':
         if (options.debug) {

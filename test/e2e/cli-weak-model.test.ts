@@ -44,6 +44,10 @@ describe('a weak model that repeats itself (built CLI, real HTTP on 127.0.0.1)',
       expect(output.steps).toBeLessThanOrEqual(10);
       expect(output.usage.totalTokens).toBeLessThanOrEqual(40_000);
       expect(output.references[0].url).toBe(world.readUrls[0]);
+      // Its rewriter writes a list of strings: taken as queries, not re-asked, no validator words.
+      expect(output.usage.byRole.rewriter).toMatchObject({ calls: 1 });
+      expect(output.usage.parseFailures).toBe(0);
+      expect(stderr).not.toMatch(/must be an object|query rewrite/);
       expect(stderr).toContain('! no progress: the query was searched before');
       expect(stderr).toContain(
         '! no progress: all 3 pages named were read before; search and visit are off for a step',

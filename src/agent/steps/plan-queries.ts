@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { isStructuredOutputError } from '../../errors/index.js';
 import { type TimeRange, timeRanges } from '../../providers/spec/search-provider.js';
 import { type DuplicateQuery, dedupQueries } from '../../retrieval/dedup-queries.js';
 import { rewriteQueriesPrompt, rewriteQueriesSystemPrompt } from '../prompts/rewrite-queries-prompt.js';
 import { callLlm, type RunContext } from '../run-context.js';
-import { errorMessage, isFatal } from './step-errors.js';
+import { doneWithout, isFatal } from './step-errors.js';
 
 export interface PlannedQuery {
   query: string;
@@ -119,8 +118,12 @@ async function rewriteQueries(
     }));
   } catch (error) {
     if (isFatal(error)) throw error;
-    const reason = isStructuredOutputError(error) ? error.validationMessage : errorMessage(error);
-    context.emit({ type: 'warning', step: context.step, message: `query rewrite skipped: ${reason}` });
+    const warning = doneWithout({
+      what: 'the query rewriter',
+      instead: "searching the agent's own queries",
+      error,
+    });
+    context.emit({ type: 'warning', step: context.step, ...warning });
     return [];
   }
 }

@@ -1,4 +1,9 @@
-import { isAbortError, isAuthenticationError, isConfigError } from '../../errors/index.js';
+import {
+  isAbortError,
+  isAuthenticationError,
+  isConfigError,
+  isStructuredOutputError,
+} from '../../errors/index.js';
 
 /**
  * Errors that must end the run rather than be noted in the diary: cancellation, a rejected key,
@@ -38,4 +43,27 @@ export function classifyStepError(
   if (isAuthenticationError(error) || isConfigError(error)) return 'fatal';
   if (isAbortError(error) && signals.regular.aborted) return 'deadline';
   return 'failed-step';
+}
+
+/** A warning about a call whose result the run goes on without, in a person's words. */
+export interface DoneWithoutWarning {
+  message: string;
+  /** The validator's or provider's own words, for --debug and the run's record. */
+  detail?: string;
+}
+
+/**
+ * What failed and what the run does instead, for the person following it: a reply that did not
+ * fit its shape "could not be used" (the validator's field paths go to `detail`, not the line a
+ * person reads); any other failure is named by its own message, which already says which service.
+ */
+export function doneWithout(input: { what: string; instead: string; error: unknown }): DoneWithoutWarning {
+  const { what, instead, error } = input;
+  if (isStructuredOutputError(error)) {
+    return {
+      message: `${what}: the model's reply could not be used; ${instead}`,
+      detail: error.validationMessage,
+    };
+  }
+  return { message: `${what} failed (${errorMessage(error)}); ${instead}` };
 }

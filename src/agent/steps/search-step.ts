@@ -6,7 +6,7 @@ import type { StepOutcome } from '../actions/action-definition.js';
 import type { RunContext } from '../run-context.js';
 import { untriedAngles } from './no-progress-hints.js';
 import { type PlannedQuery, planQueries, type SearchPlan } from './plan-queries.js';
-import { errorMessage, isFatal, stopRunWith } from './step-errors.js';
+import { errorMessage, failureForModel, isFatal, stopRunWith } from './step-errors.js';
 
 /**
  * Plans the queries (dedup, rewrite, dedup) and runs them concurrently. Hits become side knowledge
@@ -27,7 +27,7 @@ export async function runSearchStep(
   const settled = await Promise.allSettled(planned.map((item) => searchAllowedHosts(context, item)));
   waited();
   budget.countSearch(queries.length);
-  const failures: Array<{ query: string; error: string }> = [];
+  const failures: Array<{ query: string; error: string; forModel: string }> = [];
   let hits = 0;
   let newUrls = 0;
   let firstError: unknown;
@@ -36,20 +36,31 @@ export async function runSearchStep(
     if (outcome.status === 'rejected') {
       if (isFatal(outcome.reason)) throw outcome.reason;
       firstError ??= outcome.reason;
-      failures.push({ query, error: errorMessage(outcome.reason) });
+      failures.push({
+        query,
+        error: errorMessage(outcome.reason),
+        forModel: failureForModel(outcome.reason),
+      });
       return;
     }
     state.searches.push({ query, step: context.step, hits: outcome.value });
     hits += outcome.value.length;
     newUrls += recordHits(context, query, outcome.value);
   });
-  context.emit({ type: 'search-end', step: context.step, queries, hits, newUrls, failures });
+  context.emit({
+    type: 'search-end',
+    step: context.step,
+    queries,
+    hits,
+    newUrls,
+    failures: failures.map(({ query, error }) => ({ query, error })),
+  });
   // Search is down and nothing was ever found or read: answering "not found" would hide the cause.
   if (failures.length === queries.length && state.searches.length === 0 && state.pages.all().length === 0) {
     throw stopRunWith(firstError);
   }
   const failed = failures.length
-    ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failure.error})`).join('; ')}.`
+    ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failure.forModel})`).join('; ')}.`
     : '';
   return {
     note: `searched ${queries.map((query) => `"${query}"`).join(', ')}: ${hits} result${hits === 1 ? '' : 's'}, ${newUrls} new URL${newUrls === 1 ? '' : 's'}.${failed}`,

@@ -67,3 +67,18 @@ export function doneWithout(input: { what: string; instead: string; error: unkno
   }
   return { message: `${what} failed (${errorMessage(error)}); ${instead}` };
 }
+
+/** An address in an error's text, with the word that introduces it ("at http://…"). */
+const serviceAddress =
+  /(?:\s+(?:at|from|on|to|via))?\s*(?:https?:\/\/[^\s"'<>]*[^\s"'<>.,:;)]|\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\]):\d{1,5}\b)/gi;
+
+/**
+ * A failure as the model reads it in its diary: without the addresses of the services behind the
+ * run (the LLM, search, reader or embedding server: an obedient model would try to visit them)
+ * and short. The page a failed read was about is named by the caller, outside the error's text.
+ * Keys never get this far: providers redact them where their errors are made.
+ */
+export function failureForModel(error: unknown): string {
+  const text = errorMessage(error).replace(serviceAddress, '').replace(/\s+/g, ' ').trim();
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}

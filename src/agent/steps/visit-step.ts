@@ -8,7 +8,7 @@ import { embedPageChunks } from '../context/semantic-snippets.js';
 import type { RunContext } from '../run-context.js';
 import type { StoredPage } from '../state/page-store.js';
 import { unreadPages } from './no-progress-hints.js';
-import { errorMessage, isFatal } from './step-errors.js';
+import { errorMessage, failureForModel, isFatal } from './step-errors.js';
 
 const maxLinksPerPage = 200;
 const minReadableChars = 40;
@@ -38,7 +38,7 @@ export async function runVisitStep(
     markVisited(context, url);
     if (outcome.status === 'rejected') {
       if (isFatal(outcome.reason)) throw outcome.reason;
-      failRead(context, url, errorMessage(outcome.reason), notes);
+      failRead(context, url, outcome.reason, notes);
       context.hostHealth.recordUrl(url, readProblem(outcome.reason));
       return;
     }
@@ -138,10 +138,12 @@ function markVisited(context: RunContext, url: string): void {
   if (key) context.state.visited.add(key);
 }
 
-function failRead(context: RunContext, url: string, reason: string, notes: string[]): void {
+/** The person sees the error as it is; the model, which sees bad URLs and the diary, without service addresses. */
+function failRead(context: RunContext, url: string, failure: unknown, notes: string[]): void {
   const key = urlKey(url);
+  const reason = failureForModel(failure);
   if (key) context.state.badUrls.set(key, reason);
-  context.emit({ type: 'read-end', step: context.step, url, ok: false, error: reason });
+  context.emit({ type: 'read-end', step: context.step, url, ok: false, error: errorMessage(failure) });
   notes.push(`could not read ${url}: ${reason}`);
 }
 

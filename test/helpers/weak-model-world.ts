@@ -94,7 +94,8 @@ export function repeatingAgent(
     references: [
       {
         url: world.readUrls[0],
-        quote: 'The Varnholt Observatory was founded in 1893 by the Kestrel Trust',
+        // The heading above the paragraph copied with it, as the weak model did.
+        quote: 'Founding The Varnholt Observatory was founded in 1893 by the Kestrel Trust',
       },
     ],
   };

@@ -51,7 +51,7 @@ function research(args: string[], env: Record<string, string> = {}) {
 describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
   it('prints one JSON report whose footnotes resolve to quotes literally on the pages read', async () => {
     const run = await research([researchTopic, '--json']);
-    expect(run.stderr).toContain('estimate: ~');
+    expect(run.stderr).toMatch(/estimate: ~[\d.]+k tokens of 1\.0M budget, ~\d+ min of 10 min, ~\d+ LLM calls/);
     expect(run.stderr).toContain('Synthesizer');
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);

@@ -11,6 +11,7 @@ export {
   StructuredOutputError,
 } from './provider-error.js';
 export {
+  canBeSecret,
   createRedactor,
   type Redactor,
   redactErrorMessages,

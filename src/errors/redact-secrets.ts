@@ -3,15 +3,48 @@ export type Redactor = (text: string) => string;
 
 export const redactedMarker = '[redacted]';
 
+/** Key prefixes of vendors (OpenAI, Anthropic, Google, Groq, Hugging Face, GitHub, Tavily, Jina, AWS...). */
+const vendorKey =
+  /^(?:sk-|sk_|rk_|pk_|AIza|gsk_|hf_|ghp_|gho_|github_pat_|glpat-|xai-|tvly-|jina_|pplx-|r8_|xox[abpors]-|AKIA)[A-Za-z0-9_-]{8,}$/;
+/** Below this, a value is a word or a placeholder; at and above it, one that looks random enough is a key. */
+const minKeyChars = 12;
+const minBitsPerChar = 3;
+
+/**
+ * Whether a configured value can be a secret worth redacting: a vendor key's shape, or a value
+ * without spaces of 12+ characters that is random enough (Shannon entropy ≥ 3 bits a character;
+ * under 16 characters it must also mix letters and digits). Placeholders local servers take
+ * (`ollama`, `lm-studio`, `EMPTY`, `Kestrel`) are not: replacing them would mangle answers ("the
+ * [redacted] Trust") and model names, and they protect nothing.
+ */
+export function canBeSecret(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  if (vendorKey.test(value)) return true;
+  if (value.length < minKeyChars || bitsPerChar(value) < minBitsPerChar) return false;
+  return value.length >= 16 || (/\d/.test(value) && /\p{L}/u.test(value));
+}
+
+function bitsPerChar(value: string): number {
+  const counts = new Map<string, number>();
+  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) {
+    const share = count / value.length;
+    bits -= share * Math.log2(share);
+  }
+  return bits;
+}
+
 /**
  * A redactor for these secrets, also in their URL-encoded form (a key echoed back from a query
- * string). Longest first, so a key that contains another is replaced whole. Values shorter than 4
- * characters are ignored: replacing them would mangle ordinary text and they protect nothing.
+ * string). Longest first, so a key that contains another is replaced whole. Only values that can be
+ * secrets (`canBeSecret`) are replaced: a placeholder key is ordinary text, and replacing it in a
+ * page's quote or a model name would change what is shown without protecting anything.
  */
 export function createRedactor(secrets: Iterable<string | undefined>): Redactor {
   const variants = new Set<string>();
   for (const secret of secrets) {
-    if (!secret || secret.length < 4) continue;
+    if (!secret || !canBeSecret(secret)) continue;
     variants.add(secret);
     variants.add(encodeURIComponent(secret));
   }

@@ -302,7 +302,11 @@ describe('deepsearch doctor (built CLI)', () => {
         respond: () => ({ content: '{"ok":true}' }),
       }),
     );
-    const ddg = await track(startFakeHttpServer((_request, response) => response.writeHead(403).end()));
+    const ddg = await track(
+      startFakeHttpServer((_request, response) => {
+        response.writeHead(403).end();
+      }),
+    );
     const config = writeJson('ddg-blocked.json', { search: { baseURLs: { duckduckgo: ddg.url } } });
     const run = await runBuiltCli(['doctor', '--config', config, '--page', `${await closedPortUrl()}/page`], {
       DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,

@@ -42,6 +42,7 @@ const settingFlags = (uses: (path: string) => boolean, roles: readonly string[] 
 const commands = {
   ask: [
     'json',
+    'output',
     'quiet',
     'kb',
     'config',

@@ -83,4 +83,6 @@ export interface RunSummary {
   answerPreview: string | null;
   totalTokens: number | null;
   costUsd: number | null;
+  /** A run of `deepsearch eval` (one question of a dataset). */
+  evaluation: boolean;
 }

@@ -45,7 +45,9 @@ describe('a weak model that repeats itself (built CLI, real HTTP on 127.0.0.1)',
       expect(output.usage.totalTokens).toBeLessThanOrEqual(40_000);
       expect(output.references[0].url).toBe(world.readUrls[0]);
       // A verified quote holds no heading glued to it.
-      expect(output.references[0].quote).toBe('The Varnholt Observatory was founded in 1893 by the Kestrel Trust');
+      expect(output.references[0].quote).toBe(
+        'The Varnholt Observatory was founded in 1893 by the Kestrel Trust',
+      );
       // Its rewriter writes a list of strings: taken as queries, not re-asked, no validator words.
       expect(output.usage.byRole.rewriter).toMatchObject({ calls: 1 });
       expect(output.usage.parseFailures).toBe(0);

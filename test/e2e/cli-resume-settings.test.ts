@@ -59,46 +59,46 @@ function agentReplies(): () => FakeOpenAiReply {
   };
 }
 
+const startLlm = () =>
+  startFakeOpenAi({ apiKey: key, routes: { agent_action: agentReplies(), ...passingEvaluation(reply) } });
+
+/** The original run: its LLM, model and SearXNG given as flags, which resume will not be given. */
+const askWithFlags = (llmUrl: string) => [
+  'ask',
+  question,
+  '--llm-base-url',
+  `${llmUrl}/v1`,
+  '--llm-model',
+  'run-model',
+  '--searxng-url',
+  searxng.url,
+];
+
+/** Only the run store and the key in the environment: everything else comes as flags. */
+const bareEnv = (runsFile: string) => ({
+  DEEPSEARCH_NO_RUNS: '0',
+  DEEPSEARCH_RUNS_FILE: runsFile,
+  DEEPSEARCH_LLM_API_KEY: key,
+  DEEPSEARCH_QUERY_REWRITE: '0',
+  DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
+});
+
 describe('deepsearch resume with the settings the run ran with (built CLI)', () => {
   it('uses the stored LLM, model and SearXNG when given none of the original flags, and never stores the key', async () => {
-    const llm = await startFakeOpenAi({
-      apiKey: key,
-      routes: { agent_action: agentReplies(), ...passingEvaluation(reply) },
-    });
+    const llm = await startLlm();
     const runsFile = join(dir, 'runs.sqlite');
-    // Only the run store and the key in the environment: everything else came as flags.
-    const bare = {
-      DEEPSEARCH_NO_RUNS: '0',
-      DEEPSEARCH_RUNS_FILE: runsFile,
-      DEEPSEARCH_LLM_API_KEY: key,
-      DEEPSEARCH_QUERY_REWRITE: '0',
-      DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
-    };
+    const bare = bareEnv(runsFile);
     try {
-      const child = spawn(
-        process.execPath,
-        [
-          cliPath,
-          'ask',
-          question,
-          '--llm-base-url',
-          `${llm.url}/v1`,
-          '--llm-model',
-          'run-model',
-          '--searxng-url',
-          searxng.url,
-        ],
-        {
-          env: {
-            PATH: process.env.PATH ?? '',
-            NO_COLOR: '1',
-            DEEPSEARCH_NO_CACHE: '1',
-            DEEPSEARCH_LOCAL_LLM_URLS: 'off',
-            ...bare,
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
+      const child = spawn(process.execPath, [cliPath, ...askWithFlags(llm.url)], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          NO_COLOR: '1',
+          DEEPSEARCH_NO_CACHE: '1',
+          DEEPSEARCH_LOCAL_LLM_URLS: 'off',
+          ...bare,
         },
-      );
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const exited = new Promise((resolve) => child.once('exit', resolve));
       await waitFor(
         () => llm.requests.filter((request) => request.route === 'agent_action').length === 2,
@@ -131,42 +131,18 @@ describe('deepsearch resume with the settings the run ran with (built CLI)', () 
   }, 60_000);
 
   it('a flag given to resume wins over the stored setting', async () => {
-    const llm = await startFakeOpenAi({
-      apiKey: key,
-      routes: { agent_action: agentReplies(), ...passingEvaluation(reply) },
-    });
-    const runsFile = join(dir, 'override.sqlite');
-    const bare = {
-      DEEPSEARCH_NO_RUNS: '0',
-      DEEPSEARCH_RUNS_FILE: runsFile,
-      DEEPSEARCH_LLM_API_KEY: key,
-      DEEPSEARCH_QUERY_REWRITE: '0',
-      DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
-    };
+    const llm = await startLlm();
+    const bare = bareEnv(join(dir, 'override.sqlite'));
     try {
-      const interrupted = await runBuiltCli(
-        [
-          'ask',
-          question,
-          '--quiet',
-          '--llm-base-url',
-          `${llm.url}/v1`,
-          '--llm-model',
-          'run-model',
-          '--searxng-url',
-          searxng.url,
-        ],
-        bare,
-        {
-          onSpawn: (child) => {
-            const poll = setInterval(() => {
-              if (llm.requests.filter((request) => request.route === 'agent_action').length < 2) return;
-              clearInterval(poll);
-              child.kill('SIGINT');
-            }, 20);
-          },
+      const interrupted = await runBuiltCli([...askWithFlags(llm.url), '--quiet'], bare, {
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            if (llm.requests.filter((request) => request.route === 'agent_action').length < 2) return;
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }, 20);
         },
-      );
+      });
       expect(interrupted.code).toBe(130);
       const id = /deepsearch resume ([0-9a-f-]{36})/.exec(interrupted.stderr)![1]!;
       const resumed = await runBuiltCli(['resume', id, '--json', '--llm-model', 'other-model'], bare);

@@ -64,6 +64,8 @@ const commands = {
     'allow-private-network',
     'no-cache',
     'cache-dir',
+    'proxy',
+    'proxy-bypass',
     'debug',
   ],
   read: [
@@ -78,6 +80,8 @@ const commands = {
     'respect-robots-txt',
     'no-cache',
     'cache-dir',
+    'proxy',
+    'proxy-bypass',
     'debug',
   ],
   serve: ['config', ...settingFlags(() => true, researchRoles)],
@@ -95,7 +99,7 @@ const commands = {
     'page',
     'config',
     ...settingFlags((path) =>
-      /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.)/.test(path),
+      /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.|network\.)/.test(path),
     ),
   ],
 };

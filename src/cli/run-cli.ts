@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { createRedactor, InputError, type Redactor } from '../errors/index.js';
+import { createRedactor, InputError, type Redactor, type Secret } from '../errors/index.js';
 import { addAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
 import { addDoctorCommand } from './doctor-command.js';
@@ -106,7 +106,7 @@ function commandPath(program: Command, args: readonly string[]): string[] {
  * command has loaded its config: an upstream error, a model's reasoning or a stack never prints a key.
  */
 function withRedactedOutput(io: CliIo): CliIo {
-  const secrets: string[] = [];
+  const secrets: Secret[] = [];
   let redact: Redactor = (text) => text;
   const redacting = (stream: CliIo['stdout']): CliIo['stdout'] => ({
     write: (text: string) => stream.write(redact(text)),

@@ -17,6 +17,7 @@ export {
   redactErrorMessages,
   redactedMarker,
   requestSecrets,
+  type Secret,
 } from './redact-secrets.js';
 export {
   BlockedUrlError,

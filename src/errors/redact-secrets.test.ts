@@ -48,6 +48,14 @@ describe('which configured values are secrets', () => {
     expect(canBeSecret('password')).toBe(false);
   });
 
+  it("a password (a proxy's, one written in a URL) is redacted whatever it looks like", () => {
+    const redact = createRedactor([{ password: 'hunter2' }, 'hunter2-looking-key'.slice(0, 4)]);
+    expect(redact('proxy login hunter2 refused')).toBe('proxy login [redacted] refused');
+    expect(createRedactor([{ password: 'abc' }])('abc')).toBe('abc');
+    const fromUrl = createRedactor(requestSecrets('http://alice:pw12@proxy.example:3128/', undefined));
+    expect(fromUrl('auth pw12 failed')).toBe('auth [redacted] failed');
+  });
+
   it("a request's credential headers are redacted only when they can be secrets", () => {
     const secrets = requestSecrets('https://api.example/v1?key=AIzaSyD4e8f1K9qL2mN7pR0sT3vW6xY', {
       authorization: 'Bearer ollama',

@@ -36,15 +36,29 @@ function bitsPerChar(value: string): number {
 }
 
 /**
- * A redactor for these secrets, also in their URL-encoded form (a key echoed back from a query
- * string). Longest first, so a key that contains another is replaced whole. Only values that can be
- * secrets (`canBeSecret`) are replaced: a placeholder key is ordinary text, and replacing it in a
- * page's quote or a model name would change what is shown without protecting anything.
+ * A value to redact: an API key, replaced only when it can be one (`canBeSecret`), or a password
+ * (a proxy's, one written in a URL), which a person chose and which is replaced whatever it looks
+ * like, from 4 characters.
  */
-export function createRedactor(secrets: Iterable<string | undefined>): Redactor {
+export type Secret = string | { password: string };
+
+function secretText(secret: Secret | undefined): string | undefined {
+  if (!secret) return undefined;
+  if (typeof secret === 'string') return canBeSecret(secret) ? secret : undefined;
+  return secret.password.length >= 4 ? secret.password : undefined;
+}
+
+/**
+ * A redactor for these secrets, also in their URL-encoded form (a key echoed back from a query
+ * string). Longest first, so a key that contains another is replaced whole. Keys that cannot be
+ * secrets are left alone: a placeholder key is ordinary text, and replacing it in a page's quote
+ * or a model name would change what is shown without protecting anything.
+ */
+export function createRedactor(secrets: Iterable<Secret | undefined>): Redactor {
   const variants = new Set<string>();
-  for (const secret of secrets) {
-    if (!secret || !canBeSecret(secret)) continue;
+  for (const each of secrets) {
+    const secret = secretText(each);
+    if (!secret) continue;
     variants.add(secret);
     variants.add(encodeURIComponent(secret));
   }
@@ -92,8 +106,8 @@ const secretParameter = /key|token|secret|auth|password|signature/i;
  * scheme), credential-looking query parameters and URL passwords. A provider redacts these from
  * whatever the service answers before the text goes into an error.
  */
-export function requestSecrets(url: string, headers: Record<string, string> | undefined): string[] {
-  const secrets: string[] = [];
+export function requestSecrets(url: string, headers: Record<string, string> | undefined): Secret[] {
+  const secrets: Secret[] = [];
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (!secretHeader.test(name) || !value) continue;
     secrets.push(value, value.replace(/^(Bearer|Basic|Token)\s+/i, ''));
@@ -101,7 +115,7 @@ export function requestSecrets(url: string, headers: Record<string, string> | un
   try {
     const parsed = new URL(url);
     for (const [name, value] of parsed.searchParams) if (secretParameter.test(name)) secrets.push(value);
-    if (parsed.password) secrets.push(decodeURIComponent(parsed.password));
+    if (parsed.password) secrets.push({ password: decodeURIComponent(parsed.password) });
   } catch {
     // not a URL: nothing more to collect
   }

@@ -71,7 +71,9 @@ describe('query dedup and rewrite in the search step', () => {
       'iPhone 16 battery life',
     ]);
     // In a person's words; the validator's field paths only in the detail (--debug).
-    const warning = eventsOf(events, 'warning').find((event) => event.message.startsWith('the query rewriter'));
+    const warning = eventsOf(events, 'warning').find((event) =>
+      event.message.startsWith('the query rewriter'),
+    );
     expect(warning?.message).toBe(
       "the query rewriter: the model's reply could not be used; searching the agent's own queries",
     );

@@ -27,7 +27,7 @@ export async function runSearchStep(
   const settled = await Promise.allSettled(planned.map((item) => searchAllowedHosts(context, item)));
   waited();
   budget.countSearch(queries.length);
-  const failures: Array<{ query: string; error: string; forModel: string }> = [];
+  const failures: Array<{ query: string; error: string }> = [];
   let hits = 0;
   let newUrls = 0;
   let firstError: unknown;
@@ -36,31 +36,20 @@ export async function runSearchStep(
     if (outcome.status === 'rejected') {
       if (isFatal(outcome.reason)) throw outcome.reason;
       firstError ??= outcome.reason;
-      failures.push({
-        query,
-        error: errorMessage(outcome.reason),
-        forModel: failureForModel(outcome.reason),
-      });
+      failures.push({ query, error: errorMessage(outcome.reason) });
       return;
     }
     state.searches.push({ query, step: context.step, hits: outcome.value });
     hits += outcome.value.length;
     newUrls += recordHits(context, query, outcome.value);
   });
-  context.emit({
-    type: 'search-end',
-    step: context.step,
-    queries,
-    hits,
-    newUrls,
-    failures: failures.map(({ query, error }) => ({ query, error })),
-  });
+  context.emit({ type: 'search-end', step: context.step, queries, hits, newUrls, failures });
   // Search is down and nothing was ever found or read: answering "not found" would hide the cause.
   if (failures.length === queries.length && state.searches.length === 0 && state.pages.all().length === 0) {
     throw stopRunWith(firstError);
   }
   const failed = failures.length
-    ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failure.forModel})`).join('; ')}.`
+    ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failureForModel(failure.error)})`).join('; ')}.`
     : '';
   return {
     note: `searched ${queries.map((query) => `"${query}"`).join(', ')}: ${hits} result${hits === 1 ? '' : 's'}, ${newUrls} new URL${newUrls === 1 ? '' : 's'}.${failed}`,

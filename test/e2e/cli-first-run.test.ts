@@ -310,7 +310,9 @@ describe('deepsearch doctor (built CLI)', () => {
     });
     expect(run.code).toBe(2);
     const lines = run.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^ok {4}llm {6}openai-compatible ollama-test at /);
+    expect(lines.find((line) => line.startsWith('ok    llm'))).toMatch(
+      /^ok {4}llm {6}openai-compatible ollama-test at /,
+    );
     expect(run.stdout).not.toContain('[redacted]');
     const search = lines.findIndex((line) => line.startsWith('FAIL  search'));
     expect(lines[search + 1]).toContain('fix: DuckDuckGo refuses or blocks requests from some networks');

@@ -20,6 +20,10 @@ export function addAskCommand(program: Command, io: CliIo): void {
       )
       .option('--quiet', 'no progress on stderr')
       .option('--kb [path]', kbMergeFlagDescription)
+      .option(
+        '--yes',
+        'with no LLM set up, download the default local model without asking (see deepsearch model)',
+      )
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
     { scope: 'ask' },
   );
@@ -32,7 +36,14 @@ export function addAskCommand(program: Command, io: CliIo): void {
   ask.action(
     async (
       words: string[],
-      options: { json?: boolean; quiet?: boolean; config?: string; kb?: string | boolean; output?: string },
+      options: {
+        json?: boolean;
+        quiet?: boolean;
+        config?: string;
+        kb?: string | boolean;
+        output?: string;
+        yes?: boolean;
+      },
     ) => {
       const { runAskCommand } = await import('./run-ask-command.js');
       await runAskCommand(io, {
@@ -43,6 +54,7 @@ export function addAskCommand(program: Command, io: CliIo): void {
         configPath: options.config,
         kb: options.kb,
         output: options.output,
+        yes: options.yes,
       });
     },
   );

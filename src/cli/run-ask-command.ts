@@ -30,6 +30,8 @@ export interface AskCommandOptions {
   kb?: string | boolean;
   /** -o: the answer (or the JSON document) goes to this file instead of stdout. */
   output?: string;
+  /** --yes: download the default local model without asking when no LLM is set up. */
+  yes?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ async function ask(io: CliIo, options: AskCommandOptions): Promise<void> {
     throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
   const config = loadCliConfig(io, options.flags, options.configPath);
   applyKbMergeFlag(config, kb, io.cwd);
-  await prepareLlm(io, config, { quiet: options.quiet });
+  await prepareLlm(io, config, { quiet: options.quiet, offerDownload: true, yes: options.yes });
   prepareSearch(io, config, { quiet: options.quiet });
   const runtime = createCliRuntime(io, config);
   if (config.debug) printDebugHeader(runtime, createTerminal(io.stderr, io.env).write);

@@ -45,6 +45,7 @@ const commands = {
     'output',
     'quiet',
     'kb',
+    'yes',
     'config',
     ...settingFlags((path) => !path.startsWith('server.') && !path.startsWith('research.'), askRoles),
   ],
@@ -84,7 +85,7 @@ const commands = {
     'proxy-bypass',
     'debug',
   ],
-  serve: ['config', ...settingFlags(() => true, researchRoles)],
+  serve: ['config', 'yes', ...settingFlags(() => true, researchRoles)],
   init: [
     'config',
     'llm-provider',

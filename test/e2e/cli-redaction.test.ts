@@ -96,11 +96,6 @@ describe('redaction of configured keys (built CLI)', () => {
       expect(run.stdout + run.stderr).not.toContain(key);
       const stored = storeBytes(runsFile);
       expect(stored.length).toBeGreaterThan(0);
-      if (stored.includes(key))
-        console.log(
-          'AT',
-          stored.slice(stored.indexOf(key) - 300, stored.indexOf(key) + 100).replace(/[^\x20-\x7e]/g, '.'),
-        );
       expect(stored).not.toContain(key);
       const shown = await runBuiltCli(['runs', 'list'], {
         DEEPSEARCH_NO_RUNS: '0',

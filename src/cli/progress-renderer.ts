@@ -108,7 +108,8 @@ export function createProgressRenderer(
         );
         break;
       case 'warning':
-        terminal.write(indent(style('yellow', clipLine(`! ${event.message}`, width))));
+        // Whole, not clipped: what the run does instead comes last, and it is what a person needs.
+        terminal.write(indent(style('yellow', `! ${event.message.replace(/\s+/g, ' ')}`)));
         if (options.debug && event.detail) terminal.write(indent(style('dim', `  ${event.detail}`)));
         break;
       case 'llm-call':

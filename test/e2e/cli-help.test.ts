@@ -2,17 +2,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInMemory } from '../testing/run-cli-in-memory.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
 
-let cwd: string;
+let dir: string;
 beforeAll(async () => {
-  cwd = await mkdtemp(join(tmpdir(), 'deepsearch-help-'));
+  dir = await mkdtemp(join(tmpdir(), 'deepsearch-help-'));
 });
-afterAll(() => rm(cwd, { recursive: true, force: true }));
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const run = (...args: string[]) => runCliInMemory(args, { env: { DEEPSEARCH_NO_CACHE: '1' }, cwd });
+/** The built CLI, as a person's shell starts it: usage errors and help pass through main. */
+const run = (...args: string[]) => runBuiltCli(args);
 
-describe('help screens and usage errors', () => {
+describe('help screens and usage errors (built CLI)', () => {
   it('deepsearch with no arguments prints the commands on stdout and exits 0', async () => {
     const result = await run();
     expect(result.code).toBe(0);
@@ -47,7 +48,7 @@ describe('help screens and usage errors', () => {
   });
 
   it('read takes --json like every other command, and refuses it beside another --format', async () => {
-    const file = join(cwd, 'page.html');
+    const file = join(dir, 'page.html');
     await writeFile(
       file,
       '<html><head><title>Tides</title></head><body><article><p>High tide at Brest is at noon, and the paragraph is long enough to be content.</p></article></body></html>',

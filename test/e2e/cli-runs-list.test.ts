@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyRunUsage } from '../runs/run-cost.js';
-import type { NewRun } from '../runs/run-record.js';
-import { createRunStore } from '../runs/run-store.js';
-import { runCliInMemory } from '../testing/run-cli-in-memory.js';
+import { emptyRunUsage } from '../../src/runs/run-cost.js';
+import type { NewRun } from '../../src/runs/run-record.js';
+import { createRunStore } from '../../src/runs/run-store.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'deepsearch-runs-list-'));
 const file = join(dir, 'runs.sqlite');
@@ -31,9 +31,12 @@ beforeAll(() => {
   store.close();
 });
 
-describe('deepsearch runs list', () => {
+describe('deepsearch runs list (built CLI)', () => {
   it('has a header and a mode column (eval for the runs of deepsearch eval)', async () => {
-    const listed = await runCliInMemory(['runs', 'list'], { env: { DEEPSEARCH_RUNS_FILE: file }, cwd: dir });
+    const listed = await runBuiltCli(['runs', 'list'], {
+      DEEPSEARCH_NO_RUNS: '0',
+      DEEPSEARCH_RUNS_FILE: file,
+    });
     expect(listed.code).toBe(0);
     const lines = listed.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^ID +CREATED +MODE +STATUS +TOKENS +QUESTION$/);

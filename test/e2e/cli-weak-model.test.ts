@@ -95,4 +95,42 @@ describe('a weak model that repeats itself (built CLI, real HTTP on 127.0.0.1)',
       await llm.close();
     }
   });
+
+  it("a step the LLM server failed is noted in the diary without the server's address", async () => {
+    const agent = repeatingAgent(world);
+    let calls = 0;
+    const llm = await startFakeOpenAi({
+      routes: {
+        ...agent,
+        // The second step's call fails: the server answers 503 (no retries).
+        agent_action: (request) =>
+          ++calls === 2
+            ? { status: 503, body: { error: { message: 'overloaded' } } }
+            : agent.agent_action(request),
+        ...alwaysPassingEvaluation(reply),
+      },
+    });
+    try {
+      const run = await runBuiltCli(
+        ['ask', weakModelQuestion, '--json', '--allow-private-network', '--llm-max-retries', '0'],
+        {
+          DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
+          DEEPSEARCH_LLM_MODEL: 'fake-model',
+          DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
+          DEEPSEARCH_SEARXNG_URL: world.searxng.url,
+        },
+      );
+      expect(run.code).toBe(0);
+      const port = new URL(llm.url).port;
+      const after = agentCalls(llm).slice(2);
+      expect(after.length).toBeGreaterThan(0);
+      // The diary says the step failed, and what the server said, but not where the server is.
+      expect(after[0]!.prompt).toMatch(/this step failed \([^)]*503/);
+      for (const request of after) expect(request.prompt).not.toContain(`:${port}`);
+      // The person sees which server failed.
+      expect(run.stderr).toContain(llm.url);
+    } finally {
+      await llm.close();
+    }
+  });
 });

@@ -17,7 +17,7 @@ export function noteProgress(
   state.progress.record(action, noProgress !== undefined);
   if (noProgress === undefined || action === 'none') return undefined;
   const { inARow, total } = state.progress;
-  // Short lines: a terminal shows one line per warning, and the reason comes first.
+  // Short lines with the reason first: the person reads them as the run goes.
   const warn = (message: string) => context.emit({ type: 'warning', step: context.step, message });
   if (state.progress.stalled) {
     const why =

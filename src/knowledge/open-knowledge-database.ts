@@ -9,7 +9,7 @@ export type VectorBackend = 'sqlite-vec' | 'exact-scan';
 
 export interface KnowledgeDatabase {
   database: BetterSqlite3.Database;
-  /** sqlite-vec when its extension loads, else an in-process cosine scan over Float32 blobs. */
+  /** What compares every vector of a small base: sqlite-vec's cosine when its extension loads, else a scan in JS. */
   vectorBackend: VectorBackend;
   /** Why sqlite-vec is not in use, when it is not. */
   vectorBackendNote?: string;
@@ -55,14 +55,19 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
 CREATE VIRTUAL TABLE IF NOT EXISTS summaries_fts USING fts5(
   title, summary, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
 );
-CREATE TABLE IF NOT EXISTS chunk_vectors_blob (chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL);`;
+CREATE TABLE IF NOT EXISTS chunk_vectors_blob (chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS chunk_vector_codes (chunk_id INTEGER PRIMARY KEY, collection TEXT NOT NULL, code BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS vector_code_snapshot (
+  id INTEGER PRIMARY KEY CHECK (id = 1), generation TEXT NOT NULL,
+  ids BLOB NOT NULL, codes BLOB NOT NULL, collection_of BLOB NOT NULL, collections TEXT NOT NULL
+);`;
 
 // SQLite's default upper bound for mmap_size (SQLITE_MAX_MMAP_SIZE).
 const mmapBytes = 0x7fff0000;
 
 /**
- * Opens (creating when new) the knowledge base: one SQLite file with FTS5 and, when the
- * sqlite-vec extension loads, a vec0 index. The native modules load here, on first use, never at
+ * Opens (creating when new) the knowledge base: one SQLite file with FTS5, vectors and their sign
+ * codes (vector-index.ts), and the sqlite-vec extension for exact cosine scans when it loads. The native modules load here, on first use, never at
  * import time.
  */
 export function openKnowledgeDatabase(options: {

@@ -82,11 +82,22 @@ describe('vector index', () => {
     const queries = Array.from({ length: 20 }, (_, index) =>
       vectors[index * 499]!.map((value) => value + 0.3 * random()),
     );
+    const { database } = store.knowledge;
+    const sqliteVecLoaded = () => {
+      try {
+        return Boolean(database.prepare('SELECT vec_version()').pluck().get());
+      } catch {
+        return false;
+      }
+    };
+    // Searches through the codes (and by full text) never load sqlite-vec; the exact scan does.
+    store.nearest(vectors[1]!, { limit: 10 });
+    expect(store.fullText('x', { limit: 5 }).length).toBeGreaterThan(0);
+    expect(sqliteVecLoaded()).toBe(false);
     expect(recallAt(store, queries, 10)).toBeGreaterThanOrEqual(0.95);
+    expect(sqliteVecLoaded()).toBe(true);
     // The search went through the codes (loading them stores their snapshot; the exact scan does not).
-    expect(store.knowledge.database.prepare('SELECT count(*) FROM vector_code_snapshot').pluck().get()).toBe(
-      1,
-    );
+    expect(database.prepare('SELECT count(*) FROM vector_code_snapshot').pluck().get()).toBe(1);
     // A stored vector is its own nearest neighbour, with its exact cosine.
     const [top] = store.nearest(vectors[1234]!, { limit: 1 });
     expect(top!.similarity).toBeCloseTo(1, 5);
@@ -125,6 +136,22 @@ describe('vector index', () => {
     expect(fresh.nearest(probe, { limit: 5 })).toEqual(reader.nearest(probe, { limit: 5 }));
   });
 
+  it('forgets the vectors, their codes and the snapshot when the embedding model changes', () => {
+    const vectors = clusteredVectors(exactVectorLimit + 50);
+    const file = join(folder, 'model.sqlite');
+    const store = open(file);
+    fill(store, vectors);
+    expect(store.nearest(vectors[0]!, { limit: 1 })[0]!.chunkId).toBe(1);
+    const count = (table: string) =>
+      store.knowledge.database.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+    expect(count('vector_code_snapshot')).toBe(1);
+    expect(store.useEmbeddingModel({ model: 'test/other', dimensions: 32 })).toBe(true);
+    expect([count('chunk_vectors_blob'), count('chunk_vector_codes'), count('vector_code_snapshot')]).toEqual(
+      [0, 0, 0],
+    );
+    expect(store.nearest(new Float32Array(32).fill(1), { limit: 1 })).toEqual([]);
+  });
+
   it('compares every vector of a small base, without sqlite-vec too, and skips zero vectors', () => {
     for (const backend of [undefined, 'exact-scan'] as const) {
       const store = open(join(folder, `small-${backend}.sqlite`), backend);
@@ -152,6 +179,7 @@ describe('vector index', () => {
     fill(store, vectors);
     // The layout before the codes: vectors only in a vec0 table, no codes, no migration mark.
     const { database } = store.knowledge;
+    expect(store.vectorBackend).toBe('sqlite-vec');
     database.exec(
       `CREATE VIRTUAL TABLE chunk_vectors_${dimensions} USING vec0(chunk_id INTEGER PRIMARY KEY, collection TEXT, embedding float[${dimensions}] distance_metric=cosine)`,
     );

@@ -45,7 +45,9 @@ export function createVectorIndex(knowledge: KnowledgeDatabase, dimensions: numb
   const statement = createStatementCache(database);
   const codes = createVectorCodes(database, dimensions);
   migrateVectors(knowledge, statement, dimensions, () => codes.rebuild());
-  const exact = createExactScan(statement, knowledge.vectorBackend);
+  // Chosen on the first exact search: reading the backend loads sqlite-vec, which a base searched
+  // through its codes (or not by vector at all) never needs.
+  let exact: ReturnType<typeof createExactScan> | undefined;
   return {
     put(chunkId, collection, vector) {
       statement('INSERT OR REPLACE INTO chunk_vectors_blob (chunk_id, embedding) VALUES (?, ?)').run(
@@ -62,7 +64,9 @@ export function createVectorIndex(knowledge: KnowledgeDatabase, dimensions: numb
     nearest(vector, options) {
       if (vector.length !== dimensions || options.limit <= 0) return [];
       const approximate = !options.exact && littleEndian && codes.count() > exactVectorLimit;
-      return approximate ? codes.nearest(vector, options) : exact(vector, options);
+      if (approximate) return codes.nearest(vector, options);
+      exact ??= createExactScan(statement, knowledge.vectorBackend);
+      return exact(vector, options);
     },
     clear() {
       statement('DELETE FROM chunk_vectors_blob').run();

@@ -11,6 +11,7 @@ export function addAskCommand(program: Command, io: CliIo): void {
       .description('answer a question (reads it from stdin when none is given)')
       .argument('[question...]', 'the question')
       .option('--json', 'print one JSON document and nothing else on stdout')
+      .option('-o, --output <file>', 'write the answer here (markdown, or JSON)')
       .option('--quiet', 'no progress on stderr')
       .option('--kb [path]', kbMergeFlagDescription)
       .option('--yes', 'download the default local model without asking')
@@ -20,12 +21,20 @@ export function addAskCommand(program: Command, io: CliIo): void {
   addExamples(ask, [
     'deepsearch ask "who won the 2022 Nobel prize in physics?"',
     'deepsearch ask --json --max-time 120 "latest stable Node.js version" > answer.json',
+    'deepsearch ask "when was the Varnholt Observatory founded?" -o answer.md',
     'echo "what is SearXNG?" | deepsearch ask --llm-base-url http://localhost:11434/v1 --llm-model qwen2.5:7b',
   ]);
   ask.action(
     async (
       words: string[],
-      options: { json?: boolean; quiet?: boolean; config?: string; kb?: string | boolean; yes?: boolean },
+      options: {
+        json?: boolean;
+        quiet?: boolean;
+        config?: string;
+        kb?: string | boolean;
+        output?: string;
+        yes?: boolean;
+      },
     ) => {
       const { runAskCommand } = await import('./run-ask-command.js');
       await runAskCommand(io, {
@@ -35,6 +44,7 @@ export function addAskCommand(program: Command, io: CliIo): void {
         quiet: options.quiet ?? false,
         configPath: options.config,
         kb: options.kb,
+        output: options.output,
         yes: options.yes,
       });
     },

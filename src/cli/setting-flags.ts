@@ -1,8 +1,22 @@
 import { type Command, Option } from 'commander';
 import { flagPlaceholder, type SettingSource, settingSources } from '../config/setting-sources.js';
 
-/** Per-role flags of the loop's own roles: accepted, listed by `help settings`, kept out of --help-all. */
-const hiddenRoleFlags = /^llm-(agent|beast|evaluator|analyzer|rewriter)-/;
+/** The LLM roles a deep search calls; research adds its own, eval its judge. */
+const askRoles = ['agent', 'beast', 'evaluator', 'analyzer', 'rewriter'];
+const researchRoles = [...askRoles, 'planner', 'librarian', 'writer'];
+
+/** The roles whose per-role flags a command's --help lists: those it calls. */
+const rolesUsedBy: Readonly<Record<SettingFlagScope, readonly string[]>> = {
+  ask: askRoles,
+  research: researchRoles,
+  eval: [...askRoles, 'judge'],
+  mcp: researchRoles,
+  serve: researchRoles,
+  search: [],
+  read: [],
+  doctor: [],
+  kb: ['analyzer'],
+};
 
 /** The commands that take setting flags; each lists in --help only the settings it uses. */
 export type SettingFlagScope =
@@ -103,10 +117,13 @@ export function addSettingFlags(command: Command, options: { scope: SettingFlagS
       source,
       shown ? summary! : `${source.description}${source.env ? ` [env ${source.env}]` : ''}`,
     );
+    const role = /^llm\.roles\.([a-z]+)\./.exec(source.path)?.[1];
     if (shown) option.helpGroup(heading);
     else {
       option.hideHelp();
-      if (used && !hiddenRoleFlags.test(source.flag)) others.push(option.helpGroup('Other settings:'));
+      // Per-role flags: in --help-all for the roles the command calls.
+      if (used && (role === undefined || rolesUsedBy[options.scope].includes(role)))
+        others.push(option.helpGroup('Other settings:'));
     }
     command.addOption(option);
   }
@@ -125,7 +142,7 @@ function addHelpAll(command: Command, others: readonly Option[]): Command {
     for (const option of others) option.hidden = false;
     command.help();
   });
-  const name = commandPath(command);
+  const name = invocation(command);
   return command.addHelpText('afterAll', () =>
     others.some((option) => option.hidden)
       ? `${others.length} more settings: ${name} --help-all. All: deepsearch help settings\n`
@@ -134,7 +151,7 @@ function addHelpAll(command: Command, others: readonly Option[]): Command {
 }
 
 /** `deepsearch kb add`: the words that run this command. */
-export function commandPath(command: Command): string {
+function invocation(command: Command): string {
   const names: string[] = [];
   for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
   return names.join(' ');

@@ -6,7 +6,7 @@ import type { ResearchReport } from '../research/research-types.js';
 import type { CliIo } from './cli-io.js';
 import { assertWritableFile } from './output-file.js';
 import type { ReportFormat, ResearchCommandFlags } from './research-command.js';
-import { createTerminal, formatTokens } from './terminal-style.js';
+import { createTerminal, formatTokens, plural } from './terminal-style.js';
 
 export type ReportOutputFlags = Pick<ResearchCommandFlags, 'json' | 'format' | 'output' | 'quiet'>;
 
@@ -53,6 +53,7 @@ export async function deliverReport(
   if (!flags.quiet) {
     const errors = createTerminal(io.stderr, io.env);
     errors.write(errors.style('dim', summaryLine(report)));
+    for (const line of sectionLines(report)) errors.write(errors.style('dim', line));
   }
 }
 
@@ -94,5 +95,25 @@ export async function deliver(
 
 function summaryLine(report: ResearchReport): string {
   const { factCheck } = report;
-  return `${report.sections.length} sections, ${report.references.length} sources, fact-check ${factCheck.supported}/${factCheck.claims} supported (${factCheck.revised} revised, ${factCheck.removed} removed), ${formatTokens(report.usage.totalTokens)} tokens, ${Math.round(report.durationMs / 1000)} s`;
+  return `${plural(report.sections.length, 'section')}, ${plural(report.references.length, 'source')}, fact-check ${factCheck.supported}/${factCheck.claims} supported (${factCheck.revised} revised, ${factCheck.removed} removed), ${formatTokens(report.usage.totalTokens)} tokens, ${Math.round(report.durationMs / 1000)} s`;
+}
+
+/**
+ * One line per section: its coverage (questions and data points backed by quotes) and the pages
+ * its text cites, so a thin section shows before the report is read.
+ */
+function sectionLines(report: ResearchReport): string[] {
+  const urls = new Map(report.references.map((reference) => [reference.index, reference.url]));
+  return report.sections.map((section) => {
+    const items =
+      section.questions.length +
+      report.plan.dataPoints.filter((point) => point.sectionId === section.id).length;
+    const covered = Math.round(section.coverage * items);
+    const cited = new Set(
+      [...section.markdown.matchAll(/\[\^(\d+)\]/g)]
+        .map((match) => urls.get(Number(match[1])))
+        .filter(Boolean),
+    );
+    return `  ${section.id} ${section.heading}: ${covered} of ${items} covered, ${plural(cited.size, 'source')}`;
+  });
 }

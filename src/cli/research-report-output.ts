@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { InputError } from '../errors/index.js';
-import { renderReportHtml } from '../research/render-report-html.js';
+import { renderReport } from '../research/render-report.js';
 import type { ResearchReport } from '../research/research-types.js';
 import type { CliIo } from './cli-io.js';
 import { assertWritableFile } from './output-file.js';
@@ -55,17 +55,6 @@ export async function deliverReport(
     errors.write(errors.style('dim', summaryLine(report)));
     for (const line of sectionLines(report)) errors.write(errors.style('dim', line));
   }
-}
-
-function renderReport(report: ResearchReport, format: ReportFormat): string {
-  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
-  if (format === 'html')
-    return renderReportHtml({
-      ...report,
-      language: report.plan.language,
-      generatedAt: new Date().toISOString().slice(0, 10),
-    });
-  return report.markdown;
 }
 
 /** Text (a report, an outline) on stdout or in the -o file. */

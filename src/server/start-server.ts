@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { ServerConfig } from '../config/config-schema.js';
+import { closeChromium } from '../providers/browser/launch-chromium.js';
 import { searchProviderIds } from '../providers/search/search-registry.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import type { LogLine } from './access-log.js';
@@ -57,7 +58,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           draining = true;
         },
         cancelRuns: () => shutdown.abort(new Error('server shutting down')),
-      });
+        // The browser PDF export started, if any, goes with the server.
+      }).then(() => closeChromium());
       return closing;
     },
   };

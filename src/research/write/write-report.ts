@@ -165,7 +165,12 @@ async function draftReport(
         naiveDraft(section),
       ).then((draft) => {
         const sources = new Set(draft.references.map((reference) => reference.url)).size;
-        research.task.emit({ type: 'research-section', section: section.section.id, state: 'written', sources });
+        research.task.emit({
+          type: 'research-section',
+          section: section.section.id,
+          state: 'written',
+          sources,
+        });
         return draft;
       }),
     ),

@@ -1,6 +1,7 @@
 import { InputError } from '../errors/index.js';
 import type { ChromiumStatus } from '../providers/browser/launch-chromium.js';
 import { printHtmlToPdf } from '../providers/browser/print-pdf.js';
+import { downloadName } from '../research/download-name.js';
 import { renderReport } from '../research/render-report.js';
 import type { ResearchReport } from '../research/research-types.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -64,7 +65,7 @@ export async function exportReport(
   return new Response(body as BodyInit, {
     headers: {
       'content-type': contentTypes[chosen],
-      'content-disposition': `attachment; filename="${fileName(report.title, chosen)}"`,
+      'content-disposition': `attachment; filename="${downloadName(report.title, chosen, 'report')}"`,
       'x-content-type-options': 'nosniff',
       // The HTML page is a download, not a page of this server: nothing in it may run here.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
@@ -77,16 +78,4 @@ function reportOf(record: RunRecord): ResearchReport | undefined {
   const result = record.result as { markdown?: unknown; report?: ResearchReport };
   const report = typeof result.markdown === 'string' ? (result as ResearchReport) : result.report;
   return report && typeof report.markdown === 'string' ? report : undefined;
-}
-
-/** "Heat pumps in Europe, 2019–2024" → "heat-pumps-in-europe-2019-2024.pdf" (ASCII, for any header). */
-function fileName(title: string, extension: string): string {
-  const stem = title
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  return `${stem || 'report'}.${extension}`;
 }

@@ -1,3 +1,4 @@
+import { downloadName } from '../research/download-name.js';
 import type { SourceRef } from './footnotes.js';
 
 /** The answer as one Markdown document: the question, the text, then footnotes with their quotes. */
@@ -18,11 +19,5 @@ export function runToMarkdown(run: {
 
 /** A file name from the question: "What is X?" → "what-is-x.md". */
 export function exportFileName(question: string, extension: string): string {
-  const stem = question
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  return `${stem || 'deepsearch-run'}.${extension}`;
+  return downloadName(question, extension, 'deepsearch-run');
 }

@@ -189,5 +189,7 @@ describe('export', () => {
     );
     expect(exportFileName('What is the capital of France?', 'md')).toBe('what-is-the-capital-of-france.md');
     expect(exportFileName('???', 'json')).toBe('deepsearch-run.json');
+    // Accented letters keep their letter; the name stays ASCII for any Content-Disposition header.
+    expect(exportFileName('Île de la Cité, 2019–2024', 'pdf')).toBe('ile-de-la-cite-2019-2024.pdf');
   });
 });

@@ -6,10 +6,8 @@ import { findChromium } from '../../src/providers/browser/launch-chromium.js';
 import { createRuntime } from '../../src/runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
-import { createFakeReader } from '../../src/testing/fake-reader.js';
-import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
-import { researchRoutes, researchTopic, researchWebPages } from '../helpers/research-fake-llm.js';
+import { researchRoutes, researchSearchAndReader, researchTopic } from '../helpers/research-fake-llm.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read JSON bodies field by field
 type Json = Record<string, any>;
@@ -35,16 +33,7 @@ async function start(overrides: Parameters<typeof createTestConfig>[0] = {}) {
     server: { port: 0 },
     ...overrides,
   });
-  const search = createFakeSearch({
-    'European heat pump sales': [
-      { url: `${webUrl}/ehpa`, title: 'EHPA market report', snippet: 'Market data for Europe.' },
-      { url: `${webUrl}/iea`, title: 'IEA heat pumps', snippet: 'An outlook for heat pumps.' },
-    ],
-  });
-  const reader = createFakeReader({
-    [`${webUrl}/ehpa`]: researchWebPages['/ehpa'].html,
-    [`${webUrl}/iea`]: researchWebPages['/iea'].html,
-  });
+  const { search, reader } = researchSearchAndReader(webUrl);
   const server = await startServer({
     runtime: createRuntime({ config, search, reader }),
     settings: config.server,

@@ -1,9 +1,11 @@
 import type { DeepSearchConfig } from './config/config-schema.js';
 import { configSecrets } from './config/config-secrets.js';
+import { resolveProxySettings } from './config/proxy-settings.js';
 import { createRedactor, type Redactor } from './errors/index.js';
 import { createKnowledgeBase, type KnowledgeBase } from './knowledge/knowledge-base.js';
 import { createKnowledgeReader } from './knowledge/knowledge-reader.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
+import { createOutboundFetch } from './providers/http/outbound-fetch.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import { createPageReader } from './providers/reader/reader-registry.js';
 import { withRedactedErrors } from './providers/redact-provider-errors.js';
@@ -63,15 +65,17 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
   });
   const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
   const redact = createRedactor(configSecrets(config));
+  // Every service call goes through the config's proxy (HTTPS_PROXY...) unless the caller brings a fetch.
+  const fetch = options.fetch ?? createOutboundFetch({ proxy: resolveProxySettings(config) });
   const llm = withRedactedErrors(
-    createLlmClient({ config, fetch: options.fetch, createModel: options.createModel }),
+    createLlmClient({ config, fetch, createModel: options.createModel }),
     redact,
   );
   // Starts its sandbox process (and loads the engine there) on the first run of code, not here;
   // an injected runner is the caller's to close.
   const ownCodeRunner = options.codeRunner ? undefined : createQuickJsCodeRunner(config.sandbox);
   const codeRunner = options.codeRunner ?? ownCodeRunner!;
-  const services = createRetrievalProviders({ config, fetch: options.fetch });
+  const services = createRetrievalProviders({ config, fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
   // The knowledge base opens on its first search or read, not here.
@@ -80,7 +84,7 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
     : undefined;
   const { search, searchFor } = createRuntimeSearch({
     config,
-    fetch: options.fetch,
+    fetch,
     search: options.search,
     cache,
     network,
@@ -122,7 +126,11 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
 
 /** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
 function createSourceReader(options: RuntimeOptions): PageReader {
-  const sources = createPageReader({ ...options.config.reader, fetch: options.fetch });
+  const sources = createPageReader({
+    ...options.config.reader,
+    fetch: options.fetch,
+    proxy: resolveProxySettings(options.config),
+  });
   for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))
     sources.register(scheme, reader);
   return sources;

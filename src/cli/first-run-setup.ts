@@ -1,6 +1,8 @@
 import { type DeepSearchConfig, llmRoles } from '../config/config-schema.js';
+import { resolveProxySettings } from '../config/proxy-settings.js';
 import { requireApiKey, resolveLlmSettings } from '../config/resolve-llm-settings.js';
 import { isConfigError } from '../errors/index.js';
+import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { discoverLocalLlm, parseLocalLlmCandidates } from '../providers/llm/discover-local-llm.js';
 import { assertSearchConfigured, isSearchFallback } from '../providers/search/search-provider-choice.js';
 import type { CliIo } from './cli-io.js';
@@ -41,7 +43,8 @@ export async function discoverLlm(
 ): Promise<void> {
   if (!needsLlmDiscovery(config)) return;
   const candidates = parseLocalLlmCandidates(io.env.DEEPSEARCH_LOCAL_LLM_URLS);
-  const found = await discoverLocalLlm({ candidates, signal: io.signal });
+  const fetch = createOutboundFetch({ proxy: resolveProxySettings(config) });
+  const found = await discoverLocalLlm({ candidates, signal: io.signal, fetch });
   if (!found) return; // resolveLlmSettings then fails with the line naming the variables and init
   config.llm.provider = 'openai-compatible';
   config.llm.baseURL = found.baseURL;

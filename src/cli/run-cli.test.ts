@@ -58,6 +58,8 @@ const commands = {
     'allow-private-network',
     'no-cache',
     'cache-dir',
+    'proxy',
+    'proxy-bypass',
     'debug',
   ],
   read: [
@@ -71,6 +73,8 @@ const commands = {
     'respect-robots-txt',
     'no-cache',
     'cache-dir',
+    'proxy',
+    'proxy-bypass',
     'debug',
   ],
   serve: ['config', ...settingFlags(() => true)],
@@ -88,7 +92,7 @@ const commands = {
     'page',
     'config',
     ...settingFlags((path) =>
-      /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.)/.test(path),
+      /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.|network\.)/.test(path),
     ),
   ],
 };

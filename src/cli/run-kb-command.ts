@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DeepSearchConfig } from '../config/config-schema.js';
+import { resolveProxySettings } from '../config/proxy-settings.js';
 import { InputError } from '../errors/index.js';
 import type { IngestProgress, IngestReport } from '../knowledge/ingest-documents.js';
 import { createKnowledgeBase, type KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { KnowledgeHit } from '../knowledge/search-knowledge.js';
+import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { createPageReader } from '../providers/reader/reader-registry.js';
 import {
   createRetrievalProviders,
@@ -28,12 +30,13 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
       `no knowledge base at ${input.flags.kb}: deepsearch kb add <paths> --kb ${input.flags.kb} creates one`,
       { param: 'kb' },
     );
-  const providers = createRetrievalProviders({ config });
+  const proxy = resolveProxySettings(config);
+  const providers = createRetrievalProviders({ config, fetch: createOutboundFetch({ proxy }) });
   const kb = createKnowledgeBase({
     file,
     embedding: providers.embedding,
     reranker: providers.reranker,
-    reader: createPageReader({ ...config.reader }),
+    reader: createPageReader({ ...config.reader, proxy }),
   });
   const out = createTerminal(io.stdout, io.env);
   try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { llmRoles, searchKeyProviderIds } from './config-ids.js';
+import { networkConfigSchema } from './network-config-schema.js';
 
 export { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-ids.js';
 
@@ -378,6 +379,7 @@ export const configSchema = z
     sandbox: sandboxConfigSchema.default(() => sandboxConfigSchema.parse({})),
     research: researchConfigSchema.default(() => researchConfigSchema.parse({})),
     runs: runsConfigSchema.default(() => runsConfigSchema.parse({})),
+    network: networkConfigSchema.default(() => networkConfigSchema.parse({})),
     debug: z.boolean().default(false),
   })
   .strict();
@@ -401,6 +403,7 @@ export type ResearchConfig = DeepSearchConfig['research'];
 /** Dollars per million tokens by model id (runs.prices): run costs and `deepsearch eval`. */
 export type PriceTable = DeepSearchConfig['runs']['prices'];
 export type RunsConfig = DeepSearchConfig['runs'];
+export type NetworkConfig = DeepSearchConfig['network'];
 
 /** '*' or an http(s) origin: a scheme, a host and an optional port, nothing after them but '/'. */
 function isOriginOrAny(value: string): boolean {

@@ -1,4 +1,5 @@
 import { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-ids.js';
+import { networkSettingSources } from './network-setting-sources.js';
 import { researchSettingSources } from './research-setting-sources.js';
 import { retrievalSettingSources } from './retrieval-setting-sources.js';
 import { runsSettingSources } from './runs-setting-sources.js';
@@ -232,6 +233,7 @@ const baseSources: SettingSource[] = [
   ...sandboxSettingSources,
   ...researchSettingSources,
   ...runsSettingSources,
+  ...networkSettingSources,
   {
     path: 'reader.allowPrivateNetwork',
     env: 'DEEPSEARCH_ALLOW_PRIVATE_NETWORK',

@@ -3,22 +3,7 @@
  * into a short reason a person can act on.
  */
 export function describeNetworkError(error: unknown): string {
-  return describeNetworkCode(error) ?? lastMessage(error);
-}
-
-/**
- * Only the system error code among the causes, in words ("connection refused (ECONNREFUSED)"):
- * unlike the messages, it names no host, so it can be shown to a server's clients.
- */
-export function describeNetworkCode(error: unknown): string | undefined {
-  const codes: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    current = current.cause;
-  }
-  const code = codes.find((value) => /^E[A-Z_]+$|^UND_ERR/.test(value));
+  const code = networkErrorCode(error);
   const reasons: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
     ENOTFOUND: 'host not found',
@@ -30,18 +15,33 @@ export function describeNetworkCode(error: unknown): string | undefined {
     UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
     UND_ERR_SOCKET: 'connection closed unexpectedly',
   };
-  if (!code) return undefined;
-  return reasons[code] ? `${reasons[code]} (${code})` : code;
-}
-
-function lastMessage(error: unknown): string {
-  let message: string | undefined;
+  if (code) return reasons[code] ? `${reasons[code]} (${code})` : code;
   let current: unknown = error;
+  let message = 'network error';
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     message = current.message;
     current = current.cause;
   }
-  return message ?? 'network error';
+  return message;
+}
+
+/**
+ * Only the reason the system error code gives, in words ("connection refused (ECONNREFUSED)"), or
+ * undefined without one: unlike the messages, it names no host, so a server's clients may see it.
+ */
+export function describeNetworkCode(error: unknown): string | undefined {
+  return networkErrorCode(error) ? describeNetworkError(error) : undefined;
+}
+
+/** The system or undici error code (ECONNREFUSED, UND_ERR_SOCKET...) in a failed fetch's causes. */
+export function networkErrorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code)) return code;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 /** URL without query string or credentials, for messages: query strings may carry keys. */

@@ -1,7 +1,9 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { DeepSearchConfig, LlmRole } from '../../config/config-schema.js';
+import { resolveProxySettings } from '../../config/proxy-settings.js';
 import { type ResolvedLlmSettings, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
 import { isProviderError } from '../../errors/index.js';
+import { createOutboundFetch } from '../http/outbound-fetch.js';
 import type {
   LlmClient,
   StructuredRequest,
@@ -17,6 +19,7 @@ import { structuredOutputUnsupportedCode } from './to-provider-error.js';
 
 export interface LlmClientOptions {
   config: DeepSearchConfig;
+  /** Default: the outbound fetch with the config's proxy settings. */
   fetch?: typeof globalThis.fetch;
   /** Replaces model creation; tests pass a scripted model here. */
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
@@ -55,7 +58,8 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   const noStreaming = new Set<string>();
   const windows = new Map<string, Promise<ContextWindow | undefined>>();
   const knownWindows = new Map<string, number>();
-  const make = options.createModel ?? ((settings) => createLanguageModel(settings, { fetch: options.fetch }));
+  const fetch = options.fetch ?? createOutboundFetch({ proxy: resolveProxySettings(options.config) });
+  const make = options.createModel ?? ((settings) => createLanguageModel(settings, { fetch }));
 
   const stateFor = (role: LlmRole): RoleState => {
     let state = roles.get(role);
@@ -100,7 +104,7 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
           baseURL: settings.baseURL,
           model: settings.model,
           apiKey: settings.apiKey,
-          fetch: options.fetch,
+          fetch,
         }).then((found) => {
           if (found) knownWindows.set(key, found.tokens);
           return found;

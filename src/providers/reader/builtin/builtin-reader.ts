@@ -1,7 +1,9 @@
+import type { ProxySettings } from '../../../config/proxy-settings.js';
 import { ProviderError } from '../../../errors/index.js';
 import { displayUrl } from '../../http/describe-network-error.js';
-import { createGuardedFetch } from '../../http/guarded-fetch.js';
 import type { HostLookup } from '../../http/network-guard.js';
+import { createOutboundFetch } from '../../http/outbound-fetch.js';
+import { createProxyRoute } from '../../http/proxy-route.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
 import { withRetry } from '../../with-retry.js';
 import { decodeBody } from './decode-body.js';
@@ -23,6 +25,8 @@ export interface BuiltinReaderSettings {
   maxRetries?: number;
   /** DNS lookup for the network guard, before each hop and at connect; tests inject one. */
   lookup?: HostLookup;
+  /** Proxies and NO_PROXY (resolveProxySettings); pages are judged before they go to the proxy. */
+  proxy?: ProxySettings;
 }
 
 const providerId = 'builtin-reader';
@@ -30,11 +34,12 @@ export const defaultUserAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36 deepsearch/0.1';
 
 /**
- * Fetches pages itself (network guard before every hop and on the address each connection dials),
- * then reads them by content type: HTML through our extractor, PDF, text, markdown, JSON.
+ * Fetches pages itself (network guard before every hop and on the address each connection dials,
+ * or before the proxy gets the request), then reads them by content type: HTML through our extractor, PDF, text, markdown, JSON.
  */
 export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageReader {
   const allowPrivateNetwork = settings.allowPrivateNetwork ?? false;
+  const route = createProxyRoute(settings.proxy);
   const fetchOptions = (url: string, signal: AbortSignal | undefined): FetchPageOptions => ({
     url,
     providerId,
@@ -46,8 +51,12 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
     userAgent: settings.userAgent ?? defaultUserAgent,
     signal,
     lookup: settings.lookup,
+    viaProxy: (target) => URL.canParse(target) && route(new URL(target)) !== undefined,
   });
-  const guardedFetch = createGuardedFetch({ allowPrivateNetwork, lookup: settings.lookup });
+  const guardedFetch = createOutboundFetch({
+    proxy: settings.proxy,
+    guard: { allowPrivateNetwork, lookup: settings.lookup },
+  });
   const robots = settings.respectRobotsTxt ? createReaderRobotsPolicy(fetchOptions) : undefined;
   return {
     id: 'builtin',

@@ -1,5 +1,5 @@
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
-import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
+import { connect, createServer, type Socket } from 'node:net';
+import { type FakeHttpServer, listenOnLoopback } from '../../src/testing/fake-http-server.js';
 import {
   type FakeOpenAiRequest,
   type FakeOpenAiRoute,
@@ -228,12 +228,12 @@ async function startLlmRelay(target: string) {
     for (const side of [socket, upstream]) side.on('close', () => sockets.delete(side)).on('error', () => {});
     socket.pipe(upstream).pipe(socket);
   });
-  const listen = (port: number) =>
+  const port = await listenOnLoopback(relay);
+  // Back up on the port it had, so the server's configured URL reaches it again.
+  const listen = (at: number) =>
     new Promise<void>((resolve, reject) =>
-      relay.once('error', reject).listen(port, '127.0.0.1', () => resolve()),
+      relay.once('error', reject).listen(at, '127.0.0.1', () => resolve()),
     );
-  await listen(0);
-  const port = (relay.address() as AddressInfo).port;
   const down = () =>
     new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();

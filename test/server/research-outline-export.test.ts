@@ -5,6 +5,7 @@ import type { DeepSearchConfig } from '../../src/config/config-schema.js';
 import { findChromium } from '../../src/providers/browser/launch-chromium.js';
 import { createRuntime } from '../../src/runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
+import { listenOnLoopback } from '../../src/testing/fake-http-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import { researchRoutes, researchSearchAndReader, researchTopic } from '../helpers/research-fake-llm.js';
@@ -233,8 +234,7 @@ describe('a run whose LLM is down', () => {
   it('fails with what failed, in words, and no address or secret', async () => {
     // A port that was just free: nothing listens there now.
     const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as { port: number }).port;
+    const port = await listenOnLoopback(probe);
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const api = await start({
       llm: {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../../testing/fake-http-server.js';
 import { closeChromium, findChromium } from './launch-chromium.js';
 import { printHtmlToPdf } from './print-pdf.js';
 
@@ -15,8 +15,7 @@ beforeAll(async () => {
     fetched.push(request.url ?? '');
     response.end('body { color: red }');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = `http://127.0.0.1:${await listenOnLoopback(server)}`;
 });
 afterAll(async () => {
   await closeChromium();

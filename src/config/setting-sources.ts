@@ -277,13 +277,6 @@ const baseSources: SettingSource[] = [
     description: "skip pages a site's robots.txt disallows for deepsearch (default false)",
   },
   {
-    path: 'reader.chromiumPath',
-    env: 'DEEPSEARCH_CHROMIUM_PATH',
-    flag: 'chromium-path',
-    type: 'string',
-    description: 'Chromium executable for PDF export of reports (default: /usr/bin/chromium if present)',
-  },
-  {
     path: 'reader.jina.apiKey',
     env: 'JINA_API_KEY',
     type: 'string',
@@ -432,6 +425,14 @@ const serverSources: SettingSource[] = [
     flag: 'shutdown-grace',
     type: 'number',
     description: 'serve: seconds running requests get to finish on SIGTERM (default 30)',
+  },
+  {
+    path: 'server.chromiumPath',
+    env: 'DEEPSEARCH_CHROMIUM_PATH',
+    flag: 'chromium-path',
+    type: 'string',
+    description:
+      'serve: Chromium for PDF export of reports (default: /usr/bin/chromium or another usual path)',
   },
 ];
 

@@ -36,7 +36,7 @@ export type ChromiumStatus =
   | { available: false; reason: string };
 
 /**
- * The executable to run: the configured path (`reader.chromiumPath`, DEEPSEARCH_CHROMIUM_PATH)
+ * The executable to run: the configured path (`server.chromiumPath`, DEEPSEARCH_CHROMIUM_PATH; a page reader that needs a browser can pass its own)
  * when set, which must then exist; else the first usual path that does.
  */
 export function findChromium(configured: string | undefined): ChromiumStatus {

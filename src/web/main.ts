@@ -6,7 +6,7 @@ import { createOutlineEditor } from './outline-editor.js';
 import { wireSettingsDialog, wireThemeToggle } from './page-controls.js';
 import { createFootnotePopover } from './popover.js';
 import { createRunView } from './run-view.js';
-import { readSettings, toRequestOptions } from './settings.js';
+import { readSettings, rerunOptions, toRequestOptions } from './settings.js';
 
 const keyStorage = 'deepsearch.apiKey';
 
@@ -37,7 +37,13 @@ const reviewBox = byId('review-box');
 const reviewOutline = byId<HTMLInputElement>('review-outline');
 const editor = createOutlineEditor({
   onStart: async (text, outline) => {
-    await startRun({ question: text, mode: 'research', outline, ...settingsOptions() });
+    try {
+      await startRun({ question: text, mode: 'research', outline, ...settingsOptions() });
+    } catch (error) {
+      // A refused key asks for one; any other refusal is shown in the editor (it is thrown on).
+      if (error instanceof ApiError && error.status === 401) showError(error);
+      throw error;
+    }
     editor.close();
   },
   onDiscard: () => {
@@ -173,7 +179,7 @@ byId('run-retry').addEventListener('click', async () => {
   askError.hidden = true;
   try {
     await startRun({
-      ...(shown.detail.options ?? {}),
+      ...rerunOptions(shown.detail.options),
       question: shown.detail.question,
       mode: shown.detail.mode,
       ...(plan ? { outline: plan } : {}),

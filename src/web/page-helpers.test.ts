@@ -2,10 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from './api-client.js';
 import { formatTokens } from './dom.js';
 import { exportFileName, runToMarkdown } from './export-run.js';
-import { parseHostList, readSettings, toRequestOptions } from './settings.js';
+import { parseHostList, readSettings, rerunOptions, toRequestOptions } from './settings.js';
 import { describeEvent, shortUrl } from './timeline-entry.js';
 
 const event = (body: Record<string, unknown>): RunEvent => ({ seq: 3, at: 0, runId: 'r', type: '', ...body });
+
+describe('the options of a stored run, sent again (Retry)', () => {
+  it('keeps the options of the async API and drops recorded settings it would refuse', () => {
+    expect(
+      rerunOptions({ reasoning_effort: 'high', only_hostnames: ['a.org'], budget: { maxSteps: 8 }, llm: {} }),
+    ).toEqual({ reasoning_effort: 'high', only_hostnames: ['a.org'] });
+    expect(rerunOptions(undefined)).toEqual({});
+  });
+});
 
 describe('settings → request options', () => {
   it('maps presets, provider and host lists, sending nothing for empty fields', () => {

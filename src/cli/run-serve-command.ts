@@ -10,6 +10,7 @@ import { loadCliConfig } from './load-cli-config.js';
 export interface ServeCommandOptions {
   flags: Record<string, unknown>;
   configPath: string | undefined;
+  yes?: boolean;
 }
 
 const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -22,7 +23,7 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   const config = loadCliConfig(io, options.flags, options.configPath);
   const settings = config.server;
   // Fail at start, not on the first client's request, when search or the LLM (or its key) is not set.
-  await prepareLlm(io, config);
+  await prepareLlm(io, config, { offerDownload: true, yes: options.yes });
   prepareSearch(io, config);
   const runtime = createCliRuntime(io, config);
   if (!loopbackHosts.has(settings.host) && settings.apiKeys.length === 0) {

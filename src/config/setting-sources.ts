@@ -1,4 +1,5 @@
 import { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-ids.js';
+import { embeddedSettingSources } from './embedded-setting-sources.js';
 import { networkSettingSources } from './network-setting-sources.js';
 import { researchSettingSources } from './research-setting-sources.js';
 import { retrievalSettingSources } from './retrieval-setting-sources.js';
@@ -49,7 +50,7 @@ const baseSources: SettingSource[] = [
     env: 'DEEPSEARCH_LLM_PROVIDER',
     flag: 'llm-provider',
     type: 'string',
-    description: 'openai | openai-compatible | anthropic | google (inferred when unset)',
+    description: 'openai | openai-compatible | anthropic | google | local-embedded (inferred when unset)',
   },
   {
     path: 'llm.baseURL',
@@ -229,6 +230,7 @@ const baseSources: SettingSource[] = [
     type: 'list',
     description: 'comma-separated hosts: when set, only these are searched and read',
   },
+  ...embeddedSettingSources,
   ...retrievalSettingSources,
   ...sandboxSettingSources,
   ...researchSettingSources,

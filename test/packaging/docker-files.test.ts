@@ -61,7 +61,12 @@ function buildContext(): Array<{ path: string; size: number }> {
       const path = relative(root, full);
       if (entry.isDirectory()) {
         // A folder excluded with nothing re-included below it is skipped whole, as Docker does.
-        if (ignored(path) && !['src', 'scripts/build-web.mjs'].some((kept) => kept.startsWith(path)))
+        if (
+          ignored(path) &&
+          !['src', 'scripts/build-web.mjs', 'scripts/install-embedded-runtime.sh'].some((kept) =>
+            kept.startsWith(path),
+          )
+        )
           continue;
         walk(full);
       } else if (!ignored(path)) {
@@ -113,6 +118,30 @@ describe('Dockerfile', () => {
         ).toBe(true);
       }
     }
+  });
+});
+
+describe('the image with the embedded model (--build-arg EMBEDDED_MODEL=true)', () => {
+  const instructions = dockerfileInstructions(read('Dockerfile'));
+
+  it('installs node-llama-cpp with the same script as CI, only when asked, and ships it', () => {
+    const build = instructions.slice(
+      0,
+      instructions.findIndex((step, index) => index > 0 && step.keyword === 'FROM'),
+    );
+    expect(build).toContainEqual({ keyword: 'ARG', args: 'EMBEDDED_MODEL=false' });
+    const install = build.find(
+      (step) => step.keyword === 'RUN' && step.args.includes('install-embedded-runtime'),
+    );
+    expect(install?.args).toContain(
+      'if [ "$EMBEDDED_MODEL" = "true" ]; then bash scripts/install-embedded-runtime.sh; fi',
+    );
+    // The runtime folder always exists, so the final stage's COPY works without the build arg too.
+    expect(install?.args).toMatch(/^mkdir -p \.embedded-runtime /);
+    expect(instructions).toContainEqual({
+      keyword: 'COPY',
+      args: '--from=build /app/.embedded-runtime ./.embedded-runtime',
+    });
   });
 });
 

@@ -373,6 +373,13 @@ export const serverConfigSchema = z
     maxConcurrent: z.number().int().min(1).default(8),
     /** Requests waiting for a slot; beyond it the server answers 429. */
     maxQueue: z.number().int().min(0).default(32),
+    /**
+     * With several API keys: the share of the queue (and of MCP sessions) one key may hold, so one
+     * key cannot fill them (429 owner_busy past it); freed slots go to the key holding the fewest.
+     */
+    keyShare: z.number().gt(0).max(1).default(0.5),
+    /** Listen on a non-loopback address without API keys (refused at start otherwise). */
+    allowUnauthenticated: z.boolean().default(false),
     maxBodyBytes: z
       .number()
       .int()

@@ -415,6 +415,21 @@ const serverSources: SettingSource[] = [
     description: 'serve: requests waiting for a slot before 429 (default 32)',
   },
   {
+    path: 'server.keyShare',
+    env: 'DEEPSEARCH_KEY_SHARE',
+    flag: 'key-share',
+    type: 'number',
+    description:
+      'serve: with several API keys, the share of queue places and MCP sessions one key may hold (default 0.5)',
+  },
+  {
+    path: 'server.allowUnauthenticated',
+    env: 'DEEPSEARCH_ALLOW_UNAUTHENTICATED',
+    flag: 'allow-unauthenticated',
+    type: 'boolean',
+    description: 'serve: listen on a non-loopback --host without API keys (refused otherwise)',
+  },
+  {
     path: 'server.maxBodyBytes',
     env: 'DEEPSEARCH_MAX_BODY_BYTES',
     flag: 'max-body-bytes',

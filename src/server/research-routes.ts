@@ -66,7 +66,7 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       searchProviders: options.searchProviders,
     });
     const signal = AbortSignal.any([c.req.raw.signal, options.shutdownSignal]);
-    const release = await options.limiter.acquire(signal);
+    const release = await options.limiter.acquire({ owner: c.var.owner, signal });
     try {
       const { plan, estimate } = await runtime.outline(question, { signal, config });
       c.var.record.outcome = 'planned';

@@ -175,7 +175,11 @@ describe('compose.yaml', () => {
     expect(deepsearch.environment).toMatchObject({
       DEEPSEARCH_LLM_BASE_URL: 'http://ollama:11434/v1',
       DEEPSEARCH_SEARXNG_URL: 'http://searxng:8080',
+      // It listens on 0.0.0.0 in the container, refused without keys unless allowed; the port is
+      // published on the host's loopback only.
+      DEEPSEARCH_ALLOW_UNAUTHENTICATED: 'true',
     });
+    expect((deepsearch as { ports?: string[] }).ports).toEqual(['127.0.0.1:3000:3000']);
     expect(compose.services.searxng!.image).toMatch(/^searxng\/searxng/);
     expect(compose.services.ollama!.image).toMatch(/^ollama\/ollama/);
   });

@@ -133,8 +133,14 @@ async function follow(id: string, controller: AbortController, after: number | u
     onEvent: (event) => view.applyEvent(event),
   });
   if (openId !== id) return;
-  view.setStatus(status);
-  view.finish(await api.getRun(id));
+  // The end status and what the run ended with (its error, its exports) show together: a
+  // "failed" without its reason would be read as the whole story.
+  const detail = await api.getRun(id).catch((error: unknown) => {
+    if (openId === id) view.setStatus(status);
+    throw error;
+  });
+  if (openId !== id) return;
+  view.finish(detail);
   void history.refresh();
 }
 

@@ -19,6 +19,7 @@ interface ShownSection {
   badge: HTMLElement;
   steps: HTMLOListElement;
   stepsCount: HTMLElement;
+  stepsFold: HTMLDetailsElement;
   evidence: HTMLDetailsElement;
 }
 
@@ -64,6 +65,13 @@ export function createOutlineView() {
     const badge = h('span', { class: 'section-state', role: 'status' });
     const stepsCount = h('span', { class: 'muted' });
     const steps = h('ol', { class: 'timeline section-timeline' });
+    // Shown once the section's research has a line (a queued section has nothing to unfold).
+    const stepsFold = h(
+      'details',
+      { class: 'section-steps', hidden: '' },
+      h('summary', { class: 'fold' }, 'Steps ', stepsCount),
+      steps,
+    );
     // Shown once the librarian has judged a hop.
     const evidence = h('details', { class: 'section-evidence', id: `evidence-${id}`, hidden: '' });
     const item = h(
@@ -76,7 +84,7 @@ export function createOutlineView() {
         ...questions.map((question) => h('li', {}, question)),
         ...facts.map((fact) => h('li', { class: 'fact' }, `Fact needed: ${fact}`)),
       ),
-      h('details', { class: 'section-steps' }, h('summary', { class: 'fold' }, 'Steps ', stepsCount), steps),
+      stepsFold,
       evidence,
     );
     const shown: ShownSection = {
@@ -87,6 +95,7 @@ export function createOutlineView() {
       badge,
       steps,
       stepsCount,
+      stepsFold,
       evidence,
     };
     update(shown, {});
@@ -172,8 +181,9 @@ export function createOutlineView() {
     /** Counts the section's own timeline lines in its folded summary. */
     countSteps(id: string) {
       const section = sections.get(id);
-      if (section)
-        section.stepsCount.textContent = `(${section.steps.querySelectorAll(':scope > li:not([data-kind="step"])').length})`;
+      if (!section) return;
+      section.stepsFold.hidden = false;
+      section.stepsCount.textContent = `(${section.steps.querySelectorAll(':scope > li:not([data-kind="step"])').length})`;
     },
     /** Moves a section's state on from research-hop, coverage and research-section events. */
     apply(event: RunEvent, id: string) {

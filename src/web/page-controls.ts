@@ -41,6 +41,10 @@ export function wireThemeToggle() {
     themeToggle.setAttribute('aria-label', `Switch to ${dark ? 'light' : 'dark'} theme`);
   }
   applyTheme(localStorage.getItem(themeStorage));
+  // The system switching to dark in the evening: followed until the toggle made a choice.
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    if (!localStorage.getItem(themeStorage)) applyTheme(null);
+  });
   themeToggle.addEventListener('click', () => {
     const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
     localStorage.setItem(themeStorage, next);

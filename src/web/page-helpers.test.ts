@@ -196,6 +196,19 @@ describe('export', () => {
     expect(markdown).toBe(
       '# What is the capital?\n\nParis.[^1]\n\n[^1]: [A x](https://a.example/) — "Paris is the capital"\n',
     );
+    // A report: its own title and footnote definitions, each once; a definition it lacks is added.
+    const report =
+      '# Paris through the ages\n\nIt began on an island.[^1][^2]\n\n[^1]: "The city began" [A](https://a.example/)';
+    expect(
+      runToMarkdown({
+        question: 'History of Paris',
+        markdown: report,
+        references: [
+          { index: 1, url: 'https://a.example/', title: 'A', quote: 'The city began' },
+          { index: 2, url: 'https://b.example/', title: 'B', quote: '' },
+        ],
+      }),
+    ).toBe(`${report}\n\n[^2]: [B](https://b.example/)\n`);
     expect(exportFileName('What is the capital of France?', 'md')).toBe('what-is-the-capital-of-france.md');
     expect(exportFileName('???', 'json')).toBe('deepsearch-run.json');
     // Accented letters keep their letter; the name stays ASCII for any Content-Disposition header.

@@ -236,7 +236,11 @@ export function createRunView(options: RunViewOptions) {
         );
       if (detail.status === 'failed' || detail.status === 'cancelled') {
         runError.hidden = false;
-        runError.textContent = detail.error?.message ?? `The run was ${detail.status}.`;
+        // The API's messages start in lower case, as OpenAI's do; on the page it is a sentence.
+        const message = detail.error?.message;
+        runError.textContent = message
+          ? `${message.charAt(0).toUpperCase()}${message.slice(1)}`
+          : `The run was ${detail.status}.`;
         if (!detail.result) {
           draft.hidden = true;
           actions.hidden = true;

@@ -47,13 +47,17 @@ export function createTimelineView(outline: OutlineView) {
         : entry;
     const item = renderEntry(merged);
     const list = (section && outline.stepsOf(section)) || timeline;
+    // The list follows new lines while its end is in view, not while a person reads further up;
+    // a folded list (a section's steps) opens at its start.
+    const following =
+      !list.closest('details:not([open])') && list.scrollHeight - list.scrollTop - list.clientHeight < 32;
     if (existing) existing.item.replaceWith(item);
     else list.append(item);
     lines.set(entry.key, { item, entry: merged });
     if (list !== timeline && section) outline.countSteps(section);
     else
       timelineCount.textContent = `(${timeline.querySelectorAll(':scope > li[data-kind]:not([data-kind="step"])').length})`;
-    list.scrollTop = list.scrollHeight;
+    if (following) list.scrollTop = list.scrollHeight;
   }
 
   /**

@@ -254,6 +254,7 @@ export async function expectFailureThenRetry(
   onFailed?: () => Promise<void>,
 ) {
   await waitForStatus(page, 'failed');
+  await page.locator('#run-error', { hasText: message }).waitFor();
   await expect(page.locator('#run-error').textContent()).resolves.toBe(message);
   for (const name of ['Copy', 'Export Markdown', 'Export JSON'])
     await expect(page.getByRole('button', { name, exact: true }).isVisible()).resolves.toBe(false);

@@ -3,7 +3,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatTokens } from '../../src/web/dom.js';
 import { researchTopic } from '../helpers/research-fake-llm.js';
-import { buildWebUi, canRunBrowser, launchChromium, openTab, screenshotDir, shot } from './web-ui-browser.js';
+import {
+  buildWebUi,
+  canRunBrowser,
+  launchChromium,
+  openTab,
+  screenshotDir,
+  shot,
+  shotEach,
+} from './web-ui-browser.js';
 import {
   addOutlineSection,
   ask,
@@ -200,6 +208,8 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await shot(page, 'real-running-mobile-light');
     await cancelOpenRun(page);
     await expect(waitingNote.count()).resolves.toBe(0);
+    // Cancel's answer marks the run at once; the message comes with the run's end.
+    await page.locator('#run-error', { hasText: 'The run was cancelled.' }).waitFor();
     await expect(page.locator('#run-error').textContent()).resolves.toBe('The run was cancelled.');
     await shot(page, 'real-cancelled-mobile-light');
     const id = openRunId(page);
@@ -248,7 +258,7 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     expect(events.filter((event) => event.type === 'run-start')).toHaveLength(2);
     await page.mouse.move(5, 5);
     await page.locator('#popover').waitFor({ state: 'hidden' });
-    await shot(page, 'real-resumed-mobile-light');
+    await shotEach(page, 'real-resumed');
     const resumed = await serverRun(id);
     expect(resumed).toMatchObject({ status: 'completed', resumable: false });
     // The gauge shows the resumed run's count as the server has it (both parts), not the earlier one's.
@@ -396,7 +406,7 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
           world!.llm.requests.filter((request) => request.route).map((request) => request.route),
         ).toEqual(['research_plan']);
         await expect(serverRuns()).resolves.toEqual([]);
-        await shot(tab, 'real-outline-editor-desktop-dark');
+        await shotEach(tab, 'real-outline-editor');
       },
       edit: (tab) => addOutlineSection(tab, 'Outlook', ['What is the outlook for heat pump sales?']),
     });
@@ -434,7 +444,7 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     const evidence = await openEvidenceFromReport(page, 'Sales');
     expect(evidence).toContain('Evidence: 2 of 2 covered');
     expect(evidence).toContain('Heat pump sales in Europe reached 3 million units in 2022');
-    await shot(page, 'real-research-desktop-dark');
+    await shotEach(page, 'real-research');
     // The server's renderings of the report: one HTML page, and Chromium's PDF of it.
     const html = await exportFile(page, 'Export HTML');
     expect(html.name).toBe('european-heat-pump-sales-after-2022.html');
@@ -476,9 +486,9 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await ask(page, realQuestions.paris);
     await expectFailureThenRetry(
       page,
-      'the LLM server (openai-compatible) could not be reached: connection refused (ECONNREFUSED)',
+      'The LLM server (openai-compatible) could not be reached: connection refused (ECONNREFUSED)',
       async () => {
-        await shot(page, 'real-llm-down-mobile-light');
+        await shotEach(page, 'real-llm-down');
         // Back up before Retry is pressed.
         await world!.llmUp();
       },

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeRunsApi, startFakeRunsApi } from '../../src/testing/fake-runs-api.js';
-import { buildWebUi, canRunBrowser, launchChromium, openTab, shot } from './web-ui-browser.js';
+import { buildWebUi, canRunBrowser, launchChromium, openTab, shot, shotEach } from './web-ui-browser.js';
 import {
   ask,
   cancelOpenRun,
@@ -182,7 +182,7 @@ describe.runIf(canRunBrowser)('the web UI', () => {
       'The city began on the Île de la Cité.',
     );
     await page.keyboard.press('Escape');
-    await shot(page, 'research-mobile-dark');
+    await shotEach(page, 'research');
     const created = api.requests.find((request) => request.method === 'POST');
     expect(created?.body).toEqual({
       question: 'History of Paris',
@@ -207,7 +207,7 @@ describe.runIf(canRunBrowser)('the web UI', () => {
         await expect(
           tab.getByLabel('Section 2 facts the report needs, one per line').inputValue(),
         ).resolves.toBe('population of Paris in 2020');
-        await shot(tab, 'outline-editor-desktop-light');
+        await shotEach(tab, 'outline-editor');
       },
       edit: async (tab) => {
         await tab.getByLabel('Report title').fill('Paris through the ages');
@@ -248,7 +248,7 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     expect(evidence).toContain('Evidence: 1 of 1 covered');
     expect(evidence).toContain('What is Paris today?');
     expect(evidence).toContain('The city began on the Île de la Cité.');
-    await shot(page, 'research-outline-desktop-light');
+    await shotEach(page, 'research-evidence');
     // Exports: the server's HTML and PDF of the report, beside the page's own Markdown.
     await expect(exportFile(page, 'Export HTML')).resolves.toMatchObject({
       name: 'paris-through-the-ages.html',
@@ -256,7 +256,11 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     const pdf = await exportFile(page, 'Export PDF');
     expect(pdf).toMatchObject({ name: 'paris-through-the-ages.pdf' });
     expect(pdf.text.startsWith('%PDF-')).toBe(true);
-    expect((await exportFile(page, 'Export Markdown')).text).toContain('# History of Paris');
+    // The page's Markdown is the report as shown: its own title and footnote definition, once each.
+    const markdown = (await exportFile(page, 'Export Markdown')).text;
+    expect(markdown.startsWith('# Paris through the ages\n')).toBe(true);
+    expect(markdown.match(/^# /gm)).toHaveLength(1);
+    expect(markdown.match(/^\[\^1\]:/gm)).toHaveLength(1);
     // A follow-up question starts a new run: as a question, or as research.
     const before = api.runs.size;
     await page.getByRole('button', { name: 'How did the Seine shape the city?', exact: true }).click();
@@ -293,13 +297,19 @@ describe.runIf(canRunBrowser)('the web UI', () => {
         ['Food', 'queued'],
       ]);
     await expect(page.locator('#gauge-text').textContent()).resolves.toMatch(/^[\d.]+k tokens used$/);
-    await shot(page, 'research-running-desktop-dark');
+    // A queued section has no steps to unfold yet; a searching one has.
+    const stepsFold = (heading: string) =>
+      page.locator('#outline-list > li', { hasText: heading }).locator('details.section-steps');
+    await expect(stepsFold('Food').isVisible()).resolves.toBe(false);
+    await expect(stepsFold('Origins').isVisible()).resolves.toBe(true);
+    await shotEach(page, 'research-running');
     await cancelOpenRun(page);
     await expect(outlineStates(page)).resolves.toEqual([
       ['Origins', 'stopped · covered 1 of 2'],
       ['Modern era', 'covered 1 of 1 · 1 source'],
       ['Food', 'stopped'],
     ]);
+    await shotEach(page, 'research-stopped');
     expect(problems).toEqual([]);
   }, 120_000);
 
@@ -310,8 +320,8 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     await ask(page, 'down: what is the capital of France?');
     await expectFailureThenRetry(
       page,
-      'the LLM server (openai-compatible) could not be reached: connection refused (ECONNREFUSED)',
-      () => shot(page, 'llm-down-mobile-light'),
+      'The LLM server (openai-compatible) could not be reached: connection refused (ECONNREFUSED)',
+      () => shotEach(page, 'llm-down'),
     );
     const posts = api.requests.filter((request) => request.method === 'POST');
     expect(posts.map((request) => request.body)).toEqual([

@@ -218,6 +218,7 @@ export function createRunView(options: RunViewOptions) {
       updateElapsed();
       gauge.finish(detail);
       outline.finish(detail.status);
+      timeline.settle();
       // The report as the server renders it: only the formats it says it can make (PDF needs Chromium).
       const formats = new Set(detail.report_formats ?? []);
       exportHtml.hidden = !formats.has('html');

@@ -10,6 +10,7 @@ import { describeEvent, type TimelineContext, type TimelineEntry } from './timel
  */
 export function createTimelineView(outline: OutlineView) {
   const timeline = byId('timeline');
+  const timelineBox = byId('timeline-box');
   const timelineCount = byId('timeline-count');
   let lines = new Map<string, { item: HTMLLIElement; entry: TimelineEntry }>();
   // Per run id (a research run's sections step at once): the note of a step still waiting for its model.
@@ -53,6 +54,7 @@ export function createTimelineView(outline: OutlineView) {
       !list.closest('details:not([open])') && list.scrollHeight - list.scrollTop - list.clientHeight < 32;
     if (existing) existing.item.replaceWith(item);
     else list.append(item);
+    if (list === timeline) timelineBox.hidden = false;
     lines.set(entry.key, { item, entry: merged });
     if (list !== timeline && section) outline.countSteps(section);
     else
@@ -79,6 +81,7 @@ export function createTimelineView(outline: OutlineView) {
       lines = new Map();
       waiting.clear();
       timeline.replaceChildren();
+      timelineBox.hidden = false;
       timelineCount.textContent = '';
     },
     /** Shows the event's line, if it has one, where it belongs (`section`: a research section's). */
@@ -93,6 +96,13 @@ export function createTimelineView(outline: OutlineView) {
     stopWaiting() {
       for (const note of waiting.values()) note.remove();
       waiting.clear();
+    },
+    /**
+     * The run ended: a timeline with no line but a step's header (the model failed at its first
+     * call) says nothing the error below it does not, so it goes; a resumed run's lines bring it back.
+     */
+    settle() {
+      timelineBox.hidden = !timeline.querySelector(':scope > li:not([data-kind="step"])');
     },
   };
 }

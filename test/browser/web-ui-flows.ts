@@ -259,6 +259,8 @@ export async function expectFailureThenRetry(
   for (const name of ['Copy', 'Export Markdown', 'Export JSON'])
     await expect(page.getByRole('button', { name, exact: true }).isVisible()).resolves.toBe(false);
   await expect(page.locator('#answer').isVisible()).resolves.toBe(false);
+  // It failed at its first model call: no timeline of an empty "Step 1" above the message.
+  await expect(page.locator('#timeline-box').isVisible()).resolves.toBe(false);
   await onFailed?.();
   const failed = page.url();
   const retry = page.getByRole('button', { name: 'Retry', exact: true });

@@ -168,15 +168,14 @@ const llmCall = (tokens: number) => ({
   repairs: 0,
 });
 
+type FakeSection = { id: string; heading: string; questions: string[]; items: string[] };
+
 /** One hop of a section: its part's run-start, a search step, its librarian's coverage. */
-function hopEvents(
-  section: { id: string; heading: string; questions: string[] },
-  hop: number,
-  covered: number,
-) {
+function hopEvents(section: FakeSection, hop: number, covered: number) {
   const part = { runId: `run_part_${section.id}_${hop}` };
   const query = `${section.heading.toLowerCase()} of Paris${hop > 1 ? ` (hop ${hop})` : ''}`;
-  const items = section.questions;
+  // The librarian judges a section's questions and the facts it needs, as the real one does.
+  const { items } = section;
   return {
     start: [
       {
@@ -242,10 +241,19 @@ function hopEvents(
  */
 function researchRun(body: Record<string, unknown>): FakeRunScript {
   const plan = (body.outline as typeof parisPlan | undefined) ?? parisPlan;
-  const sections = plan.sections.map((section, at) => ({ ...section, id: `s${at + 1}` }));
+  const sections: FakeSection[] = plan.sections.map((section, at) => ({
+    ...section,
+    id: `s${at + 1}`,
+    items: [
+      ...section.questions,
+      ...(plan.dataPoints ?? [])
+        .filter((point) => point.sectionId === section.id)
+        .map((point) => point.description),
+    ],
+  }));
   const [first, ...rest] = sections;
-  const hop1 = sections.map((section, at) => hopEvents(section, 1, at === 0 ? 1 : section.questions.length));
-  const firstAgain = hopEvents(first!, 2, first!.questions.length);
+  const hop1 = sections.map((section, at) => hopEvents(section, 1, at === 0 ? 1 : section.items.length));
+  const firstAgain = hopEvents(first!, 2, first!.items.length);
   const hold = String(body.question).startsWith('hold');
   // Held mid-way, a third section has not started: it shows queued.
   const queued = hold
@@ -272,12 +280,12 @@ function researchRun(body: Record<string, unknown>): FakeRunScript {
     followUps: parisFollowUps,
     budget: { maxTokens: 400_000, tokensUsed: 23_400, maxTimeMs: 600_000, elapsedMs: 4000, stepsUsed: 6 },
   };
-  const gathered = (section: { id: string; questions: string[] }) => ({
+  const gathered = (section: FakeSection) => ({
     type: 'research-section',
     section: section.id,
     state: 'gathered',
-    covered: section.questions.length,
-    total: section.questions.length,
+    covered: section.items.length,
+    total: section.items.length,
     hops: section === first ? 2 : 1,
     stopped: 'covered',
     sources: 1,

@@ -155,7 +155,7 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     // The plan is an outline; each section's state, its steps folded under it.
     await expect(outlineStates(page)).resolves.toEqual([
       ['Origins', 'written · covered 2 of 2 · 1 source'],
-      ['Modern era', 'written · covered 1 of 1 · 1 source'],
+      ['Modern era', 'written · covered 2 of 2 · 1 source'],
     ]);
     await expect(page.locator('#outline-s2 .section-questions').textContent()).resolves.toContain(
       'Fact needed: population of Paris in 2020',
@@ -242,10 +242,11 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     await waitForStatus(page, 'completed');
     await expect(outlineStates(page)).resolves.toEqual([
       ['Food', 'written · covered 2 of 2 · 1 source'],
-      ['Modern era', 'written · covered 1 of 1 · 1 source'],
+      ['Modern era', 'written · covered 2 of 2 · 1 source'],
     ]);
     const evidence = await openEvidenceFromReport(page, 'Modern era');
-    expect(evidence).toContain('Evidence: 1 of 1 covered');
+    expect(evidence).toContain('Evidence: 2 of 2 covered');
+    expect(evidence).toContain('population of Paris in 2020');
     expect(evidence).toContain('What is Paris today?');
     expect(evidence).toContain('The city began on the Île de la Cité.');
     await shotEach(page, 'research-evidence');
@@ -293,7 +294,7 @@ describe.runIf(canRunBrowser)('the web UI', () => {
       .poll(() => outlineStates(page), { timeout: 15_000 })
       .toEqual([
         ['Origins', 'covered 1 of 2 · searching hop 2'],
-        ['Modern era', 'covered 1 of 1 · 1 source'],
+        ['Modern era', 'covered 2 of 2 · 1 source'],
         ['Food', 'queued'],
       ]);
     await expect(page.locator('#gauge-text').textContent()).resolves.toMatch(/^[\d.]+k tokens used$/);
@@ -306,7 +307,7 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     await cancelOpenRun(page);
     await expect(outlineStates(page)).resolves.toEqual([
       ['Origins', 'stopped · covered 1 of 2'],
-      ['Modern era', 'covered 1 of 1 · 1 source'],
+      ['Modern era', 'covered 2 of 2 · 1 source'],
       ['Food', 'stopped'],
     ]);
     await shotEach(page, 'research-stopped');

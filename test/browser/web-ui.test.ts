@@ -305,11 +305,14 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     await expect(stepsFold('Origins').isVisible()).resolves.toBe(true);
     await shotEach(page, 'research-running');
     await cancelOpenRun(page);
-    await expect(outlineStates(page)).resolves.toEqual([
-      ['Origins', 'stopped · covered 1 of 2'],
-      ['Modern era', 'covered 2 of 2 · 1 source'],
-      ['Food', 'stopped'],
-    ]);
+    // Cancel's answer marks the run at once; the sections stop with the run's end, which follows.
+    await expect
+      .poll(() => outlineStates(page), { timeout: 10_000 })
+      .toEqual([
+        ['Origins', 'stopped · covered 1 of 2'],
+        ['Modern era', 'covered 2 of 2 · 1 source'],
+        ['Food', 'stopped'],
+      ]);
     await shotEach(page, 'research-stopped');
     expect(problems).toEqual([]);
   }, 120_000);

@@ -5,6 +5,7 @@ import { InputError } from '../errors/index.js';
 import type { IngestProgress, IngestReport } from '../knowledge/ingest-documents.js';
 import { createKnowledgeBase, type KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { KnowledgeHit } from '../knowledge/search-knowledge.js';
+import { acquireExtractionPool } from '../providers/reader/extraction/shared-extraction-pool.js';
 import { createPageReader } from '../providers/reader/reader-registry.js';
 import {
   createRetrievalProviders,
@@ -29,11 +30,15 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
       { param: 'kb' },
     );
   const providers = createRetrievalProviders({ config });
+  const extraction = acquireExtractionPool(config.reader.extraction);
+  const { extractor } = extraction;
   const kb = createKnowledgeBase({
     file,
     embedding: providers.embedding,
     reranker: providers.reranker,
-    reader: createPageReader({ ...config.reader }),
+    reader: createPageReader({ ...config.reader, extractor }),
+    extractor,
+    maxFileBytes: config.knowledge.maxFileBytes,
   });
   const out = createTerminal(io.stdout, io.env);
   try {
@@ -46,6 +51,7 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
     else await runSearch(io, kb, input, out, config.debug);
   } finally {
     kb.close();
+    extraction.release();
   }
 }
 
@@ -116,6 +122,7 @@ function renderReport(report: IngestReport, terminal: Terminal): string {
     lines.push(`the embedding model changed: ${report.reembedded} chunks embedded again`);
   for (const duplicate of report.duplicates)
     lines.push(terminal.style('dim', `= ${duplicate.source} (same as ${duplicate.of})`));
+  for (const { source, note } of report.notes) lines.push(terminal.style('yellow', `! ${source}: ${note}`));
   for (const failure of report.failed)
     lines.push(terminal.style('red', `✗ ${failure.source}: ${failure.reason}`));
   return `${lines.join('\n')}\n`;

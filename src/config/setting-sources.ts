@@ -1,4 +1,5 @@
 import { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-ids.js';
+import { extractionSettingSources } from './extraction-setting-sources.js';
 import { researchSettingSources } from './research-setting-sources.js';
 import { retrievalSettingSources } from './retrieval-setting-sources.js';
 import { runsSettingSources } from './runs-setting-sources.js';
@@ -230,6 +231,7 @@ const baseSources: SettingSource[] = [
   },
   ...retrievalSettingSources,
   ...sandboxSettingSources,
+  ...extractionSettingSources,
   ...researchSettingSources,
   ...runsSettingSources,
   {

@@ -2,6 +2,7 @@ import type { ReaderConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../errors/index.js';
 import type { PageReader } from '../spec/page-reader.js';
 import type { BuiltinReaderSettings } from './builtin/builtin-reader.js';
+import type { ContentExtractor } from './extraction/content-extractor.js';
 import { createFileReader } from './file/file-reader.js';
 import { createJinaReader } from './jina/jina-reader.js';
 import { createSchemeReader, type SchemeReader } from './scheme-reader.js';
@@ -9,6 +10,8 @@ import { createSchemeReader, type SchemeReader } from './scheme-reader.js';
 /** What the runtime passes besides the reader config. */
 export interface PageReaderDependencies {
   fetch?: typeof globalThis.fetch;
+  /** Parses pages and files (the runtime's extraction pool); default the default settings' pool. */
+  extractor?: ContentExtractor;
 }
 
 export type PageReaderSettings = ReaderConfig & PageReaderDependencies;
@@ -23,6 +26,7 @@ const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageRea
       allowPrivateNetwork: settings.allowPrivateNetwork,
       userAgent: settings.userAgent,
       respectRobotsTxt: settings.respectRobotsTxt,
+      extractor: settings.extractor,
     }),
   jina: (settings) =>
     createJinaReader({
@@ -71,6 +75,7 @@ export function createPageReader(settings: PageReaderSettings): SchemeReader {
     allowFiles: settings.allowFiles,
     roots: settings.fileRoots,
     maxBytes: settings.maxBytes,
+    extractor: settings.extractor,
   });
   return createSchemeReader({ id: web.id, readers: { 'http:': web, 'https:': web, 'file:': files } });
 }

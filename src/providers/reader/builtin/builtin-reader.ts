@@ -4,9 +4,10 @@ import { createGuardedFetch } from '../../http/guarded-fetch.js';
 import type { HostLookup } from '../../http/network-guard.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
 import { withRetry } from '../../with-retry.js';
+import { type ContentExtractor, pageWithNotes } from '../extraction/content-extractor.js';
+import { defaultExtractor } from '../extraction/shared-extraction-pool.js';
 import { decodeBody } from './decode-body.js';
 import { type FetchPageOptions, fetchPage } from './fetch-page.js';
-import { fetchedToPage } from './fetched-to-page.js';
 import { createRobotsPolicy, type RobotsPolicy } from './robots-policy.js';
 
 export interface BuiltinReaderSettings {
@@ -23,6 +24,8 @@ export interface BuiltinReaderSettings {
   maxRetries?: number;
   /** DNS lookup for the network guard, before each hop and at connect; tests inject one. */
   lookup?: HostLookup;
+  /** Parses what was fetched; default the default settings' extraction pool (processes, not this thread). */
+  extractor?: ContentExtractor;
 }
 
 const providerId = 'builtin-reader';
@@ -31,7 +34,8 @@ export const defaultUserAgent =
 
 /**
  * Fetches pages itself (network guard before every hop and on the address each connection dials),
- * then reads them by content type: HTML through our extractor, PDF, text, markdown, JSON.
+ * then reads them by content type (HTML through our extractor, PDF, DOCX, text, markdown, JSON) in
+ * an extraction process, under the extraction limits.
  */
 export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageReader {
   const allowPrivateNetwork = settings.allowPrivateNetwork ?? false;
@@ -62,7 +66,8 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
         maxRetries: settings.maxRetries ?? 1,
         signal: options.signal,
       });
-      return fetchedToPage(url, fetched, providerId);
+      const extractor = settings.extractor ?? defaultExtractor();
+      return pageWithNotes(await extractor.extract({ requestedUrl: url, fetched, providerId }, options));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { formatMegabytes, limitLabel } from '../providers/reader/builtin/content-limits.js';
+import { formatSize, limitLabel } from '../providers/reader/builtin/content-limits.js';
 import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
 import { readFileHead } from '../providers/reader/file/read-file-head.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
@@ -176,7 +176,7 @@ async function readSourceFile(path: string, maxBytes: number) {
   const { size } = await stat(path);
   if (size > maxBytes && !textTypes.test(path)) {
     throw new Error(
-      `${formatMegabytes(size)}, larger than kb add reads (${formatMegabytes(maxBytes)}) ${limitLabel('maxFileBytes')}`,
+      `${formatSize(size)}, larger than kb add reads (${formatSize(maxBytes)}) ${limitLabel('maxFileBytes')}`,
     );
   }
   return readFileHead({ path, maxBytes });

@@ -78,7 +78,9 @@ export function charsCutNote(maxChars: number, total: number): string {
   );
 }
 
-/** "64 MB", "1.5 MB": sizes in messages. */
-export function formatMegabytes(bytes: number): string {
+/** "64 MB", "1.5 MB", "12 KB", "800 bytes": sizes in messages. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 }

@@ -1,5 +1,5 @@
 import { ProviderError } from '../../../errors/index.js';
-import { type ContentLimits, formatMegabytes, overLimitError } from './content-limits.js';
+import { type ContentLimits, formatSize, overLimitError } from './content-limits.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { assertNestingDepth } from './nesting-limit.js';
 import { readZipEntries } from './zip-entries.js';
@@ -31,7 +31,7 @@ export async function readDocx(bytes: Uint8Array, options: ReadDocxOptions): Pro
   }
   if (declared > limits.maxInflatedBytes) {
     throw overLimitError(
-      `${options.url} is a DOCX whose parts inflate to ${formatMegabytes(declared)}, more than ${formatMegabytes(limits.maxInflatedBytes)}`,
+      `${options.url} is a DOCX whose parts inflate to ${formatSize(declared)}, more than ${formatSize(limits.maxInflatedBytes)}`,
       { providerId: options.providerId, limit: 'maxInflatedBytes' },
     );
   }

@@ -1,5 +1,5 @@
 import { ProviderError } from '../../../errors/index.js';
-import { type ContentLimits, formatMegabytes, limitNote, overLimitError } from './content-limits.js';
+import { type ContentLimits, formatSize, limitNote, overLimitError } from './content-limits.js';
 import { findOversizedStream } from './pdf-stream-sizes.js';
 
 export interface PdfContent {
@@ -33,7 +33,7 @@ export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promi
   const oversized = findOversizedStream(bytes, maxInflatedBytes);
   if (oversized) {
     throw overLimitError(
-      `${options.url} is a PDF with a stream that inflates to more than ${formatMegabytes(maxInflatedBytes)}`,
+      `${options.url} is a PDF with a stream that inflates to more than ${formatSize(maxInflatedBytes)}`,
       { providerId: options.providerId, limit: 'maxInflatedBytes' },
     );
   }

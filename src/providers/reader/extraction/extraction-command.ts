@@ -15,6 +15,6 @@ export const extractionCommand: () => Promise<ChildCommand> = memoizedCommand(()
     from: import.meta.url,
     entry: 'extraction-main',
     external: 'packages',
-    flags: () => ['--no-warnings'],
+    flags: () => ['--no-warnings', '--expose-gc'],
   }),
 );

@@ -13,20 +13,34 @@ import {
  * parent's event loop. Its parent kills it past the job's deadline or memory cap. It has an empty
  * environment and ends when its parent goes away (its IPC channel closes).
  */
+
+/** Resident memory a job may leave behind; past it (after a collection) the process asks to be replaced. */
+const retireMarginBytes = 64 * 1024 * 1024;
+let baselineBytes = process.memoryUsage.rss();
+
 process.on('disconnect', () => process.exit(0));
 process.on('message', (message: ExtractionRequest) => {
-  handle(message).then(reply, (error: unknown) => {
-    process.stderr.write(`${extractionErrorPrefix}${(error as Error)?.message ?? String(error)}\n`);
-    process.exit(1);
-  });
+  handle(message).then(
+    (answer) => process.send?.(answer),
+    (error: unknown) => {
+      process.stderr.write(`${extractionErrorPrefix}${(error as Error)?.message ?? String(error)}\n`);
+      process.exit(1);
+    },
+  );
 });
 
-function reply(message: ExtractionReply): void {
-  process.send?.(message);
+async function handle(message: ExtractionRequest): Promise<ExtractionReply> {
+  if (message.type === 'start') {
+    baselineBytes = process.memoryUsage.rss();
+    return { type: 'started', id: message.id };
+  }
+  const outcome = await extract(message);
+  return { ...outcome, ...(grewTooMuch() ? { retire: true } : {}) } as ExtractionReply;
 }
 
-async function handle(message: ExtractionRequest): Promise<ExtractionReply> {
-  if (message.type === 'start') return { type: 'started', id: message.id };
+async function extract(
+  message: Extract<ExtractionRequest, { type: 'extract' }>,
+): Promise<Extract<ExtractionReply, { type: 'extracted' | 'failed' }>> {
   try {
     const content = await fetchedToPage({ ...message.input, limits: message.limits });
     return { type: 'extracted', id: message.id, content };
@@ -44,4 +58,15 @@ async function handle(message: ExtractionRequest): Promise<ExtractionReply> {
       error: { message: text, code, providerId: message.input.providerId },
     };
   }
+}
+
+/**
+ * A large page leaves a large heap behind: collected here (the process runs with --expose-gc), and
+ * when the memory still is not given back, the parent replaces this process, so a server's
+ * memory returns to where it was after a hostile page.
+ */
+function grewTooMuch(): boolean {
+  if (process.memoryUsage.rss() <= baselineBytes + retireMarginBytes) return false;
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage.rss() > baselineBytes + retireMarginBytes;
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { extractionConfigSchema } from '../../../config/config-schema.js';
 import { hostileDocuments } from '../../../testing/hostile-documents.js';
+import { isProcessRunning } from '../../../testing/process-state.js';
 import { residentBytes } from '../../child-process/process-memory.js';
 import { htmlInput } from './content-extractor.js';
 import { createExtractionPool, type ExtractionPool } from './extraction-pool.js';
@@ -20,15 +21,6 @@ function pool(settings: Record<string, unknown> = {}): ExtractionPool {
 const page = (html: string) => htmlInput({ html, url: 'https://site.test/page', providerId: 'test' });
 const article =
   '<html><head><title>Pool</title></head><body><article><h1>Pool</h1><p>Parsed in a child process, far from the event loop of the process that asked for it.</p></article></body></html>';
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('createExtractionPool', () => {
   it('parses HTML given with its URL in a child process, which stays for the next job', async () => {
@@ -73,7 +65,7 @@ describe('createExtractionPool', () => {
         'https://site.test/page took more than 1 s to read; it was stopped (limit: DEEPSEARCH_EXTRACT_TIMEOUT)',
     });
     expect(extraction.pids).toEqual([]);
-    await expect.poll(() => isAlive(pid!)).toBe(false);
+    await expect.poll(() => isProcessRunning(pid!)).toBe(false);
     expect((await extraction.extract(page(article))).page.title).toBe('Pool');
     expect(extraction.pids).not.toContain(pid);
   });
@@ -105,7 +97,7 @@ describe('createExtractionPool', () => {
     });
     setTimeout(() => controller.abort(), 200);
     await expect(pending).rejects.toMatchObject({ code: 'aborted' });
-    await expect.poll(() => isAlive(pid!)).toBe(false);
+    await expect.poll(() => isProcessRunning(pid!)).toBe(false);
   });
 });
 
@@ -120,8 +112,8 @@ describe('acquireExtractionPool', () => {
     expect(await residentBytes(pid!)).toBeGreaterThan(0);
     first.release();
     first.release();
-    expect(isAlive(pid!)).toBe(true);
+    expect(await isProcessRunning(pid!)).toBe(true);
     second.release();
-    await expect.poll(() => isAlive(pid!)).toBe(false);
+    await expect.poll(() => isProcessRunning(pid!)).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
+import { setPriority } from 'node:os';
 import type { ExtractionConfig } from '../../../config/config-schema.js';
 import { AbortedError, ProviderError } from '../../../errors/index.js';
 import { type ChildPool, createChildPool, type StartedChild } from '../../child-process/child-pool.js';
 import { type ChildFailure, type IpcChild, spawnIpcChild } from '../../child-process/ipc-child.js';
-import { residentBytes } from '../../child-process/process-memory.js';
 import { displayUrl } from '../../http/describe-network-error.js';
 import { type ContentLimits, overLimitError } from '../builtin/content-limits.js';
 import type { ExtractedContent } from '../builtin/fetched-to-page.js';
@@ -25,8 +25,6 @@ export interface ExtractionPool extends ContentExtractor {
 
 /** Time for a process to start and load its parsers, apart from any job's deadline. */
 const startTimeoutMs = 20_000;
-/** A process holding more than this share of the cap after a job is replaced, to give memory back. */
-const retireShare = 0.5;
 
 /**
  * A pool of `concurrency` extraction processes (extraction-main.ts), started on first use: each
@@ -56,7 +54,8 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
           { type: 'extract', input, limits },
           { signal: options.signal, deadlineMs: settings.timeoutSeconds * 1000, memoryLimitBytes },
         );
-        if (answer.ok) await retireIfLarge(child, memoryLimitBytes * retireShare);
+        // The process could not give back what the job left: the next job gets a new one.
+        if (answer.ok && answer.reply.type !== 'started' && answer.reply.retire) child.kill();
         return answer;
       });
       const answer = outcome.ok ? outcome.value : outcome;
@@ -86,6 +85,7 @@ async function startExtractionProcess(
     serialization: 'advanced',
     errorPrefix: extractionErrorPrefix,
   });
+  lowerPriority(child.pid);
   const started = await child.request({ type: 'start' }, { signal, deadlineMs: startTimeoutMs });
   if (started.ok) return { ok: true, child };
   child.kill();
@@ -97,11 +97,17 @@ async function startExtractionProcess(
     : started;
 }
 
-/** A process that grew past the share of its cap is killed while idle; the next job starts a new one. */
-async function retireIfLarge(child: ExtractionProcess, maxIdleBytes: number): Promise<void> {
-  if (child.pid === undefined) return;
-  const bytes = await residentBytes(child.pid);
-  if (bytes !== undefined && bytes > maxIdleBytes) child.kill();
+/**
+ * Parsing yields to the process that asked for it: on a busy machine the server's event loop (its
+ * health checks, other requests) gets the CPU first.
+ */
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, 10);
+  } catch {
+    // Not allowed here (some containers): the process runs at normal priority.
+  }
 }
 
 function failureError(failure: ChildFailure, input: ContentInput, settings: ExtractionConfig): Error {

@@ -13,9 +13,15 @@ export type ExtractionRequest =
 
 export type ExtractionReply =
   | { type: 'started'; id: number }
-  | { type: 'extracted'; id: number; content: ExtractedContent }
+  | { type: 'extracted'; id: number; content: ExtractedContent; retire?: boolean }
   /** The read failed the way a page does (unreadable, unsupported, over a limit). */
-  | { type: 'failed'; id: number; error: { message: string; code: string; providerId: string } };
+  | {
+      type: 'failed';
+      id: number;
+      error: { message: string; code: string; providerId: string };
+      /** The job left memory the process could not give back: replace it. */
+      retire?: boolean;
+    };
 
 /** The process's one line on stderr before it exits with an error, for the parent to report. */
 export const extractionErrorPrefix = 'extraction process: ';

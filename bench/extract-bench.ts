@@ -3,6 +3,7 @@
  * WCXB dev pages in ../shared/eval/extraction/wcxb-dev/. Prints numbers; asserts nothing.
  * Options: --limit N (first N pages), --type T (one page type), --data DIR, --every N (every Nth page),
  * --dump FILE (per-page scores and signals). Article pages are also reported by even and odd id.
+ * Then the extraction pool's cost on the same pages (extraction-pool-cost.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +17,7 @@ import {
   extractMainContent,
 } from '../src/providers/reader/builtin/extract-main-content.js';
 import { readPageMetadata } from '../src/providers/reader/builtin/page-metadata.js';
+import { measurePoolCost } from './extraction-pool-cost.js';
 import {
   median,
   type PageScore,
@@ -79,7 +81,7 @@ interface Run {
   times: number[];
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       limit: { type: 'string' },
@@ -95,6 +97,8 @@ function main(): void {
   const records = readTruth(directory)
     .filter((record, index) => (!values.type || record.page_type === values.type) && index % every === 0)
     .slice(0, values.limit ? Number(values.limit) : undefined);
+  if (process.env.POOL_FIRST === '1')
+    await measurePoolCost({ directory, ids: records.map((record) => record.id) });
   const runs = new Map<string, Run>(
     extractors.map((extractor) => [extractor.name, { scores: new Map(), times: [] }]),
   );
@@ -130,6 +134,8 @@ function main(): void {
   }
   if (values.dump) writeFileSync(values.dump, `${dump.join('\n')}\n`);
   printTable(runs);
+  if (process.env.POOL_FIRST !== '1')
+    await measurePoolCost({ directory, ids: records.map((record) => record.id) });
 }
 
 /** Each candidate scored on its own, for studying the chooser (--dump). */
@@ -188,4 +194,4 @@ function printTable(runs: Map<string, Run>): void {
   );
 }
 
-main();
+await main();

@@ -39,6 +39,8 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
   }
   const config = allowNamedFiles(loadCliConfig(io, options.flags, options.configPath), inputs, io.cwd);
   const { reader } = createCliRuntime(io, config);
+  // The extraction process starts while the first page is fetched.
+  void reader.prepare?.();
   // stdin is parsed in the same extraction pool as the runtime's reads (same settings, same pool).
   const { extractor } = acquireExtractionPool(config.reader.extraction);
   // Each outcome is settled as it is made: a later input failing while an earlier one is still being

@@ -56,7 +56,7 @@ function createBuiltinReaderOnFirstRead(settings: BuiltinReaderSettings): PageRe
     read: (url, options) => load().then((loaded) => loaded.read(url, options)),
     prepare: () =>
       load().then(
-        () => undefined,
+        (loaded) => loaded.prepare?.(),
         () => undefined,
       ),
   };

@@ -53,8 +53,11 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
   });
   const guardedFetch = createGuardedFetch({ allowPrivateNetwork, lookup: settings.lookup });
   const robots = settings.respectRobotsTxt ? createReaderRobotsPolicy(fetchOptions) : undefined;
+  const extractor = () => settings.extractor ?? defaultExtractor();
   return {
     id: 'builtin',
+    // The extraction process starts while the first page is fetched (or the first LLM call runs).
+    prepare: async () => extractor().prepare?.(),
     async read(url: string, options: ReadOptions = {}): Promise<Page> {
       if (robots && !(await robots.isAllowed(url, options.signal))) {
         throw new ProviderError(`${displayUrl(url)} is disallowed by the site's robots.txt`, {
@@ -66,8 +69,7 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
         maxRetries: settings.maxRetries ?? 1,
         signal: options.signal,
       });
-      const extractor = settings.extractor ?? defaultExtractor();
-      return pageWithNotes(await extractor.extract({ requestedUrl: url, fetched, providerId }, options));
+      return pageWithNotes(await extractor().extract({ requestedUrl: url, fetched, providerId }, options));
     },
   };
 }

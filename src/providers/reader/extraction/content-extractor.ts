@@ -24,6 +24,8 @@ export interface ExtractOptions {
  */
 export interface ContentExtractor {
   extract(input: ContentInput, options?: ExtractOptions): Promise<ExtractedContent>;
+  /** Starts what the first extraction needs (a process, its parsers) ahead of it. Never throws. */
+  prepare?(): Promise<void>;
 }
 
 /** The in-process extractor: fetchedToPage, loaded on first use. */

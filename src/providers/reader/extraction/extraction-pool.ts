@@ -67,6 +67,10 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
       }
       throw failureError({ reason: 'exited', detail: 'answered out of turn' }, input, settings);
     },
+    async prepare() {
+      // A free slot without a process starts one; the task itself does nothing.
+      await pool.withChild(undefined, async () => undefined).catch(() => undefined);
+    },
     close: () => pool.close(),
     get pids() {
       return pool.children.flatMap((child) => (child.pid === undefined ? [] : [child.pid]));

@@ -6,6 +6,7 @@ import { extractionConfigSchema } from '../config/config-schema.js';
 import { createExtractionPool } from '../providers/reader/extraction/extraction-pool.js';
 import { createLexicalEmbedding } from '../retrieval/lexical-embedding.js';
 import { hostileDocuments } from '../testing/hostile-documents.js';
+import type { IngestReport } from './ingest-documents.js';
 import { createKnowledgeBase, type KnowledgeBase } from './knowledge-base.js';
 
 let folder: string;
@@ -31,6 +32,17 @@ function open(maxFileBytes: number): KnowledgeBase {
   return kb;
 }
 
+/** The report has exactly this note and this failure, each for its file of the folder. */
+function expectNoteAndFailure(
+  report: IngestReport,
+  expected: { note: [file: string, note: string]; failure: [file: string, reason: RegExp] },
+): void {
+  expect(report.notes).toEqual([{ source: join(folder, expected.note[0]), note: expected.note[1] }]);
+  expect(report.failed).toEqual([
+    { source: join(folder, expected.failure[0]), reason: expect.stringMatching(expected.failure[1]) },
+  ]);
+}
+
 describe('kb add under the limits', () => {
   it('sizes files before reading: cuts long text and says so, refuses a long PDF, goes on', async () => {
     writeFileSync(join(folder, 'long.txt'), `Harbour notes. ${'The tide was logged again. '.repeat(400)}`);
@@ -42,20 +54,13 @@ describe('kb add under the limits', () => {
       collection: 'c',
     });
     expect(report.added.map((path) => path.split('/').at(-1))).toEqual(['long.txt', 'short.md']);
-    expect(report.notes).toEqual([
-      {
-        source: join(folder, 'long.txt'),
-        note: 'only the first 2000 bytes were read (limit: DEEPSEARCH_KB_MAX_FILE_BYTES)',
-      },
-    ]);
-    expect(report.failed).toEqual([
-      {
-        source: join(folder, 'long.pdf'),
-        reason: expect.stringMatching(
-          /^\d+ KB, larger than kb add reads \(2 KB\) \(limit: DEEPSEARCH_KB_MAX_FILE_BYTES\)$/,
-        ),
-      },
-    ]);
+    expectNoteAndFailure(report, {
+      note: ['long.txt', 'only the first 2000 bytes were read (limit: DEEPSEARCH_KB_MAX_FILE_BYTES)'],
+      failure: [
+        'long.pdf',
+        /^\d+ KB, larger than kb add reads \(2 KB\) \(limit: DEEPSEARCH_KB_MAX_FILE_BYTES\)$/,
+      ],
+    });
     const stored = kb!.store().findDocument('c', join(folder, 'long.txt'));
     expect(stored?.title).toBe('long');
   });
@@ -69,20 +74,13 @@ describe('kb add under the limits', () => {
       collection: 'c',
     });
     expect(report.added).toEqual([join(folder, 'book.pdf')]);
-    expect(report.notes).toEqual([
-      {
-        source: join(folder, 'book.pdf'),
-        note: 'read the first 5 of 12 pages (limit: DEEPSEARCH_MAX_PDF_PAGES)',
-      },
-    ]);
-    expect(report.failed).toEqual([
-      {
-        source: join(folder, 'bomb.docx'),
-        reason: expect.stringMatching(
-          /is a DOCX whose parts inflate to 100(\.\d)? MB, more than 64 MB \(limit: DEEPSEARCH_MAX_INFLATED_BYTES\)$/,
-        ),
-      },
-    ]);
+    expectNoteAndFailure(report, {
+      note: ['book.pdf', 'read the first 5 of 12 pages (limit: DEEPSEARCH_MAX_PDF_PAGES)'],
+      failure: [
+        'bomb.docx',
+        /is a DOCX whose parts inflate to 100(\.\d)? MB, more than 64 MB \(limit: DEEPSEARCH_MAX_INFLATED_BYTES\)$/,
+      ],
+    });
     expect(kb!.store().findDocument('c', join(folder, 'book.pdf'))?.pages).toBe(5);
   });
 });

@@ -52,64 +52,89 @@ export async function fetchedToPage(options: FetchedToPageOptions): Promise<Extr
   const sizeLimit = options.sizeLimit ?? 'maxBytes';
   const contentType = sniffContentType(fetched);
   const url = displayUrl(fetched.url);
-  const base = { requestedUrl: options.requestedUrl, url: fetched.url, contentType };
-  const headerDate = toIsoDate(fetched.lastModified);
-  const isDocx = contentType === docxType;
-  if ((contentType === 'application/pdf' || isDocx) && fetched.truncated) {
-    throw overLimitError(`${url} is larger than the ${fetched.bytes.length} bytes read`, {
-      providerId,
-      limit: sizeLimit,
-    });
+  const read: DocumentRead = {
+    base: { requestedUrl: options.requestedUrl, url: fetched.url, contentType },
+    url,
+    providerId,
+    limits,
+    headerDate: toIsoDate(fetched.lastModified),
+  };
+  if (contentType === 'application/pdf' || contentType === docxType) {
+    // The first part of a PDF or DOCX is no document at all.
+    if (fetched.truncated) {
+      throw overLimitError(`${url} is larger than the ${fetched.bytes.length} bytes read`, {
+        providerId,
+        limit: sizeLimit,
+      });
+    }
+    return contentType === docxType ? docxContent(fetched.bytes, read) : pdfContent(fetched.bytes, read);
   }
-  const cutNotes = fetched.truncated
+  const notes = fetched.truncated
     ? [limitNote(`only the first ${fetched.bytes.length} bytes were read`, sizeLimit)]
     : [];
-  if (contentType === 'application/pdf') {
-    const pdf = await readPdf(fetched.bytes, { providerId, url, limits });
-    const cut = cutPages(pdf.pages, limits.maxChars);
-    const text = cut.pages.filter(Boolean).join('\n\n');
-    const page = { ...base, title: pdf.title ?? firstLine(text) ?? url, markdown: text, text, links: [] };
-    const dates = {
-      byline: pdf.byline,
-      publishedAt: pdf.publishedAt,
-      modifiedAt: pdf.modifiedAt ?? headerDate,
-    };
-    return {
-      page: { ...page, ...dates },
-      pages: cut.pages,
-      declaredTitle: pdf.title,
-      notes: [...pdf.notes, ...cut.notes],
-    };
-  }
-  if (isDocx) {
-    const markdown = await readDocx(fetched.bytes, { providerId, url, limits });
-    const title = /^#\s+(.+)$/m.exec(markdown.slice(0, 2000))?.[1]?.trim() ?? firstLine(markdown) ?? url;
-    return cutContent({ ...base, title, markdown, text: markdownToText(markdown), links: [] }, limits, []);
-  }
   const body = decodeBody(fetched.bytes, fetched.contentType);
   if (isHtmlType(contentType)) {
-    assertNestingDepth(body, { providerId, url, limits });
+    assertNestingDepth(body, read);
     const page = extractHtmlPage(body, fetched.url, { maxTableCells: limits.maxTableCells });
-    return cutContent({ ...base, ...page, modifiedAt: page.modifiedAt ?? headerDate }, limits, cutNotes);
+    return cutContent(
+      { ...read.base, ...page, modifiedAt: page.modifiedAt ?? read.headerDate },
+      limits,
+      notes,
+    );
   }
   if (contentType.startsWith('text/') || isJsonType(contentType)) {
     const text = isJsonType(contentType) ? prettyJson(body) : body.trim();
     const passThrough = contentType === 'text/plain' || contentType === 'text/markdown';
     const markdown = passThrough ? text : `\`\`\`\n${text}\n\`\`\``;
     const page = {
-      ...base,
+      ...read.base,
       title: firstLine(text) ?? url,
       markdown,
       text,
       links: [],
-      modifiedAt: headerDate,
+      modifiedAt: read.headerDate,
     };
-    return cutContent(page, limits, cutNotes);
+    return cutContent(page, limits, notes);
   }
   throw new ProviderError(`${url} is ${contentType}, which the reader cannot read`, {
     providerId,
     code: 'page_unsupported_type',
   });
+}
+
+/** What every content type's reading shares. */
+interface DocumentRead {
+  base: Pick<Page, 'requestedUrl' | 'url' | 'contentType'>;
+  /** The URL for messages. */
+  url: string;
+  providerId: string;
+  limits: ContentLimits;
+  /** Last-Modified, when the document gives no date. */
+  headerDate: string | undefined;
+}
+
+async function pdfContent(bytes: Uint8Array, read: DocumentRead): Promise<ExtractedContent> {
+  const pdf = await readPdf(bytes, read);
+  const cut = cutPages(pdf.pages, read.limits.maxChars);
+  const text = cut.pages.filter(Boolean).join('\n\n');
+  const page: Page = {
+    ...read.base,
+    title: pdf.title ?? firstLine(text) ?? read.url,
+    markdown: text,
+    text,
+    links: [],
+    byline: pdf.byline,
+    publishedAt: pdf.publishedAt,
+    modifiedAt: pdf.modifiedAt ?? read.headerDate,
+  };
+  return { page, pages: cut.pages, declaredTitle: pdf.title, notes: [...pdf.notes, ...cut.notes] };
+}
+
+async function docxContent(bytes: Uint8Array, read: DocumentRead): Promise<ExtractedContent> {
+  const markdown = await readDocx(bytes, read);
+  const title = /^#\s+(.+)$/m.exec(markdown.slice(0, 2000))?.[1]?.trim() ?? firstLine(markdown) ?? read.url;
+  const page = { ...read.base, title, markdown, text: markdownToText(markdown), links: [] };
+  return cutContent(page, read.limits, []);
 }
 
 /** The page's markdown and text cut at limits.maxChars, with the note when they were. */

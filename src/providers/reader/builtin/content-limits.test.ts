@@ -102,7 +102,7 @@ describe('fetchedToPage: limits before work, each named when hit', () => {
   it('refuses a PDF or DOCX cut by the size cap, and marks an HTML page cut by it', async () => {
     const pdf = makePdf({ pages: [['One page.']] });
     await expect(read(pdf.subarray(0, 200), 'application/pdf', {}, true)).rejects.toThrow(
-      'https://site.test/doc is larger than the 200 bytes read (limit: DEEPSEARCH_READER_MAX_BYTES)',
+      'https://site.test/doc is larger than 200 bytes, the most that is read (limit: DEEPSEARCH_READER_MAX_BYTES)',
     );
     const page = await read('<html><body><main><p>The first part of a long page.</p>', 'text/html', {}, true);
     expect(page.notes).toEqual(['only the first 55 bytes were read (limit: DEEPSEARCH_READER_MAX_BYTES)']);

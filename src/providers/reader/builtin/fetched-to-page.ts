@@ -8,6 +8,7 @@ import {
   charsCutNote,
   cutText,
   defaultContentLimits,
+  formatSize,
   type LimitName,
   limitNote,
   overLimitError,
@@ -62,10 +63,10 @@ export async function fetchedToPage(options: FetchedToPageOptions): Promise<Extr
   if (contentType === 'application/pdf' || contentType === docxType) {
     // The first part of a PDF or DOCX is no document at all.
     if (fetched.truncated) {
-      throw overLimitError(`${url} is larger than the ${fetched.bytes.length} bytes read`, {
-        providerId,
-        limit: sizeLimit,
-      });
+      throw overLimitError(
+        `${url} is larger than ${formatSize(fetched.bytes.length)}, the most that is read`,
+        { providerId, limit: sizeLimit },
+      );
     }
     return contentType === docxType ? docxContent(fetched.bytes, read) : pdfContent(fetched.bytes, read);
   }

@@ -94,7 +94,9 @@ describe('createFileReader', () => {
     await writeFile(join(directory, 'big.pdf'), makePdf({ pages: [['A page of a PDF too long to read.']] }));
     await expect(
       createFileReader({ allowFiles: true, maxBytes: 100 }).read(fileUrl('big.pdf')),
-    ).rejects.toThrow(/big\.pdf is larger than the 100 bytes read \(limit: DEEPSEARCH_READER_MAX_BYTES\)/);
+    ).rejects.toThrow(
+      /big\.pdf is larger than 100 bytes, the most that is read \(limit: DEEPSEARCH_READER_MAX_BYTES\)/,
+    );
   });
 });
 

@@ -1,9 +1,11 @@
 import type { DeepSearchConfig } from './config/config-schema.js';
 import { configSecrets } from './config/config-secrets.js';
+import { resolveProxySettings } from './config/proxy-settings.js';
 import { createRedactor, type Redactor } from './errors/index.js';
 import { createKnowledgeBase, type KnowledgeBase } from './knowledge/knowledge-base.js';
 import { createKnowledgeReader } from './knowledge/knowledge-reader.js';
 import { createProviderCache } from './providers/cache/create-provider-cache.js';
+import { createOutboundFetch } from './providers/http/outbound-fetch.js';
 import { createLlmClient, type DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
 import type { ContentExtractor } from './providers/reader/extraction/content-extractor.js';
 import { acquireExtractionPool } from './providers/reader/extraction/shared-extraction-pool.js';
@@ -68,21 +70,23 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
   });
   const network = { allowPrivateNetwork: config.reader.allowPrivateNetwork };
   const redact = createRedactor(configSecrets(config));
+  // Every service call goes through the config's proxy (HTTPS_PROXY...) unless the caller brings a fetch.
+  const fetch = options.fetch ?? createOutboundFetch({ proxy: resolveProxySettings(config) });
   const llm = withRedactedErrors(
-    createLlmClient({ config, fetch: options.fetch, createModel: options.createModel }),
+    createLlmClient({ config, fetch, createModel: options.createModel }),
     redact,
   );
   // Starts its sandbox process (and loads the engine there) on the first run of code, not here;
   // an injected runner is the caller's to close.
   const ownCodeRunner = options.codeRunner ? undefined : createQuickJsCodeRunner(config.sandbox);
   const codeRunner = options.codeRunner ?? ownCodeRunner!;
-  const services = createRetrievalProviders({ config, fetch: options.fetch });
+  const services = createRetrievalProviders({ config, fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
-  // The knowledge base opens on its first search or read, not here.
   // Pages and files are parsed in the process's extraction pool (started on the first read).
   const extraction = acquireExtractionPool(config.reader.extraction);
   const { extractor } = extraction;
+  // The knowledge base opens on its first search or read, not here.
   const knowledgeBase = config.knowledge.file
     ? createKnowledgeBase({
         file: config.knowledge.file,
@@ -94,7 +98,7 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
     : undefined;
   const { search, searchFor } = createRuntimeSearch({
     config,
-    fetch: options.fetch,
+    fetch,
     search: options.search,
     cache,
     network,
@@ -138,7 +142,12 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
 
 /** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
 function createSourceReader(options: RuntimeOptions, extractor: ContentExtractor): PageReader {
-  const sources = createPageReader({ ...options.config.reader, fetch: options.fetch, extractor });
+  const sources = createPageReader({
+    ...options.config.reader,
+    fetch: options.fetch,
+    extractor,
+    proxy: resolveProxySettings(options.config),
+  });
   for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))
     sources.register(scheme, reader);
   return sources;

@@ -26,7 +26,7 @@ import { resumeRuntime } from './runtime-resume.js';
 
 export interface RuntimeOptions {
   config: DeepSearchConfig;
-  /** Used by every HTTP provider; tests and proxies pass their own. */
+  /** Used by every HTTP provider instead of the outbound fetch (config.network's proxies); tests pass their own. */
   fetch?: typeof globalThis.fetch;
   /** Replace a provider (tests, or a library user's own implementation). */
   search?: SearchProvider;

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import type { DeepSearchConfig } from '../config/config-schema.js';
+import { resolveProxySettings } from '../config/proxy-settings.js';
 import { requireApiKey, resolveLlmSettings } from '../config/resolve-llm-settings.js';
 import { isConfigError, isDeepSearchError } from '../errors/index.js';
 import { createSqliteCache, type SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
+import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { structuredOutputUnsupportedCode } from '../providers/llm/to-provider-error.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import { plural } from './terminal-style.js';
 
 /** One line of `deepsearch doctor`: what was checked, how it went, and what to do when it failed. */
 export interface CheckResult {
-  name: 'llm' | 'context' | 'search' | 'reader' | 'cache';
+  name: 'proxy' | 'llm' | 'model' | 'context' | 'search' | 'reader' | 'cache';
   ok: boolean;
   detail: string;
   fix?: string;
@@ -25,7 +27,13 @@ export async function checkLlm(config: DeepSearchConfig, runtime: DeepSearchRunt
     const settings = resolveLlmSettings(config, 'agent');
     const apiKey = requireApiKey(settings);
     where = `${settings.provider} ${settings.model}${settings.baseURL ? ` at ${settings.baseURL}` : ''}`;
-    const listed = await listModels(settings.provider, settings.baseURL, apiKey);
+    const fetch = createOutboundFetch({ proxy: resolveProxySettings(config) });
+    const listed = await listModels({
+      provider: settings.provider,
+      baseURL: settings.baseURL,
+      apiKey,
+      fetch,
+    });
     if (listed && !listed.includes(settings.model)) {
       return {
         name: 'llm',
@@ -54,11 +62,17 @@ export async function checkLlm(config: DeepSearchConfig, runtime: DeepSearchRunt
 }
 
 /** GET /models where the API has it (OpenAI and compatible servers); undefined when not checked. */
-async function listModels(
-  provider: string,
-  baseURL: string | undefined,
-  apiKey: string | undefined,
-): Promise<string[] | undefined> {
+async function listModels({
+  provider,
+  baseURL,
+  apiKey,
+  fetch,
+}: {
+  provider: string;
+  baseURL: string | undefined;
+  apiKey: string | undefined;
+  fetch: typeof globalThis.fetch;
+}): Promise<string[] | undefined> {
   if (provider !== 'openai-compatible' && provider !== 'openai') return undefined;
   const base = (baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
   let response: Response;
@@ -68,6 +82,7 @@ async function listModels(
       signal: AbortSignal.timeout(10_000),
     });
   } catch (cause) {
+    if (isDeepSearchError(cause)) throw cause; // a proxy's failure, which names the proxy
     throw new Error(`cannot reach ${base}: ${(cause as Error).message}`, { cause });
   }
   if (response.status === 401 || response.status === 403)

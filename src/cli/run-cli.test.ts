@@ -39,6 +39,7 @@ const commands = {
     'json',
     'quiet',
     'kb',
+    'yes',
     'config',
     ...settingFlags((path) => !path.startsWith('server.') && !path.startsWith('research.')),
   ],
@@ -58,6 +59,8 @@ const commands = {
     'allow-private-network',
     'no-cache',
     'cache-dir',
+    'proxy',
+    'proxy-bypass',
     'debug',
   ],
   read: [
@@ -75,9 +78,11 @@ const commands = {
     'max-pdf-pages',
     'no-cache',
     'cache-dir',
+    'proxy',
+    'proxy-bypass',
     'debug',
   ],
-  serve: ['config', ...settingFlags(() => true)],
+  serve: ['config', 'yes', ...settingFlags(() => true)],
   init: [
     'config',
     'llm-provider',
@@ -92,7 +97,7 @@ const commands = {
     'page',
     'config',
     ...settingFlags((path) =>
-      /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.)/.test(path),
+      /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.|network\.)/.test(path),
     ),
   ],
 };

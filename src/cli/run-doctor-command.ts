@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { keepConfigOrigins } from '../config/config-origins.js';
 import { ConfigError } from '../errors/index.js';
 import { cacheFileName } from '../providers/cache/create-provider-cache.js';
 import type { CliIo } from './cli-io.js';
@@ -6,6 +7,7 @@ import { createCliRuntime, sqliteLoaderFrom } from './create-cli-runtime.js';
 import { type CheckResult, checkCache, checkLlm, checkReader, checkSearch } from './doctor-checks.js';
 import { type DoctorCommandFlags, defaultDoctorPage } from './doctor-command.js';
 import { checkContextWindow } from './doctor-context-check.js';
+import { checkProxy } from './doctor-proxy-check.js';
 import { discoverLlm } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { createTerminal, plural } from './terminal-style.js';
@@ -20,7 +22,10 @@ export async function runDoctorCommand(
 ): Promise<void> {
   const config = loadCliConfig(io, input.settingFlags, input.flags.config);
   await discoverLlm(io, config);
-  const runtime = createCliRuntime(io, { ...config, cache: { ...config.cache, enabled: false } });
+  const runtime = createCliRuntime(
+    io,
+    keepConfigOrigins({ ...config, cache: { ...config.cache, enabled: false } }, config),
+  );
   const out = createTerminal(io.stdout, io.env);
   const results: CheckResult[] = [];
   const report = (result: CheckResult) => {
@@ -29,13 +34,19 @@ export async function runDoctorCommand(
     out.write(`${mark}  ${result.name.padEnd(7)}  ${result.detail}`);
     if (!result.ok && result.fix) out.write(`${' '.repeat(15)}fix: ${result.fix}`);
   };
+  const page = input.flags.page ?? defaultDoctorPage;
   try {
+    report(await checkProxy(config, page));
+    if (config.llm.provider === 'local-embedded') {
+      const { checkLocalModel } = await import('./doctor-model-check.js');
+      report(await checkLocalModel(config, io.signal));
+    }
     const llm = await checkLlm(config, runtime);
     report(llm);
     // The window and mode are worth knowing only from a server that answered.
     if (llm.ok) report(await checkContextWindow(config, runtime));
     report(await checkSearch(runtime));
-    report(await checkReader(runtime, input.flags.page ?? defaultDoctorPage));
+    report(await checkReader(runtime, page));
     const cacheFile = config.cache.dir ? join(config.cache.dir, cacheFileName) : undefined;
     report(checkCache(config, cacheFile, sqliteLoaderFrom(io)));
   } finally {

@@ -3,7 +3,10 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { defaultConfigFileName } from '../config/config-file.js';
 import { loadConfig } from '../config/load-config.js';
+import { proxyVariables } from '../config/network-setting-sources.js';
+import { resolveProxySettings } from '../config/proxy-settings.js';
 import { InputError, isConfigError } from '../errors/index.js';
+import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { discoverLocalLlm, parseLocalLlmCandidates } from '../providers/llm/discover-local-llm.js';
 import type { CliIo } from './cli-io.js';
 import type { InitCommandFlags } from './init-command.js';
@@ -46,12 +49,23 @@ async function localDefaults(io: CliIo): Promise<InitAnswers> {
   const found = await discoverLocalLlm({
     candidates: parseLocalLlmCandidates(io.env.DEEPSEARCH_LOCAL_LLM_URLS),
     signal: io.signal,
+    fetch: proxiedFetch(io),
   });
   if (!found) return {};
   io.stderr.write(
     `deepsearch: found ${found.candidate.name} at ${found.candidate.url} (model ${found.model})\n`,
   );
   return { llmProvider: 'openai-compatible', llmBaseUrl: found.baseURL, llmModel: found.model };
+}
+
+/**
+ * The outbound fetch with the proxy variables alone: init writes the config, so the rest of the
+ * environment (perhaps what the file is meant to fix) is not loaded.
+ */
+function proxiedFetch(io: CliIo): typeof globalThis.fetch {
+  const names = Object.values(proxyVariables).flat();
+  const env = Object.fromEntries(names.map((name) => [name, io.env[name]]));
+  return createOutboundFetch({ proxy: resolveProxySettings(loadConfig({ env })) });
 }
 
 async function ask(io: CliIo, answers: InitAnswers): Promise<InitAnswers> {

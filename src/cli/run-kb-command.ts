@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DeepSearchConfig } from '../config/config-schema.js';
+import { resolveProxySettings } from '../config/proxy-settings.js';
 import { InputError } from '../errors/index.js';
 import type { IngestProgress, IngestReport } from '../knowledge/ingest-documents.js';
 import { createKnowledgeBase, type KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { KnowledgeHit } from '../knowledge/search-knowledge.js';
-import { acquireExtractionPool } from '../providers/reader/extraction/shared-extraction-pool.js';
-import { createPageReader } from '../providers/reader/reader-registry.js';
+import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import {
   createRetrievalProviders,
   describeRetrievalProviders,
@@ -29,15 +29,16 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
       `no knowledge base at ${input.flags.kb}: deepsearch kb add <paths> --kb ${input.flags.kb} creates one`,
       { param: 'kb' },
     );
-  const providers = createRetrievalProviders({ config });
-  const extraction = acquireExtractionPool(config.reader.extraction);
-  const { extractor } = extraction;
+  const proxy = resolveProxySettings(config);
+  const providers = createRetrievalProviders({ config, fetch: createOutboundFetch({ proxy }) });
+  // Only add reads URLs and parses files; the readers' modules stay unloaded for search, list and the rest.
+  const readers = input.action === 'add' ? await createReaders(config, proxy) : undefined;
   const kb = createKnowledgeBase({
     file,
     embedding: providers.embedding,
     reranker: providers.reranker,
-    reader: createPageReader({ ...config.reader, extractor }),
-    extractor,
+    reader: readers?.reader,
+    extractor: readers?.extraction.extractor,
     maxFileBytes: config.knowledge.maxFileBytes,
   });
   const out = createTerminal(io.stdout, io.env);
@@ -51,8 +52,19 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
     else await runSearch(io, kb, input, out, config.debug);
   } finally {
     kb.close();
-    extraction.release();
+    readers?.extraction.release();
   }
+}
+
+/** The page readers and the extraction pool that parses what they and `add` read. */
+async function createReaders(config: DeepSearchConfig, proxy: ReturnType<typeof resolveProxySettings>) {
+  const [{ createPageReader }, { acquireExtractionPool }] = await Promise.all([
+    import('../providers/reader/reader-registry.js'),
+    import('../providers/reader/extraction/shared-extraction-pool.js'),
+  ]);
+  const extraction = acquireExtractionPool(config.reader.extraction);
+  const reader = createPageReader({ ...config.reader, proxy, extractor: extraction.extractor });
+  return { reader, extraction };
 }
 
 async function runAdd(

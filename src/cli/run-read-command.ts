@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { keepConfigOrigins } from '../config/config-origins.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError, isAbortError } from '../errors/index.js';
 import { acquireExtractionPool } from '../providers/reader/extraction/shared-extraction-pool.js';
@@ -89,7 +90,10 @@ function allowNamedFiles(config: DeepSearchConfig, inputs: readonly string[], cw
       }
     });
   if (files.length === 0) return config;
-  return { ...config, reader: { ...config.reader, allowFiles: true, fileRoots: files } };
+  return keepConfigOrigins(
+    { ...config, reader: { ...config.reader, allowFiles: true, fileRoots: files } },
+    config,
+  );
 }
 
 /** Starts at most `limit` tasks at a time; the promises come back in input order. */

@@ -24,7 +24,7 @@ const searchCommandPaths = new Set([
   'reader.allowPrivateNetwork',
 ]);
 
-const doctorPaths = /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.)/;
+const doctorPaths = /^(llm\.[a-zA-Z]+$|search\.(provider|searxngUrl)$|reader\.|cache\.|network\.)/;
 
 const usedBy: Readonly<Record<SettingFlagScope, (path: string) => boolean>> = {
   // Research mode's controller settings mean nothing to a single deep search.
@@ -35,11 +35,11 @@ const usedBy: Readonly<Record<SettingFlagScope, (path: string) => boolean>> = {
   // The MCP tools run the agent, searches and reads (and research): everything ask uses, and research's.
   mcp: (path) => !path.startsWith('server.'),
   serve: () => true,
-  search: (path) => searchCommandPaths.has(path) || path.startsWith('cache.'),
-  read: (path) => path.startsWith('reader.') || path.startsWith('cache.'),
+  search: (path) => searchCommandPaths.has(path) || /^(cache|network)\./.test(path),
+  read: (path) => /^(reader|cache|network)\./.test(path),
   doctor: (path) => doctorPaths.test(path),
   // kb add reads files and URLs, embeds chunks and (--analyze) asks the analyzer role.
-  kb: (path) => /^(embedding|rerank|retrieval|reader|knowledge|cache|llm)\./.test(path),
+  kb: (path) => /^(embedding|rerank|retrieval|reader|knowledge|cache|llm|network)\./.test(path),
 };
 
 /**

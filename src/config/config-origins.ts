@@ -15,6 +15,13 @@ export function recordConfigOrigins(config: DeepSearchConfig, origins: ConfigOri
   originsByConfig.set(config, origins);
 }
 
+/** A copy of a loaded config (deriveConfig, a command's own variant) says what set its settings too. */
+export function keepConfigOrigins(copy: DeepSearchConfig, original: DeepSearchConfig): DeepSearchConfig {
+  const recorded = originsByConfig.get(original);
+  if (recorded) originsByConfig.set(copy, recorded);
+  return copy;
+}
+
 /** What set `path` in a config made by loadConfig: a variable, a flag, the file, or undefined. */
 export function settingOrigin(config: DeepSearchConfig, path: string): string | undefined {
   return originsByConfig.get(config)?.origins.get(path);

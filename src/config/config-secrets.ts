@@ -1,9 +1,10 @@
 import type { DeepSearchConfig } from './config-schema.js';
+import { proxySecrets, resolveProxySettings } from './proxy-settings.js';
 
 /**
  * Every secret a configuration holds: LLM keys (top level and per role), vendor keys, search,
- * reader, embedding and rerank keys, and the server's own client keys. Output paths redact them
- * all, whichever service echoed one back.
+ * reader, embedding and rerank keys, the server's own client keys and the proxy's password. Output
+ * paths redact them all, whichever service echoed one back.
  */
 export function configSecrets(config: DeepSearchConfig): string[] {
   const secrets: Array<string | undefined> = [
@@ -15,6 +16,7 @@ export function configSecrets(config: DeepSearchConfig): string[] {
     config.embedding.apiKey,
     config.rerank.apiKey,
     ...config.server.apiKeys,
+    ...proxySecrets(resolveProxySettings(config)),
   ];
   return [...new Set(secrets.filter((secret): secret is string => Boolean(secret)))];
 }

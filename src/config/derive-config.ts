@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/index.js';
+import { keepConfigOrigins } from './config-origins.js';
 import { configSchema, type DeepSearchConfig } from './config-schema.js';
 
 /** The code of the ConfigError deriveConfig throws: the overrides, not the base config, are wrong. */
@@ -28,7 +29,7 @@ export function deriveConfig(base: DeepSearchConfig, overrides: ConfigOverrides)
     research: { ...base.research, ...definedOnly(overrides.research) },
   };
   const parsed = configSchema.safeParse(merged);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return keepConfigOrigins(parsed.data, base);
   const issue = parsed.error.issues[0]!;
   throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`, {
     code: configOverrideErrorCode,

@@ -4,6 +4,7 @@ export * from './config-schema.js';
 export * from './config-secrets.js';
 export * from './derive-config.js';
 export * from './load-config.js';
+export * from './proxy-settings.js';
 export * from './redact-config.js';
 export * from './resolve-llm-settings.js';
 export * from './setting-sources.js';

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
 import { recordConfigOrigins } from './config-origins.js';
 import { configSchema, type DeepSearchConfig, llmProviderIds } from './config-schema.js';
+import { proxyEnvironment } from './network-setting-sources.js';
 import { envAliases, type SettingSource, settingSources } from './setting-sources.js';
 
 export interface LoadConfigOptions {
@@ -22,17 +23,19 @@ export const commentKey = '$comment';
 
 /**
  * Pure: flags > env > config file > defaults, validated by one zod schema. Errors name the
- * variable, flag or file that set the bad value.
+ * variable, flag or file that set the bad value. The proxy variables (HTTPS_PROXY...) rank below
+ * the config file: they are the machine's, the file is deepsearch's own.
  */
 export function loadConfig(options: LoadConfigOptions = {}): DeepSearchConfig {
   const tree: Tree = {};
   const origins = new Map<string, string>();
+  const env = options.env ?? {};
+  for (const { path, value, origin } of proxyEnvironment(env)) assign(tree, path, value, origin, origins);
   if (options.file !== undefined) {
     const fileName = options.fileName ?? 'config file';
     if (!isPlainObject(options.file)) throw new ConfigError(`${fileName} must hold a JSON object`);
     mergeFile(tree, options.file, [], fileName, origins);
   }
-  const env = options.env ?? {};
   for (const [alias, path] of Object.entries(envAliases)) {
     const value = env[alias];
     if (value) assign(tree, path, value, alias, origins);

@@ -1,4 +1,5 @@
 import type { DeepSearchConfig } from './config-schema.js';
+import { maskProxyUrl } from './proxy-settings.js';
 
 const secretKeys = new Set(['apiKey', 'openai', 'anthropic', 'google', 'jina', 'cohere', 'apiKeys']);
 
@@ -13,7 +14,10 @@ function redact(value: unknown, path: string[]): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     const isSecret = secretKeys.has(key) && (key === 'apiKey' || key === 'apiKeys' || path[0] === 'keys');
-    out[key] = isSecret && child !== undefined ? '[redacted]' : redact(child, [...path, key]);
+    // Proxy URLs stay readable (which proxy is used); their credentials do not.
+    if (path[0] === 'network' && typeof child === 'string' && child !== 'none')
+      out[key] = maskProxyUrl(child);
+    else out[key] = isSecret && child !== undefined ? '[redacted]' : redact(child, [...path, key]);
   }
   return out;
 }

@@ -2,7 +2,7 @@ import type { ContentExtractor } from '../providers/reader/extraction/content-ex
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 import type { Reranker } from '../providers/spec/reranker.js';
-import { type IngestOptions, type IngestReport, ingestDocuments } from './ingest-documents.js';
+import type { IngestOptions, IngestReport } from './ingest-documents.js';
 import { KnowledgeStore } from './knowledge-store.js';
 import type { VectorBackend } from './open-knowledge-database.js';
 import {
@@ -51,15 +51,18 @@ export function createKnowledgeBase(settings: KnowledgeBaseSettings): KnowledgeB
   return {
     file: settings.file,
     store,
-    add: (options) =>
-      ingestDocuments({
+    // Ingestion (parsers, chunking, analysis) loads when something is added: `kb search` starts without it.
+    async add(options) {
+      const { ingestDocuments } = await import('./ingest-documents.js');
+      return ingestDocuments({
         ...options,
         store: store(),
         embedding: settings.embedding,
         reader: settings.reader,
         extractor: settings.extractor,
         maxFileBytes: settings.maxFileBytes,
-      }),
+      });
+    },
     search: (options) =>
       searchKnowledge({
         ...options,

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 
 /** What a client sent, so tests can check the request a provider makes and not only its parsing. */
 export interface RecordedRequest {
@@ -42,11 +42,7 @@ export async function startFakeHttpServer(handler: FakeHttpHandler): Promise<Fak
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
@@ -57,6 +53,15 @@ export async function startFakeHttpServer(handler: FakeHttpHandler): Promise<Fak
         server.close(() => resolve());
       }),
   };
+}
+
+/** Starts a server (HTTP, TLS, TCP) on 127.0.0.1 and a free port; resolves with the port. */
+export async function listenOnLoopback(server: Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 async function recordRequest(incoming: IncomingMessage): Promise<RecordedRequest> {
@@ -70,4 +75,13 @@ async function recordRequest(incoming: IncomingMessage): Promise<RecordedRequest
     headers: incoming.headers,
     body: Buffer.concat(chunks).toString('utf8'),
   };
+}
+
+/** http://127.0.0.1:PORT where nothing listens: a server is started, its port noted, and the server closed. */
+export async function closedPortUrl(): Promise<string> {
+  const server = await startFakeHttpServer((_request, response) => {
+    response.end();
+  });
+  await server.close();
+  return server.url;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDuckDuckGo } from '../../src/testing/fake-duckduckgo-server.js';
-import { startFakeHttpServer } from '../../src/testing/fake-http-server.js';
+import { closedPortUrl, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
@@ -30,15 +30,6 @@ function writeJson(name: string, content: unknown): string {
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(content));
   return file;
-}
-
-/** A port nothing listens on: a server is started, its port noted, and the server closed. */
-async function closedPortUrl(): Promise<string> {
-  const server = await startFakeHttpServer((_request, response) => {
-    response.end();
-  });
-  await server.close();
-  return server.url;
 }
 
 const oneLine = (stderr: string) => stderr.trim().split('\n');
@@ -257,15 +248,17 @@ describe('deepsearch doctor (built CLI)', () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');
     expect(lines.map((line) => line.slice(0, 14))).toEqual([
+      'ok    proxy   ',
       'ok    llm     ',
       'ok    context ',
       'ok    search  ',
       'ok    reader  ',
       'ok    cache   ',
     ]);
-    expect(lines[0]).toContain('model listed, JSON schema supported');
-    expect(lines[1]).toContain('structured output: JSON schema');
-    expect(lines[2]).toContain('searxng: 1 hit for "wikipedia"');
+    expect(lines[0]).toContain('none, connections are direct');
+    expect(lines[1]).toContain('model listed, JSON schema supported');
+    expect(lines[2]).toContain('structured output: JSON schema');
+    expect(lines[3]).toContain('searxng: 1 hit for "wikipedia"');
     const chat = llm.requests.find((request) => request.path === '/v1/chat/completions');
     expect(chat?.json).toMatchObject({ model: 'fake-model', response_format: { type: 'json_schema' } });
   });
@@ -290,7 +283,7 @@ describe('deepsearch doctor (built CLI)', () => {
     expect(run.stdout).toContain('one it serves: other-model');
     expect(run.stdout).toContain('no SearXNG instance configured');
     expect(run.stdout).toContain('npm rebuild better-sqlite3');
-    expect(run.stderr).toBe('deepsearch: error: 4 of 4 checks failed: see the fixes above\n');
+    expect(run.stderr).toBe('deepsearch: error: 4 of 5 checks failed: see the fixes above\n');
     expect(llm.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(0);
   });
 });

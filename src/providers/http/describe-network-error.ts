@@ -3,16 +3,7 @@
  * into a short reason a person can act on.
  */
 export function describeNetworkError(error: unknown): string {
-  const codes: string[] = [];
-  const messages: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    messages.push(current.message);
-    current = current.cause;
-  }
-  const code = codes.find((value) => /^E[A-Z_]+$|^UND_ERR/.test(value));
+  const code = networkErrorCode(error);
   const reasons: Record<string, string> = {
     ECONNREFUSED: 'connection refused',
     ENOTFOUND: 'host not found',
@@ -25,7 +16,24 @@ export function describeNetworkError(error: unknown): string {
     UND_ERR_SOCKET: 'connection closed unexpectedly',
   };
   if (code) return reasons[code] ? `${reasons[code]} (${code})` : code;
-  return messages.at(-1) ?? 'network error';
+  let current: unknown = error;
+  let message = 'network error';
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    message = current.message;
+    current = current.cause;
+  }
+  return message;
+}
+
+/** The system or undici error code (ECONNREFUSED, UND_ERR_SOCKET...) in a failed fetch's causes. */
+export function networkErrorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code)) return code;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 /** URL without query string or credentials, for messages: query strings may carry keys. */

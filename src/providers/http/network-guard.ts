@@ -10,6 +10,12 @@ export interface AssertUrlAllowedOptions {
   allowPrivateNetwork: boolean;
   /** Injectable for tests; defaults to the system resolver (dns.lookup, all addresses). */
   lookup?: HostLookup;
+  /**
+   * The request goes through a proxy, which resolves the name itself. Behind one, local DNS often
+   * knows no public name: a name that does not resolve here is let through to the proxy, unless
+   * it looks internal (isInternalName), since the proxy may well resolve that into the intranet.
+   */
+  viaProxy?: boolean;
 }
 
 const ipv4Reasons: Readonly<Record<string, string>> = {
@@ -170,9 +176,31 @@ export async function assertUrlAllowed(url: string, options: AssertUrlAllowedOpt
     if (reason) refuse(reason);
     return;
   }
-  const addresses = await (options.lookup ?? lookupAllAddresses)(hostname);
+  let addresses: string[];
+  try {
+    addresses = await (options.lookup ?? lookupAllAddresses)(hostname);
+  } catch (error) {
+    if (!options.viaProxy) throw error;
+    if (isInternalName(hostname)) {
+      refuse(`${hostname} does not resolve here and looks like an internal name the proxy would resolve`);
+    }
+    return;
+  }
   const reason = describeResolvedAddresses(hostname, addresses);
   if (reason) refuse(reason);
+}
+
+/** Suffixes used for names inside a network (RFC 6762 .local, RFC 8375 .home.arpa, and common private ones). */
+const internalSuffixes = /\.(local|localdomain|internal|intranet|corp|home|lan|private|home\.arpa)$/;
+
+/**
+ * A name that only a resolver inside a network would know: one label (`intranet`, `metadata`) or
+ * a private-use suffix (`metadata.google.internal`, `wiki.corp`). Public names have a dot and a
+ * public suffix.
+ */
+export function isInternalName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return !name.includes('.') || internalSuffixes.test(name);
 }
 
 /** Why a name's addresses must not be connected to: any one that is not public is enough. */

@@ -1,7 +1,9 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { DeepSearchConfig, LlmRole } from '../../config/config-schema.js';
+import { resolveProxySettings } from '../../config/proxy-settings.js';
 import { type ResolvedLlmSettings, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
 import { isProviderError } from '../../errors/index.js';
+import { createOutboundFetch } from '../http/outbound-fetch.js';
 import type {
   LlmClient,
   StructuredRequest,
@@ -17,6 +19,7 @@ import { structuredOutputUnsupportedCode } from './to-provider-error.js';
 
 export interface LlmClientOptions {
   config: DeepSearchConfig;
+  /** Default: the outbound fetch with the config's proxy settings. */
   fetch?: typeof globalThis.fetch;
   /** Replaces model creation; tests pass a scripted model here. */
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
@@ -55,7 +58,10 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   const noStreaming = new Set<string>();
   const windows = new Map<string, Promise<ContextWindow | undefined>>();
   const knownWindows = new Map<string, number>();
-  const make = options.createModel ?? ((settings) => createLanguageModel(settings, { fetch: options.fetch }));
+  const fetch = options.fetch ?? createOutboundFetch({ proxy: resolveProxySettings(options.config) });
+  const make =
+    options.createModel ??
+    ((settings) => createLanguageModel(settings, { fetch, contextTokens: options.config.llm.contextTokens }));
 
   const stateFor = (role: LlmRole): RoleState => {
     let state = roles.get(role);
@@ -89,6 +95,13 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   return {
     contextWindow(role, signal) {
       const { settings } = stateFor(role);
+      if (settings.provider === 'local-embedded' && !options.createModel) {
+        const window = embeddedWindow(settings, options.config.llm.contextTokens).then((found) => {
+          knownWindows.set(modelKey(settings), found.tokens);
+          return found;
+        });
+        return untilAborted(window, signal);
+      }
       // Only self-hosted servers describe their window; an injected model has no server to ask.
       if (settings.provider !== 'openai-compatible' || !settings.baseURL || options.createModel) {
         return Promise.resolve(undefined);
@@ -100,7 +113,7 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
           baseURL: settings.baseURL,
           model: settings.model,
           apiKey: settings.apiKey,
-          fetch: options.fetch,
+          fetch,
         }).then((found) => {
           if (found) knownWindows.set(key, found.tokens);
           return found;
@@ -164,6 +177,12 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   };
 }
 
+/** The embedded model's window: loading the model here is no extra cost, the run needs it next. */
+async function embeddedWindow(settings: ResolvedLlmSettings, contextTokens: number): Promise<ContextWindow> {
+  const { embeddedContextWindow, embeddedEngineFor } = await import('./embedded/embedded-language-model.js');
+  return embeddedContextWindow(await embeddedEngineFor(settings, { maxContextTokens: contextTokens }));
+}
+
 /** A cancelled caller stops waiting for the shared probe (which others may still await): undefined at once. */
 function untilAborted<T>(
   promise: Promise<T | undefined>,
@@ -171,12 +190,18 @@ function untilAborted<T>(
 ): Promise<T | undefined> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const onAbort = () => resolve(undefined);
     signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then((value) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(value);
-    });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
 }

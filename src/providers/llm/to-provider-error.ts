@@ -28,6 +28,7 @@ const keyVariables: Record<LlmProviderId, string> = {
   anthropic: 'ANTHROPIC_API_KEY or DEEPSEARCH_LLM_API_KEY',
   google: 'GEMINI_API_KEY or DEEPSEARCH_LLM_API_KEY',
   'openai-compatible': 'DEEPSEARCH_LLM_API_KEY',
+  'local-embedded': 'DEEPSEARCH_LLM_API_KEY',
 };
 
 /** Marks a 400 caused by the server not supporting JSON-schema response formats. */
@@ -36,6 +37,8 @@ export const structuredOutputUnsupportedCode = 'llm_structured_output_unsupporte
 /** Maps whatever the AI SDK threw into our error types, with a message that says what to fix. */
 export function toProviderError(error: unknown, context: LlmErrorContext): Error {
   if (isDeepSearchError(error)) return error;
+  // Our fetch's own error (a proxy's failure), which the AI SDK wraps when it finds a network code inside.
+  if (APICallError.isInstance(error) && isDeepSearchError(error.cause)) return error.cause;
   const redact = createRedactor([context.apiKey]);
   return redactErrorMessages(describeLlmError(error, context), redact);
 }

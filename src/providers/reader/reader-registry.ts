@@ -1,5 +1,7 @@
 import type { ReaderConfig } from '../../config/config-schema.js';
+import type { ProxySettings } from '../../config/proxy-settings.js';
 import { ConfigError } from '../../errors/index.js';
+import { createOutboundFetch } from '../http/outbound-fetch.js';
 import type { PageReader } from '../spec/page-reader.js';
 import type { BuiltinReaderSettings } from './builtin/builtin-reader.js';
 import type { ContentExtractor } from './extraction/content-extractor.js';
@@ -9,9 +11,12 @@ import { createSchemeReader, type SchemeReader } from './scheme-reader.js';
 
 /** What the runtime passes besides the reader config. */
 export interface PageReaderDependencies {
+  /** Replaces every fetch of the readers (the builtin reader's guard then judges before each hop only). */
   fetch?: typeof globalThis.fetch;
   /** Parses pages and files (the runtime's extraction pool); default the default settings' pool. */
   extractor?: ContentExtractor;
+  /** Proxies and NO_PROXY (resolveProxySettings) for the readers' own fetches. */
+  proxy?: ProxySettings;
 }
 
 export type PageReaderSettings = ReaderConfig & PageReaderDependencies;
@@ -27,12 +32,13 @@ const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageRea
       userAgent: settings.userAgent,
       respectRobotsTxt: settings.respectRobotsTxt,
       extractor: settings.extractor,
+      proxy: settings.proxy,
     }),
   jina: (settings) =>
     createJinaReader({
       apiKey: settings.jina.apiKey,
       baseURL: settings.jina.baseURL,
-      fetch: settings.fetch,
+      fetch: settings.fetch ?? createOutboundFetch({ proxy: settings.proxy }),
       // Jina renders the page in a browser first; give it more time than a plain fetch.
       timeoutMs: Math.max(30, settings.timeoutSeconds) * 1000,
     }),

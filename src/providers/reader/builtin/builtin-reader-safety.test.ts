@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BlockedUrlError } from '../../../errors/index.js';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
 import { startFakeWeb } from '../../../testing/fake-web-server.js';
-import { createGuardedFetch } from '../../http/guarded-fetch.js';
 import type { HostLookup } from '../../http/network-guard.js';
+import { createOutboundFetch } from '../../http/outbound-fetch.js';
 import { createBuiltinReader } from './builtin-reader.js';
 
 const secretPage =
@@ -73,7 +73,7 @@ describe('the built-in reader refuses private addresses (no custom fetch: the re
     let checks = 0;
     // Names look public to the check before each hop, and private when the socket resolves them.
     const lookup: HostLookup = async () => (checks++ % 2 === 0 ? ['93.184.216.34'] : ['127.0.0.1']);
-    const guarded = createGuardedFetch({ allowPrivateNetwork: false, lookup });
+    const guarded = createOutboundFetch({ guard: { allowPrivateNetwork: false, lookup } });
     const publicSite = (target: string): typeof fetch => {
       return async (input, init) =>
         String(input).startsWith('https://public.example/')

@@ -1,7 +1,9 @@
+import type { ProxySettings } from '../../../config/proxy-settings.js';
 import { ProviderError } from '../../../errors/index.js';
 import { displayUrl } from '../../http/describe-network-error.js';
-import { createGuardedFetch } from '../../http/guarded-fetch.js';
 import type { HostLookup } from '../../http/network-guard.js';
+import { createOutboundFetch } from '../../http/outbound-fetch.js';
+import { createProxyRoute } from '../../http/proxy-route.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
 import { withRetry } from '../../with-retry.js';
 import { type ContentExtractor, pageWithNotes } from '../extraction/content-extractor.js';
@@ -26,6 +28,8 @@ export interface BuiltinReaderSettings {
   lookup?: HostLookup;
   /** Parses what was fetched; default the default settings' extraction pool (processes, not this thread). */
   extractor?: ContentExtractor;
+  /** Proxies and NO_PROXY (resolveProxySettings); pages are judged before they go to the proxy. */
+  proxy?: ProxySettings;
 }
 
 const providerId = 'builtin-reader';
@@ -33,12 +37,13 @@ export const defaultUserAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36 deepsearch/0.1';
 
 /**
- * Fetches pages itself (network guard before every hop and on the address each connection dials),
- * then reads them by content type (HTML through our extractor, PDF, DOCX, text, markdown, JSON) in
- * an extraction process, under the extraction limits.
+ * Fetches pages itself (network guard before every hop and on the address each connection dials,
+ * or before the proxy gets the request), then reads them by content type (HTML through our
+ * extractor, PDF, DOCX, text, markdown, JSON) in an extraction process, under the extraction limits.
  */
 export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageReader {
   const allowPrivateNetwork = settings.allowPrivateNetwork ?? false;
+  const route = createProxyRoute(settings.proxy);
   const fetchOptions = (url: string, signal: AbortSignal | undefined): FetchPageOptions => ({
     url,
     providerId,
@@ -50,8 +55,12 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
     userAgent: settings.userAgent ?? defaultUserAgent,
     signal,
     lookup: settings.lookup,
+    viaProxy: (target) => URL.canParse(target) && route(new URL(target)) !== undefined,
   });
-  const guardedFetch = createGuardedFetch({ allowPrivateNetwork, lookup: settings.lookup });
+  const guardedFetch = createOutboundFetch({
+    proxy: settings.proxy,
+    guard: { allowPrivateNetwork, lookup: settings.lookup },
+  });
   const robots = settings.respectRobotsTxt ? createReaderRobotsPolicy(fetchOptions) : undefined;
   const extractor = () => settings.extractor ?? defaultExtractor();
   return {

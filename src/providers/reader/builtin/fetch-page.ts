@@ -18,6 +18,8 @@ export interface FetchPageOptions {
   signal?: AbortSignal;
   /** DNS lookup for the network guard; tests inject one. */
   lookup?: HostLookup;
+  /** Whether a URL goes through a proxy, which resolves names the local DNS may not know. */
+  viaProxy?: (url: string) => boolean;
 }
 
 export interface FetchedBody {
@@ -42,7 +44,11 @@ export async function fetchPage(options: FetchPageOptions): Promise<FetchedBody>
   let url = options.url;
   for (let hop = 0; ; hop++) {
     throwIfAborted(options.signal);
-    await assertUrlAllowed(url, { allowPrivateNetwork: options.allowPrivateNetwork, lookup: options.lookup });
+    await assertUrlAllowed(url, {
+      allowPrivateNetwork: options.allowPrivateNetwork,
+      lookup: options.lookup,
+      viaProxy: options.viaProxy?.(url),
+    });
     const response = await send(url, signal, timeout, options);
     if (redirectStatuses.has(response.status)) {
       url = nextHop(url, response, hop, options);

@@ -1,16 +1,7 @@
 import type { LookupAddress } from 'node:dns';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BlockedUrlError } from '../../errors/index.js';
-import type { FakeHttpServer } from '../../testing/fake-http-server.js';
-import { startFakeWeb } from '../../testing/fake-web-server.js';
-import { createGuardedFetch, createGuardedLookup } from './guarded-fetch.js';
-
-let web: FakeHttpServer | undefined;
-
-afterEach(async () => {
-  await web?.close();
-  web = undefined;
-});
+import { createGuardedLookup } from './guarded-lookup.js';
 
 function lookupOnce(
   addresses: string[],
@@ -83,28 +74,5 @@ describe('createGuardedLookup', () => {
       error: null,
       address: '127.0.0.1',
     });
-  });
-});
-
-describe('createGuardedFetch', () => {
-  it('dials the address its lookup gives and keeps the name in the Host header', async () => {
-    web = await startFakeWeb({ pages: { '/': { html: '<p>hello</p>' } } });
-    const port = new URL(web.url).port;
-    const guardedFetch = createGuardedFetch({ allowPrivateNetwork: true, lookup: async () => ['127.0.0.1'] });
-    const response = await guardedFetch(`http://intranet.test:${port}/`);
-    expect(await response.text()).toBe('<p>hello</p>');
-    expect(web.requests[0]?.headers.host).toBe(`intranet.test:${port}`);
-  });
-
-  it('refuses at connection time a name whose address is private; nothing reaches the server', async () => {
-    web = await startFakeWeb({ pages: { '/': { html: '<p>secret</p>' } } });
-    const port = new URL(web.url).port;
-    const guardedFetch = createGuardedFetch({
-      allowPrivateNetwork: false,
-      lookup: async () => ['127.0.0.1'],
-    });
-    const error = await guardedFetch(`http://intranet.test:${port}/`).catch((caught: unknown) => caught);
-    expect((error as Error).cause).toBeInstanceOf(BlockedUrlError);
-    expect(web.requests).toHaveLength(0);
   });
 });

@@ -64,6 +64,7 @@ export async function runResearchCommand(
           plan: outline ? { ...outline, topic } : undefined,
           signal: io.signal,
           onEvent: progress.onEvent,
+          record: { source: 'cli' },
         })
         .finally(progress.stop),
     );

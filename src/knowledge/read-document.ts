@@ -84,8 +84,13 @@ export async function readDocumentFile(
       notes,
     };
   }
+  // In a plain text file a line starting with # is a comment (a shell's, a config's), not a heading.
   const title =
-    contentType === 'text/html' ? page.title || fallbackTitle : (markdownTitle(text) ?? fallbackTitle);
+    contentType === 'text/html'
+      ? page.title || fallbackTitle
+      : contentType === 'text/plain'
+        ? fallbackTitle
+        : (markdownTitle(text) ?? fallbackTitle);
   return { title, text: text || page.text.trim(), contentType, notes };
 }
 

@@ -1,4 +1,5 @@
 import type { Reference } from '../../agent/agent-types.js';
+import { doneWithout } from '../../agent/steps/step-errors.js';
 import { isAbortError } from '../../errors/index.js';
 import { createConcurrencyLimit } from '../../providers/search/limit-concurrency.js';
 import type { ResearchContext } from '../research-context.js';
@@ -218,11 +219,10 @@ async function orFallback<T>(
     return await work;
   } catch (error) {
     if (isAbortError(error) || research.input.signal?.aborted) throw error;
-    const message = error instanceof Error ? error.message : String(error);
     research.task.emit({
       type: 'warning',
       step: 0,
-      message: `${stage} failed, kept the draft as it was: ${message}`,
+      ...doneWithout({ what: stage, instead: 'the draft stays as it was', error }),
     });
     return fallback;
   }

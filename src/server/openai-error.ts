@@ -6,6 +6,7 @@ import {
   isInputError,
   isProviderError,
 } from '../errors/index.js';
+import { describeProviderFailure } from './describe-provider-failure.js';
 import { isHttpError, type OpenAiErrorType } from './http-error.js';
 
 /** OpenAI's error body, which every OpenAI client knows how to read. */
@@ -69,12 +70,7 @@ export function toErrorResponse(error: unknown, options: { requestId?: string } 
   }
   if (isAuthenticationError(error)) {
     return {
-      ...respond(
-        502,
-        'upstream_error',
-        `a service behind this server refused its credentials${reference}`,
-        error.code,
-      ),
+      ...respond(502, 'upstream_error', `${describeProviderFailure(error)}${reference}`, error.code),
       detail,
     };
   }
@@ -82,7 +78,7 @@ export function toErrorResponse(error: unknown, options: { requestId?: string } 
     // A reader's account of a page the client named (read_url): its URL and the limit it hit are theirs.
     const message = error.code.startsWith('page_')
       ? error.message
-      : `a service behind this server failed (${error.code})${reference}`;
+      : `${describeProviderFailure(error)}${reference}`;
     return { ...respond(502, 'upstream_error', message, error.code), detail };
   }
   if (isAbortError(error)) return respond(503, 'server_error', 'the request was cancelled', 'cancelled');

@@ -89,6 +89,9 @@ describe('deepsearch help settings', () => {
     );
     for (const field of roleFieldNames) expect(documented.has(`llm.roles.<role>.${field}`)).toBe(true);
     expect(schemaSettingPaths().filter((path) => !documented.has(path))).toEqual([]);
+    // A key that gains a variable or flag leaves the file-only list, or its entry would hide them.
+    const withSource = new Set(settingSources.map((source) => source.path));
+    expect(Object.keys(fileOnlySettings).filter((path) => withSource.has(path))).toEqual([]);
   });
 
   it('filters by words, and says when nothing matches', async () => {

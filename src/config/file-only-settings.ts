@@ -11,7 +11,6 @@ export const fileOnlySettings: Readonly<Record<string, string>> = {
   'search.providerConcurrency':
     'searches in flight per provider, e.g. { "searxng": 8 } (DuckDuckGo defaults to 1)',
   'search.timeoutSeconds': 'seconds before one search call is abandoned',
-  'reader.maxBytes': 'largest decoded page or local file read',
   'reader.maxRedirects': 'redirects followed per page',
   'reader.userAgent': 'the User-Agent header of page fetches (default: a browser-like one naming deepsearch)',
   'reader.jina.baseURL': 'another Jina Reader endpoint',

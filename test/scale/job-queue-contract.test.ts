@@ -1,6 +1,6 @@
 // The job queue's contract, run against both implementations: in this process's memory, and
 // BullMQ on a real Redis started for this file (an "API node" queue and a separate "worker" one).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInProcessJobQueue } from '../../src/scale/in-process-job-queue.js';
 import {
   type JobQueue,
@@ -68,19 +68,8 @@ const implementations: Array<{
   },
 ];
 
-async function waitFor<T>(
-  probe: () => T | Promise<T>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as Truthy<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Polls until `probe` gives a truthy value (the value), for up to 20 s: the machine may be loaded. */
+const waitFor = <T>(probe: () => T | Promise<T>) => vi.waitUntil(probe, { timeout: 20_000, interval: 20 });
 
 /** A handler whose jobs run until released (or their signal aborts), recording what it saw. */
 function controllableHandler() {
@@ -109,13 +98,13 @@ for (const implementation of implementations) {
       expect(await deployment.api.counts()).toEqual({ queued: 1, running: 0 });
       const worker = controllableHandler();
       await deployment.worker.work({ handler: worker.handler, concurrency: 2 });
-      const job = (await waitFor(() => worker.started.length === 1 && worker.started, 'the job to start'))[0];
+      const job = (await waitFor(() => worker.started.length === 1 && worker.started))[0];
       expect(job).toMatchObject({ id: 'job-1', owner: 'key:a', data: { question: 'q' } });
       expect(job!.workerId).toEqual(expect.any(String));
       expect(job!.signal.aborted).toBe(false);
-      await waitFor(async () => (await deployment.api.counts()).running === 1, 'the job to count as running');
+      await waitFor(async () => (await deployment.api.counts()).running === 1);
       worker.release('job-1');
-      await waitFor(async () => (await deployment.api.counts()).running === 0, 'the job to end');
+      await waitFor(async () => (await deployment.api.counts()).running === 0);
       expect(worker.started).toHaveLength(1);
       await deployment.close();
     });
@@ -140,13 +129,12 @@ for (const implementation of implementations) {
       // Jobs that end give their places back.
       const worker = controllableHandler();
       await deployment.worker.work({ handler: worker.handler, concurrency: 2 });
-      await waitFor(() => worker.started.length === 2, 'both jobs to start');
+      await waitFor(() => worker.started.length === 2);
       worker.release('a1');
       worker.release('a2');
-      await waitFor(async () => (await deployment.api.counts()).running === 0, 'both jobs to end');
-      await waitFor(
-        () => deployment.api.enqueue({ id: 'a3', owner: 'key:a', data: {} }).catch(() => undefined),
-        'a place for key:a again',
+      await waitFor(async () => (await deployment.api.counts()).running === 0);
+      await waitFor(() =>
+        deployment.api.enqueue({ id: 'a3', owner: 'key:a', data: {} }).catch(() => undefined),
       );
       await deployment.close();
     });
@@ -159,13 +147,13 @@ for (const implementation of implementations) {
       const worker = controllableHandler();
       await deployment.worker.work({ handler: worker.handler, concurrency: 1 });
       await deployment.api.enqueue({ id: 'running', owner: 'o', data: {} });
-      await waitFor(() => worker.started.length === 1, 'the job to start');
+      await waitFor(() => worker.started.length === 1);
       const cancelled = performance.now();
       expect(await deployment.api.cancel('running')).toBe('signalled');
-      const stop = await waitFor(() => worker.stopped.get('running'), 'the job to stop');
+      const stop = await waitFor(() => worker.stopped.get('running'));
       expect(stop.reason).toBe('job_cancelled');
       expect(stop.at - cancelled).toBeLessThan(1000);
-      await waitFor(async () => (await deployment.api.counts()).running === 0, 'the job to end');
+      await waitFor(async () => (await deployment.api.counts()).running === 0);
       // Neither the removed job nor the cancelled one runs (again).
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(worker.started.map((job) => job.id)).toEqual(['running']);
@@ -178,7 +166,7 @@ for (const implementation of implementations) {
       await deployment.worker.work({ handler: worker.handler, concurrency: 2 });
       await deployment.api.enqueue({ id: 'quick', owner: 'o', data: {} });
       await deployment.api.enqueue({ id: 'long', owner: 'o', data: {} });
-      await waitFor(() => worker.started.length === 2, 'both jobs to start');
+      await waitFor(() => worker.started.length === 2);
       setTimeout(() => worker.release('quick'), 100);
       const { handedBack } = await deployment.worker.close({ graceMs: 400 });
       expect(handedBack).toEqual(['long']);
@@ -188,10 +176,7 @@ for (const implementation of implementations) {
         // Another worker goes on with it.
         const next = controllableHandler();
         await (await deployment.another()).work({ handler: next.handler, concurrency: 1 });
-        const [job] = await waitFor(
-          () => next.started.length === 1 && next.started,
-          'another worker to take it',
-        );
+        const [job] = await waitFor(() => next.started.length === 1 && next.started);
         expect(job).toMatchObject({ id: 'long', owner: 'o' });
         expect(job!.signal.aborted).toBe(false);
         next.release('long');
@@ -211,7 +196,7 @@ describe('in-process job queue', () => {
     expect(await queue.enqueue({ id: 'a3', owner: 'a', data: {} })).toEqual({ status: 'queued' });
     expect(await queue.enqueue({ id: 'b1', owner: 'b', data: {} })).toEqual({ status: 'queued' });
     worker.release('a1');
-    await waitFor(() => worker.started.length === 3, 'the next job');
+    await waitFor(() => worker.started.length === 3);
     expect(worker.started.map((job) => job.id)).toEqual(['a1', 'a2', 'b1']);
     await queue.close({ graceMs: 0 });
   });

@@ -3,7 +3,8 @@ import { proxySecrets, resolveProxySettings } from './proxy-settings.js';
 
 /**
  * Every secret a configuration holds: LLM keys (top level and per role), vendor keys, search,
- * reader, embedding and rerank keys, the server's own client keys and the proxy's password. Output
+ * reader, embedding and rerank keys, the server's own client keys, the proxy's password and the
+ * passwords in the queue mode's Redis and Postgres URLs. Output
  * paths redact them all, whichever service echoed one back.
  */
 export function configSecrets(config: DeepSearchConfig): string[] {
@@ -17,6 +18,19 @@ export function configSecrets(config: DeepSearchConfig): string[] {
     config.rerank.apiKey,
     ...config.server.apiKeys,
     ...proxySecrets(resolveProxySettings(config)),
+    ...urlPasswords(config.scale.redisUrl),
+    ...urlPasswords(config.scale.databaseUrl),
   ];
   return [...new Set(secrets.filter((secret): secret is string => Boolean(secret)))];
+}
+
+/** A URL's password as written and decoded (a driver's error may show either). */
+function urlPasswords(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const { password } = new URL(url);
+    return password ? [password, decodeURIComponent(password)] : [];
+  } catch {
+    return [];
+  }
 }

@@ -168,4 +168,14 @@ describe.skipIf(!hasRedis())('BullMQ queue: refused at start', () => {
     expect(error.message).toContain('127.0.0.1');
     expect(error.message).not.toContain('hunter2-secret');
   });
+
+  it('an API node whose Redis went away fails a new job at once instead of holding the request', async () => {
+    const lost = await startRedis();
+    const api = await createBullmqJobQueue({ url: lost.url, maxQueue: 5, workerId: 'api' });
+    await lost.stop();
+    const started = performance.now();
+    await expect(api.enqueue({ id: 'while-down', owner: 'o', data: {} })).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(5000);
+    await api.close();
+  });
 });

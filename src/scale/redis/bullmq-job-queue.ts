@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
 import {
   busyMessage,
   type JobQueue,
@@ -39,7 +40,9 @@ const dayInSeconds = 86_400;
  */
 export async function createBullmqJobQueue(options: BullmqJobQueueOptions): Promise<JobQueue> {
   const prefix = options.prefix ?? 'deepsearch';
-  const redis = await openRedis(options.url, { name: 'queue' });
+  // Enqueue, cancel and counts answer clients: they fail fast while Redis is away. The worker's
+  // connection (opened by work()) waits for it instead.
+  const redis = await openRedis(options.url, { name: 'queue', failFast: true });
   try {
     await checkNoEviction(redis, options.url);
   } catch (error) {
@@ -48,7 +51,10 @@ export async function createBullmqJobQueue(options: BullmqJobQueueOptions): Prom
   }
   const bullmq = await import('bullmq');
   const queue = new bullmq.Queue<QueuedJob>('runs', { connection: redis, prefix });
+  // BullMQ prints a connection error to the console unless someone listens: the caller's log does.
+  queue.on('error', (error) => options.onError?.(error));
   const admission = createJobAdmission(redis, prefix);
+  let workerRedis: Redis | undefined;
   const cancelChannel = `${prefix}:jobs:cancel`;
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const lockMs = options.lockMs ?? 30_000;
@@ -103,11 +109,13 @@ export async function createBullmqJobQueue(options: BullmqJobQueueOptions): Prom
       return 'signalled';
     },
     async work(settings) {
-      runner ??= startJobRunner({
+      if (runner) return runner.ready;
+      workerRedis = await openRedis(options.url, { name: 'worker' });
+      runner = startJobRunner({
         bullmq,
         queue,
-        redis,
-        admission,
+        redis: workerRedis,
+        admission: createJobAdmission(workerRedis, prefix),
         cancelChannel,
         ...settings,
         workerId,
@@ -123,6 +131,7 @@ export async function createBullmqJobQueue(options: BullmqJobQueueOptions): Prom
       const handedBack = (await runner?.close(settings.graceMs ?? 0)) ?? [];
       await queue.close();
       redis.disconnect();
+      workerRedis?.disconnect();
       return { handedBack };
     },
   };

@@ -5,10 +5,12 @@ import { ConfigError } from '../../errors/index.js';
 /**
  * A connection to the deployment's Redis (DEEPSEARCH_REDIS_URL), made when queue mode starts:
  * ioredis is imported then, never on a machine that does not configure Redis. It reconnects by
- * itself after a restart and retries commands meanwhile (what BullMQ requires), so a Redis that
- * goes away makes jobs wait rather than fail; only the first connection must succeed.
+ * itself after a restart; only the first connection must succeed. A worker's connection retries
+ * its commands until Redis is back (what BullMQ's workers require: jobs wait, nothing fails); one
+ * that answers a client (`failFast`) gives up after one retry, so a request fails with an error
+ * instead of hanging while Redis is away.
  */
-export async function openRedis(url: string, options: { name: string }): Promise<Redis> {
+export async function openRedis(url: string, options: { name: string; failFast?: boolean }): Promise<Redis> {
   let Client: typeof Redis;
   try {
     Client = (await import('ioredis')).Redis;
@@ -23,7 +25,7 @@ export async function openRedis(url: string, options: { name: string }): Promise
   }
   const client = new Client(url, {
     lazyConnect: true,
-    maxRetriesPerRequest: null,
+    maxRetriesPerRequest: options.failFast ? 1 : null,
     connectTimeout: 5000,
     connectionName: `deepsearch:${options.name}`,
   });

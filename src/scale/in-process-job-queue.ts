@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { createFairSharePolicy, type FairShareState } from '../server/fair-share.js';
 import {
   busyMessage,
   type JobHandler,
@@ -19,13 +20,19 @@ interface Running {
 
 /**
  * Jobs in this process's memory, as `deepsearch serve` runs them on one machine: a free slot
- * takes a job at once; otherwise it waits in the queue. A freed slot goes to the waiting job
- * whose owner holds the fewest slots (oldest first among equals), so busy keys converge to equal
- * shares, the rule of the server's limiter. Nothing survives the process: close() gives back the
- * ids of the jobs it ran or held unfinished, for the caller to keep them resumable.
+ * takes a job at once; otherwise it waits in the queue. Slots and queue places are shared between
+ * owners by the server's fair-share rule (src/server/fair-share.ts: a freed slot goes to the
+ * waiting owner holding the fewest; one owner holds at most `ownerShare` of the queue), on top of
+ * `maxJobsPerOwner`. Nothing survives the process: close() gives back the ids of the jobs it ran
+ * or held unfinished, for the caller to keep them resumable.
  */
 export function createInProcessJobQueue(
-  options: JobQueueLimits & { workerId?: string; now?: () => number },
+  options: JobQueueLimits & {
+    /** Share (0–1] of the queue one owner may hold (default 1: no cap but maxJobsPerOwner). */
+    ownerShare?: number;
+    workerId?: string;
+    now?: () => number;
+  },
 ): JobQueue {
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:in-process`;
   const now = options.now ?? (() => performance.now());
@@ -35,9 +42,25 @@ export function createInProcessJobQueue(
   let work: { handler: JobHandler; concurrency: number } | undefined;
   let closing = false;
 
-  const runningOf = (owner: string) => [...running.values()].filter((job) => job.owner === owner).length;
-  const unfinishedOf = (owner: string) =>
-    runningOf(owner) + waiting.filter((request) => request.owner === owner).length;
+  const count = <T extends { owner: string }>(jobs: Iterable<T>, owner: string) =>
+    [...jobs].filter((job) => job.owner === owner).length;
+  const state: FairShareState = {
+    get running() {
+      return running.size;
+    },
+    get queued() {
+      return waiting.length;
+    },
+    runningOf: (owner) => count(running.values(), owner),
+    queuedOf: (owner) => count(waiting, owner),
+  };
+  // No worker yet: no slot, every job waits.
+  const policy = () =>
+    createFairSharePolicy({
+      maxConcurrent: work && !closing ? work.concurrency : 0,
+      maxQueue: options.maxQueue,
+      ownerShare: options.ownerShare ?? 1,
+    });
 
   const start = (request: JobRequest) => {
     const controller = new AbortController();
@@ -56,10 +79,11 @@ export function createInProcessJobQueue(
   };
   const startWaiting = () => {
     while (work && !closing && waiting.length > 0 && running.size < work.concurrency) {
-      let best = 0;
-      for (let index = 1; index < waiting.length; index++)
-        if (runningOf(waiting[index]!.owner) < runningOf(waiting[best]!.owner)) best = index;
-      start(waiting.splice(best, 1)[0]!);
+      const next = policy().pickNext(
+        waiting.map((request) => request.owner),
+        state,
+      );
+      start(waiting.splice(next, 1)[0]!);
     }
   };
   const refuse = (code: 'server_busy' | 'owner_busy', limit: number) =>
@@ -74,13 +98,17 @@ export function createInProcessJobQueue(
       if (running.has(request.id) || waiting.some((queued) => queued.id === request.id))
         throw jobExists(request.id);
       const perOwner = options.maxJobsPerOwner;
-      if (perOwner !== undefined && unfinishedOf(request.owner) >= perOwner)
+      const { owner } = request;
+      if (perOwner !== undefined && state.runningOf(owner) + state.queuedOf(owner) >= perOwner)
         throw refuse('owner_busy', perOwner);
-      if (work && !closing && waiting.length === 0 && running.size < work.concurrency) {
+      const fair = policy();
+      const admission = fair.admit(owner, state);
+      if (admission === 'run') {
         start(request);
         return { status: 'running' };
       }
-      if (waiting.length >= options.maxQueue) throw refuse('server_busy', options.maxQueue);
+      if (admission === 'owner_busy') throw refuse('owner_busy', fair.ownerQueue);
+      if (admission === 'server_busy') throw refuse('server_busy', options.maxQueue);
       waiting.push({ ...request });
       return { status: 'queued' };
     },

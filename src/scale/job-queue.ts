@@ -107,6 +107,6 @@ export function busyMessage(
   detail: { queued: number; limit: number },
 ): string {
   return code === 'owner_busy'
-    ? `this API key already has ${detail.limit} runs queued or running (at most ${detail.limit}); wait for one to finish`
+    ? `this API key already has ${detail.limit} runs waiting or running, as many as one key may; wait for one to finish`
     : `the server is busy (${detail.queued} runs waiting, at most ${detail.limit}); retry later`;
 }

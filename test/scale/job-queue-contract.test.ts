@@ -200,4 +200,18 @@ describe('in-process job queue', () => {
     expect(worker.started.map((job) => job.id)).toEqual(['a1', 'a2', 'b1']);
     await queue.close({ graceMs: 0 });
   });
+
+  it("applies the server's key share of the queue: one key cannot fill it", async () => {
+    const queue = createInProcessJobQueue({ maxQueue: 4, ownerShare: 0.5 });
+    const worker = controllableHandler();
+    await queue.work({ handler: worker.handler, concurrency: 1 });
+    expect(await queue.enqueue({ id: 'a1', owner: 'a', data: {} })).toEqual({ status: 'running' });
+    await queue.enqueue({ id: 'a2', owner: 'a', data: {} });
+    await queue.enqueue({ id: 'a3', owner: 'a', data: {} });
+    await expect(queue.enqueue({ id: 'a4', owner: 'a', data: {} })).rejects.toMatchObject({
+      code: 'owner_busy',
+    });
+    expect(await queue.enqueue({ id: 'b1', owner: 'b', data: {} })).toEqual({ status: 'queued' });
+    await queue.close({ graceMs: 0 });
+  });
 });

@@ -1,4 +1,5 @@
 import type { RunRecord, RunStatus, RunSummary, RunUsage } from './run-record.js';
+import type { RunFinish } from './run-store.js';
 
 /** A row of the run store's tables (SQLite's or Postgres's), as its driver returns it. */
 export type Row = Record<string, unknown>;
@@ -49,4 +50,21 @@ export function toSummary(row: Row): RunSummary {
     totalTokens: numberOrNull(row.total_tokens),
     costUsd: json<RunUsage>(row.usage)?.costUsd ?? null,
   };
+}
+
+/**
+ * A finished run's columns, in the order both stores' UPDATE lists them: status, finished_at,
+ * result, answer (the text searched by list), error, usage, total_tokens.
+ */
+export function finishColumns(outcome: RunFinish, now: number): unknown[] {
+  const answer = outcome.result?.answer;
+  return [
+    outcome.status,
+    now,
+    outcome.result ? JSON.stringify(outcome.result) : null,
+    typeof answer === 'string' ? answer : null,
+    outcome.error ? JSON.stringify(outcome.error) : null,
+    outcome.usage ? JSON.stringify(outcome.usage) : null,
+    outcome.usage?.totalTokens ?? null,
+  ];
 }

@@ -6,7 +6,7 @@ import type { RunsConfig } from '../config/config-schema.js';
 import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
 import { createStatementCache } from '../providers/storage/statement-cache.js';
 import type { NewRun, RunError, RunRecord, RunStatus, RunSummary, RunUsage } from './run-record.js';
-import { json, type Row, toRecord, toSummary } from './run-store-rows.js';
+import { finishColumns, json, type Row, toRecord, toSummary } from './run-store-rows.js';
 import { openRunDatabase } from './run-store-schema.js';
 import { RunClaimError, type RunClaimer, StaleAttemptError } from './stale-attempt-error.js';
 
@@ -165,7 +165,6 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       })();
     },
     finish(runId, outcome, attempt) {
-      const answer = outcome.result?.answer;
       const d = db();
       const update = d.prepare(
         `UPDATE runs SET status = ?, finished_at = ?, pid = NULL, worker = NULL, result = coalesce(?, result),
@@ -174,16 +173,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       );
       d.transaction(() => {
         fence(runId, attempt);
-        update.run(
-          outcome.status,
-          now(),
-          outcome.result ? JSON.stringify(outcome.result) : null,
-          typeof answer === 'string' ? answer : null,
-          outcome.error ? JSON.stringify(outcome.error) : null,
-          outcome.usage ? JSON.stringify(outcome.usage) : null,
-          outcome.usage?.totalTokens ?? null,
-          runId,
-        );
+        update.run(...finishColumns(outcome, now()), runId);
       })();
       pruneRuns(d, options.retention, now());
     },

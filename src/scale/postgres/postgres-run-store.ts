@@ -3,7 +3,7 @@ import type { AgentEvent } from '../../agent/agent-events.js';
 import type { StoredCheckpoint } from '../../agent/run-checkpoint.js';
 import type { StoredPage } from '../../agent/state/page-store.js';
 import type { RunsConfig } from '../../config/config-schema.js';
-import { json, type Row, toRecord, toSummary } from '../../runs/run-store-rows.js';
+import { finishColumns, json, type Row, toRecord, toSummary } from '../../runs/run-store-rows.js';
 import { RunClaimError, StaleAttemptError } from '../../runs/stale-attempt-error.js';
 import type { AsyncRunStore } from '../async-run-store.js';
 import type { PostgresDatabase } from './postgres-database.js';
@@ -112,7 +112,6 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
       storedPages.set(runId, known);
     },
     async finish(runId, outcome, attempt) {
-      const answer = outcome.result?.answer;
       await database.transaction((client) =>
         fence(
           client,
@@ -120,15 +119,7 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
           attempt,
           `status = $3, finished_at = $4, pid = NULL, worker = NULL, result = coalesce($5, result),
            answer = coalesce($6, answer), error = $7, usage = coalesce($8, usage), total_tokens = coalesce($9, total_tokens)`,
-          [
-            outcome.status,
-            now(),
-            outcome.result ? JSON.stringify(outcome.result) : null,
-            typeof answer === 'string' ? answer : null,
-            outcome.error ? JSON.stringify(outcome.error) : null,
-            outcome.usage ? JSON.stringify(outcome.usage) : null,
-            outcome.usage?.totalTokens ?? null,
-          ],
+          finishColumns(outcome, now()),
         ),
       );
       storedPages.delete(runId);

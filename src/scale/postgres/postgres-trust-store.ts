@@ -1,19 +1,12 @@
 import { maskProxyUrl } from '../../config/proxy-settings.js';
-import type { HostHealthChange, HostHealthEntry } from '../../retrieval/host-health.js';
+import { type DomainRow, entryOf } from '../../knowledge/trust-records.js';
+import type { HostHealthChange } from '../../retrieval/host-health.js';
 import type { TrustStore } from '../trust-store.js';
 import type { PostgresDatabase } from './postgres-database.js';
 
-interface DomainRow {
-  host: string;
-  first_seen: string | null;
-  reference_count: number;
-  failures: number;
-  successes: number;
-  paywalled: number;
-  blocked: number;
-  https: boolean | null;
-  last_problem_at: string | null;
-}
+// As trust-records.ts reads them: https as 0/1.
+const columns =
+  'host, first_seen, reference_count, failures, successes, paywalled, blocked, https::integer AS https, last_problem_at';
 
 /**
  * Domain trust in Postgres. A save is one upsert that adds the changes to the stored row in the
@@ -25,7 +18,7 @@ export function createPostgresTrustStore(options: { database: PostgresDatabase; 
   return {
     location: maskProxyUrl(options.url),
     async load() {
-      const { rows } = await database.query<DomainRow>('SELECT * FROM domains');
+      const { rows } = await database.query<DomainRow>(`SELECT ${columns} FROM domains`);
       return Object.fromEntries(rows.map((row) => [row.host, entryOf(row)]));
     },
     async save(changes) {
@@ -45,7 +38,7 @@ export function createPostgresTrustStore(options: { database: PostgresDatabase; 
            blocked = d.blocked + EXCLUDED.blocked,
            https = coalesce(EXCLUDED.https, d.https),
            last_problem_at = greatest(d.last_problem_at, EXCLUDED.last_problem_at)
-         RETURNING *`,
+         RETURNING ${columns}`,
         [
           column((change) => change.host),
           column((change) => change.firstSeen ?? null),
@@ -82,17 +75,4 @@ function combineByHost(changes: readonly HostHealthChange[]): HostHealthChange[]
       before.lastProblemAt = change.lastProblemAt;
   }
   return [...byHost.values()];
-}
-
-function entryOf(row: DomainRow): HostHealthEntry {
-  return {
-    failures: row.failures,
-    successes: row.successes,
-    paywalled: row.paywalled,
-    blocked: row.blocked,
-    references: row.reference_count,
-    ...(row.first_seen ? { firstSeen: row.first_seen } : {}),
-    ...(row.https === null ? {} : { https: row.https }),
-    ...(row.last_problem_at ? { lastProblemAt: row.last_problem_at } : {}),
-  };
 }

@@ -33,9 +33,10 @@ export interface JobRunner {
 /**
  * A BullMQ worker running jobs with the handler. Each job gets its own AbortController, aborted
  * (reason JobStoppedError) when a cancel for it is published, when its lock could not be renewed
- * (another worker takes it over), or when close() hands it back. A job whose handler settles is
- * over for the queue, whatever happened (cancelled or failed runs are never retried); one handed
- * back goes to the wait list; one lost, or whose writes were fenced, is left to its new holder.
+ * (another worker takes it over), or when close() hands it back. A job whose handler returns is
+ * over for the queue, whatever happened to its run (cancelled or failed runs are never retried);
+ * one handed back goes to the wait list; one lost, or whose writes were fenced, is left to its new
+ * holder; one whose handler throws (it could not record the run) is left for its lock to expire.
  */
 export function startJobRunner(options: JobRunnerOptions): JobRunner {
   const { admission, redis, handler, workerId } = options;
@@ -74,8 +75,13 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     }
     // Someone else's job now: BullMQ is told nothing was done (a WaitingError moves nothing).
     if (reason === 'job_lease_lost' || isStaleAttemptError(failure)) throw new options.bullmq.WaitingError();
+    // The handler could not record the run (its store is away): the job is left as it is, its lock
+    // runs out and a worker takes it again (at most maxTakeovers times), resuming the run.
+    if (failure !== undefined && reason !== 'job_cancelled') {
+      options.onError?.(failure as Error);
+      throw new options.bullmq.WaitingError();
+    }
     await admission.release(id, performance.now() - started);
-    if (failure !== undefined && reason !== 'job_cancelled') throw failure;
   };
 
   const worker = new options.bullmq.Worker<QueuedJob>(options.queue.name, runJob, {

@@ -1,0 +1,90 @@
+import type { AgentEventListener } from '../agent/agent-events.js';
+import { resumedConfig } from '../runs/resume-target.js';
+import type { RunRecord } from '../runs/run-record.js';
+import { RunClaimError } from '../runs/stale-attempt-error.js';
+import type { DeepSearchRuntime } from '../runtime.js';
+import type { AsyncRunStore } from './async-run-store.js';
+import { type JobHandler, jobStopReason, type RunningJob } from './job-queue.js';
+import type { WorkerRunStore } from './worker-run-store.js';
+
+/** What a job carries besides the stored run: a chat's earlier turns. */
+export interface RunJobData {
+  history?: Array<{ question: string; answer: string }>;
+}
+
+/**
+ * What a worker does with a job: claims its run in the shared store (a new attempt, fencing any
+ * earlier one), then runs it with the runtime, recorded through the worker's run store. A run
+ * with a checkpoint (a takeover after a crash, a hand-back at shutdown) goes on from it: no
+ * planning again, no finished step or section again, event ids continuing. A run cancelled or
+ * deleted before it started is not claimed and not run.
+ */
+export function createRunJobHandler(options: {
+  runtime: DeepSearchRuntime;
+  store: AsyncRunStore;
+  runs: WorkerRunStore;
+  /** Each run's events as they happen (tests, the worker's debug log). */
+  observers?: readonly AgentEventListener[];
+}): JobHandler {
+  const { runtime, store, runs } = options;
+  return async (job) => {
+    let attempt: number;
+    try {
+      attempt = await store.claim(job.id, { workerId: job.workerId, pid: process.pid });
+    } catch (error) {
+      if (error instanceof RunClaimError) return; // ended (cancelled while queued) or deleted
+      throw error;
+    }
+    const [record, restore] = await Promise.all([store.get(job.id), store.restore(job.id)]);
+    if (!record) return;
+    const writeFailed = new AbortController();
+    runs.hold(job.id, {
+      attempt,
+      record: { ...record, pid: null },
+      restore,
+      keepsRunning: () => {
+        const reason = jobStopReason(job.signal);
+        return reason === 'job_handed_back' || reason === 'job_lease_lost';
+      },
+      onWriteFailure: (error) => writeFailed.abort(error),
+    });
+    const signal = AbortSignal.any([job.signal, writeFailed.signal]);
+    try {
+      await run(runtime, job, record, {
+        signal,
+        observers: options.observers,
+        resumes: restore !== undefined,
+      });
+    } catch {
+      // The run's end (failed, cancelled) is recorded by the runtime; a hand-back records none.
+    } finally {
+      await runs.release(job.id);
+    }
+  };
+}
+
+function run(
+  runtime: DeepSearchRuntime,
+  job: RunningJob,
+  record: RunRecord,
+  input: { signal: AbortSignal; observers?: readonly AgentEventListener[]; resumes: boolean },
+): Promise<unknown> {
+  const { signal, observers } = input;
+  const research = record.mode === 'research';
+  const recordAs = { owner: record.owner, source: record.source, mode: record.mode, options: record.options };
+  if (input.resumes)
+    return research
+      ? runtime.resumeResearch(record.id, { signal, observers, record: recordAs })
+      : runtime.resume(record.id, { signal, observers, record: recordAs });
+  const options = {
+    runId: record.id,
+    signal,
+    observers,
+    // The settings stored with the run when it was posted (budget, agent, search, research).
+    config: resumedConfig(runtime.config, record),
+    record: recordAs,
+  };
+  if (research) return runtime.research(record.question, options);
+  const { history } = job.data as RunJobData;
+  return runtime.ask(record.question, { ...options, history: Array.isArray(history) ? history : undefined });
+}

@@ -123,6 +123,7 @@ export function createInProcessJobQueue(
       job.controller.abort(new JobStoppedError('job_cancelled'));
       return 'signalled';
     },
+    has: async (id) => running.has(id) || waiting.some((request) => request.id === id),
     async work(settings) {
       work = settings;
       startWaiting();

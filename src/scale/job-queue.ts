@@ -38,6 +38,8 @@ export interface JobQueue {
    * `not_found`: no such job (finished, or never queued).
    */
   cancel(id: string): Promise<'removed' | 'signalled' | 'not_found'>;
+  /** Whether the job is queued or running (a run whose job is gone was interrupted). */
+  has(id: string): Promise<boolean>;
   /** Runs jobs in this process with `handler`, `concurrency` at once, until close. */
   work(options: { handler: JobHandler; concurrency: number }): Promise<void>;
   counts(): Promise<{ queued: number; running: number }>;

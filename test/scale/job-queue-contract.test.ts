@@ -142,18 +142,22 @@ for (const implementation of implementations) {
     it('cancels a waiting job (it never runs) and a running one within a second, without running it again', async () => {
       const deployment = await implementation.deploy({ maxQueue: 10 });
       await deployment.api.enqueue({ id: 'waiting', owner: 'o', data: {} });
+      expect(await deployment.api.has('waiting')).toBe(true);
       expect(await deployment.api.cancel('waiting')).toBe('removed');
+      expect(await deployment.api.has('waiting')).toBe(false);
       expect(await deployment.api.cancel('never-queued')).toBe('not_found');
       const worker = controllableHandler();
       await deployment.worker.work({ handler: worker.handler, concurrency: 1 });
       await deployment.api.enqueue({ id: 'running', owner: 'o', data: {} });
       await waitFor(() => worker.started.length === 1);
+      expect(await deployment.api.has('running')).toBe(true);
       const cancelled = performance.now();
       expect(await deployment.api.cancel('running')).toBe('signalled');
       const stop = await waitFor(() => worker.stopped.get('running'));
       expect(stop.reason).toBe('job_cancelled');
       expect(stop.at - cancelled).toBeLessThan(1000);
       await waitFor(async () => (await deployment.api.counts()).running === 0);
+      expect(await deployment.api.has('running')).toBe(false);
       // Neither the removed job nor the cancelled one runs (again).
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(worker.started.map((job) => job.id)).toEqual(['running']);

@@ -108,6 +108,10 @@ export async function createBullmqJobQueue(options: BullmqJobQueueOptions): Prom
       await redis.publish(cancelChannel, id);
       return 'signalled';
     },
+    async has(id) {
+      const state = await queue.getJobState(id);
+      return state !== 'unknown' && state !== 'completed' && state !== 'failed';
+    },
     async work(settings) {
       if (runner) return runner.ready;
       workerRedis = await openRedis(options.url, { name: 'worker' });

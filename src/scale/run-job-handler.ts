@@ -1,4 +1,5 @@
 import type { AgentEventListener } from '../agent/agent-events.js';
+import type { ConfigOverrides } from '../config/derive-config.js';
 import { resumedConfig } from '../runs/resume-target.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { RunClaimError } from '../runs/stale-attempt-error.js';
@@ -7,9 +8,10 @@ import type { AsyncRunStore } from './async-run-store.js';
 import { type JobHandler, jobStopReason, type RunningJob } from './job-queue.js';
 import type { WorkerRunStore } from './worker-run-store.js';
 
-/** What a job carries besides the stored run: a chat's earlier turns. */
+/** What a job carries besides the stored run: a chat's earlier turns, a resume's raised budget. */
 export interface RunJobData {
   history?: Array<{ question: string; answer: string }>;
+  overrides?: ConfigOverrides;
 }
 
 /**
@@ -72,10 +74,13 @@ function run(
   const { signal, observers } = input;
   const research = record.mode === 'research';
   const recordAs = { owner: record.owner, source: record.source, mode: record.mode, options: record.options };
-  if (input.resumes)
+  const { history, overrides } = job.data as RunJobData;
+  if (input.resumes) {
+    const resumeOptions = { signal, observers, record: recordAs, overrides };
     return research
-      ? runtime.resumeResearch(record.id, { signal, observers, record: recordAs })
-      : runtime.resume(record.id, { signal, observers, record: recordAs });
+      ? runtime.resumeResearch(record.id, resumeOptions)
+      : runtime.resume(record.id, resumeOptions);
+  }
   const options = {
     runId: record.id,
     signal,
@@ -85,6 +90,5 @@ function run(
     record: recordAs,
   };
   if (research) return runtime.research(record.question, options);
-  const { history } = job.data as RunJobData;
   return runtime.ask(record.question, { ...options, history: Array.isArray(history) ? history : undefined });
 }

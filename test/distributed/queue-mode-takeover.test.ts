@@ -154,8 +154,8 @@ describe.skipIf(!available)(
         const { ids, done } = await followed;
         expect(done).toBe('completed');
         // Events of both attempts, ids 1..N, none missing, none twice.
-      expect(ids.length).toBeGreaterThan(10);
-      expect(ids).toEqual(ids.map((_, index) => index + 1));
+        expect(ids.length).toBeGreaterThan(10);
+        expect(ids).toEqual(ids.map((_, index) => index + 1));
         const survivor = workers.find((worker) => worker !== victim)!;
         expect(await holder(id, workers)).toBeUndefined(); // finished: no worker holds it
         const after = llm.requests.slice(beforeKill);

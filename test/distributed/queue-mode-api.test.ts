@@ -20,6 +20,7 @@ import {
   startBuiltWorker,
 } from '../helpers/queue-cluster.js';
 import { researchRoutes, researchTopic, researchWebPages } from '../helpers/research-fake-llm.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
 import {
   hasPostgres,
   hasRedis,
@@ -199,4 +200,42 @@ describe.skipIf(!available)('queue mode API nodes (real processes on 127.0.0.1)'
     expect(local.length).toBeGreaterThan(3);
     expect(remote).toEqual(local);
   }, 120_000);
+
+  it('doctor checks Redis and Postgres; a worker without queue mode, or one URL alone, is refused naming what to set', async () => {
+    const doctor = await runBuiltCli(['doctor', '--page', `${web.url}/ehpa`], queueEnv, {
+      timeoutMs: 60_000,
+    });
+    expect(doctor.stdout).toMatch(
+      /^ok\s+redis\s+redis:\/\/127\.0\.0\.1:\d+: Redis [\d.]+, maxmemory-policy noeviction, AOF off/m,
+    );
+    expect(doctor.stdout).toMatch(
+      /^ok\s+postgres\s+postgres:\/\/\*\*\*@127\.0\.0\.1:\d+\/\w+: Postgres 1\d[\d.]*, schema up to date, \d+ run\(s\) kept/m,
+    );
+    const evicting = await startRedis({ 'maxmemory-policy': 'allkeys-lru' });
+    try {
+      const refused = await runBuiltCli(
+        ['doctor', '--page', `${web.url}/ehpa`],
+        { ...queueEnv, DEEPSEARCH_REDIS_URL: evicting.url },
+        { timeoutMs: 60_000 },
+      );
+      expect(refused.code).not.toBe(0);
+      expect(refused.stdout).toMatch(
+        /^FAIL\s+redis\s+.*maxmemory-policy allkeys-lru: queue mode needs noeviction/m,
+      );
+    } finally {
+      await evicting.stop();
+    }
+    const alone = await runBuiltCli(['worker'], baseEnv);
+    expect(alone.code).not.toBe(0);
+    expect(alone.stderr).toContain('deepsearch worker runs jobs of queue mode: set DEEPSEARCH_REDIS_URL');
+    const half = await runBuiltCli(['worker'], { ...baseEnv, DEEPSEARCH_REDIS_URL: redis!.url });
+    expect(half.code).not.toBe(0);
+    expect(half.stderr).toContain('DEEPSEARCH_DATABASE_URL is not set');
+    const halfServe = await runBuiltCli(['serve', '--port', '0'], {
+      ...baseEnv,
+      DEEPSEARCH_DATABASE_URL: queueEnv.DEEPSEARCH_DATABASE_URL!,
+    });
+    expect(halfServe.code).not.toBe(0);
+    expect(halfServe.stderr).toContain('DEEPSEARCH_REDIS_URL is not set');
+  }, 180_000);
 });

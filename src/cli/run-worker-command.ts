@@ -1,5 +1,8 @@
 import { once } from 'node:events';
+import { resolveProxySettings } from '../config/proxy-settings.js';
 import { ConfigError } from '../errors/index.js';
+import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
+import { createCappedLlmFetch } from '../scale/capped-llm-fetch.js';
 import { isQueueMode, openQueueMode } from '../scale/open-queue-mode.js';
 import { createRunJobHandler } from '../scale/run-job-handler.js';
 import { createWorkerRunStore } from '../scale/worker-run-store.js';
@@ -36,7 +39,15 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     onError: warn,
   });
   const runs = createWorkerRunStore({ store: shared.store, log: shared.log });
-  const runtime = createCliRuntime(io, config, { runStore: runs });
+  // The cap on LLM calls across workers holds each call to the config's LLM servers.
+  const fetch =
+    shared.llmLimit &&
+    createCappedLlmFetch({
+      fetch: createOutboundFetch({ proxy: resolveProxySettings(config) }),
+      limit: shared.llmLimit,
+      config,
+    });
+  const runtime = createCliRuntime(io, config, { runStore: runs, ...(fetch ? { fetch } : {}) });
   const handler = createRunJobHandler({ runtime, store: shared.store, runs });
   try {
     await shared.queue.work({ handler, concurrency: options.concurrency });

@@ -1,11 +1,14 @@
 import type { RunsConfig, ScaleConfig } from '../config/config-schema.js';
 import { ConfigError } from '../errors/index.js';
+import type { ConcurrencyLimit } from '../providers/search/limit-concurrency.js';
 import type { AsyncRunStore } from './async-run-store.js';
 import type { JobQueue } from './job-queue.js';
 import { createPostgresDatabase, type PostgresDatabase } from './postgres/postgres-database.js';
 import { createPostgresRunStore } from './postgres/postgres-run-store.js';
 import { createBullmqJobQueue } from './redis/bullmq-job-queue.js';
+import { openRedis } from './redis/open-redis.js';
 import { createRedisRunEventLog } from './redis/redis-run-event-log.js';
+import { createRedisSemaphore } from './redis/redis-semaphore.js';
 import type { RunEventLog } from './run-event-log.js';
 
 /** The shared pieces one process of a deployment works with (docs/scale-out.md). */
@@ -14,6 +17,8 @@ export interface QueueMode {
   store: AsyncRunStore;
   log: RunEventLog;
   queue: JobQueue;
+  /** The cap on LLM calls across every process (scale.llmConcurrency), when one is set. */
+  llmLimit: ConcurrencyLimit | undefined;
   /** Stops taking jobs (handing running ones back after `graceMs`), then closes every connection. */
   close(options?: { graceMs?: number }): Promise<{ handedBack: string[] }>;
 }
@@ -56,13 +61,20 @@ export async function openQueueMode(options: {
       lockMs: scale.lockSeconds * 1000,
       onError: options.onError,
     });
+    opened.push(() => queue.close());
+    const capRedis = scale.llmConcurrency ? await openRedis(scale.redisUrl, { name: 'llm-cap' }) : undefined;
+    const llmLimit =
+      capRedis &&
+      createRedisSemaphore({ redis: capRedis, key: 'deepsearch:llm-calls', limit: scale.llmConcurrency! });
     return {
       database,
       store,
       log,
       queue,
+      llmLimit,
       async close(closeOptions) {
         const closed = await queue.close(closeOptions);
+        capRedis?.disconnect();
         await log.close();
         await database.close();
         return closed;

@@ -1,5 +1,5 @@
-// Queue mode's building blocks (README.md beside this file; docs/scale-out.md). Nothing imports
-// this folder yet but its tests: the runtime, server, CLI and MCP are wired to it next.
+// Queue mode's building blocks (README.md beside this file; docs/scale-out.md), for library users
+// composing their own deployment; the CLI's serve and worker load the files they need directly.
 export { type AsyncRunStore, toAsyncRunStore } from './async-run-store.js';
 export { createInProcessJobQueue } from './in-process-job-queue.js';
 export {

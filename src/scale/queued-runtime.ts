@@ -113,9 +113,21 @@ export async function postRun(
     'queued',
   );
   try {
-    return await shared.queue.enqueue({ id: run.id, owner: run.owner, data: { ...run.data } });
+    return await enqueueRun(shared, { id: run.id, owner: run.owner, data: run.data });
   } catch (error) {
     await shared.store.delete(run.id).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Enqueues a stored run's job; a full queue, or an owner at its limit, is a 429 with Retry-After. */
+export async function enqueueRun(
+  shared: QueueMode,
+  job: { id: string; owner: string; data: RunJobData },
+): Promise<{ status: 'queued' | 'running' }> {
+  try {
+    return await shared.queue.enqueue({ id: job.id, owner: job.owner, data: { ...job.data } });
+  } catch (error) {
     throw error instanceof JobQueueBusyError ? busy(error) : error;
   }
 }

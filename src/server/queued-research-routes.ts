@@ -5,7 +5,7 @@ import { isResumable, resumableRecord } from '../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
-import { postRun } from '../scale/queued-runtime.js';
+import { enqueueRun, postRun } from '../scale/queued-runtime.js';
 import { readJsonObject } from './read-chat-request.js';
 import { parseResearchRequest, parseResumeRequest } from './research-request.js';
 import { afterSeq, integerParam, interruptedError, maxListLimit, runNotFound } from './research-routes.js';
@@ -86,7 +86,7 @@ export function createQueuedResearchRoutes(options: {
     const { view } = await resumable(record, lost, c.var.owner);
     resumableRecord({ store: view, runId: record.id, owner: c.var.owner });
     await store.begin(record, 'queued');
-    const { status } = await queue.enqueue({
+    const { status } = await enqueueRun(shared, {
       id: record.id,
       owner: record.owner,
       data: { overrides: { budget } },

@@ -212,5 +212,47 @@ describe.skipIf(!available)(
         await Promise.all([...workers.map((worker) => worker.kill()), api.stop()]);
       }
     }, 180_000);
+
+    it('a cancelled research run resumed on the other node goes on from its checkpoint on a worker', async () => {
+      holdOutlook = true;
+      const [api1, api2] = await Promise.all([startApiNode(env), startApiNode(env)]);
+      const workers = [await startBuiltWorker(env)];
+      try {
+        const posted = await fetch(`${api1.url}/v1/research`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question: researchTopic, mode: 'research' }),
+        });
+        const { id } = (await posted.json()) as { id: string };
+        const outlookCalls = agentCalls(llm.requests).filter(isOutlook).length;
+        await waitFor(() => agentCalls(llm.requests).filter(isOutlook).length > outlookCalls);
+        const cancelled = await fetch(`${api1.url}/v1/research/${id}`, { method: 'DELETE' });
+        expect(await cancelled.json()).toMatchObject({ status: 'cancelled' });
+        const shown = (await (await fetch(`${api2.url}/v1/research/${id}`)).json()) as { resumable: boolean };
+        expect(shown.resumable).toBe(true);
+        holdOutlook = false;
+        const planned = llm.requests.filter((request) => request.route === 'research_plan').length;
+        const before = llm.requests.length;
+        const resumed = await fetch(`${api2.url}/v1/research/${id}/resume`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ budget_tokens: 3_000_000 }),
+        });
+        expect(resumed.status).toBe(202);
+        expect(await resumed.json()).toMatchObject({ id, status: 'queued' });
+        const { ids, done } = await follow(api1, id);
+        expect(done).toBe('completed');
+        expect(ids).toEqual(ids.map((_, index) => index + 1));
+        expect(llm.requests.filter((request) => request.route === 'research_plan')).toHaveLength(planned);
+        expect(agentCalls(llm.requests.slice(before)).every(isOutlook)).toBe(true);
+        // Once complete, there is nothing to resume: 400 with the reason.
+        const again = await fetch(`${api1.url}/v1/research/${id}/resume`, { method: 'POST' });
+        expect(again.status).toBe(400);
+        expect(((await again.json()) as { error: { code: string } }).error.code).toBe('run_complete');
+      } finally {
+        holdOutlook = false;
+        await Promise.all([...workers.map((worker) => worker.kill()), api1.stop(), api2.stop()]);
+      }
+    }, 180_000);
   },
 );

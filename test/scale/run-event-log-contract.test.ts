@@ -149,6 +149,24 @@ for (const implementation of implementations) {
       await close();
     });
 
+    it('a run that ended and was resumed: its follower is not ended by the earlier end', async () => {
+      const { store, writer, reader, close } = await implementation.setup();
+      const first = await begin(store, 'r5');
+      await writer.append('r5', events('r5', [1, 2]), first);
+      await store.finish('r5', { status: 'cancelled' }, first);
+      await writer.end('r5');
+      // Resumed: queued again, then claimed by a worker, which goes on from seq 3.
+      const second = await begin(store, 'r5');
+      const follower = collect(reader, 'r5', 0);
+      await until(() => follower.seen.length === 2);
+      await writer.append('r5', events('r5', [3], 'second'), second);
+      await until(() => follower.seen.length === 3);
+      await store.finish('r5', { status: 'completed' }, second);
+      await writer.end('r5');
+      expect((await follower.done).map((item) => item.seq)).toEqual([1, 2, 3]);
+      await close();
+    });
+
     it('a follower whose signal aborts stops at once', async () => {
       const { store, writer, reader, close } = await implementation.setup();
       const attempt = await begin(store, 'r3');

@@ -96,6 +96,9 @@ async function* followStream(input: {
 }): AsyncGenerator<AgentEvent> {
   const { store, runId, signal } = input;
   let cursor = input.afterSeq;
+  // Where XREAD goes on from: after the last event delivered, or after an end mark of an earlier
+  // attempt (a cancelled run resumed since) that did not end the run.
+  let position = `${cursor}-0`;
   // A blocking read holds its connection: each follower has its own, closed when it stops.
   const reader = input.redis.duplicate();
   reader.on('error', () => undefined);
@@ -113,7 +116,7 @@ async function* followStream(input: {
         input.blockMs,
         'STREAMS',
         input.key,
-        `${cursor}-0`,
+        position,
       )) as StreamReply;
       if (!reply) {
         // Nothing live for a while: the stream may be gone, or the worker's end mark lost.
@@ -126,6 +129,7 @@ async function* followStream(input: {
         continue;
       }
       for (const [id, fields] of reply[0]![1]) {
+        position = id;
         const ended = id.endsWith('-1');
         const event = ended ? undefined : (JSON.parse(fields[1]!) as AgentEvent);
         if (event && event.seq <= cursor) continue;
@@ -134,9 +138,11 @@ async function* followStream(input: {
             yield missed;
             cursor = missed.seq;
           }
-        if (!event) return;
+        if (!event && (await isOver(store, runId))) return;
+        if (!event) continue;
         yield event;
         cursor = event.seq;
+        position = `${cursor}-0`;
       }
     }
   } catch (error) {

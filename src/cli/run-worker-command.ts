@@ -2,10 +2,10 @@ import { once } from 'node:events';
 import { resolveProxySettings } from '../config/proxy-settings.js';
 import { ConfigError } from '../errors/index.js';
 import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
-import { createCappedLlmFetch } from '../scale/capped-llm-fetch.js';
+import { createLlmCallFetch } from '../scale/llm-call-fetch.js';
 import { isQueueMode, openQueueMode } from '../scale/open-queue-mode.js';
 import { createRunJobHandler } from '../scale/run-job-handler.js';
-import { createWorkerRunStore } from '../scale/worker-run-store.js';
+import { createWorkerRunStore, heldRunContext } from '../scale/worker-run-store.js';
 import type { CliIo } from './cli-io.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
@@ -39,15 +39,18 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     onError: warn,
   });
   const runs = createWorkerRunStore({ store: shared.store, log: shared.log });
-  // The cap on LLM calls across workers holds each call to the config's LLM servers.
-  const fetch =
-    shared.llmLimit &&
-    createCappedLlmFetch({
-      fetch: createOutboundFetch({ proxy: resolveProxySettings(config) }),
-      limit: shared.llmLimit,
-      config,
-    });
-  const runtime = createCliRuntime(io, config, { runStore: runs, ...(fetch ? { fetch } : {}) });
+  // An LLM call waits for its run's writes (the checkpoint before it is stored when it is made),
+  // and holds a place under the cap on LLM calls across workers, when one is set.
+  const fetch = createLlmCallFetch({
+    fetch: createOutboundFetch({ proxy: resolveProxySettings(config) }),
+    config,
+    limit: shared.llmLimit,
+    before: () => {
+      const runId = heldRunContext.getStore();
+      return runId === undefined ? undefined : runs.written(runId);
+    },
+  });
+  const runtime = createCliRuntime(io, config, { runStore: runs, fetch });
   const handler = createRunJobHandler({ runtime, store: shared.store, runs });
   try {
     await shared.queue.work({ handler, concurrency: options.concurrency });

@@ -6,7 +6,7 @@ import { RunClaimError } from '../runs/stale-attempt-error.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import type { AsyncRunStore } from './async-run-store.js';
 import { type JobHandler, jobStopReason, type RunningJob } from './job-queue.js';
-import type { WorkerRunStore } from './worker-run-store.js';
+import { heldRunContext, type WorkerRunStore } from './worker-run-store.js';
 
 /** What a job carries besides the stored run: a chat's earlier turns, a resume's raised budget. */
 export interface RunJobData {
@@ -52,11 +52,10 @@ export function createRunJobHandler(options: {
     });
     const signal = AbortSignal.any([job.signal, writeFailed.signal]);
     try {
-      await run(runtime, job, record, {
-        signal,
-        observers: options.observers,
-        resumes: restore !== undefined,
-      });
+      // The run's code knows which run it is for: its LLM calls wait for its writes (llm-call-fetch.ts).
+      await heldRunContext.run(job.id, () =>
+        run(runtime, job, record, { signal, observers: options.observers, resumes: restore !== undefined }),
+      );
     } catch {
       // The run's end (failed, cancelled) is recorded by the runtime; a hand-back records none.
     } finally {

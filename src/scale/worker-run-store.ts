@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StoredRestore } from '../agent/run-checkpoint.js';
 import { DeepSearchError } from '../errors/index.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -22,7 +23,12 @@ export interface WorkerRunStore extends RunStore {
   hold(runId: string, run: HeldRun): void;
   /** Waits for the run's writes queued so far, forgets it; rejects with its first failed write. */
   release(runId: string): Promise<void>;
+  /** Settles once the run's writes queued so far are done (or one failed: the run stops then). */
+  written(runId: string): Promise<void>;
 }
+
+/** The run a worker's code is running for (the job handler sets it): its LLM calls wait for its writes. */
+export const heldRunContext = new AsyncLocalStorage<string>();
 
 interface Holding extends HeldRun {
   writes: Promise<void>;
@@ -73,6 +79,7 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
       held.delete(runId);
       if (run.failure) throw run.failure.error;
     },
+    written: async (runId) => held.get(runId)?.writes,
     // The claim already marked the run running for this attempt; the API node created it.
     begin: (run) => void holding(run.id),
     claim: notServed('claim (the worker claims in the shared store)'),

@@ -93,7 +93,8 @@ beforeAll(async () => {
   env = {
     DEEPSEARCH_REDIS_URL: redis.url,
     DEEPSEARCH_DATABASE_URL: databaseUrl,
-    DEEPSEARCH_JOB_LOCK_SECONDS: '2',
+    // Short enough for a quick takeover, long enough that a loaded machine renews it in time.
+    DEEPSEARCH_JOB_LOCK_SECONDS: '5',
     DEEPSEARCH_SHUTDOWN_GRACE: '1',
     DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
     DEEPSEARCH_LLM_MODEL: 'fake-model',

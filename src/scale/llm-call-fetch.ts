@@ -4,21 +4,26 @@ import { resolveLlmSettings } from '../config/resolve-llm-settings.js';
 import type { ConcurrencyLimit } from '../providers/search/limit-concurrency.js';
 
 /**
- * The global cap on LLM calls (scale.llmConcurrency) as a fetch: a request to one of the config's
- * LLM servers (a role's base URL) waits for a place under `limit` (the Redis semaphore, shared by
- * every worker) and holds it until its response body is read to the end, cancelled or broken, a
- * streamed answer included. Any other request (search, pages) passes straight through.
+ * A worker's fetch for the calls to the config's LLM servers (a role's base URL); any other
+ * request (search, pages) passes straight through. Before a call, `before` (the run's writes so
+ * far: a call is never made before the checkpoint that precedes it is stored, so a takeover never
+ * asks it again). Then, with `limit` (scale.llmConcurrency: the Redis semaphore shared by every
+ * worker), the call waits for a place and holds it until its response body is read to the end,
+ * cancelled or broken, a streamed answer included.
  */
-export function createCappedLlmFetch(options: {
+export function createLlmCallFetch(options: {
   fetch: typeof globalThis.fetch;
-  limit: ConcurrencyLimit;
   config: DeepSearchConfig;
+  limit?: ConcurrencyLimit;
+  before?: () => Promise<void> | undefined;
 }): typeof globalThis.fetch {
   const { fetch, limit } = options;
   const servers = llmServers(options.config);
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!servers.some((base) => url.startsWith(base))) return fetch(input, init);
+    await options.before?.();
+    if (!limit) return fetch(input, init);
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;

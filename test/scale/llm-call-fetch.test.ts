@@ -1,11 +1,11 @@
-// The LLM call cap as a fetch: a call to the LLM server holds its place until its body is read,
-// a streamed one included; other requests pass at once. A real HTTP server on 127.0.0.1.
+// A worker's fetch for LLM calls: a call waits for the run's writes, and under the cap holds its
+// place until its body is read, a streamed one included; other requests pass at once. A real HTTP server on 127.0.0.1.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configSchema } from '../../src/config/config-schema.js';
 import { createConcurrencyLimit } from '../../src/providers/search/limit-concurrency.js';
-import { createCappedLlmFetch } from '../../src/scale/capped-llm-fetch.js';
+import { createLlmCallFetch } from '../../src/scale/llm-call-fetch.js';
 
 let server: Server;
 let base: string;
@@ -27,11 +27,27 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-describe('createCappedLlmFetch', () => {
+describe('createLlmCallFetch', () => {
+  it("makes an LLM call only once `before` settled (the run's writes); other requests do not wait", async () => {
+    const config = configSchema.parse({ llm: { baseURL: `${base}/v1`, model: 'm' } });
+    let stored!: () => void;
+    const writes = new Promise<void>((resolve) => {
+      stored = resolve;
+    });
+    const calls = createLlmCallFetch({ fetch: globalThis.fetch, config, before: () => writes });
+    log.length = 0;
+    const call = calls(`${base}/v1/chat/completions?after-writes`).then((response) => response.text());
+    await (await calls(`${base}/page`)).text();
+    expect(log.filter((line) => line.includes('after-writes'))).toEqual([]);
+    stored();
+    expect(await call).toBe('first part last part');
+    expect(log.filter((line) => line.includes('after-writes'))).toHaveLength(2);
+  });
+
   it('holds a place per LLM call until its body is read; other requests pass at once', async () => {
     const config = configSchema.parse({ llm: { baseURL: `${base}/v1`, model: 'm' } });
     const limit = createConcurrencyLimit(1);
-    const capped = createCappedLlmFetch({ fetch: globalThis.fetch, limit, config });
+    const capped = createLlmCallFetch({ fetch: globalThis.fetch, limit, config });
     log.length = 0;
     const calls = ['/v1/chat/completions?1', '/v1/chat/completions?2'].map(async (path) =>
       (await capped(`${base}${path}`)).text(),
@@ -57,11 +73,11 @@ describe('createCappedLlmFetch', () => {
   it('frees the place when the caller cancels the body or the call fails', async () => {
     const config = configSchema.parse({ llm: { baseURL: `${base}/v1`, model: 'm' } });
     const limit = createConcurrencyLimit(1);
-    const capped = createCappedLlmFetch({ fetch: globalThis.fetch, limit, config });
+    const capped = createLlmCallFetch({ fetch: globalThis.fetch, limit, config });
     const response = await capped(`${base}/v1/chat/completions?cancelled`);
     await response.body!.cancel();
     await vi.waitUntil(() => limit.active === 0, { timeout: 2000 });
-    const failing = createCappedLlmFetch({
+    const failing = createLlmCallFetch({
       fetch: async () => {
         throw new Error('connection refused');
       },

@@ -1,7 +1,9 @@
 import type { AgentEventListener } from '../agent/agent-events.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
+import { isAbortError } from '../errors/index.js';
 import { resumedConfig } from '../runs/resume-target.js';
 import type { RunRecord } from '../runs/run-record.js';
+import { runError } from '../runs/run-recording.js';
 import { RunClaimError } from '../runs/stale-attempt-error.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import type { AsyncRunStore } from './async-run-store.js';
@@ -40,14 +42,15 @@ export function createRunJobHandler(options: {
     const [record, restore] = await Promise.all([store.get(job.id), store.restore(job.id)]);
     if (!record) return;
     const writeFailed = new AbortController();
+    const keepsRunning = () => {
+      const reason = jobStopReason(job.signal);
+      return reason === 'job_handed_back' || reason === 'job_lease_lost';
+    };
     runs.hold(job.id, {
       attempt,
       record: { ...record, pid: null },
       restore,
-      keepsRunning: () => {
-        const reason = jobStopReason(job.signal);
-        return reason === 'job_handed_back' || reason === 'job_lease_lost';
-      },
+      keepsRunning,
       onWriteFailure: (error) => writeFailed.abort(error),
     });
     const signal = AbortSignal.any([job.signal, writeFailed.signal]);
@@ -56,8 +59,14 @@ export function createRunJobHandler(options: {
       await heldRunContext.run(job.id, () =>
         run(runtime, job, record, { signal, observers: options.observers, resumes: restore !== undefined }),
       );
-    } catch {
-      // The run's end (failed, cancelled) is recorded by the runtime; a hand-back records none.
+    } catch (error) {
+      // The runtime records a run's end (failed, cancelled), unless it failed before its recording
+      // began (a question too long for the model): that end is recorded here. A hand-back records none.
+      if (!runs.ended(job.id) && !keepsRunning())
+        runs.finish(job.id, {
+          status: isAbortError(error) ? 'cancelled' : 'failed',
+          error: runError(error, runtime.redact),
+        });
     } finally {
       await runs.release(job.id);
     }

@@ -23,6 +23,8 @@ export interface WorkerRunStore extends RunStore {
   hold(runId: string, run: HeldRun): void;
   /** Waits for the run's writes queued so far, forgets it; rejects with its first failed write. */
   release(runId: string): Promise<void>;
+  /** Whether the runtime recorded the run's end (a run that failed before its recording began did not). */
+  ended(runId: string): boolean;
   /** Settles once the run's writes queued so far are done (or one failed: the run stops then). */
   written(runId: string): Promise<void>;
 }
@@ -32,6 +34,8 @@ export const heldRunContext = new AsyncLocalStorage<string>();
 
 interface Holding extends HeldRun {
   writes: Promise<void>;
+  /** The runtime recorded the run's end (finish was called). */
+  ended: boolean;
   failure?: { error: unknown };
 }
 
@@ -70,7 +74,7 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
   };
   return {
     hold(runId, run) {
-      held.set(runId, { ...run, writes: Promise.resolve() });
+      held.set(runId, { ...run, writes: Promise.resolve(), ended: false });
     },
     async release(runId) {
       const run = held.get(runId);
@@ -86,12 +90,15 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
     append: (runId, events) => write(runId, (run) => log.append(runId, events, run.attempt)),
     checkpoint: (runId, checkpoint, usage) =>
       write(runId, (run) => store.checkpoint(runId, checkpoint, usage, run.attempt)),
-    finish: (runId, outcome) =>
+    ended: (runId) => held.get(runId)?.ended ?? false,
+    finish(runId, outcome) {
+      holding(runId).ended = true;
       write(runId, async (run) => {
         if (run.keepsRunning()) return;
         await store.finish(runId, outcome, run.attempt);
         await log.end(runId);
-      }),
+      });
+    },
     get: (id) => held.get(id)?.record,
     restore: (runId) => held.get(runId)?.restore,
     checkpointHead(runId) {

@@ -43,8 +43,12 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
       },
     );
   });
+  const runsKept = runtime.runs !== undefined || queue !== undefined;
+  // One write: whoever reads the first line (a supervisor, a test) has the page's address too.
+  // The page starts, lists and follows runs: without the run store it can only say so.
   io.stderr.write(
-    `deepsearch: serving ${serverModels.join(', ')} at ${server.url}/v1 (POST /v1/chat/completions, POST /v1/responses${runtime.runs || queue ? ', POST /v1/research' : ''}), MCP at ${server.url}/mcp${queue ? '; queue mode: runs go to the workers' : ''}\n`,
+    `deepsearch: serving ${serverModels.join(', ')} at ${server.url}/v1 (POST /v1/chat/completions, POST /v1/responses${runsKept ? ', POST /v1/research' : ''}), MCP at ${server.url}/mcp${queue ? '; queue mode: runs go to the workers' : ''}\n` +
+      `deepsearch: web page at ${server.url}/${runsKept ? '' : ' (it needs the run store: runs are off, --no-runs)'}\n`,
   );
   if (!io.signal.aborted) await once(io.signal, 'abort');
   io.stderr.write(

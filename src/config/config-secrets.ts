@@ -1,3 +1,4 @@
+import type { Secret } from '../errors/index.js';
 import type { DeepSearchConfig } from './config-schema.js';
 import { proxySecrets, resolveProxySettings } from './proxy-settings.js';
 
@@ -7,8 +8,8 @@ import { proxySecrets, resolveProxySettings } from './proxy-settings.js';
  * passwords in the queue mode's Redis and Postgres URLs. Output
  * paths redact them all, whichever service echoed one back.
  */
-export function configSecrets(config: DeepSearchConfig): string[] {
-  const secrets: Array<string | undefined> = [
+export function configSecrets(config: DeepSearchConfig): Secret[] {
+  const keys: Array<string | undefined> = [
     config.llm.apiKey,
     ...Object.values(config.llm.roles).map((role) => role?.apiKey),
     ...Object.values(config.keys),
@@ -17,11 +18,14 @@ export function configSecrets(config: DeepSearchConfig): string[] {
     config.embedding.apiKey,
     config.rerank.apiKey,
     ...config.server.apiKeys,
+  ];
+  // A proxy's (or a Redis or Postgres URL's) password is a person's choice, redacted whatever it looks like (keys only when they can be keys).
+  const passwords = [
     ...proxySecrets(resolveProxySettings(config)),
     ...urlPasswords(config.scale.redisUrl),
     ...urlPasswords(config.scale.databaseUrl),
-  ];
-  return [...new Set(secrets.filter((secret): secret is string => Boolean(secret)))];
+  ].map((password) => ({ password }));
+  return [...new Set(keys.filter((key): key is string => Boolean(key))), ...passwords];
 }
 
 /** A URL's password as written and decoded (a driver's error may show either). */

@@ -49,6 +49,7 @@ export function toSummary(row: Row): RunSummary {
     answerPreview: (row.preview as string | null) ?? null,
     totalTokens: numberOrNull(row.total_tokens),
     costUsd: json<RunUsage>(row.usage)?.costUsd ?? null,
+    evaluation: row.evaluation === 1 || row.evaluation === true,
   };
 }
 

@@ -8,7 +8,14 @@ import type { QueueMode } from '../scale/open-queue-mode.js';
 import { enqueueRun, postRun } from '../scale/queued-runtime.js';
 import { readJsonObject } from './read-chat-request.js';
 import { parseResearchRequest, parseResumeRequest } from './research-request.js';
-import { afterSeq, integerParam, interruptedError, maxListLimit, runNotFound } from './research-routes.js';
+import {
+  afterSeq,
+  booleanParam,
+  integerParam,
+  interruptedError,
+  maxListLimit,
+  runNotFound,
+} from './research-routes.js';
 import { streamFollowedEvents } from './run-events-stream.js';
 import { runListItem, runObject } from './run-object.js';
 import type { ServerEnv } from './server-env.js';
@@ -139,6 +146,8 @@ export function createQueuedResearchRoutes(options: {
       limit,
       q: c.req.query('q') || undefined,
       before: before === undefined ? undefined : integerParam(before, 'before', 0) * 1000,
+      // `deepsearch eval` records a run per question: the history shows them only when asked.
+      withoutEvaluations: !booleanParam(c.req.query('include_evaluations'), 'include_evaluations'),
     });
     const data = await Promise.all(
       runs.map(async (run) => runListItem((await interrupted(run)) ? { ...run, status: 'failed' } : run)),

@@ -136,6 +136,14 @@ for (const implementation of implementations) {
       expect((await store.list({ limit: 5, q: '100%' })).runs.map((run) => run.id)).toEqual(['r1']);
       expect((await store.list({ limit: 5, q: '_' })).runs).toEqual([]);
       expect((await store.list({ limit: 5, owner: 'key:b' })).runs.map((run) => run.id)).toEqual(['r2']);
+      // An evaluation's run (its options name the question) is marked, and left out when asked.
+      clock.now += 1000;
+      await store.begin({ ...newRun('r4'), options: { eval: { id: 'q1' } } }, 'running');
+      expect((await store.list({ limit: 1 })).runs[0]).toMatchObject({ id: 'r4', evaluation: true });
+      expect((await store.list({ limit: 1, withoutEvaluations: true })).runs[0]).toMatchObject({
+        id: 'r3',
+        evaluation: false,
+      });
       expect(await store.resolveId('r')).toBeUndefined();
       expect(await store.resolveId('r2')).toBe('r2');
       expect(await store.resolveId('r2', 'local')).toBeUndefined();

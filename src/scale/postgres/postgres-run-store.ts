@@ -207,6 +207,9 @@ async function restore(database: PostgresDatabase, runId: string) {
   return { checkpoint: { ...saved, state: { ...saved.state, pages } }, lastSeq: Number(rows[0].last_seq) };
 }
 
+/** A run of `deepsearch eval`: its options name the question it answered (as the SQLite store asks). */
+const isEvaluation = "((options::jsonb -> 'eval') IS NOT NULL)";
+
 async function list(database: PostgresDatabase, query: Parameters<AsyncRunStore['list']>[0]) {
   const where: string[] = [];
   const values: unknown[] = [];
@@ -217,9 +220,10 @@ async function list(database: PostgresDatabase, query: Parameters<AsyncRunStore[
     const pattern = param(`%${query.q.replace(/[\\%_]/g, (match) => `\\${match}`)}%`);
     where.push(`(question ILIKE ${pattern} ESCAPE '\\' OR answer ILIKE ${pattern} ESCAPE '\\')`);
   }
+  if (query.withoutEvaluations) where.push(`NOT ${isEvaluation}`);
   const { rows } = await database.query<Row>(
     `SELECT id, owner, source, status, mode, question, created_at, finished_at, pid, left(answer, 200) AS preview,
-       total_tokens, usage FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       total_tokens, usage, ${isEvaluation} AS evaluation FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
      ORDER BY created_at DESC, ord DESC LIMIT ${param(query.limit + 1)}`,
     values,
   );

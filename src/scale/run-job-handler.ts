@@ -1,4 +1,3 @@
-import type { AgentEventListener } from '../agent/agent-events.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { isAbortError } from '../errors/index.js';
 import { resumedConfig } from '../runs/resume-target.js';
@@ -27,8 +26,6 @@ export function createRunJobHandler(options: {
   runtime: DeepSearchRuntime;
   store: AsyncRunStore;
   runs: WorkerRunStore;
-  /** Each run's events as they happen (tests, the worker's debug log). */
-  observers?: readonly AgentEventListener[];
 }): JobHandler {
   const { runtime, store, runs } = options;
   return async (job) => {
@@ -57,7 +54,7 @@ export function createRunJobHandler(options: {
     try {
       // The run's code knows which run it is for: its LLM calls wait for its writes (llm-call-fetch.ts).
       await heldRunContext.run(job.id, () =>
-        run(runtime, job, record, { signal, observers: options.observers, resumes: restore !== undefined }),
+        run(runtime, job, record, { signal, resumes: restore !== undefined }),
       );
     } catch (error) {
       // The runtime records a run's end (failed, cancelled), unless it failed before its recording
@@ -77,14 +74,14 @@ function run(
   runtime: DeepSearchRuntime,
   job: RunningJob,
   record: RunRecord,
-  input: { signal: AbortSignal; observers?: readonly AgentEventListener[]; resumes: boolean },
+  input: { signal: AbortSignal; resumes: boolean },
 ): Promise<unknown> {
-  const { signal, observers } = input;
+  const { signal } = input;
   const research = record.mode === 'research';
   const recordAs = { owner: record.owner, source: record.source, mode: record.mode, options: record.options };
   const { history, overrides } = job.data as RunJobData;
   if (input.resumes) {
-    const resumeOptions = { signal, observers, record: recordAs, overrides };
+    const resumeOptions = { signal, record: recordAs, overrides };
     return research
       ? runtime.resumeResearch(record.id, resumeOptions)
       : runtime.resume(record.id, resumeOptions);
@@ -92,7 +89,6 @@ function run(
   const options = {
     runId: record.id,
     signal,
-    observers,
     // The settings stored with the run when it was posted (budget, agent, search, research).
     config: resumedConfig(runtime.config, record),
     record: recordAs,

@@ -17,6 +17,7 @@ import { addRunsCommands } from './runs-command.js';
 import { addSearchCommand } from './search-command.js';
 import { addServeCommand } from './serve-command.js';
 import { addTrustCommand } from './trust-command.js';
+import { addWorkerCommand } from './worker-command.js';
 
 /** One row each in `deepsearch --help` (a command's own --help shows its longer description). */
 const commandSummaries: Readonly<Record<string, string>> = {
@@ -58,6 +59,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   addSearchCommand(program, io);
   addReadCommand(program, io);
   addServeCommand(program, io);
+  addWorkerCommand(program, io);
   addMcpCommand(program, io);
   addInitCommand(program, io);
   addDoctorCommand(program, io);

@@ -277,6 +277,13 @@ const baseSources: SettingSource[] = [
     description: "skip pages a site's robots.txt disallows for deepsearch (default false)",
   },
   {
+    path: 'reader.chromiumPath',
+    env: 'DEEPSEARCH_CHROMIUM_PATH',
+    flag: 'chromium-path',
+    type: 'string',
+    description: 'Chromium executable for PDF export of reports (default: /usr/bin/chromium if present)',
+  },
+  {
     path: 'reader.jina.apiKey',
     env: 'JINA_API_KEY',
     type: 'string',

@@ -146,7 +146,8 @@ export const searchConfigSchema = z
 
 export const readerConfigSchema = z
   .object({
-    provider: providerName.default('builtin'),
+    /** auto: builtin, and the browser reader for app shells when Chromium is installed. */
+    provider: providerName.default('auto'),
     timeoutSeconds: z.number().positive().default(20),
     maxBytes: z
       .number()

@@ -267,7 +267,8 @@ const baseSources: SettingSource[] = [
     env: 'DEEPSEARCH_READER',
     flag: 'reader',
     type: 'string',
-    description: 'page reader: builtin (default) or jina (Jina Reader)',
+    description:
+      'page reader: auto (default: builtin, Chromium for pages scripts write), builtin, browser (Chromium) or jina',
   },
   {
     path: 'reader.respectRobotsTxt',

@@ -3,6 +3,8 @@
  * WCXB dev pages in ../shared/eval/extraction/wcxb-dev/. Prints numbers; asserts nothing.
  * Options: --limit N (first N pages), --type T (one page type), --data DIR, --every N (every Nth page),
  * --dump FILE (per-page scores and signals). Article pages are also reported by even and odd id.
+ * Then the client-rendered slice (client-rendered-slice.ts): --browser-pages N of the article and
+ * documentation pages as app shells, builtin vs browser reader (default 40; 0 skips it).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +18,7 @@ import {
   extractMainContent,
 } from '../src/providers/reader/builtin/extract-main-content.js';
 import { readPageMetadata } from '../src/providers/reader/builtin/page-metadata.js';
+import { runClientRenderedSlice, type SlicePage } from './client-rendered-slice.js';
 import {
   median,
   type PageScore,
@@ -79,7 +82,7 @@ interface Run {
   times: number[];
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       limit: { type: 'string' },
@@ -87,6 +90,7 @@ function main(): void {
       data: { type: 'string', default: resolve('..', 'shared', 'eval', 'extraction', 'wcxb-dev') },
       every: { type: 'string' },
       dump: { type: 'string' },
+      'browser-pages': { type: 'string', default: '40' },
     },
   });
   const every = Number(values.every ?? 1);
@@ -130,6 +134,28 @@ function main(): void {
   }
   if (values.dump) writeFileSync(values.dump, `${dump.join('\n')}\n`);
   printTable(runs);
+  const browserPages = Number(values['browser-pages']);
+  if (browserPages > 0) await runClientRenderedSlice(...slicePages(directory, records, browserPages));
+}
+
+/** Every `step`-th article and documentation page (n in all), and every page read, as slice pages. */
+function slicePages(directory: string, records: TruthRecord[], n: number): [SlicePage[], SlicePage[]] {
+  const load = (record: TruthRecord): SlicePage => ({
+    id: record.id,
+    html: gunzipSync(readFileSync(join(directory, 'html', `${record.id}.html.gz`))).toString('utf8'),
+    truth: record.main_content,
+  });
+  const kinds = records.filter(
+    (record) => record.page_type === 'article' || record.page_type === 'documentation',
+  );
+  const step = Math.max(1, Math.floor(kinds.length / n));
+  return [
+    kinds
+      .filter((_, index) => index % step === 0)
+      .slice(0, n)
+      .map(load),
+    records.map(load),
+  ];
 }
 
 /** Each candidate scored on its own, for studying the chooser (--dump). */
@@ -188,4 +214,4 @@ function printTable(runs: Map<string, Run>): void {
   );
 }
 
-main();
+await main();

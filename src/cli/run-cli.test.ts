@@ -71,6 +71,7 @@ const commands = {
     'reader-timeout',
     'reader',
     'respect-robots-txt',
+    'chromium-path',
     'no-cache',
     'cache-dir',
     'proxy',

@@ -4,6 +4,7 @@ import { ConfigError } from '../errors/index.js';
 import { cacheFileName } from '../providers/cache/create-provider-cache.js';
 import type { CliIo } from './cli-io.js';
 import { createCliRuntime, sqliteLoaderFrom } from './create-cli-runtime.js';
+import { checkBrowser } from './doctor-browser-check.js';
 import { type CheckResult, checkCache, checkLlm, checkReader, checkSearch } from './doctor-checks.js';
 import { type DoctorCommandFlags, defaultDoctorPage } from './doctor-command.js';
 import { checkContextWindow } from './doctor-context-check.js';
@@ -42,6 +43,8 @@ export async function runDoctorCommand(
     // The window and mode are worth knowing only from a server that answered.
     if (llm.ok) report(await checkContextWindow(config, runtime));
     report(await checkSearch(runtime));
+    // Before the reader's line: with --reader browser, a reader failure is then already explained.
+    report(await checkBrowser(config));
     report(await checkReader(runtime, page));
     const cacheFile = config.cache.dir ? join(config.cache.dir, cacheFileName) : undefined;
     report(checkCache(config, cacheFile, sqliteLoaderFrom(io)));

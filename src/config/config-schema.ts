@@ -167,7 +167,7 @@ export const readerConfigSchema = z
     fileRoots: z.array(z.string().min(1)).default([]),
     /** Skip pages a site's robots.txt disallows. Off by default: pages are read for a person's question. */
     respectRobotsTxt: z.boolean().default(false),
-    /** Chromium's executable (PDF export of reports); unset: the usual install paths are tried. */
+    /** Chromium's executable (the browser reader, PDF export of reports); unset: the usual install paths are tried. */
     chromiumPath: z.string().min(1).optional(),
     /** Jina Reader (`provider: 'jina'`); the key is optional (keyless requests get a lower rate limit). */
     jina: z

@@ -282,7 +282,8 @@ const baseSources: SettingSource[] = [
     env: 'DEEPSEARCH_CHROMIUM_PATH',
     flag: 'chromium-path',
     type: 'string',
-    description: 'Chromium executable for PDF export of reports (default: /usr/bin/chromium if present)',
+    description:
+      'Chromium executable for the browser reader and PDF export of reports (default: /usr/bin/chromium if present)',
   },
   {
     path: 'reader.jina.apiKey',

@@ -1,0 +1,160 @@
+/**
+ * The client-rendered slice of `npm run bench:extract`: WCXB pages turned into app shells (an
+ * empty `<div id="root">`, a `<noscript>`, and a script that writes the page's body into the root,
+ * from data inlined in the page for half of them and fetched from /data/<id>.json for the other
+ * half), served on 127.0.0.1. The builtin reader reads the shell as sent; the browser reader runs
+ * it in Chromium. Same ground truth as the page it came from. Also: how often auto mode would
+ * start the browser, on these shells and on the ordinary WCXB pages.
+ *
+ * Nothing leaves 127.0.0.1: the browser reader's guard resolves only bench.test (to a public-looking
+ * address, so the guard applies as on the web), and its onward fetch and dial carry requests to
+ * the bench's server alone (createLoopbackEgress); every other host a page names is refused.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { parseHTML } from 'linkedom';
+import { closeChromium, findChromium } from '../src/providers/browser/launch-chromium.js';
+import { createBrowserReader } from '../src/providers/reader/browser/browser-reader.js';
+import { warmChromium } from '../src/providers/reader/browser/shared-chromium.js';
+import { createBuiltinReader } from '../src/providers/reader/builtin/builtin-reader.js';
+import { extractHtmlPage } from '../src/providers/reader/builtin/extract-html-page.js';
+import type { PageReader } from '../src/providers/spec/page-reader.js';
+import { createLoopbackEgress } from '../src/testing/loopback-egress.js';
+import { median, type PageScore, scorePage, shingles, summarise } from './extraction-score.js';
+
+export interface SlicePage {
+  id: string;
+  html: string;
+  truth: string;
+}
+
+interface Timed {
+  scores: PageScore[];
+  times: number[];
+}
+
+/** The page's head (without its scripts) and a script that writes its body into an empty root. */
+export function toAppShell(page: SlicePage, fetched: boolean): { shell: string; data: string } {
+  const { document } = parseHTML(page.html);
+  for (const script of document.querySelectorAll('script:not([type="application/ld+json"])')) script.remove();
+  const body = JSON.stringify({ html: document.body?.innerHTML ?? '' }).replace(/</g, '\\u003c');
+  const render = fetched
+    ? `fetch('/data/${page.id}.json').then(function (r) { return r.json(); }).then(render);`
+    : `render(${body});`;
+  const shell = `<!doctype html><html><head>${document.head?.innerHTML ?? ''}</head><body>
+<div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript>
+<script>function render(data) { document.getElementById('root').innerHTML = data.html; }
+${render}</script></body></html>`;
+  return { shell, data: body };
+}
+
+function serve(pages: readonly SlicePage[]): Promise<Server> {
+  const shells = new Map(pages.map((page, index) => [page.id, toAppShell(page, index % 2 === 1)]));
+  const server = createServer((request, response) => {
+    const match = /^\/(page|data)\/([^/.]+)(\.json)?$/.exec(request.url ?? '');
+    const entry = match ? shells.get(match[2]!) : undefined;
+    if (!entry) return void response.writeHead(404).end();
+    const isData = match![1] === 'data';
+    response.writeHead(200, { 'content-type': isData ? 'application/json' : 'text/html; charset=utf-8' });
+    response.end(isData ? entry.data : entry.shell);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function readAll(reader: PageReader, base: string, pages: readonly SlicePage[]): Promise<Timed> {
+  const run: Timed = { scores: [], times: [] };
+  for (const page of pages) {
+    const started = performance.now();
+    const text = await reader.read(`${base}/page/${page.id}`).then(
+      (read) => read.text,
+      () => '',
+    );
+    run.times.push(performance.now() - started);
+    run.scores.push(scorePage({ extracted: text, truth: shingles(page.truth), with: [], without: [] }));
+  }
+  return run;
+}
+
+/** Prints the slice's table; `ordinary` are every WCXB page, for auto mode's false alarms. */
+export async function runClientRenderedSlice(
+  pages: readonly SlicePage[],
+  ordinary: readonly SlicePage[],
+): Promise<void> {
+  const chromium = findChromium(undefined);
+  if (!chromium.available) return void console.log(`\nclient-rendered slice skipped: ${chromium.reason}`);
+  const server = await serve(pages);
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const egress = createLoopbackEgress({
+    addresses: { 'bench.test': ['93.184.216.34'] },
+    webHosts: ['bench.test'],
+    httpBase: base,
+    tunnelPort: 9, // no tunnel is ever dialled: the only allowed host is plain http
+  });
+  const browser = createBrowserReader({
+    chromium,
+    lookup: egress.lookup,
+    proxyFetch: egress.fetch,
+    dial: egress.dial,
+  });
+  try {
+    const launchStarted = performance.now();
+    await warmChromium(chromium);
+    const launchMs = performance.now() - launchStarted;
+    const cpuBefore = process.cpuUsage();
+    const rendered = await readAll(browser, 'http://bench.test', pages);
+    const cpu = process.cpuUsage(cpuBefore);
+    const builtin = await readAll(createBuiltinReader({ allowPrivateNetwork: true }), base, pages);
+    const original = pages.map((page) =>
+      scorePage({
+        extracted: extractHtmlPage(page.html, 'https://bench.test/').text,
+        truth: shingles(page.truth),
+        with: [],
+        without: [],
+      }),
+    );
+    printSlice({ pages, builtin, rendered, original, launchMs, cpuMs: (cpu.user + cpu.system) / 1000 });
+    printDetection(pages, ordinary);
+  } finally {
+    await closeChromium();
+    server.close();
+  }
+}
+
+function printSlice(input: {
+  pages: readonly SlicePage[];
+  builtin: Timed;
+  rendered: Timed;
+  original: PageScore[];
+  launchMs: number;
+  cpuMs: number;
+}): void {
+  const row = (name: string, scores: PageScore[], times?: number[]) => {
+    const summary = summarise(scores);
+    const sorted = [...(times ?? [])].sort((a, b) => a - b);
+    const p90 = sorted[Math.floor(sorted.length * 0.9)] ?? 0;
+    const ms = times ? `${median(times).toFixed(0)} | ${p90.toFixed(0)}` : '– | –';
+    return `| ${name} | ${summary.pages} | ${summary.precision.toFixed(3)} | ${summary.recall.toFixed(3)} | ${summary.f1.toFixed(3)} | ${ms} |`;
+  };
+  console.log(
+    `\nclient-rendered slice: ${input.pages.length} WCXB article and documentation pages as app shells`,
+  );
+  console.log('| reader | pages | P | R | F1 | median ms/page | p90 ms/page |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log(row('builtin (the shell as sent)', input.builtin.scores, input.builtin.times));
+  console.log(row('browser (Chromium runs the script)', input.rendered.scores, input.rendered.times));
+  console.log(row('reference: extraction of the original page', input.original));
+  console.log(
+    `Chromium launch ${input.launchMs.toFixed(0)} ms (once per process, not in ms/page); this process's CPU ${(input.cpuMs / input.pages.length).toFixed(0)} ms/page for the browser reads (Chromium's own not counted)`,
+  );
+}
+
+/** auto starts the browser only for pages the builtin reader marks as app shells. */
+function printDetection(shells: readonly SlicePage[], ordinary: readonly SlicePage[]): void {
+  const marked = (html: string) => extractHtmlPage(html, 'https://bench.test/').emptyShell === true;
+  const shellsMarked = shells.filter((page) => marked(toAppShell(page, false).shell)).length;
+  const ordinaryMarked = ordinary.filter((page) => marked(page.html));
+  console.log(
+    `auto's fallback to the browser: ${shellsMarked}/${shells.length} shells; ${ordinaryMarked.length}/${ordinary.length} ordinary WCXB pages (${((100 * ordinaryMarked.length) / Math.max(1, ordinary.length)).toFixed(1)}%)${ordinaryMarked.length ? `: ids ${ordinaryMarked.map((page) => page.id).join(', ')}` : ''}`,
+  );
+}

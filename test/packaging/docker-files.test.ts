@@ -100,7 +100,9 @@ describe('Dockerfile', () => {
   });
 
   it('adds Chromium (the browser reader, PDF export) only when built with WITH_CHROMIUM=1, as root', () => {
-    const argument = finalStage.findIndex((step) => step.keyword === 'ARG' && step.args === 'WITH_CHROMIUM=0');
+    const argument = finalStage.findIndex(
+      (step) => step.keyword === 'ARG' && step.args === 'WITH_CHROMIUM=0',
+    );
     const install = finalStage.findIndex((step) => step.keyword === 'RUN' && step.args.includes('chromium'));
     const user = finalStage.findIndex((step) => step.keyword === 'USER');
     expect(argument).toBeGreaterThanOrEqual(0);

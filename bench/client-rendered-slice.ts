@@ -17,6 +17,7 @@ import { parseHTML } from 'linkedom';
 import { closeChromium, findChromium } from '../src/providers/browser/launch-chromium.js';
 import { createBrowserReader } from '../src/providers/reader/browser/browser-reader.js';
 import { warmChromium } from '../src/providers/reader/browser/shared-chromium.js';
+import { looksLikeAppShell, readAppShellMarkers } from '../src/providers/reader/builtin/app-shell.js';
 import { createBuiltinReader } from '../src/providers/reader/builtin/builtin-reader.js';
 import { extractHtmlPage } from '../src/providers/reader/builtin/extract-html-page.js';
 import type { PageReader } from '../src/providers/spec/page-reader.js';
@@ -34,19 +35,31 @@ interface Timed {
   times: number[];
 }
 
-/** The page's head (without its scripts) and a script that writes its body into an empty root. */
+/** Script elements but JSON-LD, whole, as they appear in the source. */
+const scripts = /<script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script\s*>/gi;
+
+/**
+ * The page's head (without its scripts) and a script that writes its body into an empty root. The
+ * body is cut from the source text as it is, so Chromium parses it as it would the page (a DOM
+ * library's parse and serialisation would change pages it reads differently from a browser).
+ */
 export function toAppShell(page: SlicePage, fetched: boolean): { shell: string; data: string } {
-  const { document } = parseHTML(page.html);
-  for (const script of document.querySelectorAll('script:not([type="application/ld+json"])')) script.remove();
-  const body = JSON.stringify({ html: document.body?.innerHTML ?? '' }).replace(/</g, '\\u003c');
+  const source = page.html.replace(scripts, '');
+  const head = /<head\b[^>]*>([\s\S]*?)<\/head\s*>/i.exec(source)?.[1] ?? '';
+  const bodyStart = /<body\b[^>]*>/i.exec(source);
+  const bodyEnd = source.toLowerCase().lastIndexOf('</body');
+  const body = bodyStart
+    ? source.slice(bodyStart.index + bodyStart[0].length, bodyEnd > bodyStart.index ? bodyEnd : undefined)
+    : source;
+  const data = JSON.stringify({ html: body }).replace(/</g, '\\u003c');
   const render = fetched
     ? `fetch('/data/${page.id}.json').then(function (r) { return r.json(); }).then(render);`
-    : `render(${body});`;
-  const shell = `<!doctype html><html><head>${document.head?.innerHTML ?? ''}</head><body>
+    : `render(${data});`;
+  const shell = `<!doctype html><html><head>${head}</head><body>
 <div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript>
 <script>function render(data) { document.getElementById('root').innerHTML = data.html; }
 ${render}</script></body></html>`;
-  return { shell, data: body };
+  return { shell, data };
 }
 
 function serve(pages: readonly SlicePage[]): Promise<Server> {
@@ -149,9 +162,16 @@ function printSlice(input: {
   );
 }
 
-/** auto starts the browser only for pages the builtin reader marks as app shells. */
+/**
+ * auto starts the browser only for pages the builtin reader marks as app shells. Only pages whose
+ * markers allow it (scripts, little body text, a mount point or noscript) are extracted to decide.
+ */
 function printDetection(shells: readonly SlicePage[], ordinary: readonly SlicePage[]): void {
-  const marked = (html: string) => extractHtmlPage(html, 'https://bench.test/').emptyShell === true;
+  const marked = (html: string) => {
+    const markers = readAppShellMarkers(parseHTML(html).document as unknown as Document);
+    if (!looksLikeAppShell(markers, '')) return false;
+    return extractHtmlPage(html, 'https://bench.test/').emptyShell === true;
+  };
   const shellsMarked = shells.filter((page) => marked(toAppShell(page, false).shell)).length;
   const ordinaryMarked = ordinary.filter((page) => marked(page.html));
   console.log(

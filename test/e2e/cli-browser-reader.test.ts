@@ -6,8 +6,8 @@ import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
-import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
+import { tideAgentRoutes } from '../helpers/tide-agent-routes.js';
 
 // The built CLI reads client-rendered pages served on 127.0.0.1 (allowed with
 // --allow-private-network, as the other reader tests do). The CLI process is preloaded with a
@@ -94,29 +94,7 @@ describe.skipIf(!canRun)('deepsearch read with the browser reader (built CLI)', 
     const searxng = await startFakeSearxng({
       results: () => [{ url: `${web.url}/tides`, title: 'Brest tides', content: 'Tide times for Brest.' }],
     });
-    const reply = (object: unknown) => ({
-      content: JSON.stringify(object),
-      usage: { prompt_tokens: 100, completion_tokens: 20 },
-    });
-    const llm = await startFakeOpenAi({
-      routes: {
-        agent_action: [
-          reply({ think: 'Search.', step: { action: 'search', search: { queries: ['Brest tides'] } } }),
-          reply({ think: 'Read.', step: { action: 'visit', visit: { targets: [`${web.url}/tides`] } } }),
-          reply({
-            think: 'Found.',
-            step: {
-              action: 'answer',
-              answer: {
-                text: 'High tide at Brest is at 12:04 today[^1].',
-                references: [{ url: `${web.url}/tides`, quote: 'High tide at Brest is at 12:04 today' }],
-              },
-            },
-          }),
-        ],
-        ...passingEvaluation(reply),
-      },
-    });
+    const llm = await startFakeOpenAi({ routes: tideAgentRoutes(`${web.url}/tides`) });
     try {
       const run = await runBuiltCli(
         ['ask', 'When is high tide at Brest today?', '--json', '--allow-private-network'],

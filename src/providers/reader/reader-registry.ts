@@ -39,19 +39,23 @@ const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageRea
     }),
 };
 
+/** What the builtin and browser readers take alike from reader.* and the proxy settings. */
+function webReaderSettings(settings: PageReaderSettings) {
+  return {
+    timeoutMs: settings.timeoutSeconds * 1000,
+    maxBytes: settings.maxBytes,
+    maxRedirects: settings.maxRedirects,
+    allowPrivateNetwork: settings.allowPrivateNetwork,
+    userAgent: settings.userAgent,
+    respectRobotsTxt: settings.respectRobotsTxt,
+    proxy: settings.proxy,
+  };
+}
+
 function builtinReader(settings: PageReaderSettings): PageReader {
   return loadOnFirstRead('builtin', () =>
     import('./builtin/builtin-reader.js').then(({ createBuiltinReader }) =>
-      createBuiltinReader({
-        fetch: settings.fetch,
-        timeoutMs: settings.timeoutSeconds * 1000,
-        maxBytes: settings.maxBytes,
-        maxRedirects: settings.maxRedirects,
-        allowPrivateNetwork: settings.allowPrivateNetwork,
-        userAgent: settings.userAgent,
-        respectRobotsTxt: settings.respectRobotsTxt,
-        proxy: settings.proxy,
-      }),
+      createBuiltinReader({ ...webReaderSettings(settings), fetch: settings.fetch }),
     ),
   );
 }
@@ -61,14 +65,8 @@ function browserReader(settings: PageReaderSettings, documents: PageReader): Pag
   return loadOnFirstRead('browser', () =>
     import('./browser/browser-reader.js').then(({ createBrowserReader }) =>
       createBrowserReader({
+        ...webReaderSettings(settings),
         chromium: findChromium(settings.chromiumPath),
-        timeoutMs: settings.timeoutSeconds * 1000,
-        maxBytes: settings.maxBytes,
-        maxRedirects: settings.maxRedirects,
-        allowPrivateNetwork: settings.allowPrivateNetwork,
-        userAgent: settings.userAgent,
-        respectRobotsTxt: settings.respectRobotsTxt,
-        proxy: settings.proxy,
         documents,
       }),
     ),

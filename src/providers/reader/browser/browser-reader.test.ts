@@ -1,6 +1,7 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/helpers/server-harness.js';
 import { appShellPage } from '../../../testing/app-shell-page.js';
 import {
   type FakeHttpServer,
@@ -240,6 +241,14 @@ describe.skipIf(!canRun)('browser reader (real Chromium, everything on 127.0.0.1
       code: 'page_timeout',
       message: 'http://app.test/hang did not load within 2s',
     });
+  });
+
+  it('stops a read when its signal aborts', async () => {
+    const controller = new AbortController();
+    const read = reader({ timeoutMs: 60_000 }).read('http://app.test/hang', { signal: controller.signal });
+    await waitFor(() => requested().includes('/hang'), 30_000);
+    controller.abort(new Error('the client went away'));
+    await expect(read).rejects.toMatchObject({ name: 'AbortedError' });
   });
 
   it('starts the browser again after it crashed, during a read or between reads', async () => {

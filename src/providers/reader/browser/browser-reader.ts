@@ -83,6 +83,8 @@ export function createBrowserReader(settings: BrowserReaderSettings): PageReader
         (browser) => renderGuarded(browser, { url, proxy, timeoutMs, signal, userAgent: settings.userAgent }),
         signal,
       );
+      // A cancelled read closed its context: that is why the page "failed".
+      throwIfAborted(signal);
       if (rendered.kind === 'failed') throw failure(proxy, rendered, timeoutMs);
       // The proxy's refusal, shown in place of the page a redirect or a script went to.
       const shown = proxy.problems.find((problem) => problem.target === rendered.url);

@@ -3,6 +3,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/helpers/server-harness.js';
 import {
   type FakeHttpServer,
   listenOnLoopback,
@@ -216,7 +217,7 @@ describe('guard proxy: CONNECT tunnels', () => {
     const { status, socket } = await tunnel(guard, 'app.test:443');
     expect(status).toBe(200);
     const hello = clientHelloInto(socket, ['h2', 'http/1.1']);
-    await until(() => sinkConnections.length === 1);
+    await waitFor(() => sinkConnections.length === 1, 10_000);
     expect(egress.dialled).toEqual(['app.test:443']);
     hello.destroy();
   });
@@ -279,7 +280,7 @@ describe('guard proxy behind a corporate proxy', () => {
     // A public name the local resolver does not know goes to the proxy, which resolves it.
     const open = await tunnel(guard, 'public.example.org:443');
     const hello = clientHelloInto(open.socket, ['h2']);
-    await until(() => upstream.requests.length === 1);
+    await waitFor(() => upstream.requests.length === 1, 10_000);
     expect(upstream.requests[0]).toMatchObject({
       method: 'CONNECT',
       target: 'public.example.org:443',
@@ -319,11 +320,4 @@ async function rawExchange(guard: GuardProxy, text: string): Promise<string> {
   socket.write(text);
   await closed(socket);
   return answer;
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 10_000) throw new Error('condition not met within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -53,8 +53,11 @@ export interface GuardContext {
   check(url: URL, target: string): Promise<void>;
   refuse(url: URL, target: string, reason: string): void;
   fail(url: URL, target: string, error: unknown): void;
-  /** Counts bytes sent to the browser; false once the budget is spent (the connection is then cut). */
-  spend(bytes: number): boolean;
+  /**
+   * Counts bytes sent to the browser for a request; false (and the request's failure recorded) once
+   * the budget is spent: the caller then cuts the connection.
+   */
+  spend(url: URL, target: string, bytes: number): boolean;
 }
 
 /**
@@ -91,9 +94,11 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     refuse: (url, target, reason) =>
       record(url, target, 'refused', new BlockedUrlError(reason, { url: target })),
     fail: (url, target, error) => record(url, target, 'failed', asError(error)),
-    spend(bytes) {
+    spend(url, target, bytes) {
       spent += bytes;
-      return spent <= options.maxBytes;
+      if (spent <= options.maxBytes) return true;
+      context.fail(url, target, new Error(`the page's requests went over ${options.maxBytes} bytes`));
+      return false;
     },
   };
   const forward = createForwarder(context);
@@ -225,12 +230,7 @@ async function relay(
   response.writeHead(answer.status, headers);
   try {
     for await (const chunk of (answer.body ?? []) as AsyncIterable<Uint8Array>) {
-      if (!context.spend(chunk.byteLength)) {
-        context.fail(
-          input.url,
-          input.target,
-          new Error(`the page's requests went over ${context.options.maxBytes} bytes`),
-        );
+      if (!context.spend(input.url, input.target, chunk.byteLength)) {
         response.destroy();
         return;
       }

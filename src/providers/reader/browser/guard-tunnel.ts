@@ -117,12 +117,7 @@ async function splice(
   upstream.on('error', () => undefined);
   const counted = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      if (context.spend(chunk.byteLength)) return done(null, chunk);
-      context.fail(
-        input.url,
-        input.target,
-        new Error(`the page's requests went over ${context.options.maxBytes} bytes`),
-      );
+      if (context.spend(input.url, input.target, chunk.byteLength)) return done(null, chunk);
       done(new Error('byte budget spent'));
     },
   });

@@ -18,6 +18,7 @@ const shells: Record<string, string> = {
   'Next.js client page (empty #__next)': `<html><body><div id="__next"></div>${bundle}<script id="__NEXT_DATA__" type="application/json">{"props":{}}</script></body></html>`,
   'Angular (<app-root>) with a loading line': `<html><body><app-root>Loading...</app-root>${bundle}</body></html>`,
   'custom mount id, body of scripts only': `<html><body><div id="mount-here"></div>${bundle}</body></html>`,
+  'a module loader inline': `<html><body><div id="app"></div><script type="module">import('/assets/app.js');</script></body></html>`,
   'noscript in another language, header text only': `<html><body><header><a href="/">Acme</a></header><noscript>Bitte aktivieren Sie JavaScript.</noscript><main id="content"></main>${bundle}</body></html>`,
 };
 

@@ -12,13 +12,15 @@ export interface AppShellMarkers {
   emptyMountPoint: boolean;
   /** A <noscript> that mentions JavaScript ("enable JavaScript to run this app"). */
   noscriptAsksForScripts: boolean;
-  /** A script with a src, or an inline one large enough to be an app or its data. */
+  /** A script that runs (a src, or inline code; not a JSON data block). */
   hasScripts: boolean;
 }
 
 /** Ids and tags frameworks mount an app on (React, Vue, Next, Nuxt, Gatsby, Svelte, Angular, Ember). */
 const mountPoints =
   '#root, #app, #__next, #__nuxt, #___gatsby, #svelte, #react-root, #app-root, #main-app, #application, #ember-app, app-root';
+/** Script elements that hold data, not code (JSON, JSON-LD, templates). */
+const dataScriptType = /json|template|text\/(?!javascript)/i;
 const invisibleTags = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG']);
 /** Past this much visible text in the body, a page is not a shell whatever the extraction keeps. */
 const enough = 2_000;
@@ -36,7 +38,9 @@ export function readAppShellMarkers(document: Document): AppShellMarkers {
     /javascript/i.test(element.textContent ?? ''),
   );
   const scripts = [...document.querySelectorAll('script')].some(
-    (script) => script.hasAttribute('src') || (script.textContent ?? '').length >= 500,
+    (script) =>
+      !dataScriptType.test(script.getAttribute('type') ?? '') &&
+      (script.hasAttribute('src') || (script.textContent ?? '').trim() !== ''),
   );
   return {
     bodyChars: visibleChars(body, enough),

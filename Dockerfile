@@ -1,6 +1,9 @@
 # deepsearch serve in a container. Build stage: TypeScript and the native SQLite module are
 # compiled with the toolchain; the final stage has neither the toolchain nor dev dependencies
 # and runs as the unprivileged `node` user. The full local stack (SearXNG, Ollama): compose.yaml.
+# The variant with the embedded model's runtime (node-llama-cpp, CPU build; llm.provider
+# "local-embedded", models pulled into the /data volume):
+#   docker build --build-arg EMBEDDED_MODEL=true -t deepsearch:embedded .
 FROM node:20-bookworm-slim AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -12,6 +15,10 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/build-web.mjs ./scripts/build-web.mjs
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
+ARG EMBEDDED_MODEL=false
+COPY scripts/install-embedded-runtime.sh ./scripts/install-embedded-runtime.sh
+RUN mkdir -p .embedded-runtime \
+  && if [ "$EMBEDDED_MODEL" = "true" ]; then bash scripts/install-embedded-runtime.sh; fi
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
@@ -21,6 +28,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/.embedded-runtime ./.embedded-runtime
 COPY --from=build /app/dist ./dist
 # --build-arg WITH_CHROMIUM=1: Debian's chromium for the browser reader (pages whose text scripts
 # write) and the PDF export of reports, about 300 MB more; found at /usr/bin/chromium.

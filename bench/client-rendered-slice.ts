@@ -10,9 +10,12 @@
  * address, so the guard applies as on the web), and its onward fetch and dial carry requests to
  * the bench's server alone (createLoopbackEgress); every other host a page names is refused.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { gunzipSync } from 'node:zlib';
 import { parseHTML } from 'linkedom';
 import { closeChromium, findChromium } from '../src/providers/browser/launch-chromium.js';
 import { createBrowserReader } from '../src/providers/reader/browser/browser-reader.js';
@@ -89,11 +92,37 @@ async function readAll(reader: PageReader, base: string, pages: readonly SlicePa
   return run;
 }
 
-/** Prints the slice's table; `ordinary` are every WCXB page, for auto mode's false alarms. */
-export async function runClientRenderedSlice(
-  pages: readonly SlicePage[],
-  ordinary: readonly SlicePage[],
-): Promise<void> {
+/** A WCXB ground-truth line, as much of it as the slice needs. */
+export interface SliceRecord {
+  id: string;
+  page_type: string;
+  main_content: string;
+}
+
+/**
+ * Prints the slice's table for `pages` article and documentation pages taken evenly from
+ * `records`, and auto mode's fallbacks on every page of `records` (its false alarms).
+ */
+export async function runClientRenderedSlice(options: {
+  directory: string;
+  records: readonly SliceRecord[];
+  pages: number;
+}): Promise<void> {
+  const load = (record: SliceRecord): SlicePage => ({
+    id: record.id,
+    html: gunzipSync(readFileSync(join(options.directory, 'html', `${record.id}.html.gz`))).toString('utf8'),
+    truth: record.main_content,
+  });
+  const kinds = options.records.filter((record) => ['article', 'documentation'].includes(record.page_type));
+  const step = Math.max(1, Math.floor(kinds.length / options.pages));
+  const pages = kinds
+    .filter((_, index) => index % step === 0)
+    .slice(0, options.pages)
+    .map(load);
+  await runSlice(pages, options.records.map(load));
+}
+
+async function runSlice(pages: readonly SlicePage[], ordinary: readonly SlicePage[]): Promise<void> {
   const chromium = findChromium(undefined);
   if (!chromium.available) return void console.log(`\nclient-rendered slice skipped: ${chromium.reason}`);
   const server = await serve(pages);

@@ -1,32 +1,29 @@
 /**
- * `npm run bench:extract`: our extractor against plain Mozilla Readability on linkedom, over the
- * WCXB dev pages in ../shared/eval/extraction/wcxb-dev/. Prints numbers; asserts nothing.
+ * `npm run bench:extract`: our extractor against plain Mozilla Readability and the page's whole text,
+ * in one run, over the WCXB dev pages in ../shared/eval/extraction/wcxb-dev/. Pages are split by a
+ * hash of their id into a tuning part and a held-out part (extraction-split.ts); both are printed,
+ * by page type and for short articles. Prints numbers; asserts nothing.
  * Options: --limit N (first N pages), --type T (one page type), --data DIR, --every N (every Nth page),
- * --dump FILE (per-page scores and signals). Article pages are also reported by even and odd id.
- * Then the client-rendered slice (client-rendered-slice.ts): --browser-pages N of the article and
+ * --part tune|held-out (one part), --dump FILE (per-page scores and signals), --before DIR (also run
+ * the extractor compiled in DIR, e.g. main's `.bench-build`, for quality and CPU time in the same run).
+ * Then the client-rendered slice (client-rendered-slice.ts): --browser-pages N article and
  * documentation pages as app shells, builtin vs browser reader (default 40; 0 skips it).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { domToText } from '../src/providers/reader/builtin/dom-to-text.js';
 import {
   type ContentSignals,
   extractMainContent,
 } from '../src/providers/reader/builtin/extract-main-content.js';
 import { readPageMetadata } from '../src/providers/reader/builtin/page-metadata.js';
-import { runClientRenderedSlice, type SlicePage } from './client-rendered-slice.js';
-import {
-  median,
-  type PageScore,
-  type ScoreSummary,
-  scorePage,
-  shingles,
-  summarise,
-} from './extraction-score.js';
+import { runClientRenderedSlice } from './client-rendered-slice.js';
+import { type PageScore, scorePage, shingles } from './extraction-score.js';
+import { partOf, printExtractionTable, type Run, slicesOf } from './extraction-table.js';
 
 interface TruthRecord {
   id: string;
@@ -49,21 +46,21 @@ interface Extractor {
   extract(html: string, url: string): Extraction;
 }
 
-const extractors: Extractor[] = [
-  { name: 'deepsearch', extract: ourExtractor },
-  { name: 'readability', extract: (html, url) => ({ text: plainReadability(html, url) }) },
-];
+type ExtractMainContent = typeof extractMainContent;
+type ReadPageMetadata = typeof readPageMetadata;
 
 /** What the reader does for the main content: parse, metadata (for the page-type signals), extract. */
-function ourExtractor(html: string, url: string): Extraction {
-  const { document } = parseHTML(html);
-  const { pageTypes } = readPageMetadata(document);
-  const content = extractMainContent(document as unknown as Document, { url, pageTypes });
-  return {
-    text: content.text,
-    source: content.source,
-    signals: content.signals,
-    candidates: content.candidates,
+function createOurExtractor(extract: ExtractMainContent, readMetadata: ReadPageMetadata) {
+  return (html: string, url: string): Extraction => {
+    const { document } = parseHTML(html);
+    const { pageTypes } = readMetadata(document);
+    const content = extract(document as unknown as Document, { url, pageTypes });
+    return {
+      text: content.text,
+      source: content.source,
+      signals: content.signals,
+      candidates: content.candidates,
+    };
   };
 }
 
@@ -77,9 +74,26 @@ function plainReadability(html: string, url: string): string {
   }
 }
 
-interface Run {
-  scores: Map<string, PageScore[]>;
-  times: number[];
+/** The floor: every visible line of the page's body, furniture and all. */
+function pageText(html: string): string {
+  const { document } = parseHTML(html);
+  const body = document.querySelector('body') ?? document.body;
+  return body ? domToText(body) : '';
+}
+
+/** The extractor compiled in another build directory (e.g. main's), for a before/after in one run. */
+async function loadBefore(directory: string): Promise<Extractor> {
+  const builtin = join(resolve(directory), 'src', 'providers', 'reader', 'builtin');
+  const extraction = (await import(join(builtin, 'extract-main-content.js'))) as {
+    extractMainContent: ExtractMainContent;
+  };
+  const metadata = (await import(join(builtin, 'page-metadata.js'))) as {
+    readPageMetadata: ReadPageMetadata;
+  };
+  return {
+    name: 'before',
+    extract: createOurExtractor(extraction.extractMainContent, metadata.readPageMetadata),
+  };
 }
 
 async function main(): Promise<void> {
@@ -89,73 +103,80 @@ async function main(): Promise<void> {
       type: { type: 'string' },
       data: { type: 'string', default: resolve('..', 'shared', 'eval', 'extraction', 'wcxb-dev') },
       every: { type: 'string' },
+      part: { type: 'string' },
       dump: { type: 'string' },
+      before: { type: 'string' },
       'browser-pages': { type: 'string', default: '40' },
     },
   });
+  const extractors: Extractor[] = [
+    { name: 'deepsearch', extract: createOurExtractor(extractMainContent, readPageMetadata) },
+    ...(values.before ? [await loadBefore(values.before)] : []),
+    { name: 'readability', extract: (html, url) => ({ text: plainReadability(html, url) }) },
+    { name: 'page text', extract: (html) => ({ text: pageText(html) }) },
+  ];
   const every = Number(values.every ?? 1);
-  const dump: string[] = [];
   const directory = values.data!;
   const records = readTruth(directory)
     .filter((record, index) => (!values.type || record.page_type === values.type) && index % every === 0)
+    .filter((record) => !values.part || partOf(record.id) === values.part)
     .slice(0, values.limit ? Number(values.limit) : undefined);
   const runs = new Map<string, Run>(
-    extractors.map((extractor) => [extractor.name, { scores: new Map(), times: [] }]),
+    extractors.map((extractor) => [extractor.name, { scores: new Map(), cpuMs: [], wallMs: [] }]),
   );
+  const dump: string[] = [];
   for (const record of records) {
     const html = gunzipSync(readFileSync(join(directory, 'html', `${record.id}.html.gz`))).toString('utf8');
     const truth = shingles(record.main_content);
     const line: Record<string, unknown> = { id: record.id, type: record.page_type };
+    let pageTypes: readonly string[] = [];
     for (const extractor of extractors) {
-      const run = runs.get(extractor.name)!;
-      const started = performance.now();
-      const extraction = extractor.extract(html, record.url);
-      run.times.push(performance.now() - started);
-      const score = scorePage({
-        extracted: extraction.text,
-        truth,
-        with: record.with ?? [],
-        without: record.without ?? [],
-      });
+      const page = { record, html, truth, pageTypes };
+      const { extraction, score } = measure(runs.get(extractor.name)!, extractor, page);
+      // Ours runs first; the page types it read put the page in the news slice for every extractor.
+      pageTypes = extraction.signals?.pageTypes ?? pageTypes;
       line[extractor.name] = {
         ...score,
         source: extraction.source,
         signals: extraction.signals,
         ...(values.dump && extraction.candidates ? scoreCandidates(extraction.candidates, truth) : {}),
       };
-      // Article pages also scored by id parity: develop on one half, check the other (held-out style).
-      const half = `${record.page_type} (${Number(record.id) % 2 === 0 ? 'even' : 'odd'} ids)`;
-      for (const key of ['all', record.page_type, ...(record.page_type === 'article' ? [half] : [])]) {
-        if (!run.scores.has(key)) run.scores.set(key, []);
-        run.scores.get(key)!.push(score);
-      }
     }
     dump.push(JSON.stringify(line));
   }
   if (values.dump) writeFileSync(values.dump, `${dump.join('\n')}\n`);
-  printTable(runs);
-  const browserPages = Number(values['browser-pages']);
-  if (browserPages > 0) await runClientRenderedSlice(...slicePages(directory, records, browserPages));
+  printExtractionTable(
+    runs,
+    extractors.map((extractor) => extractor.name),
+  );
+  const pages = Number(values['browser-pages']);
+  if (pages > 0) await runClientRenderedSlice({ directory, records, pages });
 }
 
-/** Every `step`-th article and documentation page (n in all), and every page read, as slice pages. */
-function slicePages(directory: string, records: TruthRecord[], n: number): [SlicePage[], SlicePage[]] {
-  const load = (record: TruthRecord): SlicePage => ({
-    id: record.id,
-    html: gunzipSync(readFileSync(join(directory, 'html', `${record.id}.html.gz`))).toString('utf8'),
-    truth: record.main_content,
+/** Runs one extractor on one page, timing its CPU and wall clock, and files the score under each slice. */
+function measure(
+  run: Run,
+  extractor: Extractor,
+  page: { record: TruthRecord; html: string; truth: Set<string>; pageTypes: readonly string[] },
+) {
+  const startedCpu = process.cpuUsage();
+  const startedWall = performance.now();
+  const extraction = extractor.extract(page.html, page.record.url);
+  const wall = performance.now() - startedWall;
+  const cpu = process.cpuUsage(startedCpu);
+  run.wallMs.push(wall);
+  run.cpuMs.push((cpu.user + cpu.system) / 1000);
+  const score = scorePage({
+    extracted: extraction.text,
+    truth: page.truth,
+    with: page.record.with ?? [],
+    without: page.record.without ?? [],
   });
-  const kinds = records.filter(
-    (record) => record.page_type === 'article' || record.page_type === 'documentation',
-  );
-  const step = Math.max(1, Math.floor(kinds.length / n));
-  return [
-    kinds
-      .filter((_, index) => index % step === 0)
-      .slice(0, n)
-      .map(load),
-    records.map(load),
-  ];
+  for (const key of slicesOf(page.record, page.pageTypes)) {
+    if (!run.scores.has(key)) run.scores.set(key, []);
+    run.scores.get(key)!.push(score);
+  }
+  return { extraction, score };
 }
 
 /** Each candidate scored on its own, for studying the chooser (--dump). */
@@ -176,42 +197,6 @@ function readTruth(directory: string): TruthRecord[] {
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as TruthRecord);
-}
-
-function printTable(runs: Map<string, Run>): void {
-  const ours = runs.get('deepsearch')!;
-  const baseline = runs.get('readability')!;
-  const keys = ['all', ...[...ours.scores.keys()].filter((key) => key !== 'all').sort()];
-  const format = (value: number) => value.toFixed(3);
-  const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  console.log(
-    row(['page type', 'pages', 'extractor', 'P', 'R', 'F1', 'with kept', 'without dropped', 'ΔF1']),
-  );
-  console.log(row(Array(9).fill('---')));
-  for (const key of keys) {
-    const mine = summarise(ours.scores.get(key)!);
-    const theirs = summarise(baseline.scores.get(key)!);
-    const cells = (name: string, summary: ScoreSummary, delta: string) => [
-      key,
-      String(summary.pages),
-      name,
-      format(summary.precision),
-      format(summary.recall),
-      format(summary.f1),
-      format(summary.withKept),
-      format(summary.withoutDropped),
-      delta,
-    ];
-    console.log(
-      row(cells('deepsearch', mine, (mine.f1 - theirs.f1 >= 0 ? '+' : '') + format(mine.f1 - theirs.f1))),
-    );
-    console.log(row(cells('readability', theirs, '')));
-  }
-  const ourMedian = median(ours.times);
-  const theirMedian = median(baseline.times);
-  console.log(
-    `\nmedian ms per page: deepsearch ${ourMedian.toFixed(1)} · readability ${theirMedian.toFixed(1)} · ratio ${(ourMedian / theirMedian).toFixed(2)}`,
-  );
 }
 
 await main();

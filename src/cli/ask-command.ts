@@ -16,6 +16,10 @@ export function addAskCommand(program: Command, io: CliIo): void {
       )
       .option('--quiet', 'no progress on stderr')
       .option('--kb [path]', kbMergeFlagDescription)
+      .option(
+        '--yes',
+        'with no LLM set up, download the default local model without asking (see deepsearch model)',
+      )
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
     { scope: 'ask' },
   );
@@ -27,7 +31,7 @@ export function addAskCommand(program: Command, io: CliIo): void {
   ask.action(
     async (
       words: string[],
-      options: { json?: boolean; quiet?: boolean; config?: string; kb?: string | boolean },
+      options: { json?: boolean; quiet?: boolean; config?: string; kb?: string | boolean; yes?: boolean },
     ) => {
       const { runAskCommand } = await import('./run-ask-command.js');
       await runAskCommand(io, {
@@ -37,6 +41,7 @@ export function addAskCommand(program: Command, io: CliIo): void {
         quiet: options.quiet ?? false,
         configPath: options.config,
         kb: options.kb,
+        yes: options.yes,
       });
     },
   );

@@ -11,7 +11,7 @@ import { plural } from './terminal-style.js';
 
 /** One line of `deepsearch doctor`: what was checked, how it went, and what to do when it failed. */
 export interface CheckResult {
-  name: 'proxy' | 'llm' | 'context' | 'search' | 'reader' | 'browser' | 'cache';
+  name: 'proxy' | 'llm' | 'model' | 'context' | 'search' | 'reader' | 'browser' | 'cache';
   ok: boolean;
   detail: string;
   fix?: string;

@@ -28,11 +28,19 @@ export function prepareSearch(io: CliIo, config: DeepSearchConfig, options: { qu
 export async function prepareLlm(
   io: CliIo,
   config: DeepSearchConfig,
-  options: { quiet?: boolean } = {},
+  options: { quiet?: boolean; offerDownload?: boolean; yes?: boolean } = {},
 ): Promise<void> {
   await discoverLlm(io, config, options);
+  if (needsLlmDiscovery(config)) {
+    const { setUpLocalModel } = await import('./local-model-setup.js');
+    await setUpLocalModel(io, config, options);
+  }
   // Fail at start, not at the first LLM call, when no LLM (or no key for one role) is configured.
   for (const role of llmRoles) requireApiKey(resolveLlmSettings(config, role));
+  if (config.llm.provider === 'local-embedded' && !options.quiet) {
+    const { announceLocalModel } = await import('./local-model-setup.js');
+    await announceLocalModel(io, config);
+  }
 }
 
 /** The discovery of prepareLlm alone: `doctor` reports a missing LLM as a failed check instead. */
@@ -45,7 +53,12 @@ export async function discoverLlm(
   const candidates = parseLocalLlmCandidates(io.env.DEEPSEARCH_LOCAL_LLM_URLS);
   const fetch = createOutboundFetch({ proxy: resolveProxySettings(config) });
   const found = await discoverLocalLlm({ candidates, signal: io.signal, fetch });
-  if (!found) return; // resolveLlmSettings then fails with the line naming the variables and init
+  if (!found) {
+    // A model downloaded earlier for the embedded runtime, if any (prepareLlm may offer one).
+    const { setUpLocalModel } = await import('./local-model-setup.js');
+    await setUpLocalModel(io, config, { quiet: options.quiet }).catch(() => false);
+    return; // else resolveLlmSettings fails with the line naming the variables and init
+  }
   config.llm.provider = 'openai-compatible';
   config.llm.baseURL = found.baseURL;
   config.llm.model = found.model;

@@ -21,5 +21,6 @@ export function loadCliConfig(
   io.addSecrets?.(configSecrets(config));
   config.knowledge.file ??= defaultKnowledgeFile(defaultCacheDir({ env: io.env }));
   if (config.runs.enabled) config.runs.file ??= join(defaultCacheDir({ env: io.env }), runsFileName);
+  config.llm.embedded.modelsDir ??= join(defaultCacheDir({ env: io.env }), 'models');
   return config;
 }

@@ -16,6 +16,7 @@ export interface ResearchCommandFlags {
   config?: string;
   /** --kb: true, or the knowledge base file. */
   kb?: string | boolean;
+  yes?: boolean;
 }
 
 /** Registers `deepsearch research`; research mode and its providers are loaded only when it runs. */
@@ -37,6 +38,10 @@ export function addResearchCommand(program: Command, io: CliIo): void {
       .option('--outline-only', 'only plan: print the outline as editable markdown and stop')
       .option('--outline <file>', 'research this outline (from --outline-only, edited) instead of planning')
       .option('--kb [path]', kbMergeFlagDescription)
+      .option(
+        '--yes',
+        'with no LLM set up, download the default local model without asking (see deepsearch model)',
+      )
       .option('--quiet', 'no progress on stderr')
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
     { scope: 'research' },

@@ -24,6 +24,8 @@ export interface AskCommandOptions {
   configPath: string | undefined;
   /** --kb: true, or the knowledge base file. */
   kb?: string | boolean;
+  /** --yes: download the default local model without asking when no LLM is set up. */
+  yes?: boolean;
 }
 
 /** `deepsearch ask`: live progress on stderr, the answer (or one JSON document) on stdout. */
@@ -34,7 +36,7 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
     throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
   const config = loadCliConfig(io, options.flags, options.configPath);
   applyKbMergeFlag(config, kb, io.cwd);
-  await prepareLlm(io, config, { quiet: options.quiet });
+  await prepareLlm(io, config, { quiet: options.quiet, offerDownload: true, yes: options.yes });
   prepareSearch(io, config, { quiet: options.quiet });
   const runtime = createCliRuntime(io, config);
   if (config.debug) printDebugHeader(runtime, createTerminal(io.stderr, io.env).write);

@@ -39,6 +39,7 @@ const commands = {
     'json',
     'quiet',
     'kb',
+    'yes',
     'config',
     ...settingFlags((path) => !path.startsWith('server.') && !path.startsWith('research.')),
   ],
@@ -78,7 +79,7 @@ const commands = {
     'proxy-bypass',
     'debug',
   ],
-  serve: ['config', ...settingFlags(() => true)],
+  serve: ['config', 'yes', ...settingFlags(() => true)],
   init: [
     'config',
     'llm-provider',

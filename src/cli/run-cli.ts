@@ -8,6 +8,7 @@ import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
 import { addInitCommand } from './init-command.js';
 import { addKbCommand } from './kb-command.js';
 import { addMcpCommand } from './mcp-command.js';
+import { addModelCommand } from './model-command.js';
 import { packageVersion } from './package-version.js';
 import { addReadCommand } from './read-command.js';
 import { ReportedFailure } from './reported-failure.js';
@@ -48,6 +49,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   addKbCommand(program, io);
   addTrustCommand(program, io);
   addEvalCommand(program, io);
+  addModelCommand(program, io);
   addRunsCommands(program, io);
   const debug =
     io.argv.includes('--debug') ||

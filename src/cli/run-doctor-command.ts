@@ -38,6 +38,10 @@ export async function runDoctorCommand(
   const page = input.flags.page ?? defaultDoctorPage;
   try {
     report(await checkProxy(config, page));
+    if (config.llm.provider === 'local-embedded') {
+      const { checkLocalModel } = await import('./doctor-model-check.js');
+      report(await checkLocalModel(config, io.signal));
+    }
     const llm = await checkLlm(config, runtime);
     report(llm);
     // The window and mode are worth knowing only from a server that answered.

@@ -7,7 +7,6 @@ import type { IngestProgress, IngestReport } from '../knowledge/ingest-documents
 import { createKnowledgeBase, type KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { KnowledgeHit } from '../knowledge/search-knowledge.js';
 import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
-import { createPageReader } from '../providers/reader/reader-registry.js';
 import {
   createRetrievalProviders,
   describeRetrievalProviders,
@@ -36,7 +35,8 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
     file,
     embedding: providers.embedding,
     reranker: providers.reranker,
-    reader: createPageReader({ ...config.reader, proxy }),
+    // Only add reads URLs; the readers' modules stay unloaded for search, list and the rest.
+    reader: input.action === 'add' ? await createReader(config, proxy) : undefined,
   });
   const out = createTerminal(io.stdout, io.env);
   try {
@@ -50,6 +50,11 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
   } finally {
     kb.close();
   }
+}
+
+async function createReader(config: DeepSearchConfig, proxy: ReturnType<typeof resolveProxySettings>) {
+  const { createPageReader } = await import('../providers/reader/reader-registry.js');
+  return createPageReader({ ...config.reader, proxy });
 }
 
 async function runAdd(

@@ -45,7 +45,7 @@ export async function runResearchCommand(
   const config = loadCliConfig(io, input.settingFlags, flags.config);
   // Web and local documents together.
   applyKbMergeFlag(config, kb, io.cwd);
-  await prepareLlm(io, config, { quiet: flags.quiet });
+  await prepareLlm(io, config, { quiet: flags.quiet, offerDownload: true, yes: flags.yes });
   prepareSearch(io, config, { quiet: flags.quiet });
   const runtime = createCliRuntime(io, config);
   const progress = startCliProgress(io, { quiet: flags.quiet ?? false, debug: config.debug });

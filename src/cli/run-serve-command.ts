@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { ConfigError } from '../errors/index.js';
 import { serverModels } from '../server/server-app.js';
-import { startServer } from '../server/start-server.js';
+import { assertGuardedBind, startServer } from '../server/start-server.js';
 import type { CliIo } from './cli-io.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
@@ -10,9 +10,8 @@ import { loadCliConfig } from './load-cli-config.js';
 export interface ServeCommandOptions {
   flags: Record<string, unknown>;
   configPath: string | undefined;
+  yes?: boolean;
 }
-
-const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * `deepsearch serve`: the OpenAI-compatible API until SIGTERM or Ctrl-C, then a graceful stop.
@@ -21,15 +20,12 @@ const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost']);
 export async function runServeCommand(io: CliIo, options: ServeCommandOptions): Promise<void> {
   const config = loadCliConfig(io, options.flags, options.configPath);
   const settings = config.server;
+  // Before the LLM checks: a bind that would be refused anyway fails at once.
+  assertGuardedBind(settings);
   // Fail at start, not on the first client's request, when search or the LLM (or its key) is not set.
-  await prepareLlm(io, config);
+  await prepareLlm(io, config, { offerDownload: true, yes: options.yes });
   prepareSearch(io, config);
   const runtime = createCliRuntime(io, config);
-  if (!loopbackHosts.has(settings.host) && settings.apiKeys.length === 0) {
-    io.stderr.write(
-      `deepsearch: warning: listening on ${settings.host} without API keys; set DEEPSEARCH_API_KEYS\n`,
-    );
-  }
   const server = await startServer({ runtime, settings, log: (line) => io.stdout.write(`${line}\n`) }).catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;

@@ -10,7 +10,11 @@ export function addServeCommand(program: Command, io: CliIo): void {
       .description(
         'serve the web page (/), the OpenAI-compatible API (POST /v1/chat/completions, /v1/responses), async runs (/v1/research, /v1/runs) and MCP (/mcp) until SIGTERM or Ctrl-C',
       )
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]')
+      .option(
+        '--yes',
+        'with no LLM set up, download the default local model without asking (see deepsearch model)',
+      ),
     { scope: 'serve' },
   );
   addExamples(serve, [
@@ -18,8 +22,12 @@ export function addServeCommand(program: Command, io: CliIo): void {
     'DEEPSEARCH_API_KEYS=my-secret-key deepsearch serve --host 0.0.0.0 --port 8080',
     'deepsearch serve --config ./deepsearch.config.json --max-concurrent 2',
   ]);
-  serve.action(async (options: { config?: string }) => {
+  serve.action(async (options: { config?: string; yes?: boolean }) => {
     const { runServeCommand } = await import('./run-serve-command.js');
-    await runServeCommand(io, { flags: collectSettingFlags(serve), configPath: options.config });
+    await runServeCommand(io, {
+      flags: collectSettingFlags(serve),
+      configPath: options.config,
+      yes: options.yes,
+    });
   });
 }

@@ -4,7 +4,13 @@ import { networkConfigSchema } from './network-config-schema.js';
 
 export { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-ids.js';
 
-export const llmProviderIds = ['openai', 'openai-compatible', 'anthropic', 'google'] as const;
+export const llmProviderIds = [
+  'openai',
+  'openai-compatible',
+  'anthropic',
+  'google',
+  'local-embedded',
+] as const;
 export type LlmProviderId = (typeof llmProviderIds)[number];
 
 export const structuredOutputModes = ['auto', 'json-schema', 'prompt'] as const;
@@ -47,6 +53,22 @@ export const llmRoleSettingsSchema = z
   .strict();
 export type LlmRoleSettings = z.infer<typeof llmRoleSettingsSchema>;
 
+/** The in-process model (`llm.provider: "local-embedded"`, node-llama-cpp); see providers/llm/embedded/. */
+export const embeddedGpuChoices = ['auto', 'cpu', 'metal', 'cuda', 'vulkan'] as const;
+export const embeddedLlmSchema = z
+  .object({
+    /** CPU threads for the model; unset: node-llama-cpp's choice (the machine's math cores). */
+    threads: z.number().int().min(1).max(256).optional(),
+    gpu: z.enum(embeddedGpuChoices).default('auto'),
+    /** Where `deepsearch model pull` puts models; unset: `models/` in the user's data directory. */
+    modelsDir: z.string().min(1).optional(),
+    /** A JSON file of models to pull by name instead of the built-in list (a mirror, an air-gapped copy). */
+    manifest: z.string().min(1).optional(),
+  })
+  .strict();
+
+export type EmbeddedLlmSettings = z.infer<typeof embeddedLlmSchema>;
+
 export const llmConfigSchema = llmRoleSettingsSchema
   .extend({
     structuredOutput: z.enum(structuredOutputModes).default('auto'),
@@ -55,6 +77,7 @@ export const llmConfigSchema = llmRoleSettingsSchema
     timeoutSeconds: z.number().positive().default(120),
     maxRetries: z.number().int().min(0).max(10).default(2),
     roles: z.partialRecord(z.enum(llmRoles), llmRoleSettingsSchema).default({}),
+    embedded: embeddedLlmSchema.default(() => embeddedLlmSchema.parse({})),
   })
   .strict();
 
@@ -353,6 +376,13 @@ export const serverConfigSchema = z
     maxConcurrent: z.number().int().min(1).default(8),
     /** Requests waiting for a slot; beyond it the server answers 429. */
     maxQueue: z.number().int().min(0).default(32),
+    /**
+     * With several API keys: the share of the queue (and of MCP sessions) one key may hold, so one
+     * key cannot fill them (429 owner_busy past it); freed slots go to the key holding the fewest.
+     */
+    keyShare: z.number().gt(0).max(1).default(0.5),
+    /** Listen on a non-loopback address without API keys (refused at start otherwise). */
+    allowUnauthenticated: z.boolean().default(false),
     maxBodyBytes: z
       .number()
       .int()

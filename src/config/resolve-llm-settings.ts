@@ -1,6 +1,12 @@
 import { ConfigError } from '../errors/index.js';
 import { settingHint } from './config-origins.js';
-import type { DeepSearchConfig, LlmProviderId, LlmRole, StructuredOutputMode } from './config-schema.js';
+import type {
+  DeepSearchConfig,
+  EmbeddedLlmSettings,
+  LlmProviderId,
+  LlmRole,
+  StructuredOutputMode,
+} from './config-schema.js';
 
 /** Everything needed to make one role's model, with inheritance and provider inference applied. */
 export interface ResolvedLlmSettings {
@@ -14,13 +20,23 @@ export interface ResolvedLlmSettings {
   structuredOutput: StructuredOutputMode;
   timeoutMs: number;
   maxRetries: number;
+  /** How the in-process model runs (provider local-embedded only). */
+  embedded: EmbeddedLlmSettings;
 }
 
 export const defaultModels: Readonly<Record<Exclude<LlmProviderId, 'openai-compatible'>, string>> = {
   openai: 'gpt-4.1-mini',
   anthropic: 'claude-haiku-4-5',
   google: 'gemini-2.5-flash',
+  // The model `deepsearch model use` chose, else the manifest's default (embedded/model-store.ts).
+  'local-embedded': 'default',
 };
+
+/**
+ * A CPU reads an agent prompt for minutes, and a call may wait its turn behind other runs' calls
+ * for the one in-process model: the embedded model is given at least this long per call.
+ */
+const embeddedMinimumTimeoutSeconds = 1800;
 
 /** Judges and analysts work best near-deterministic; the agent needs some variety to explore. */
 const roleTemperatures: Readonly<Record<LlmRole, number>> = {
@@ -42,6 +58,7 @@ const vendorKeyVariables: Readonly<Record<LlmProviderId, string>> = {
   anthropic: 'ANTHROPIC_API_KEY',
   google: 'GEMINI_API_KEY',
   'openai-compatible': 'DEEPSEARCH_LLM_API_KEY',
+  'local-embedded': 'DEEPSEARCH_LLM_API_KEY',
 };
 
 export const noLlmMessage =
@@ -84,15 +101,19 @@ export function resolveLlmSettings(config: DeepSearchConfig, role: LlmRole): Res
     temperature: own.temperature ?? top.temperature ?? roleTemperatures[role],
     maxOutputTokens: own.maxOutputTokens ?? top.maxOutputTokens,
     structuredOutput: own.structuredOutput ?? top.structuredOutput,
-    timeoutMs: top.timeoutSeconds * 1000,
+    timeoutMs:
+      (provider === 'local-embedded'
+        ? Math.max(top.timeoutSeconds, embeddedMinimumTimeoutSeconds)
+        : top.timeoutSeconds) * 1000,
     maxRetries: top.maxRetries,
+    embedded: top.embedded,
   };
 }
 
 /** Called when a model is first used, so `--help` and non-LLM commands never need a key. */
 export function requireApiKey(settings: ResolvedLlmSettings): string | undefined {
   if (settings.apiKey) return settings.apiKey;
-  if (settings.provider === 'openai-compatible') return undefined;
+  if (settings.provider === 'openai-compatible' || settings.provider === 'local-embedded') return undefined;
   const roleVariable = `DEEPSEARCH_LLM_${settings.role.toUpperCase()}_API_KEY`;
   throw new ConfigError(
     `missing API key for the ${settings.provider} LLM provider: set ${vendorKeyVariables[settings.provider]} ` +
@@ -111,6 +132,6 @@ function defaultModelFor(config: DeepSearchConfig, provider: LlmProviderId, role
 }
 
 function vendorKey(config: DeepSearchConfig, provider: LlmProviderId): string | undefined {
-  if (provider === 'openai-compatible') return undefined;
+  if (provider === 'openai-compatible' || provider === 'local-embedded') return undefined;
   return config.keys[provider];
 }

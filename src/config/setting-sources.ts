@@ -1,4 +1,5 @@
 import { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-ids.js';
+import { embeddedSettingSources } from './embedded-setting-sources.js';
 import { networkSettingSources } from './network-setting-sources.js';
 import { researchSettingSources } from './research-setting-sources.js';
 import { retrievalSettingSources } from './retrieval-setting-sources.js';
@@ -49,7 +50,7 @@ const baseSources: SettingSource[] = [
     env: 'DEEPSEARCH_LLM_PROVIDER',
     flag: 'llm-provider',
     type: 'string',
-    description: 'openai | openai-compatible | anthropic | google (inferred when unset)',
+    description: 'openai | openai-compatible | anthropic | google | local-embedded (inferred when unset)',
   },
   {
     path: 'llm.baseURL',
@@ -229,6 +230,7 @@ const baseSources: SettingSource[] = [
     type: 'list',
     description: 'comma-separated hosts: when set, only these are searched and read',
   },
+  ...embeddedSettingSources,
   ...retrievalSettingSources,
   ...sandboxSettingSources,
   ...researchSettingSources,
@@ -420,6 +422,21 @@ const serverSources: SettingSource[] = [
     flag: 'max-queue',
     type: 'integer',
     description: 'serve: requests waiting for a slot before 429 (default 32)',
+  },
+  {
+    path: 'server.keyShare',
+    env: 'DEEPSEARCH_KEY_SHARE',
+    flag: 'key-share',
+    type: 'number',
+    description:
+      'serve: with several API keys, the share of queue places and MCP sessions one key may hold (default 0.5)',
+  },
+  {
+    path: 'server.allowUnauthenticated',
+    env: 'DEEPSEARCH_ALLOW_UNAUTHENTICATED',
+    flag: 'allow-unauthenticated',
+    type: 'boolean',
+    description: 'serve: listen on a non-loopback --host without API keys (refused otherwise)',
   },
   {
     path: 'server.maxBodyBytes',

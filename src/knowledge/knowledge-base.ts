@@ -1,7 +1,7 @@
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 import type { Reranker } from '../providers/spec/reranker.js';
-import { type IngestOptions, type IngestReport, ingestDocuments } from './ingest-documents.js';
+import type { IngestOptions, IngestReport } from './ingest-documents.js';
 import { KnowledgeStore } from './knowledge-store.js';
 import type { VectorBackend } from './open-knowledge-database.js';
 import {
@@ -44,8 +44,16 @@ export function createKnowledgeBase(settings: KnowledgeBaseSettings): KnowledgeB
   return {
     file: settings.file,
     store,
-    add: (options) =>
-      ingestDocuments({ ...options, store: store(), embedding: settings.embedding, reader: settings.reader }),
+    // Ingestion (parsers, chunking, analysis) loads when something is added: `kb search` starts without it.
+    async add(options) {
+      const { ingestDocuments } = await import('./ingest-documents.js');
+      return ingestDocuments({
+        ...options,
+        store: store(),
+        embedding: settings.embedding,
+        reader: settings.reader,
+      });
+    },
     search: (options) =>
       searchKnowledge({
         ...options,

@@ -1,8 +1,8 @@
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { Reranker } from '../providers/spec/reranker.js';
-import { expansionEntities, namesIn } from '../retrieval/entity-expansion.js';
-import { searchWordsOf, termsOf, tokenize } from '../retrieval/tokenize.js';
+import { searchWordsOf } from '../retrieval/tokenize.js';
 import { embeddingText, vectorsMatch } from './embed-chunks.js';
+import { expandKnowledgeHits, rrfK } from './expand-knowledge-hits.js';
 import { fullTextQuery } from './full-text-index.js';
 import type { StoredChunk } from './knowledge-records.js';
 import type { KnowledgeStore } from './knowledge-store.js';
@@ -51,21 +51,9 @@ export interface KnowledgeSearchResult {
   reranked: boolean;
 }
 
-const rrfK = 60;
-// How many fused hits seed the expansion, and how many chunks each entity may add.
+// How many fused hits seed the expansion (their chunks are loaded with the hits).
 const seedCount = 3;
-const perEntity = 2;
-const keptSeeds = 2;
 const rerankDepth = 30;
-// Expansion (tuned on HotpotQA questions 1–50 only, see bench:kb): a sentence naming an entity
-// multiplies its weight by 1 + contextWeight × the share of question terms in it; an entity's
-// chunks enter the fusion at expansionDiscount of a fused list's reciprocal rank.
-const contextWeight = 30;
-const expansionDiscount = 0.8;
-const maxEntityShare = 0.05;
-const minEntityRows = 20;
-// Places in the first ten kept for the best chunk reached through a top chunk's entity.
-const reservedSlots = 1;
 
 /**
  * Hybrid search over the knowledge base: FTS5 BM25, vector neighbours and the best chunks of
@@ -125,7 +113,8 @@ export async function searchKnowledge(options: KnowledgeSearchOptions): Promise<
   const reranked = await rerank(options, ranked, chunks, explanations);
   if (reranked) ranked = reranked;
   const entities: string[] = [];
-  if (options.expand ?? true) ranked = expand({ ...options, limit, ranked, chunks, explanations, entities });
+  if (options.expand ?? true)
+    ranked = expandKnowledgeHits({ ...options, limit, ranked, chunks, explanations, entities });
   ranked = ranked.slice(0, limit);
   const missing = ranked.filter((id) => !chunks.has(id));
   for (const [id, chunk] of store.chunks(missing)) chunks.set(id, chunk);
@@ -167,130 +156,6 @@ async function rerank(
 
 function usesReranker(options: KnowledgeSearchOptions): boolean {
   return options.reranker !== undefined && !options.reranker.builtin;
-}
-
-/**
- * Graph-aware expansion. Entities: the names in the best chunks, weighted by the chunk's rank and by
- * how many of the question's words share a sentence with the name (the entity the question asks
- * about sits next to its words: "… portrayed Corliss Archer … Shirley Temple"), and the names the
- * question itself holds (a comparison names two things; BM25 may rank only one of them high).
- * Each entity's phrase search adds its best chunks to the fusion by reciprocal rank, discounted by
- * the entity's weight and rarity, so a generic name ("United States") moves little; the two best
- * fused chunks keep their places.
- */
-function expand(input: {
-  store: KnowledgeStore;
-  query: string;
-  collection?: string;
-  ranked: number[];
-  limit: number;
-  chunks: Map<number, StoredChunk>;
-  explanations: Map<number, HitExplanation>;
-  entities: string[];
-}): number[] {
-  const { store, ranked, chunks, explanations } = input;
-  const seeds = ranked.slice(0, seedCount).map((id) => chunks.get(id)!);
-  if (seeds.length === 0) return ranked;
-  const found = [
-    ...questionNames(input.query, seeds),
-    ...expansionEntities({
-      query: input.query,
-      texts: seeds.map((seed) => seed.text),
-      names: seeds.map((seed) => analysedNames(seed.analysis)),
-      exclude: seeds.map((seed) => seed.title),
-      contextWeight,
-      numbers: false,
-    }).map((entity) => ({ ...entity, fromQuestion: false })),
-  ];
-  const taken = new Set(ranked.slice(0, seedCount));
-  const hopGains = new Map<number, number>(); // chunk → what the top chunks' entities added to it
-  const searched = new Set<string>();
-  // Question names the base holds: "Kiss and Tell" found means "Kiss" and "Tell" are not searched.
-  const heldNames: string[] = [];
-  for (const entity of found) {
-    const phrase = phraseQuery(entity.text);
-    if (!phrase || searched.has(phrase)) continue;
-    searched.add(phrase);
-    if (entity.fromQuestion && heldNames.some((name) => name.includes(entity.text))) continue;
-    const { rows: holding, of } = store.fullTextCount(phrase);
-    if (entity.fromQuestion && holding > 0) heldNames.push(entity.text);
-    // A name in more than one chunk in twenty of a large base is no lead (and finds anything).
-    if (holding === 0 || holding > Math.max(minEntityRows, of * maxEntityShare)) continue;
-    const rarity = Math.log(1 + of / holding) / Math.log(1 + of);
-    const fromPosition = entity.fromQuestion
-      ? 0
-      : Math.max(
-          0,
-          seeds.findIndex((seed) => seed.text.includes(entity.text)),
-        );
-    const rows = store.fullText(phrase, { limit: perEntity + seedCount, collection: input.collection });
-    let added = 0;
-    for (const [rank, row] of rows.entries()) {
-      if (added >= perEntity || taken.has(row.chunkId)) continue;
-      added++;
-      const entry = explanations.get(row.chunkId) ?? { fused: 0 };
-      const gain = (expansionDiscount * entity.weight * rarity) / (rrfK + rank + 1 + fromPosition);
-      entry.fused += gain;
-      if (!entity.fromQuestion) hopGains.set(row.chunkId, (hopGains.get(row.chunkId) ?? 0) + gain);
-      entry.expansion ??= { entity: entity.text, rank: rank + 1, fromChunk: ranked[fromPosition]! };
-      explanations.set(row.chunkId, entry);
-    }
-    if (added > 0) input.entities.push(entity.text);
-  }
-  const head = ranked.slice(0, keptSeeds);
-  const rest = [...new Set([...ranked, ...explanations.keys()])].filter((id) => !head.includes(id));
-  rest.sort((a, b) => explanations.get(b)!.fused - explanations.get(a)!.fused);
-  const order = [...head, ...rest];
-  // A second hop shares no word with the question, so its discounted reciprocal rank alone stays
-  // below the tenth fused hit: the best of them is kept inside the first page (ten, or the limit).
-  const window = Math.min(input.limit, 10);
-  const late = [...hopGains.entries()]
-    .filter(([id]) => !head.includes(id))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, reservedSlots)
-    .map(([id]) => id)
-    .filter((id) => order.indexOf(id) >= window);
-  if (late.length === 0) return order;
-  const kept = order.filter((id) => !late.includes(id));
-  kept.splice(Math.max(keptSeeds, window - late.length), 0, ...late);
-  return kept;
-}
-
-/** The names the question holds that no seed is titled by, whole ("Kiss and Tell", not "Kiss"). */
-function questionNames(
-  query: string,
-  seeds: readonly StoredChunk[],
-): Array<{ text: string; weight: number; fromQuestion: boolean }> {
-  const titles = new Set(seeds.map((seed) => termsKey(seed.title)));
-  // Longest first: a part is skipped when a longer name holding it was found (see expand).
-  return [...new Set(namesIn(query, { withoutOpener: true, numbers: false }))]
-    .filter((name) => !titles.has(termsKey(name)))
-    .sort((a, b) => b.length - a.length)
-    .map((text) => ({ text, weight: 1, fromQuestion: true }));
-}
-
-function termsKey(name: string): string {
-  return termsOf(name).join(' ');
-}
-
-/** The entity names of an analysed chunk (--analyze), else undefined: names are then found in the text. */
-function analysedNames(analysis: string | null): string[] | undefined {
-  if (!analysis) return undefined;
-  try {
-    const parsed = JSON.parse(analysis) as { entities?: Array<{ name?: unknown }> };
-    const names = (parsed.entities ?? []).flatMap((entity) =>
-      typeof entity.name === 'string' ? [entity.name] : [],
-    );
-    return names.length > 0 ? names : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function phraseQuery(name: string): string {
-  // Stopwords stay: "University of Oxford" is a phrase of three tokens in the index.
-  const words = tokenize(name);
-  return words.length > 0 ? `"${words.join(' ').replace(/"/g, '')}"` : '';
 }
 
 function round(value: number): number {

@@ -19,7 +19,10 @@ export interface McpServerOptions {
    * user's own process and says everything, like the CLI; HTTP follows the API's rules).
    */
   describeError: (error: unknown) => string;
-  /** Takes one of the server's concurrency slots for a heavy tool (HTTP); none on stdio. */
+  /**
+   * Takes one of the server's concurrency slots for every call (HTTP: a read or a search is work
+   * like a run, and 2,000 of them at once froze the server); none on stdio (the user's own process).
+   */
   acquireSlot?: (signal: AbortSignal) => Promise<() => void>;
   /**
    * More reasons to stop one call besides the client's cancellation (the connection that carried it
@@ -71,7 +74,7 @@ async function callTool(
   const { signal } = link;
   let release: (() => void) | undefined;
   try {
-    if (tool.heavy && options.acquireSlot) release = await options.acquireSlot(signal);
+    if (options.acquireSlot) release = await options.acquireSlot(signal);
     const output = await tool.run(input as Parameters<McpTool['run']>[0], {
       runtime,
       signal,

@@ -73,7 +73,6 @@ export const deepSearchTool = defineMcpTool({
   inputSchema,
   outputSchema,
   annotations: { readOnlyHint: true, openWorldHint: true },
-  heavy: true,
   async run(input, context) {
     const result = await deepSearch(input.question, {
       runtime: context.runtime,

@@ -35,8 +35,6 @@ export interface McpTool<
   annotations: { readOnlyHint?: boolean; openWorldHint?: boolean; idempotentHint?: boolean };
   /** Offered only when this says so (kb_search: a knowledge base exists). Default: always. */
   isEnabled?(runtime: DeepSearchRuntime): boolean;
-  /** Takes one of the server's concurrency slots while it runs (a whole agent run, not one search). */
-  heavy?: boolean;
   run(input: z.infer<z.ZodObject<Input>>, context: McpToolContext): Promise<McpToolOutput>;
 }
 

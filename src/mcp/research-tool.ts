@@ -60,7 +60,6 @@ export const researchTool = defineMcpTool({
     warnings: z.array(z.string()),
   },
   annotations: { readOnlyHint: true, openWorldHint: true },
-  heavy: true,
   async run(input, context) {
     const plan = input.outline ? parsePlanMarkdown(input.outline, { topic: input.topic }) : undefined;
     const report = await research(input.topic, {

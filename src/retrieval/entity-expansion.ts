@@ -115,6 +115,8 @@ export function namesIn(
   text: string,
   options: { withoutOpener?: boolean; numbers?: boolean } = {},
 ): string[] {
+  // A line break ends a name: a heading, a list item or a table row is not one run with the next.
+  if (text.includes('\n')) return text.split('\n').flatMap((line) => namesIn(line, options));
   const names: string[] = [];
   for (const match of text.matchAll(quotedTitle)) names.push(match[1]!.trim());
   const words = text.split(/[\s,;:()[\]{}!?]+/u);
@@ -226,61 +228,4 @@ const openers = new Set([
 
 function isCommonOpener(word: string): boolean {
   return openers.has(word);
-}
-
-export interface ChunkExpansionOptions {
-  question: string;
-  chunks: ReadonlyArray<{ text: string }>;
-  /** The chunks' scores for the question (any scale); not modified. */
-  scores: ArrayLike<number>;
-  /** Scores the same chunks against another text (an entity's name). */
-  scoreText: (text: string) => ArrayLike<number>;
-  /** Best chunks whose entities are searched for. Default 2. */
-  seeds?: number;
-  /** Entities searched for. Default 3. */
-  maxEntities?: number;
-  /** Share of the best question score an entity's best chunk may reach. Default 0.3 (higher lost more on NQ than it gained on HotpotQA). */
-  weight?: number;
-}
-
-/**
- * The same expansion inside one long page: entities of the best chunks (and their neighbours, so
- * a name cut at a chunk border is whole) score the page's chunks again, and a chunk about such an
- * entity gains up to `weight` of the best question score. Returns new scores; the question's own
- * ranking is kept on top.
- */
-export function expandChunkScores(options: ChunkExpansionOptions): Float64Array {
-  const { chunks, scores } = options;
-  const expanded = Float64Array.from(scores);
-  let best = 0;
-  for (let index = 0; index < scores.length; index++) best = Math.max(best, scores[index]!);
-  if (best <= 0) return expanded;
-  const order = [...expanded.keys()].sort((a, b) => expanded[b]! - expanded[a]!);
-  const seedTexts = order
-    .slice(0, options.seeds ?? 2)
-    .filter((index) => scores[index]! > 0)
-    .map((index) =>
-      chunks
-        .slice(Math.max(0, index - 1), index + 2)
-        .map((chunk) => chunk.text)
-        .join(''),
-    );
-  const entities = expansionEntities({
-    query: options.question,
-    texts: seedTexts,
-    max: options.maxEntities ?? 3,
-  });
-  const weight = options.weight ?? 0.3;
-  for (const entity of entities) {
-    const entityScores = options.scoreText(entity.text);
-    let entityBest = 0;
-    for (let index = 0; index < entityScores.length; index++)
-      entityBest = Math.max(entityBest, entityScores[index]!);
-    if (entityBest <= 0) continue;
-    for (let index = 0; index < expanded.length; index++) {
-      const gain = (entityScores[index]! / entityBest) * entity.weight * weight * best;
-      expanded[index] = Math.max(expanded[index]!, scores[index]! + gain * 0.5, gain);
-    }
-  }
-  return expanded;
 }

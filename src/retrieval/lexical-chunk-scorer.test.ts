@@ -96,3 +96,24 @@ describe('createLexicalChunkScorer on reference lists', () => {
     expect(reduced[1]).toBeCloseTo(full[1]! * 0.1, 10);
   });
 });
+
+describe('chunksWith', () => {
+  it('finds the chunks holding a term as score() does, also where lower case changes the length', () => {
+    // "İ" lower-cases to two code units: the scorer then reads chunk by chunk.
+    for (const prefix of ['', 'İstanbul. ']) {
+      const text = `${prefix}The director was born in Ghent. Directed films followed. A quiet year.`;
+      const at = (needle: string) => text.indexOf(needle);
+      const chunks = [
+        { start: 0, end: at('Directed'), text: text.slice(0, at('Directed')) },
+        { start: at('Directed'), end: at('A quiet'), text: text.slice(at('Directed'), at('A quiet')) },
+        { start: at('A quiet'), end: text.length, text: text.slice(at('A quiet')) },
+      ];
+      const scorer = createLexicalChunkScorer(text, chunks);
+      expect(scorer.chunksWith('direct')).toEqual([0, 1]);
+      expect(scorer.chunksWith('ghent')).toEqual([0]);
+      expect(scorer.chunksWith('zebra')).toEqual([]);
+      const scores = scorer.score('direct');
+      expect([...scores].map((score) => score > 0)).toEqual([true, true, false]);
+    }
+  });
+});

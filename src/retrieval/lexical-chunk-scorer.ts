@@ -1,13 +1,15 @@
-import { answerCueFor } from './answer-cues.js';
+import { type AnswerCue, answerCueFor } from './answer-cues.js';
 import { bm25Defaults, bm25Idf, bm25LengthNorm, bm25TermWeight } from './bm25.js';
 import type { TextChunk } from './chunk-text.js';
 import { looksLikeCitation } from './citation-chunks.js';
-import { weightedQuestionTerms } from './question-terms.js';
+import { type WeightedTerm, weightedQuestionTerms } from './question-terms.js';
 import { cjkPattern, isWordCode } from './tokenize.js';
 
 export interface LexicalChunkScorer {
   /** One BM25 score ≥ 0 per chunk, in chunk order. */
   score(question: string): Float64Array;
+  /** The chunks holding one term (found as score() finds it), in order. */
+  chunksWith(term: string): number[];
 }
 
 export interface LexicalChunkScorerOptions {
@@ -30,6 +32,15 @@ export interface LexicalChunkScorerOptions {
 }
 
 const hasDigit = /\d/;
+// Terms (and questions) a scorer remembers; past this many it starts again.
+const maxRememberedTerms = 2000;
+
+interface TermOccurrences {
+  /** Chunks holding the term, in order. */
+  touched: number[];
+  /** How often, per touched chunk. */
+  counts: Float64Array;
+}
 
 /**
  * BM25 of chunks of one text against a question, without tokenising the text: each question
@@ -62,17 +73,59 @@ export function createLexicalChunkScorer(
   const cueBonus = options.answerCueBonus ?? 0.6;
   const proximityBonus = options.proximityBonus ?? 0.3;
   const citationWeight = options.citationWeight ?? 0.1;
+  // Per chunk, computed on first need and kept: the agent scores a page again at every step, and
+  // multi-hop expansion scores it once per name.
+  const citations = new Int8Array(chunks.length).fill(-1);
+  const cueStrengths = new Map<AnswerCue, Float64Array>();
+  const isCitation = (index: number) => {
+    if (citations[index] === -1) citations[index] = looksLikeCitation(chunks[index]!.text) ? 1 : 0;
+    return citations[index] === 1;
+  };
+  const cueStrength = (cue: AnswerCue, index: number) => {
+    let strengths = cueStrengths.get(cue);
+    if (!strengths) {
+      strengths = new Float64Array(chunks.length).fill(-1);
+      cueStrengths.set(cue, strengths);
+    }
+    if (strengths[index] === -1) strengths[index] = cue(chunks[index]!.text);
+    return strengths[index]!;
+  };
+  const found = new Map<string, TermOccurrences>();
+  let lowerChunks: string[] | undefined;
+  const occurrences = (term: string): TermOccurrences => {
+    let known = found.get(term);
+    if (!known) {
+      if (found.size >= maxRememberedTerms) found.clear();
+      const counts = new Float64Array(chunks.length);
+      let touched: number[];
+      if (aligned) touched = countInText(lower, term, starts, counts);
+      else {
+        lowerChunks ??= chunks.map((chunk) => chunk.text.toLowerCase());
+        touched = countInChunks(lowerChunks, term, counts);
+      }
+      known = { touched, counts: Float64Array.from(touched, (chunk) => counts[chunk]!) };
+      found.set(term, known);
+    }
+    return known;
+  };
+  const questions = new Map<string, WeightedTerm[]>();
+  const termsFor = (question: string) => {
+    let terms = questions.get(question);
+    if (!terms) {
+      if (questions.size >= maxRememberedTerms) questions.clear();
+      terms = weightedQuestionTerms(question, { topic });
+      questions.set(question, terms);
+    }
+    return terms;
+  };
   return {
+    chunksWith: (term) => occurrences(term).touched,
     score(question) {
       const scores = new Float64Array(chunks.length);
       if (chunks.length === 0) return scores;
-      const counts = new Float64Array(chunks.length);
       const distinct = new Float64Array(chunks.length);
-      for (const { term, weight } of weightedQuestionTerms(question, { topic })) {
-        counts.fill(0);
-        const touched = aligned
-          ? countInText(lower, term, starts, counts)
-          : countInChunks(chunks, term, counts);
+      for (const { term, weight } of termsFor(question)) {
+        const { touched, counts } = occurrences(term);
         addTermScores({ scores, counts, touched, lengths, averageLength, k1, b, weight });
         for (const chunk of touched) distinct[chunk]!++;
       }
@@ -80,9 +133,8 @@ export function createLexicalChunkScorer(
       const cue = cueBonus > 0 ? answerCueFor(question) : undefined;
       for (let index = 0; index < scores.length; index++) {
         if (scores[index] === 0) continue;
-        const text = chunks[index]!.text;
-        if (cue) scores[index]! *= 1 + cueBonus * cue(text);
-        if (citationWeight < 1 && looksLikeCitation(text)) scores[index]! *= citationWeight;
+        if (cue) scores[index]! *= 1 + cueBonus * cueStrength(cue, index);
+        if (citationWeight < 1 && isCitation(index)) scores[index]! *= citationWeight;
       }
       return scores;
     },
@@ -102,8 +154,9 @@ function applyProximity(scores: Float64Array, distinct: Float64Array, bonus: num
 
 function addTermScores(input: {
   scores: Float64Array;
+  /** Occurrences in each touched chunk, in the order of `touched`. */
   counts: Float64Array;
-  touched: number[];
+  touched: readonly number[];
   lengths: Float64Array;
   averageLength: number;
   k1: number;
@@ -114,9 +167,10 @@ function addTermScores(input: {
   const df = touched.length;
   if (df === 0) return;
   const idf = weight * bm25Idf(scores.length, df);
-  for (const chunk of touched) {
+  for (let at = 0; at < touched.length; at++) {
+    const chunk = touched[at]!;
     const norm = bm25LengthNorm(lengths[chunk]!, averageLength, k1, b);
-    scores[chunk]! += idf * bm25TermWeight(counts[chunk]!, norm, k1);
+    scores[chunk]! += idf * bm25TermWeight(counts[at]!, norm, k1);
   }
 }
 
@@ -134,11 +188,10 @@ function countInText(lower: string, term: string, starts: Int32Array, counts: Fl
   return touched;
 }
 
-function countInChunks(chunks: readonly TextChunk[], term: string, counts: Float64Array): number[] {
+function countInChunks(lowerChunks: readonly string[], term: string, counts: Float64Array): number[] {
   const touched: number[] = [];
   const matcher = createTermMatcher(term);
-  chunks.forEach((chunk, index) => {
-    const lower = chunk.text.toLowerCase();
+  lowerChunks.forEach((lower, index) => {
     for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + term.length)) {
       if (!matcher(lower, at)) continue;
       if (counts[index] === 0) touched.push(index);

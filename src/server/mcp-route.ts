@@ -1,9 +1,10 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Context, Handler } from 'hono';
 import { InputError, isBlockedUrlError } from '../errors/index.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import type { LogLine } from './access-log.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
+import { ownerShareOf } from './fair-share.js';
 import { HttpError } from './http-error.js';
 import { toErrorResponse } from './openai-error.js';
 import type { ServerEnv } from './server-env.js';
@@ -12,12 +13,19 @@ type Sdk = typeof import('./mcp-session.js');
 
 export interface McpRouteOptions {
   runtime: DeepSearchRuntime;
-  /** The API's limiter: a deep_search call takes a slot like a chat completion does. */
+  /** The API's limiter: every tool call takes a slot like a chat completion does. */
   limiter: ConcurrencyLimiter;
   shutdownSignal: AbortSignal;
   log: LogLine;
   version: string;
+  /** Sessions open at once (default 100). */
   maxSessions?: number;
+  /** Share of the sessions one key may hold (fair-share.ts; default 1: no per-key cap). */
+  ownerShare?: number;
+  /** Tool calls of one session running or waiting at once (default 4). */
+  maxCallsPerSession?: number;
+  /** JSON-RPC messages in one POST (default 16). */
+  maxBatch?: number;
   /** A session unused this long is closed. */
   idleMs?: number;
 }
@@ -30,6 +38,8 @@ export interface McpRouteOptions {
  */
 export function createMcpRoute(options: McpRouteOptions): Handler<ServerEnv> {
   const maxSessions = options.maxSessions ?? 100;
+  const sessionsPerOwner = ownerShareOf(maxSessions, options.ownerShare ?? 1);
+  const maxBatch = options.maxBatch ?? 16;
   const idleMs = options.idleMs ?? 30 * 60_000;
   const sessions = new Map<string, import('./mcp-session.js').McpSession>();
   // The SDK loads on the first MCP request, not when the server starts.
@@ -65,12 +75,16 @@ export function createMcpRoute(options: McpRouteOptions): Handler<ServerEnv> {
 
   return async (c) => {
     const body = c.req.method === 'POST' ? await readJson(c) : undefined;
-    const owner = digest(c.req.header('authorization') ?? '');
+    if (Array.isArray(body) && body.length > maxBatch) {
+      return jsonRpcError(c, 400, -32600, `a batch holds at most ${maxBatch} messages (got ${body.length})`);
+    }
+    const owner = c.var.owner;
     const sessionId = c.req.header('mcp-session-id');
     sdk ??= import('./mcp-session.js');
     const { openMcpSession, isInitialize } = await sdk;
     let session = sessionId ? sessions.get(sessionId) : undefined;
-    if (sessionId && (!session || !timingSafeEqual(session.owner, owner))) {
+    // The owner is already a digest of the key (bearer-auth.ts): comparing it leaks no key.
+    if (sessionId && (!session || session.owner !== owner)) {
       return jsonRpcError(c, 404, -32001, 'session not found (expired or closed): initialize a new one');
     }
     if (!session) {
@@ -82,14 +96,15 @@ export function createMcpRoute(options: McpRouteOptions): Handler<ServerEnv> {
           'no session: send initialize first, then its Mcp-Session-Id header',
         );
       }
-      makeRoom(sessions, maxSessions, closeSession);
+      makeRoom({ sessions, owner, maxSessions, sessionsPerOwner, closeSession });
       session = await openMcpSession({
         id: randomUUID(),
         owner,
         runtime: options.runtime,
         version: options.version,
         describeError,
-        acquireSlot: (signal) => options.limiter.acquire(signal),
+        acquireSlot: (signal) => options.limiter.acquire({ owner, signal }),
+        maxCallsInFlight: options.maxCallsPerSession ?? 4,
         shutdownSignal: options.shutdownSignal,
         onOpen: (opened) => sessions.set(opened.id, opened),
         onClose: (closed) => sessions.delete(closed.id),
@@ -103,24 +118,38 @@ export function createMcpRoute(options: McpRouteOptions): Handler<ServerEnv> {
   };
 }
 
-/** Closes the least recently used idle session when the table is full; all busy: a 429. */
-function makeRoom(
-  sessions: Map<string, { idle(): boolean; lastUsed: number }>,
-  maxSessions: number,
-  closeSession: (id: string) => Promise<void>,
-): void {
-  if (sessions.size < maxSessions) return;
-  const idle = [...sessions].filter(([, session]) => session.idle());
+type SessionEntry = { owner: string; idle(): boolean; lastUsed: number };
+
+/**
+ * Makes room for a new session of `owner`: a key at its share of the sessions, or a full table,
+ * closes that key's own least recently used idle session, never another key's (a key opening
+ * sessions in a loop only ever evicts its own). Nothing of its own to close: a 429.
+ */
+function makeRoom(options: {
+  sessions: Map<string, SessionEntry>;
+  owner: string;
+  maxSessions: number;
+  sessionsPerOwner: number;
+  closeSession: (id: string) => Promise<void>;
+}): void {
+  const { sessions, owner } = options;
+  const own = [...sessions].filter(([, session]) => session.owner === owner);
+  const atShare = own.length >= options.sessionsPerOwner;
+  if (!atShare && sessions.size < options.maxSessions) return;
+  const idle = own.filter(([, session]) => session.idle());
   if (idle.length === 0) {
-    throw new HttpError(`the server has ${maxSessions} busy MCP sessions; retry later`, {
+    const message = atShare
+      ? `this API key already has ${own.length} MCP sessions with calls running (at most ${options.sessionsPerOwner}); close one or retry later`
+      : `the server has ${sessions.size} MCP sessions open; retry later`;
+    throw new HttpError(message, {
       status: 429,
       type: 'rate_limit_error',
-      code: 'server_busy',
+      code: atShare ? 'owner_busy' : 'server_busy',
       headers: { 'retry-after': '5' },
     });
   }
   const [oldest] = idle.reduce((a, b) => (a[1].lastUsed <= b[1].lastUsed ? a : b));
-  void closeSession(oldest);
+  void options.closeSession(oldest);
 }
 
 async function readJson(c: Context<ServerEnv>): Promise<unknown> {
@@ -134,5 +163,3 @@ async function readJson(c: Context<ServerEnv>): Promise<unknown> {
 function jsonRpcError(c: Context<ServerEnv>, status: 400 | 404, code: number, message: string): Response {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
 }
-
-const digest = (value: string) => createHash('sha256').update(value).digest();

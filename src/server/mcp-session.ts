@@ -3,12 +3,13 @@ import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk
 import { linkSignals } from '../link-signals.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import type { DeepSearchRuntime } from '../runtime.js';
+import { HttpError } from './http-error.js';
 
 /** One client's MCP session on the HTTP server: its MCP server, transport and running calls. */
 export interface McpSession {
   readonly id: string;
-  /** SHA-256 of the Authorization header that opened it: another key cannot use it. */
-  readonly owner: Buffer;
+  /** The owner (bearer-auth.ts: the key's digest) that opened it: another key cannot use it. */
+  readonly owner: string;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   lastUsed: number;
   /** No call running. */
@@ -28,21 +29,39 @@ export function isInitialize(body: unknown): boolean {
  */
 export async function openMcpSession(options: {
   id: string;
-  owner: Buffer;
+  owner: string;
   runtime: DeepSearchRuntime;
   version: string;
   describeError: (error: unknown) => string;
   acquireSlot: (signal: AbortSignal) => Promise<() => void>;
+  /** Tool calls of this session running or waiting for a slot at once; more are refused. */
+  maxCallsInFlight: number;
   shutdownSignal: AbortSignal;
   onOpen: (session: McpSession) => void;
   onClose: (session: McpSession) => void;
 }): Promise<McpSession> {
   const calls = new Map<string | number, ReturnType<typeof linkSignals>>();
+  let inFlight = 0;
   const server = createMcpServer({
     runtime: options.runtime,
     version: options.version,
     describeError: options.describeError,
-    acquireSlot: options.acquireSlot,
+    // One client cannot make the server's queue its own: past its cap a call fails at once.
+    acquireSlot: async (signal) => {
+      if (inFlight >= options.maxCallsInFlight) throw sessionBusy(options.maxCallsInFlight);
+      inFlight++;
+      const release = await options.acquireSlot(signal).catch((error: unknown) => {
+        inFlight--;
+        throw error;
+      });
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        inFlight--;
+        release();
+      };
+    },
     callScope: (requestId) => {
       // Stopped by shutdown, or by trackCalls when the connection that carried it closes.
       const link = linkSignals([options.shutdownSignal]);
@@ -83,4 +102,11 @@ export async function openMcpSession(options: {
   transport.onclose = () => options.onClose(session);
   await server.connect(transport);
   return session;
+}
+
+function sessionBusy(max: number): HttpError {
+  return new HttpError(
+    `this MCP session is busy: it already has ${max} tool calls running or waiting; wait for one to finish`,
+    { status: 429, type: 'rate_limit_error', code: 'session_busy', headers: { 'retry-after': '1' } },
+  );
 }

@@ -31,7 +31,7 @@ export async function takeRequestSlot(
   record.model = request.model;
   record.stream = request.stream;
   const signal = AbortSignal.any([c.req.raw.signal, options.shutdownSignal]);
-  const release = await options.limiter.acquire(signal);
+  const release = await options.limiter.acquire({ owner: c.var.owner, signal });
   return {
     signal,
     async respond(answer) {

@@ -60,12 +60,13 @@ export function createResearchJobs(options: {
 
   const launch = async (
     id: string,
+    owner: string,
     begin: (status: 'queued' | 'running') => void,
     run: (signal: AbortSignal, observe: (event: AgentEvent) => void) => Promise<unknown>,
   ) => {
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, options.shutdownSignal]);
-    const slot = limiter.acquire(signal);
+    const slot = limiter.acquire({ owner, signal });
     const status = await grantedAtOnce(slot);
     try {
       begin(status);
@@ -136,6 +137,7 @@ export function createResearchJobs(options: {
       };
       const status = await launch(
         id,
+        input.owner,
         (initial) =>
           store.begin(
             { id, ...record, question: input.question, settings: runSettings(input.config, input.mode) },
@@ -165,6 +167,7 @@ export function createResearchJobs(options: {
       const stored = store.get(input.id);
       const status = await launch(
         input.id,
+        input.owner,
         () => undefined,
         (signal, observe) => {
           const resumeOptions = {

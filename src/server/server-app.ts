@@ -6,7 +6,7 @@ import { packageVersion } from '../cli/package-version.js';
 import type { ServerConfig } from '../config/config-schema.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import { createAccessLog, type LogLine } from './access-log.js';
-import { createBearerAuth } from './bearer-auth.js';
+import { createBearerAuth, createKeyCheck } from './bearer-auth.js';
 import { createChatCompletionsHandler } from './chat-completions-route.js';
 import { createConcurrencyLimiter } from './concurrency-limiter.js';
 import { HttpError } from './http-error.js';
@@ -61,11 +61,20 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   // Every log line passes through the redactor: no configured key, echoed by anyone, is written.
   const log: LogLine = (line) => options.log(options.runtime.redact(line));
   const isDraining = options.isDraining ?? (() => false);
+  // With one key (or none) every request has the same owner: no share to keep between keys.
+  const ownerShare = settings.apiKeys.length > 1 ? settings.keyShare : 1;
   const limiter = createConcurrencyLimiter({
     maxConcurrent: settings.maxConcurrent,
     maxQueue: settings.maxQueue,
+    ownerShare,
   });
+  const keyCheck = createKeyCheck({ apiKeys: settings.apiKeys });
   const app = new Hono<ServerEnv>();
+  app.use(async (c, next) => {
+    await next();
+    // No browser may read a JSON error (or any answer) as HTML or script.
+    c.res.headers.set('x-content-type-options', 'nosniff');
+  });
   app.use(requestId());
   app.use(createAccessLog({ log }));
   app.use(createHostGuard({ boundHost: settings.host, allowedHosts: settings.allowedHosts }));
@@ -89,11 +98,12 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     );
   }
   app.get('/health', (c) => c.json({ status: 'ok' }));
-  app.get('/ready', (c) =>
-    isDraining()
-      ? c.json({ status: 'draining' }, 503)
-      : c.json({ status: 'ready', running: limiter.running, queued: limiter.queued }),
-  );
+  app.get('/ready', (c) => {
+    if (isDraining()) return c.json({ status: 'draining' }, 503);
+    // A probe needs no key; how busy the server is, is told only to a client holding one.
+    if (keyCheck(c.req.header('authorization')) === undefined) return c.json({ status: 'ready' });
+    return c.json({ status: 'ready', running: limiter.running, queued: limiter.queued });
+  });
   // The web UI: static files only, no key needed to load it; the page asks for one and sends it
   // to /v1/* like any client.
   app.route('/', createWebUiRoute());
@@ -140,6 +150,7 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   const mcp = createMcpRoute({
     runtime: options.runtime,
     limiter,
+    ownerShare,
     shutdownSignal: handlerOptions.shutdownSignal,
     log,
     version: packageVersion(),

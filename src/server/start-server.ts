@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { ServerConfig } from '../config/config-schema.js';
+import { ConfigError } from '../errors/index.js';
+import { describeNonPublicAddress } from '../providers/http/network-guard.js';
 import { searchProviderIds } from '../providers/search/search-registry.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import type { LogLine } from './access-log.js';
@@ -27,6 +29,7 @@ export interface RunningServer {
 /** Listens on settings.host:settings.port (port 0: any free port) and serves the API. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { settings } = options;
+  assertGuardedBind(settings);
   let draining = false;
   const shutdown = new AbortController();
   const searchProviders = [...new Set([...searchProviderIds, options.runtime.config.search.provider])];
@@ -83,4 +86,18 @@ async function drain(
   await closed;
   clearInterval(idleSweep);
   for (const timer of timers) clearTimeout(timer);
+}
+
+/**
+ * Beyond loopback, a server without keys gives the network its API, run history and knowledge
+ * base: refused unless the setting says something else guards the port.
+ */
+export function assertGuardedBind(settings: ServerConfig): void {
+  if (settings.apiKeys.length > 0 || settings.allowUnauthenticated) return;
+  const host = settings.host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (host === 'localhost' || describeNonPublicAddress(host) === 'loopback address') return;
+  throw new ConfigError(
+    `refusing to listen on ${settings.host} without API keys: anyone who reaches it could use the API, read the run history and search the knowledge base. Set DEEPSEARCH_API_KEYS, or pass --allow-unauthenticated (DEEPSEARCH_ALLOW_UNAUTHENTICATED=true) if something else guards the port`,
+    { code: 'unauthenticated_bind' },
+  );
 }

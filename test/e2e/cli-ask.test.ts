@@ -278,7 +278,7 @@ describe('bad input: one clear line on stderr, non-zero exit, no stack trace', (
     const run = await runBuiltCli(['ask', 'q'], { DEEPSEARCH_LLM_PROVIDER: 'skynet' });
     expect(run.code).toBe(2);
     expect(oneLine(run.stderr)).toEqual([
-      "deepsearch: error: unknown LLM provider 'skynet' (available: openai, openai-compatible, anthropic, google) (set by DEEPSEARCH_LLM_PROVIDER)",
+      "deepsearch: error: unknown LLM provider 'skynet' (available: openai, openai-compatible, anthropic, google, local-embedded) (set by DEEPSEARCH_LLM_PROVIDER)",
     ]);
   });
 

@@ -232,7 +232,11 @@ describe('/mcp on deepsearch serve (built CLI, streamable HTTP, SDK client)', ()
         { signal: controller.signal },
       );
       await waitFor(() => hangingChats === 1, 15_000);
-      const ready = async () => (await (await fetch(`${serve.url}/ready`)).json()) as { running: number };
+      // Counts are shown only to a request with a key.
+      const ready = async () =>
+        (await (
+          await fetch(`${serve.url}/ready`, { headers: { Authorization: `Bearer ${apiKey}` } })
+        ).json()) as { running: number };
       expect((await ready()).running).toBe(1);
       controller.abort();
       await expect(call).rejects.toThrow();

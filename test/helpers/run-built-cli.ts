@@ -26,6 +26,19 @@ function testDataHome(): string {
   return dataHome;
 }
 
+/** The clean environment of runBuiltCli: PATH and the test defaults, then what the test passes. */
+export function builtCliEnvironment(env: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    NO_COLOR: '1',
+    DEEPSEARCH_NO_CACHE: '1',
+    DEEPSEARCH_NO_RUNS: '1',
+    DEEPSEARCH_LOCAL_LLM_URLS: 'off',
+    XDG_DATA_HOME: testDataHome(),
+    ...env,
+  };
+}
+
 export function runBuiltCli(
   args: string[],
   env: Record<string, string> = {},
@@ -44,15 +57,7 @@ export function runBuiltCli(
       {
         // Local LLM discovery is off unless a test points it at its own fake server: the usual
         // ports (11434, 8080...) may be anything on the machine running the tests.
-        env: {
-          PATH: process.env.PATH ?? '',
-          NO_COLOR: '1',
-          DEEPSEARCH_NO_CACHE: '1',
-          DEEPSEARCH_NO_RUNS: '1',
-          DEEPSEARCH_LOCAL_LLM_URLS: 'off',
-          XDG_DATA_HOME: testDataHome(),
-          ...env,
-        },
+        env: builtCliEnvironment(env),
         timeout: options.timeoutMs ?? 30_000,
         cwd: fileURLToPath(new URL('.', import.meta.url)),
       },

@@ -61,7 +61,12 @@ function buildContext(): Array<{ path: string; size: number }> {
       const path = relative(root, full);
       if (entry.isDirectory()) {
         // A folder excluded with nothing re-included below it is skipped whole, as Docker does.
-        if (ignored(path) && !['src', 'scripts/build-web.mjs'].some((kept) => kept.startsWith(path)))
+        if (
+          ignored(path) &&
+          !['src', 'scripts/build-web.mjs', 'scripts/install-embedded-runtime.sh'].some((kept) =>
+            kept.startsWith(path),
+          )
+        )
           continue;
         walk(full);
       } else if (!ignored(path)) {
@@ -129,6 +134,30 @@ describe('Dockerfile', () => {
   });
 });
 
+describe('the image with the embedded model (--build-arg EMBEDDED_MODEL=true)', () => {
+  const instructions = dockerfileInstructions(read('Dockerfile'));
+
+  it('installs node-llama-cpp with the same script as CI, only when asked, and ships it', () => {
+    const build = instructions.slice(
+      0,
+      instructions.findIndex((step, index) => index > 0 && step.keyword === 'FROM'),
+    );
+    expect(build).toContainEqual({ keyword: 'ARG', args: 'EMBEDDED_MODEL=false' });
+    const install = build.find(
+      (step) => step.keyword === 'RUN' && step.args.includes('install-embedded-runtime'),
+    );
+    expect(install?.args).toContain(
+      'if [ "$EMBEDDED_MODEL" = "true" ]; then bash scripts/install-embedded-runtime.sh; fi',
+    );
+    // The runtime folder always exists, so the final stage's COPY works without the build arg too.
+    expect(install?.args).toMatch(/^mkdir -p \.embedded-runtime /);
+    expect(instructions).toContainEqual({
+      keyword: 'COPY',
+      args: '--from=build /app/.embedded-runtime ./.embedded-runtime',
+    });
+  });
+});
+
 describe('.dockerignore', () => {
   it('keeps the build context small: sources and the lock file, no node_modules, dist, tests or .git', () => {
     const context = buildContext();
@@ -159,7 +188,11 @@ describe('compose.yaml', () => {
     expect(deepsearch.environment).toMatchObject({
       DEEPSEARCH_LLM_BASE_URL: 'http://ollama:11434/v1',
       DEEPSEARCH_SEARXNG_URL: 'http://searxng:8080',
+      // It listens on 0.0.0.0 in the container, refused without keys unless allowed; the port is
+      // published on the host's loopback only.
+      DEEPSEARCH_ALLOW_UNAUTHENTICATED: 'true',
     });
+    expect((deepsearch as { ports?: string[] }).ports).toEqual(['127.0.0.1:3000:3000']);
     expect(compose.services.searxng!.image).toMatch(/^searxng\/searxng/);
     expect(compose.services.ollama!.image).toMatch(/^ollama\/ollama/);
   });

@@ -206,7 +206,8 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
   it('a full queue answers 429 and a queued job waits for a slot', async () => {
     server = await startTestServer({
       server: { maxConcurrent: 1, maxQueue: 1 },
-      steps: [{ ...scriptedStep.answer('2'), delayMs: 300 }, scriptedStep.answer('3')],
+      // Long enough that the first job still runs when the next two arrive on a loaded machine.
+      steps: [{ ...scriptedStep.answer('2'), delayMs: 2000 }, scriptedStep.answer('3')],
     });
     const first = await create({ question: 'What is 1+1?' });
     const second = await create({ question: 'What is 1+2?' });

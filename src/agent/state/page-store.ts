@@ -1,10 +1,13 @@
 import type { Page } from '../../providers/spec/page-reader.js';
-import { chunkText, type TextChunk } from '../../retrieval/chunk-text.js';
+import type { TextChunk } from '../../retrieval/chunk-text.js';
 import { cosineSimilarity } from '../../retrieval/cosine-similarity.js';
-import { createLexicalChunkScorer, type LexicalChunkScorer } from '../../retrieval/lexical-chunk-scorer.js';
 import { type FoldedText, foldText } from '../../retrieval/match-text.js';
 import { urlKey } from '../../retrieval/normalize-url.js';
-import { type Snippet, selectFromScores } from '../../retrieval/select-snippets.js';
+import {
+  createSnippetSelector,
+  type Snippet,
+  type SnippetSelector,
+} from '../../retrieval/select-snippets.js';
 
 export const snippetChunkChars = 250;
 
@@ -19,8 +22,7 @@ export interface StoredPage {
 }
 
 interface PageIndexes {
-  chunks: TextChunk[];
-  lexical: LexicalChunkScorer;
+  selector: SnippetSelector;
   /** Chunk embeddings from an embedding service (seed 001), when one is configured. */
   vectors?: Array<Float32Array | undefined>;
   folded?: FoldedText;
@@ -69,9 +71,9 @@ export class PageStore {
   }
 
   /**
-   * The parts of a page most relevant to `question`, within `budgetChars`, in page order. Chunks
-   * are scored by BM25, blended half and half with embedding similarity when the page's chunks
-   * and the question have vectors.
+   * The parts of a page most relevant to `question`, within `budgetChars`, in page order
+   * (createSnippetSelector: paragraphs and their hops, or windows). BM25 is blended half and half
+   * with embedding similarity when the page's chunks and the question have vectors.
    */
   snippets(
     page: StoredPage,
@@ -83,25 +85,18 @@ export class PageStore {
       return [{ start: 0, end: page.text.length, text: page.text, score: 1 }];
     }
     const indexes = this.indexesFor(page);
-    const lexical = normalised(indexes.lexical.score(question));
-    if (questionVector && indexes.vectors) {
-      const semantic = normalised(
-        Float64Array.from(indexes.vectors, (vector) =>
-          vector ? Math.max(0, cosineSimilarity(questionVector, vector)) : 0,
-        ),
-      );
-      for (let index = 0; index < lexical.length; index++)
-        lexical[index] = (lexical[index]! + semantic[index]!) / 2;
-    }
-    return selectFromScores(page.text, indexes.chunks, lexical, {
-      budgetChars,
-      chunkChars: snippetChunkChars,
-    });
+    const semantic =
+      questionVector && indexes.vectors
+        ? Float64Array.from(indexes.vectors, (vector) =>
+            vector ? Math.max(0, cosineSimilarity(questionVector, vector)) : 0,
+          )
+        : undefined;
+    return indexes.selector.select(question, { budgetChars, chunkChars: snippetChunkChars, semantic });
   }
 
   /** The chunks embeddings are computed for: the same ones snippets are cut from. */
   chunksOf(page: StoredPage): readonly TextChunk[] {
-    return this.indexesFor(page).chunks;
+    return this.indexesFor(page).selector.chunks;
   }
 
   setChunkVectors(page: StoredPage, vectors: Array<Float32Array | undefined>): void {
@@ -118,17 +113,9 @@ export class PageStore {
   private indexesFor(page: StoredPage): PageIndexes {
     let indexes = this.indexes.get(page.url);
     if (!indexes) {
-      const chunks = chunkText(page.text, snippetChunkChars);
-      indexes = { chunks, lexical: createLexicalChunkScorer(page.text, chunks) };
+      indexes = { selector: createSnippetSelector(page.text, { chunkChars: snippetChunkChars }) };
       this.indexes.set(page.url, indexes);
     }
     return indexes;
   }
-}
-
-function normalised(scores: Float64Array): Float64Array {
-  let max = 0;
-  for (const score of scores) max = Math.max(max, score);
-  if (max > 0) for (let index = 0; index < scores.length; index++) scores[index]! /= max;
-  return scores;
 }

@@ -4,6 +4,8 @@ import { withSafeRedirects } from '../http/redirect-safe-fetch.js';
 
 export interface LanguageModelDeps {
   fetch?: typeof globalThis.fetch;
+  /** The prompt budget (llm.contextTokens): the embedded model sizes its window for it. */
+  contextTokens?: number;
 }
 
 /** The provider name the openai-compatible model is created under; its provider options key. */
@@ -29,6 +31,17 @@ export async function createLanguageModel(
   deps: LanguageModelDeps = {},
 ): Promise<LanguageModelV3> {
   const apiKey = requireApiKey(settings);
+  if (settings.provider === 'local-embedded') {
+    // node-llama-cpp and the model load on the first call, never for a run that does not use them.
+    const { createEmbeddedLanguageModel, embeddedEngineFor } = await import(
+      './embedded/embedded-language-model.js'
+    );
+    const maxContextTokens = deps.contextTokens ?? 16_384;
+    return createEmbeddedLanguageModel({
+      settings,
+      engine: () => embeddedEngineFor(settings, { maxContextTokens }),
+    });
+  }
   // No call starts after the run was cancelled, and x-api-key / x-goog-api-key do not follow a
   // redirect to another origin (fetch itself only drops Authorization).
   deps = { fetch: withSafeRedirects(deps.fetch ?? globalThis.fetch) };

@@ -59,7 +59,9 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   const windows = new Map<string, Promise<ContextWindow | undefined>>();
   const knownWindows = new Map<string, number>();
   const fetch = options.fetch ?? createOutboundFetch({ proxy: resolveProxySettings(options.config) });
-  const make = options.createModel ?? ((settings) => createLanguageModel(settings, { fetch }));
+  const make =
+    options.createModel ??
+    ((settings) => createLanguageModel(settings, { fetch, contextTokens: options.config.llm.contextTokens }));
 
   const stateFor = (role: LlmRole): RoleState => {
     let state = roles.get(role);
@@ -93,6 +95,13 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   return {
     contextWindow(role, signal) {
       const { settings } = stateFor(role);
+      if (settings.provider === 'local-embedded' && !options.createModel) {
+        const window = embeddedWindow(settings, options.config.llm.contextTokens).then((found) => {
+          knownWindows.set(modelKey(settings), found.tokens);
+          return found;
+        });
+        return untilAborted(window, signal);
+      }
       // Only self-hosted servers describe their window; an injected model has no server to ask.
       if (settings.provider !== 'openai-compatible' || !settings.baseURL || options.createModel) {
         return Promise.resolve(undefined);
@@ -168,6 +177,12 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   };
 }
 
+/** The embedded model's window: loading the model here is no extra cost, the run needs it next. */
+async function embeddedWindow(settings: ResolvedLlmSettings, contextTokens: number): Promise<ContextWindow> {
+  const { embeddedContextWindow, embeddedEngineFor } = await import('./embedded/embedded-language-model.js');
+  return embeddedContextWindow(await embeddedEngineFor(settings, { maxContextTokens: contextTokens }));
+}
+
 /** A cancelled caller stops waiting for the shared probe (which others may still await): undefined at once. */
 function untilAborted<T>(
   promise: Promise<T | undefined>,
@@ -175,12 +190,18 @@ function untilAborted<T>(
 ): Promise<T | undefined> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const onAbort = () => resolve(undefined);
     signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then((value) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(value);
-    });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
 }

@@ -22,6 +22,8 @@ export function fitContextWindow(config: DeepSearchConfig, window: ContextWindow
   const configured = config.llm.contextTokens;
   if (!window || window.tokens >= configured) return { config };
   const tokens = Math.max(minimumContextTokens, window.tokens);
+  if (window.chosenByProvider)
+    return { config: { ...config, llm: { ...config.llm, contextTokens: tokens } } };
   const profile = tokens <= smallContextTokens ? ', with the small-context profile' : '';
   return {
     config: { ...config, llm: { ...config.llm, contextTokens: tokens } },

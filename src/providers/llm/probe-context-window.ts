@@ -3,6 +3,11 @@ export interface ContextWindow {
   tokens: number;
   /** e.g. "Ollama /api/show num_ctx", for the warning and --debug. */
   source: string;
+  /**
+   * The provider sized the window itself (the embedded model: the small profile's window, or
+   * what memory allows): prompts are fitted to it without a warning to enlarge a server's.
+   */
+  chosenByProvider?: boolean;
 }
 
 export interface ProbeOptions {

@@ -28,6 +28,7 @@ const keyVariables: Record<LlmProviderId, string> = {
   anthropic: 'ANTHROPIC_API_KEY or DEEPSEARCH_LLM_API_KEY',
   google: 'GEMINI_API_KEY or DEEPSEARCH_LLM_API_KEY',
   'openai-compatible': 'DEEPSEARCH_LLM_API_KEY',
+  'local-embedded': 'DEEPSEARCH_LLM_API_KEY',
 };
 
 /** Marks a 400 caused by the server not supporting JSON-schema response formats. */

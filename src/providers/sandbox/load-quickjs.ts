@@ -1,10 +1,13 @@
 import type { CustomizeVariantOptions, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import type { CodeRunError } from '../spec/code-runner.js';
+import { memoryError } from './read-guest-outcome.js';
 import type { QuickJsLimits } from './run-in-quickjs.js';
 
 export interface QuickJsEngine {
   module: QuickJSWASMModule;
   memory: WebAssembly.Memory;
+  /** Times the heap asked for more memory than the maximum allows: it ran out, whatever was thrown. */
+  readonly growFailures: () => number;
 }
 
 const pageBytes = 65_536;
@@ -24,6 +27,18 @@ export async function loadQuickJs(memoryBytes: number): Promise<QuickJsEngine> {
     initial: baseMemoryBytes / pageBytes,
     maximum: Math.ceil((baseMemoryBytes + memoryBytes) / pageBytes),
   });
+  // The one sure sign the guest ran out of memory: malloc's request to grow past the maximum.
+  // QuickJS throws null when it cannot even make the error object, the same value as `throw null`.
+  let growFailures = 0;
+  const grow = memory.grow.bind(memory);
+  memory.grow = (pages: number) => {
+    try {
+      return grow(pages);
+    } catch (error) {
+      growFailures++;
+      throw error;
+    }
+  };
   // Emscripten writes its own diagnostics ("Aborted(...)") to stderr; the runner reports failures
   // as results, so they must not reach a CLI user's terminal.
   const emscriptenModule = { print: ignore, printErr: ignore } as CustomizeVariantOptions['emscriptenModule'];
@@ -33,7 +48,7 @@ export async function loadQuickJs(memoryBytes: number): Promise<QuickJsEngine> {
   const module = await newQuickJSWASMModuleFromVariant(
     newVariant(base, { wasmMemory: memory, emscriptenModule }),
   );
-  return { module, memory };
+  return { module, memory, growFailures: () => growFailures };
 }
 
 function ignore(): void {}
@@ -48,10 +63,7 @@ export function engineFailure(error: unknown, engine: QuickJsEngine, limits: Qui
     };
   }
   if ((engine.memory.buffer as ArrayBuffer).byteLength >= baseMemoryBytes + limits.memoryBytes) {
-    return {
-      kind: 'memory',
-      message: `the code ran out of memory (limit ${limits.memoryBytes / 1024 / 1024} MB)`,
-    };
+    return memoryError(limits);
   }
   return {
     kind: 'runtime',

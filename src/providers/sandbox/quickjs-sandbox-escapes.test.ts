@@ -48,6 +48,9 @@ describe('createQuickJsCodeRunner: limits', () => {
   it('stops memory bombs of objects, buffers and strings at the memory limit', async () => {
     const bombs = [
       'const all = []; while (true) all.push({ n: all.length, row: [1, 2, 3] });',
+      // Small objects: QuickJS cannot even make the error object and throws null.
+      'const all = []; while (true) all.push([all.length]);',
+      'const map = new Map(); let i = 0; while (true) map.set(i++, { i });',
       // Large strings and buffers escape QuickJS's own count; the WebAssembly memory's maximum holds.
       'const all = []; while (true) all.push(new Float64Array(100000));',
       "const all = []; while (true) all.push('x'.repeat(800000) + all.length);",
@@ -63,6 +66,21 @@ describe('createQuickJsCodeRunner: limits', () => {
       ok: true,
       output: 1000,
     });
+  });
+
+  it('reports a thrown null as what it is, also right after a run that ran out of memory', async () => {
+    const thrownNull = {
+      kind: 'runtime',
+      message: 'the code threw null, not an Error: throw new Error("what went wrong") to say why it stopped',
+    };
+    expect(failure(await patient.run({ code: 'throw null;' }))).toEqual(thrownNull);
+    expect(
+      failure(await patient.run({ code: 'const all = []; while (true) all.push([all.length]);' })),
+    ).toEqual({
+      kind: 'memory',
+      message: 'the code ran out of memory (limit 8 MB)',
+    });
+    expect(failure(await patient.run({ code: 'await null; throw null;' }))).toEqual(thrownNull);
   });
 
   it('refuses an output larger than the limit', async () => {

@@ -15,7 +15,11 @@ const maxMessageChars = 300;
  * the model's code ran in the same realm and may have spoiled it, so it is parsed as untrusted
  * text: bounded, checked field by field, never trusted to have the right shape.
  */
-export function readGuestOutcome(outcome: GuestOutcome, limits: QuickJsLimits): GuestResult {
+export function readGuestOutcome(
+  outcome: GuestOutcome,
+  limits: QuickJsLimits,
+  run: { heapExhausted: boolean } = { heapExhausted: false },
+): GuestResult {
   switch (outcome.type) {
     case 'interrupted':
       return { ok: false, error: timeoutError(limits), logs: [] };
@@ -25,17 +29,19 @@ export function readGuestOutcome(outcome: GuestOutcome, limits: QuickJsLimits): 
         "the code's promise never settled (there are no timers or I/O in the sandbox: compute synchronously)",
       );
     case 'thrown':
+      // An exception the prelude could not catch while the heap was full: memory, whatever it says.
+      if (run.heapExhausted) return { ok: false, error: memoryError(limits), logs: [] };
       return {
         ok: false,
         error: classifyError(outcome.name, outcome.message, '', 'runtime', limits),
         logs: [],
       };
     case 'envelope':
-      return readEnvelope(outcome.text, limits);
+      return readEnvelope(outcome.text, limits, run.heapExhausted);
   }
 }
 
-function readEnvelope(text: string, limits: QuickJsLimits): GuestResult {
+function readEnvelope(text: string, limits: QuickJsLimits, heapExhausted: boolean): GuestResult {
   // Log lines are escaped as JSON, which can grow them up to six times (\u0000).
   if (text.length > limits.maxOutputChars + limits.maxLogChars * 6 + 4096) {
     return failed('output-too-large', `the result is larger than ${limits.maxOutputChars} characters`);
@@ -54,6 +60,16 @@ function readEnvelope(text: string, limits: QuickJsLimits): GuestResult {
   const kind = fields.kind;
   if (fields.ok !== false || (kind !== 'syntax' && kind !== 'runtime' && kind !== 'output-too-large')) {
     return spoiled();
+  }
+  if (fields.thrownNull === true) {
+    const error = heapExhausted
+      ? memoryError(limits)
+      : {
+          kind: 'runtime' as const,
+          message:
+            'the code threw null, not an Error: throw new Error("what went wrong") to say why it stopped',
+        };
+    return { ok: false, error, logs };
   }
   const error = classifyError(
     textField(fields.name, 'Error'),
@@ -81,12 +97,7 @@ function classifyError(
   limits: QuickJsLimits,
 ): CodeRunError {
   if (kind === 'output-too-large') return { kind, message: bounded(message) };
-  if (/out of memory|allocation failed|string too long/i.test(message)) {
-    return {
-      kind: 'memory',
-      message: `the code ran out of memory (limit ${limits.memoryBytes / 1024 / 1024} MB)`,
-    };
-  }
+  if (/out of memory|allocation failed|string too long/i.test(message)) return memoryError(limits);
   if (/stack overflow|call stack size/i.test(message)) {
     return {
       kind: 'runtime',
@@ -119,6 +130,13 @@ function bounded(message: string): string {
 
 function failed(kind: CodeRunErrorKind, message: string): GuestResult {
   return { ok: false, error: { kind, message }, logs: [] };
+}
+
+export function memoryError(limits: Pick<QuickJsLimits, 'memoryBytes'>): CodeRunError {
+  return {
+    kind: 'memory',
+    message: `the code ran out of memory (limit ${limits.memoryBytes / 1024 / 1024} MB)`,
+  };
 }
 
 function spoiled(): GuestResult {

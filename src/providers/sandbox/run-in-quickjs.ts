@@ -38,7 +38,9 @@ export function runInQuickJs(options: RunInQuickJsOptions): GuestOutcome {
   const runtime = module.newRuntime();
   const deadline = Date.now() + limits.timeoutMs;
   let interrupted = false;
-  runtime.setMemoryLimit(limits.memoryBytes);
+  // No QuickJS memory limit: the WebAssembly memory's maximum (load-quickjs.ts) is the limit, for
+  // strings and buffers that QuickJS's count misses and for everything else, so running out is
+  // always a failed growth the host sees, and a thrown null can be told from an exhausted heap.
   runtime.setMaxStackSize(limits.stackBytes);
   // QuickJS asks every few thousand operations; once it has said stop, it keeps saying so, so no
   // guest code (a getter on an error, a job) runs after the deadline.

@@ -69,10 +69,12 @@ async function run(
   const loaded = await engine;
   const began = performance.now();
   const ms = () => Math.round(performance.now() - began);
+  const growFailuresBefore = loaded.growFailures();
   try {
     const outcome = runInQuickJs({ module: loaded.module, code, inputJson, limits, shouldStop: orphaned });
     if (orphaned()) process.exit(0);
-    return { result: readGuestOutcome(outcome, limits), ms: ms() };
+    const heapExhausted = loaded.growFailures() > growFailuresBefore;
+    return { result: readGuestOutcome(outcome, limits, { heapExhausted }), ms: ms() };
   } catch (error) {
     // The engine itself failed (the thread's stack ran out inside WebAssembly, an abort when
     // memory ran out where QuickJS could not throw): its state is unknown, so the next run gets a

@@ -58,8 +58,9 @@ export const sandboxPrelude = `(function (code, inputJson, maxOutputChars, maxLo
     let name = 'Error';
     let message = 'an exception that cannot be printed';
     let stack = '';
-    // QuickJS throws null when it runs out of memory while making the error object itself.
-    if (error === null) return stringify({ ok: false, kind, name: 'InternalError', message: 'out of memory', stack, logs });
+    // The code's own \`throw null\`, or QuickJS out of memory while making the error object: only
+    // the host knows which (whether the heap failed to grow).
+    if (error === null) return stringify({ ok: false, kind, thrownNull: true, name: 'null', message: 'null', stack, logs });
     try {
       if (typeof error === 'object') {
         name = toText(error.name);

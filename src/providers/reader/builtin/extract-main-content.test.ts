@@ -9,11 +9,11 @@ const sentence = (topic: string) =>
 const chrome = `<header><a href="/">Logo</a><nav><a href="/a">Products</a><a href="/b">Pricing</a><a href="/c">Blog</a></nav></header>`;
 const footer = `<footer><p>© 2026 Example Corp. All rights reserved.</p><a href="/privacy">Privacy</a></footer>`;
 
-function extract(html: string) {
+function extract(html: string, pageTypes: readonly string[] = []) {
   const { document } = parseHTML(html);
   return extractMainContent(document as unknown as Document, {
     url: 'https://example.com/page',
-    pageTypes: [],
+    pageTypes,
   });
 }
 
@@ -170,6 +170,41 @@ describe('extractMainContent', () => {
         `<html><body>${chrome}<main><h1>Blog</h1><div class="posts">${cards}</div></main>${footer}</body></html>`,
       );
       for (let index = 0; index < 6; index++) expect(content.text).toContain(`Excerpt of post ${index}`);
+    });
+
+    // A short story in a container several levels too high: teasers, related links and a sign-up
+    // box take more text than the story itself.
+    const relatedTeasers = Array.from(
+      { length: 24 },
+      (_, index) =>
+        `<div class="item"><a href="/story/${index}">Headline of another story number ${index}</a><div>Short blurb ${index}.</div><div>3 hours ago</div></div>`,
+    ).join('');
+    const longStory = story.replaceAll('</p>', ' It was the main item of the evening.</p>');
+    const shortStoryPage = `<html><body>${chrome}<div class="wrap"><div class="main"><h1>Council passes budget</h1>${longStory}</div><div class="more"><div>Sign up for the morning briefing</div>${relatedTeasers}</div></div>${footer}</body></html>`;
+
+    it("takes Readability's tighter article on an article page when ours adds teasers and links", () => {
+      const content = extract(shortStoryPage, ['newsarticle']);
+      expect(content.signals.containment).toBeGreaterThan(0.9);
+      expect(content.signals.readabilityChars).toBeLessThan(content.signals.structureChars / 2);
+      expect(content.source).toBe('readability');
+      expect(content.text).toContain('A final vote follows');
+      expect(content.text).not.toContain('Headline of another story');
+    });
+
+    it('keeps our candidate for the same shape on a page that is not an article', () => {
+      const content = extract(shortStoryPage, ['collectionpage']);
+      expect(content.source).toBe('structure');
+      expect(content.text).toContain('Headline of another story number 23');
+    });
+
+    it("takes Readability's article when ours is another part of an article page", () => {
+      const entries = Array.from({ length: 400 }, (_, index) => `<li>Index entry ${index}</li>`).join('');
+      const page = `<html><body><div class="story"><h1>Council passes budget</h1>${longStory}</div><div class="index"><ul>${entries}</ul></div></body></html>`;
+      const content = extract(page, ['article']);
+      expect(content.signals.containment).toBe(0);
+      expect(content.source).toBe('readability');
+      expect(content.text).toContain('A final vote follows');
+      expect(extract(page).source).toBe('structure');
     });
   });
 });

@@ -1,4 +1,5 @@
 import { Readability } from '@mozilla/readability';
+import { type CandidateComparison, compareCandidates, linkTexts } from './compare-candidates.js';
 import { countText, findContentRoot } from './content-root.js';
 import { domToText } from './dom-to-text.js';
 import { readPageShape } from './page-shape.js';
@@ -16,7 +17,7 @@ export interface MainContent {
   candidates: { readability: string; structure: string };
 }
 
-export interface ContentSignals {
+export interface ContentSignals extends CandidateComparison {
   readabilityLength: number;
   structureLength: number;
   structureLinkDensity: number;
@@ -43,7 +44,10 @@ export interface ExtractMainContentOptions {
 /**
  * The main content of a parsed page: Readability's article, or our structure-based candidate
  * (content-root.ts) when the signals say Readability kept too little of a page that is not an
- * article (threads, listings, product and documentation pages). Mutates the document.
+ * article (threads, listings, product and documentation pages). On article pages the two are
+ * also compared line by line (compare-candidates.ts): Readability's tighter article wins over ours
+ * when ours is that article plus teasers and link lists, or a different part of the page.
+ * Mutates the document.
  */
 export function extractMainContent(document: Document, options: ExtractMainContentOptions): MainContent {
   // linkedom's document.body misses a body that follows a stray element before <head>.
@@ -56,6 +60,11 @@ export function extractMainContent(document: Document, options: ExtractMainConte
   const structureText = domToText(structure);
   const article = readArticle(document, options.url);
   const signals: ContentSignals = {
+    ...compareCandidates({
+      readability: article?.text ?? '',
+      structure: structureText,
+      structureLinks: linkTexts(structure),
+    }),
     readabilityLength: article?.text.length ?? 0,
     structureLength: structureText.length,
     structureLinkDensity: root.textLength ? root.linkTextLength / root.textLength : 1,
@@ -99,6 +108,7 @@ const articleOverCommentsChars = 2000;
 function preferStructure(signals: ContentSignals): boolean {
   if (signals.readabilityLength === 0) return true;
   const rootIsComments = signals.structureChars > 0 && signals.commentChars >= signals.structureChars;
+  if (isArticleElsewhere(signals)) return false;
   // Our descent ended in the readers' comments under an article Readability found.
   if (rootIsComments && signals.readabilityChars >= articleOverCommentsChars) return false;
   // Comments around the article are not content Readability missed.
@@ -106,8 +116,56 @@ function preferStructure(signals: ContentSignals): boolean {
     ? signals.structureChars
     : signals.structureChars - signals.commentChars;
   // Several <article> elements sharing the text: a listing or a thread, where Readability keeps one item.
-  if (signals.articleElements >= 3 && signals.mainArticleShare < mainArticleShare) return true;
-  return signals.readabilityChars < structureChars * readabilityShare;
+  const listing =
+    signals.articleElements >= 3 &&
+    signals.mainArticleShare < mainArticleShare &&
+    signals.readabilityChars < structureChars;
+  const keptTooLittle = listing || signals.readabilityChars < structureChars * readabilityShare;
+  return keptTooLittle && !isArticleWithFurniture(signals);
+}
+
+/** Readability's article this long, mostly in paragraphs of prose, is an article and not a fragment. */
+const articleMinChars = 500;
+const articleProse = 0.6;
+/** Ours holds Readability's article when it has this share of its text, as one block... */
+const heldShare = 0.9;
+const maxInteriorExtra = 0.25;
+/** ...and adds furniture when its extra lines are links and short lines, or mostly links. */
+const furnitureMaxProse = 0.15;
+const furnitureMinLinkLines = 0.2;
+const mostlyLinkLines = 0.5;
+/** Below this share of Readability's text in ours, ours is another part of the page. */
+const elsewhereShare = 0.2;
+const elsewhereProse = 0.7;
+
+/**
+ * Ours is Readability's article plus page furniture (the tighter candidate wins, as trafilatura
+ * prefers its fallback's tighter extraction): on an article page, ours holds the article as one
+ * block, and what ours adds is not prose but links and short lines (teasers, related stories,
+ * menus, sign-up boxes). Not on other pages: a thread's short replies under linked user names and
+ * a listing's items look the same.
+ */
+function isArticleWithFurniture(signals: ContentSignals): boolean {
+  if (!isArticlePage(signals) || signals.containment < heldShare) return false;
+  if (signals.interiorExtra > maxInteriorExtra) return false;
+  if (signals.readabilityChars < articleMinChars || signals.readabilityProse < articleProse) return false;
+  const linksAndShortLines =
+    signals.extraProse <= furnitureMaxProse && signals.extraLinkLines >= furnitureMinLinkLines;
+  return linksAndShortLines || signals.extraLinkLines >= mostlyLinkLines;
+}
+
+// schema.org article types and og:type "article".
+const articleTypes =
+  /^(?:\w*newsarticle|article|blogposting|liveblogposting|techarticle|scholarlyarticle|report)$/;
+
+function isArticlePage(signals: ContentSignals): boolean {
+  return signals.pageTypes.some((type) => articleTypes.test(type));
+}
+
+/** Ours shares almost nothing with a prose article Readability found on an article page: ours is elsewhere. */
+function isArticleElsewhere(signals: ContentSignals): boolean {
+  if (signals.containment >= elsewhereShare || signals.readabilityChars < articleMinChars) return false;
+  return signals.readabilityProse >= elsewhereProse && isArticlePage(signals);
 }
 
 function emptyContent(pageTypes: readonly string[]): MainContent {
@@ -116,6 +174,11 @@ function emptyContent(pageTypes: readonly string[]): MainContent {
     text: '',
     source: 'none',
     signals: {
+      containment: 0,
+      readabilityProse: 0,
+      interiorExtra: 1,
+      extraLinkLines: 0,
+      extraProse: 0,
       readabilityLength: 0,
       structureLength: 0,
       structureLinkDensity: 0,

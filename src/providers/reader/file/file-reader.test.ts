@@ -72,6 +72,22 @@ describe('createFileReader', () => {
     await expect(reader.read(fileUrl('inside/../outside/secret.txt'))).rejects.toThrow(/outside the folders/);
   });
 
+  it('gives one refusal for any path outside the folders, whether it exists or not', async () => {
+    const inside = join(directory, 'inside');
+    await mkdir(inside);
+    await writeFile(join(directory, 'exists.txt'), 'Secret.');
+    const reader = createFileReader({ allowFiles: true, roots: ['inside'], cwd: directory });
+    const refusal = async (name: string) => {
+      const error = (await reader.read(fileUrl(name)).catch((caught: unknown) => caught)) as Error;
+      expect(error).toBeInstanceOf(BlockedUrlError);
+      return error.message.replace(name, 'NAME');
+    };
+    expect(await refusal('exists.txt')).toBe(await refusal('nothing-here.txt'));
+    expect(await refusal('exists.txt')).toBe(await refusal('no/such/folder.txt'));
+    // Inside the folders, a missing file is still said to be missing.
+    await expect(reader.read(fileUrl('inside/missing.txt'))).rejects.toThrow(/no such file/);
+  });
+
   it('says what is wrong with a missing file, a folder or a URL that is not a local file', async () => {
     const reader = createFileReader({ allowFiles: true });
     const missing = reader.read(fileUrl('missing.md'));

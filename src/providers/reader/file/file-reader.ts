@@ -45,17 +45,21 @@ export function createFileReader(settings: FileReaderSettings = {}): PageReader 
           { url },
         );
       }
-      const real = await realpath(path).catch((cause: unknown) => {
-        throw unreadable(path, cause);
-      });
       roots ??= resolveRoots(settings.roots ?? [], cwd);
       const allowed = await roots;
-      if (allowed.length > 0 && !allowed.some((root) => real === root || real.startsWith(`${root}${sep}`))) {
-        throw new BlockedUrlError(
+      const refuseOutside = () =>
+        new BlockedUrlError(
           `outside the folders local files may be read from (--file-roots ${(settings.roots ?? []).join(',')}): refused ${path}`,
           { url },
         );
-      }
+      // Judged on the path as asked before anything on disk is touched, so the answer for a path
+      // outside the roots is the same whether it exists or not; then again on the real path, so
+      // a symlink inside cannot lead out.
+      if (!isInside(path, allowed)) throw refuseOutside();
+      const real = await realpath(path).catch((cause: unknown) => {
+        throw unreadable(path, cause);
+      });
+      if (!isInside(real, allowed)) throw refuseOutside();
       const { bytes, modified } = await readCapped(real, path, maxBytes);
       throwIfAborted(options.signal);
       return localBytesToPage({
@@ -83,14 +87,21 @@ function toFileUrl(url: string): string | undefined {
   }
 }
 
+/** Each root as written (made absolute) and its real path, when it has one; empty: no roots. */
 async function resolveRoots(roots: readonly string[], cwd: string): Promise<string[]> {
   // A root that does not exist (yet) is kept as written: nothing inside it can be read anyway.
-  return Promise.all(
-    roots.map((root) => {
+  const resolved = await Promise.all(
+    roots.map(async (root) => {
       const absolute = resolve(cwd, root);
-      return realpath(absolute).catch(() => absolute);
+      return [absolute, await realpath(absolute).catch(() => absolute)];
     }),
   );
+  return [...new Set(resolved.flat())];
+}
+
+/** No roots: anywhere. */
+function isInside(path: string, roots: readonly string[]): boolean {
+  return roots.length === 0 || roots.some((root) => path === root || path.startsWith(`${root}${sep}`));
 }
 
 async function readCapped(

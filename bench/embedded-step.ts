@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:embedded`: the embedded model on this machine's CPU, with the tiny random-weight
+ * GGUF the tests write (no real model can be downloaded here). Prints the model's load time, its
+ * reading and writing speed, one agent-sized call cold and again with its system prompt cached,
+ * and whole `ask` runs of the built CLI against a fake SearXNG and web (time per LLM call). Needs
+ * node-llama-cpp (bash scripts/install-embedded-runtime.sh). BENCH_THREADS sets the threads (1).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { closeEmbeddedEngines, getEmbeddedEngine } from '../src/providers/llm/embedded/embedded-engine.js';
+import { startFakeSearxng } from '../src/testing/fake-searxng-server.js';
+import { startFakeWeb } from '../src/testing/fake-web-server.js';
+import { writeTinyGguf } from '../test/helpers/tiny-gguf.js';
+
+const threads = Number(process.env.BENCH_THREADS ?? 1);
+const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'deepsearch-embedded-bench-'));
+const model = join(dir, 'tiny.gguf');
+writeTinyGguf(model);
+console.log(
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')} · ${threads} thread(s)`,
+);
+
+const engine = await getEmbeddedEngine({
+  modelPath: model,
+  settings: { threads, gpu: 'cpu' },
+  maxContextTokens: 4096,
+});
+const speed = await engine.measureSpeed();
+console.log(
+  `model load ${engine.info.loadMs} ms · ${engine.info.backend} · window ${engine.info.contextTokens} tokens · ` +
+    `reads ${speed.promptPerSecond} tokens/s · writes ${speed.outputPerSecond} tokens/s`,
+);
+
+// An agent-sized call: a ~2,500-token system prompt, then the same prompt with another question.
+const system = 'Rules for the agent: search, read, cite each claim with a quote. '.repeat(40);
+const step = async (question: string) => {
+  const started = performance.now();
+  const result = await engine.generate({
+    lane: 'loop',
+    messages: [
+      { type: 'system', text: system },
+      { type: 'user', text: question },
+    ],
+    grammar: {
+      type: 'object',
+      properties: { think: { type: 'string' }, queries: { type: 'array', items: { type: 'string' } } },
+    },
+    maxTokens: 200,
+  });
+  return { ms: Math.round(performance.now() - started), ...result };
+};
+const cold = await step('<question>First question?</question>');
+const warm = await step('<question>A second question, asked the next step?</question>');
+for (const [label, result] of [
+  ['step, cold', cold],
+  ['step, system cached', warm],
+] as const) {
+  console.log(
+    `${label.padEnd(20)} ${String(result.ms).padStart(6)} ms · prompt ${result.promptTokens} tokens ` +
+      `(${result.cachedPromptTokens} from the KV cache) · reply ${result.completionTokens} tokens`,
+  );
+}
+await closeEmbeddedEngines();
+
+const web = await startFakeWeb({
+  pages: { '/p': { html: '<html><body><p>Parasite is a 2019 film by Bong Joon-ho.</p></body></html>' } },
+});
+const searxng = await startFakeSearxng({
+  results: () => [{ url: `${web.url}/p`, title: 'Parasite', content: 'A 2019 film by Bong Joon-ho.' }],
+});
+const config = join(dir, 'config.json');
+writeFileSync(
+  config,
+  JSON.stringify({ llm: { provider: 'local-embedded', model, embedded: { threads, gpu: 'cpu' } } }),
+);
+for (const steps of [2, 4]) {
+  const output = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [cliPath, 'ask', 'Who directed Parasite?', '--json', '--config', config, '--max-steps', String(steps)],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          XDG_DATA_HOME: join(dir, `home-${steps}`),
+          DEEPSEARCH_NO_CACHE: '1',
+          DEEPSEARCH_NO_RUNS: '1',
+          DEEPSEARCH_LOCAL_LLM_URLS: 'off',
+          DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
+          DEEPSEARCH_SEARXNG_URL: searxng.url,
+          DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
+          DEEPSEARCH_LLM_CONTEXT_TOKENS: '4096',
+        },
+        timeout: 600_000,
+      },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    ),
+  );
+  const result = JSON.parse(output);
+  const calls = result.usage.llmCalls as number;
+  console.log(
+    `ask --max-steps ${steps}: ${result.durationMs} ms · ${calls} LLM calls · ${Math.round(result.timing.llmMs / calls)} ms per call · ` +
+      `${result.usage.promptTokens} prompt + ${result.usage.completionTokens} reply tokens`,
+  );
+}
+await Promise.all([web.close(), searxng.close()]);

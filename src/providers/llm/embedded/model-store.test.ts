@@ -1,0 +1,54 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { manifestModels } from './model-manifest.js';
+import { createModelStore } from './model-store.js';
+
+function store() {
+  const modelsDir = mkdtempSync(join(tmpdir(), 'deepsearch-models-'));
+  return createModelStore({ modelsDir });
+}
+
+describe('the models folder', () => {
+  it('resolves a name, the default, a file name and a path; says how to get one that is missing', () => {
+    const models = store();
+    const [first, second] = manifestModels;
+    expect(() => models.resolve('default')).toThrow(
+      `the local model ${first!.name} is not downloaded: run deepsearch model pull ${first!.name} ` +
+        `(deepsearch model list shows what is in ${models.modelsDir})`,
+    );
+    writeFileSync(join(models.modelsDir, first!.file), 'gguf');
+    writeFileSync(join(models.modelsDir, second!.file), 'gguf');
+    writeFileSync(join(models.modelsDir, 'mine.gguf'), 'gguf');
+    expect(models.resolve('default')).toBe(join(models.modelsDir, first!.file));
+    expect(models.resolve(second!.name)).toBe(join(models.modelsDir, second!.file));
+    expect(models.resolve('mine')).toBe(join(models.modelsDir, 'mine.gguf'));
+    expect(models.resolve(join(models.modelsDir, 'mine.gguf'))).toBe(join(models.modelsDir, 'mine.gguf'));
+    expect(() => models.resolve('/nowhere/else.gguf')).toThrow(
+      'the model file /nowhere/else.gguf does not exist',
+    );
+  });
+
+  it('use changes what the default means; list marks it and leaves partial downloads out', () => {
+    const models = store();
+    const [first, second] = manifestModels;
+    writeFileSync(join(models.modelsDir, first!.file), 'gguf');
+    writeFileSync(join(models.modelsDir, second!.file), 'gg');
+    writeFileSync(join(models.modelsDir, `${second!.file}.part`), 'g');
+    expect(models.use(second!.name).name).toBe(second!.name);
+    expect(models.resolve('default')).toBe(join(models.modelsDir, second!.file));
+    expect(models.list().map(({ name, isDefault, sizeBytes }) => ({ name, isDefault, sizeBytes }))).toEqual(
+      expect.arrayContaining([
+        { name: first!.name, isDefault: false, sizeBytes: 4 },
+        { name: second!.name, isDefault: true, sizeBytes: 2 },
+      ]),
+    );
+    expect(models.partials()).toEqual([`${second!.file}.part`]);
+    expect(models.remove(second!.name)).toEqual([second!.file, `${second!.file}.part`]);
+    expect(readdirSync(models.modelsDir).sort()).toEqual(['default-model', first!.file].sort());
+    expect(() => models.remove(second!.name)).toThrow(
+      `no local model ${second!.name} in ${models.modelsDir}`,
+    );
+  });
+});

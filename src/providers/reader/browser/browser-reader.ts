@@ -132,7 +132,7 @@ async function renderGuarded(
       url: input.url,
       proxyUrl: input.proxy.url,
       userAgent: input.userAgent ?? defaultUserAgent,
-      deadline: Date.now() + input.timeoutMs,
+      timeoutMs: input.timeoutMs,
       signal: input.signal,
     });
   } catch (error) {

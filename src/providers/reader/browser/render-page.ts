@@ -6,8 +6,8 @@ export interface RenderOptions {
   /** The guard proxy every request of the page goes through (loopback included). */
   proxyUrl: string;
   userAgent: string;
-  /** Epoch ms by which navigation and settling are over; the DOM is read as it is then. */
-  deadline: number;
+  /** For navigation and settling, from the moment the page is asked for; the DOM is read as it is then. */
+  timeoutMs: number;
   signal?: AbortSignal;
 }
 
@@ -62,17 +62,18 @@ async function navigate(context: BrowserContext, options: RenderOptions): Promis
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigation = request.url();
   });
   let response: Response | null;
+  const deadline = Date.now() + options.timeoutMs;
   try {
     response = await Promise.race([
-      page.goto(options.url, {
-        waitUntil: 'domcontentloaded',
-        timeout: Math.max(1, options.deadline - Date.now()),
-      }),
+      page.goto(options.url, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs }),
       crashed,
     ]);
   } catch (error) {
     if ((error as { pageCrashed?: boolean }).pageCrashed) throw error;
-    const reason = (error as Error).message.split('\n')[0] ?? 'navigation failed';
+    // "page.goto: net::ERR_… at URL": the reason alone.
+    const reason = ((error as Error).message.split('\n')[0] ?? 'navigation failed')
+      .replace(/^page\.goto: /, '')
+      .replace(/ at \S+$/, '');
     if (!page.context().browser()?.isConnected()) throw error;
     if (/Download is starting/i.test(reason))
       return { kind: 'document', url: navigation, contentType: 'a download' };
@@ -81,7 +82,7 @@ async function navigate(context: BrowserContext, options: RenderOptions): Promis
   const contentType = response ? ((await response.allHeaders())['content-type'] ?? '') : 'text/html';
   if (!htmlTypes.test(contentType))
     return { kind: 'document', url: response?.url() ?? navigation, contentType };
-  await Promise.race([network.quiet(options.deadline), crashed]);
+  await Promise.race([network.quiet(deadline), crashed]);
   const url = page.url();
   if (!/^https?:/i.test(url))
     return { kind: 'failed', url: navigation, reason: `the page went to ${url}`, timedOut: false };

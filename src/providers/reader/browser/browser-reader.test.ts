@@ -9,6 +9,7 @@ import {
   startFakeHttpServer,
 } from '../../../testing/fake-http-server.js';
 import { createLoopbackEgress, type LoopbackEgress } from '../../../testing/loopback-egress.js';
+import { startRecordingProxy } from '../../../testing/recording-proxy.js';
 import { closeChromium, findChromium, launchChromium } from '../../browser/launch-chromium.js';
 import type { PageReader } from '../../spec/page-reader.js';
 import { createBuiltinReader } from '../builtin/builtin-reader.js';
@@ -265,6 +266,47 @@ describe.skipIf(!canRun)('browser reader (real Chromium, everything on 127.0.0.1
     await (await second.newBrowserCDPSession()).send('Browser.crash').catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await reader().read('http://app.test/app')).text).toContain(article.paragraphs[1]);
+  });
+
+  it('behind a configured proxy: the page and its script’s fetches go through it, private ones never reach it', async () => {
+    const upstream = await startRecordingProxy({
+      credentials: { username: 'alice', password: 's3cret' },
+      hosts: { 'tides.example.org': Number(new URL(web.url).port) },
+    });
+    try {
+      // tides.example.org is unknown to the test resolver: only the proxy can reach it, so a read
+      // that went around the proxy would fail before any connection instead of leaving loopback.
+      const proxyUrl = upstream.url.replace('http://', 'http://alice:s3cret@');
+      const proxy = { http: { url: proxyUrl, setBy: 'HTTP_PROXY' }, noProxy: [] };
+      const dial: BrowserReaderSettings['dial'] = ({ host, port }) => {
+        throw new Error(`dialled ${host}:${port} directly although a proxy is configured`);
+      };
+      const behind = (settings: Partial<BrowserReaderSettings> = {}) =>
+        reader({ proxy, proxyFetch: undefined, dial, ...settings });
+      const page = await behind().read('http://tides.example.org/app');
+      expect(page.text).toContain(article.paragraphs[0]);
+      expect(upstream.requests).toEqual(
+        expect.arrayContaining([
+          {
+            method: 'GET',
+            target: 'http://tides.example.org/app',
+            proxyAuthorization: expect.stringMatching(/^Basic /),
+          },
+          expect.objectContaining({ method: 'GET', target: 'http://tides.example.org/api/article' }),
+        ]),
+      );
+      // Nothing went around the proxy: the guard's own onward fetch and dial were never used.
+      expect(egress.fetched).toEqual([]);
+      await expect(behind().read('http://tides.example.org/redirect-private')).rejects.toMatchObject({
+        name: 'BlockedUrlError',
+        message: expect.stringContaining('intranet.test resolves to 10.0.0.7'),
+      });
+      expect(upstream.requests.map((request) => request.target)).not.toEqual(
+        expect.arrayContaining([expect.stringContaining('intranet.test')]),
+      );
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('hands what is not HTML to the builtin reader, honours robots.txt, and says HTTP errors', async () => {

@@ -6,7 +6,8 @@ const installFix =
   'install it (Debian/Ubuntu: apt-get install chromium) or point DEEPSEARCH_CHROMIUM_PATH (--chromium-path) at it';
 
 /**
- * Whether the browser reader can run: Chromium found (where), started headless, and its version.
+ * Whether the browser reader can run: Chromium found (where), started headless (only when the
+ * reader uses it), and its version.
  * Missing is a failure only when the reader is `browser`; under `auto` app shells are then read
  * without their scripts, which the line says.
  */
@@ -26,6 +27,10 @@ export async function checkBrowser(config: DeepSearchConfig): Promise<CheckResul
     }
     return { name: 'browser', ok: false, detail: status.reason, fix: installFix };
   }
+  // A reader that never starts it: where it is, without the seconds a start takes.
+  if (provider !== 'browser' && provider !== 'auto') {
+    return { name: 'browser', ok: true, detail: `Chromium at ${status.executablePath}; ${use}` };
+  }
   try {
     const browser = await launchChromium(status);
     return {
@@ -36,7 +41,7 @@ export async function checkBrowser(config: DeepSearchConfig): Promise<CheckResul
   } catch (error) {
     return {
       name: 'browser',
-      ok: provider !== 'browser' && provider !== 'auto',
+      ok: false,
       detail: (error as Error).message,
       fix: `check that ${status.executablePath} --headless --version runs as this user, or ${installFix}`,
     };

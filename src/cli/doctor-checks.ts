@@ -148,7 +148,10 @@ export async function checkSearch(runtime: DeepSearchRuntime): Promise<CheckResu
 export async function checkReader(runtime: DeepSearchRuntime, url: string): Promise<CheckResult> {
   try {
     const page = await runtime.reader.read(url, { signal: AbortSignal.timeout(checkTimeoutMs) });
-    return { name: 'reader', ok: true, detail: `${url}: ${plural(page.text.length, 'character')} of text` };
+    const text = `${url}: ${plural(page.text.length, 'character')} of text`;
+    // An app shell left unrendered (builtin reader, or no working Chromium): why it reads empty.
+    const shell = page.emptyShell ? ', an app shell whose text its scripts write (see the browser line)' : '';
+    return { name: 'reader', ok: true, detail: `${text}${shell}` };
   } catch (error) {
     return failure(
       'reader',

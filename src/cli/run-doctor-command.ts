@@ -36,6 +36,8 @@ export async function runDoctorCommand(
     if (!result.ok && result.fix) out.write(`${' '.repeat(15)}fix: ${result.fix}`);
   };
   const page = input.flags.page ?? defaultDoctorPage;
+  // Chromium's start (seconds on a busy machine) overlaps the network checks; reported in its place.
+  const browser = checkBrowser(config);
   try {
     report(await checkProxy(config, page));
     if (config.llm.provider === 'local-embedded') {
@@ -48,11 +50,13 @@ export async function runDoctorCommand(
     if (llm.ok) report(await checkContextWindow(config, runtime));
     report(await checkSearch(runtime));
     // Before the reader's line: with --reader browser, a reader failure is then already explained.
-    report(await checkBrowser(config));
+    report(await browser);
     report(await checkReader(runtime, page));
     const cacheFile = config.cache.dir ? join(config.cache.dir, cacheFileName) : undefined;
     report(checkCache(config, cacheFile, sqliteLoaderFrom(io)));
   } finally {
+    // A check that threw above leaves the launch to finish here (main.ts then closes the browser).
+    await browser.catch(() => undefined);
     runtime.close();
   }
   const failed = results.filter((result) => !result.ok).length;

@@ -246,7 +246,9 @@ describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () =>
         new RegExp(`FAIL {2}${check} +cannot reach the proxy ${down}/ \\(set by --proxy\\)`),
       );
     }
-  });
+    // Three doctor runs, each starting Chromium for the default reader's browser line: seconds apiece
+    // on a busy machine.
+  }, 90_000);
 
   it("the server's outbound calls go through the same proxy", async () => {
     const { llm, front } = await startLlm();

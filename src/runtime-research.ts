@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { InputError } from './errors/index.js';
+import { AbortedError, InputError } from './errors/index.js';
 import { isResearchRestore, type ResearchRestore } from './research/research-checkpoint.js';
 import type { ResearchReport } from './research/research-types.js';
 import { startRecording } from './runs/run-recording.js';
-import type { ResearchOptions, ResumeOptions } from './runtime.js';
+import type { OutlineOptions, ResearchOptions, ResearchOutline, ResumeOptions } from './runtime.js';
 import { fitRun } from './runtime-fit-run.js';
 import type { RuntimeProviders } from './runtime-providers.js';
 import { findResumeTarget, resumedOptions } from './runtime-resume.js';
@@ -91,4 +91,37 @@ export async function resumeResearchRuntime(
     resumedOptions(runtime, target, resumeOptions),
     target.restore,
   );
+}
+
+/**
+ * Research up to its plan and no further: the task stops once the plan is reported, before any
+ * search, so it costs the planning call alone; nothing is recorded (it is not a run to list,
+ * replay or resume).
+ */
+export async function outlineRuntime(
+  runtime: RuntimeProviders,
+  topic: string,
+  options: OutlineOptions,
+): Promise<ResearchOutline> {
+  const stop = new AbortController();
+  let outline: ResearchOutline | undefined;
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  try {
+    await researchRuntime(runtime, topic, {
+      ...options,
+      record: false,
+      signal,
+      onEvent: (event) => {
+        options.onEvent?.(event);
+        if (event.type === 'research-plan' && !outline) {
+          outline = { plan: event.plan, estimate: event.estimate };
+          stop.abort();
+        }
+      },
+    });
+  } catch (error) {
+    if (!outline || options.signal?.aborted || !(error instanceof AbortedError)) throw error;
+  }
+  if (!outline) throw new AbortedError();
+  return outline;
 }

@@ -15,13 +15,14 @@ import type { TextRequest, TextResult } from './providers/spec/llm-client.js';
 import type { PageReader } from './providers/spec/page-reader.js';
 import type { Reranker } from './providers/spec/reranker.js';
 import type { SearchProvider } from './providers/spec/search-provider.js';
+import type { ResearchEstimate } from './research/research-checkpoint.js';
 import type { ResearchPlan, ResearchReport } from './research/research-types.js';
 import type { HostHealth, TrustProfile } from './retrieval/host-health.js';
 import type { RecordOptions } from './runs/run-recording.js';
 import type { RunStore } from './runs/run-store.js';
 import { askRuntime } from './runtime-ask.js';
 import { createRuntimeProviders } from './runtime-providers.js';
-import { researchRuntime, resumeResearchRuntime } from './runtime-research.js';
+import { outlineRuntime, researchRuntime, resumeResearchRuntime } from './runtime-research.js';
 import { resumeRuntime } from './runtime-resume.js';
 
 export interface RuntimeOptions {
@@ -81,6 +82,13 @@ export interface ResearchOptions extends Omit<AskOptions, 'history'> {
   plan?: ResearchPlan;
 }
 
+export type OutlineOptions = Pick<ResearchOptions, 'signal' | 'config' | 'onEvent' | 'observers'>;
+
+export interface ResearchOutline {
+  plan: ResearchPlan;
+  estimate: ResearchEstimate;
+}
+
 export interface DeepSearchRuntime {
   readonly config: DeepSearchConfig;
   readonly llm: DeepSearchLlmClient;
@@ -113,6 +121,11 @@ export interface DeepSearchRuntime {
   readonly runs: RunStore | undefined;
   /** Research mode: a planned, multi-section, cited report (see src/research/). */
   research(topic: string, options?: ResearchOptions): Promise<ResearchReport>;
+  /**
+   * Research's plan alone (one planning call, no run recorded), with its estimate: an outline a
+   * person edits and hands back as `research(topic, {plan})`.
+   */
+  outline(topic: string, options?: OutlineOptions): Promise<ResearchOutline>;
   /** The answer of a finished run as JSON of the caller's schema (one more LLM call). */
   structureAnswer(
     result: DeepSearchResult,
@@ -153,6 +166,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     ask: (question, askOptions = {}) => askRuntime(runtime, question, askOptions),
     resume: (runId, resumeOptions = {}) => resumeRuntime(runtime, runId, resumeOptions),
     research: (topic, researchOptions = {}) => researchRuntime(runtime, topic, researchOptions),
+    outline: (topic, outlineOptions = {}) => outlineRuntime(runtime, topic, outlineOptions),
     resumeResearch: (runId, resumeOptions = {}) => resumeResearchRuntime(runtime, runId, resumeOptions),
     askModel: (request) => llm.generateText({ role: 'agent', ...request }),
     structureAnswer: async (result, structureOptions) => {

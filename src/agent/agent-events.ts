@@ -6,12 +6,31 @@ import type { UrlReasons } from '../retrieval/rank-urls.js';
 import type { ActionName, BudgetReport, DeepSearchResult, UsageReport } from './agent-types.js';
 
 /**
+ * A part's purpose, so observers can file its events (which carry the part's own run id) under
+ * what it is for: a research section's hop, or the verification of a claim of a section.
+ */
+export interface PartLabel {
+  purpose: 'section' | 'verification';
+  /** The plan section ("s2") it researches or whose claim it checks. */
+  section?: string;
+  /** The section's hop (1, 2...), for purpose 'section'. */
+  hop?: number;
+}
+
+/**
  * What the loop reports as it works. The CLI renders these as progress, the server as SSE
  * chunks, a run store records them; the loop knows none of them. Steps emit bodies; the run's
  * event bus adds the envelope.
  */
 export type AgentEventBody =
-  | { type: 'run-start'; question: string; language: string | undefined; parentRunId?: string }
+  | {
+      type: 'run-start';
+      question: string;
+      language: string | undefined;
+      parentRunId?: string;
+      /** What a part of a larger task is for (a research section's hop, a claim's verification). */
+      part?: PartLabel;
+    }
   | {
       type: 'step-start';
       step: number;
@@ -80,7 +99,14 @@ export type AgentEventBody =
   | { type: 'retry'; step: number; role: LlmRole; attempt: number; delayMs: number; reason: string }
   /** One LLM request (a re-ask is another): what it cost, so a run store can price the run. */
   | ({ type: 'llm-call'; step: number } & LlmCallRecord)
-  | { type: 'warning'; step: number; message: string }
+  | {
+      type: 'warning';
+      step: number;
+      /** In a person's words: what failed or was passed over, and what the run does instead. */
+      message: string;
+      /** The technical words behind it (a validator's field paths), shown with --debug. */
+      detail?: string;
+    }
   | { type: 'step-end'; step: number; action: ActionName | 'none'; usage: UsageReport; budget: BudgetReport }
   | {
       /** The answer's text as the model writes it, before its quotes are checked and it is judged. */

@@ -10,7 +10,7 @@ import { HostHealth } from '../retrieval/host-health.js';
 import { createLexicalEmbedding } from '../retrieval/lexical-embedding.js';
 import { createLexicalReranker } from '../retrieval/lexical-reranker.js';
 import { findSourceUrls } from '../retrieval/normalize-url.js';
-import type { AgentEventListener } from './agent-events.js';
+import type { AgentEventListener, PartLabel } from './agent-events.js';
 import type { DeepSearchResult } from './agent-types.js';
 import { Budget } from './budget.js';
 import { EventBus } from './event-bus.js';
@@ -62,6 +62,8 @@ export interface SharedRunParts {
   knowledge?: SharedKnowledge;
   /** The parent run's bus: this run's events reach its observers too. */
   events?: EventBus;
+  /** What this part is for, told in its run-start event. */
+  part?: PartLabel;
 }
 
 /** A run ready to go: its context (state, budget, providers, events). `runLoop` runs it. */
@@ -71,6 +73,7 @@ export interface PreparedRun {
   /** True when the budget is this run's own; a child budget is released to its parent instead. */
   ownsBudget: boolean;
   parentRunId?: string;
+  part?: PartLabel;
   onCheckpoint?: (checkpoint: RunCheckpoint) => void;
   /** The checkpoint this run goes on from, if it is resumed. */
   restored?: RunCheckpoint;
@@ -132,6 +135,7 @@ export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}):
     events,
     ownsBudget: !shared.budget,
     parentRunId: parentEvents?.runId,
+    part: shared.part,
     onCheckpoint: input.onCheckpoint,
     restored,
   };

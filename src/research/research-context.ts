@@ -1,3 +1,4 @@
+import type { PartLabel } from '../agent/agent-events.js';
 import type { DeepSearchResult } from '../agent/agent-types.js';
 import type { Budget, ChildBudgetLimits } from '../agent/budget.js';
 import type { EventBus } from '../agent/event-bus.js';
@@ -37,6 +38,8 @@ export interface PartOptions {
   /** Questions queued before the part's own question (a section's questions, the gaps of a hop). */
   subQuestions?: readonly string[];
   signal?: AbortSignal;
+  /** What the part is for, told to observers in its run-start event. */
+  part?: PartLabel;
 }
 
 /**
@@ -79,6 +82,7 @@ export function createResearchContext(input: ResearchInput): ResearchContext {
           childLimits: options.limits,
           knowledge: context.state,
           events,
+          part: options.part,
         },
       );
       if (options.subQuestions?.length) part.context.state.gaps.add(options.subQuestions);

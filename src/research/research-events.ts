@@ -1,9 +1,11 @@
+import type { ResearchEstimate } from './plan/estimate-research.js';
 import type {
   DataPointStrategy,
   FactCheckReport,
   Persona,
   ResearchPlan,
   ResearchReport,
+  SectionCoverage,
 } from './research-types.js';
 
 /**
@@ -22,8 +24,8 @@ export type ResearchEventBody =
   | {
       type: 'research-plan';
       plan: ResearchPlan;
-      /** Estimated from the plan before any research starts. */
-      estimate: { tokens: number; timeMs: number; llmCalls: number };
+      /** Estimated from the plan before any research starts, with the budget beside it. */
+      estimate: ResearchEstimate;
     }
   | {
       /** The librarian's judgement after a hop of a section. */
@@ -63,5 +65,21 @@ export type ResearchEventBody =
       strategy: DataPointStrategy;
       proposedFact: string;
       verificationQuery: string;
+    }
+  | {
+      /**
+       * A section moved on: its research is over (`gathered`, with its coverage) or its draft is
+       * written (`written`, with the sources it cites). Hops and coverage come before as their own events.
+       */
+      type: 'research-section';
+      section: string;
+      state: 'gathered' | 'written';
+      /** Items (questions and data points) covered by quotes, of `total`; with `gathered`. */
+      covered?: number;
+      total?: number;
+      hops?: number;
+      stopped?: SectionCoverage['stopped'];
+      /** Distinct pages the section's quotes (gathered) or footnotes (written) come from. */
+      sources?: number;
     }
   | { type: 'research-end'; report: ResearchReport };

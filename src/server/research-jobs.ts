@@ -3,6 +3,7 @@ import type { AgentEvent } from '../agent/agent-events.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { InputError, isAbortError } from '../errors/index.js';
+import type { ResearchPlan } from '../research/research-types.js';
 import type { RunStatus } from '../runs/run-record.js';
 import { runSettings } from '../runs/run-recording.js';
 import type { RunStore } from '../runs/run-store.js';
@@ -33,6 +34,8 @@ export interface ResearchJobs {
     owner: string;
     options: Record<string, unknown>;
     config: DeepSearchConfig;
+    /** An edited outline research follows instead of planning. */
+    plan?: ResearchPlan;
   }): Promise<{ id: string; status: 'queued' | 'running' }>;
   /** Goes on with a stored run (a deep search or a research task) as a job (same id). */
   resume(input: {
@@ -148,6 +151,7 @@ export function createResearchJobs(options: {
           input.mode === 'research'
             ? runtime.research(input.question, {
                 runId: id,
+                plan: input.plan,
                 signal,
                 config: input.config,
                 observers: [observe],

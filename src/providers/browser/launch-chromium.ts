@@ -41,8 +41,9 @@ export type ChromiumStatus =
   | { available: false; reason: string };
 
 /**
- * The executable to run: the configured path (`reader.chromiumPath`, DEEPSEARCH_CHROMIUM_PATH)
- * when set, which must then exist; else the first usual path that does.
+ * The executable to run: the configured path (`reader.chromiumPath`, DEEPSEARCH_CHROMIUM_PATH,
+ * --chromium-path; the browser reader and PDF export share it) when set, which must then exist;
+ * else the first usual path that does.
  */
 export function findChromium(configured: string | undefined): ChromiumStatus {
   if (configured) {

@@ -1,7 +1,8 @@
 import type { RunContext } from '../../agent/run-context.js';
 import { probeDataPoints } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
-import type { ResearchEvidence, ResearchPlan } from '../research-types.js';
+import type { ResearchEventBody } from '../research-events.js';
+import type { ResearchEvidence, ResearchPlan, SectionEvidence } from '../research-types.js';
 import { advisoryCall } from './advisory-call.js';
 import { BudgetShares } from './budget-shares.js';
 import { HopSlots } from './hop-slots.js';
@@ -42,8 +43,10 @@ export async function gatherEvidence(
     let facts = progress.facts;
     if (!facts) {
       facts =
-        (await advisoryCall(context, 'probing the data points', () =>
-          probeDataPoints(research, plan, context),
+        (await advisoryCall(
+          context,
+          { what: 'probing the data points', instead: 'the sections start without proposed facts' },
+          () => probeDataPoints(research, plan, context),
         )) ?? [];
       progress.probed(facts);
     }
@@ -64,6 +67,7 @@ export async function gatherEvidence(
           researchSection(run, section).then(
             (evidence) => {
               progress.gathered(evidence);
+              task.emit(gatheredEvent(evidence));
               return evidence;
             },
             (error: unknown) => {
@@ -77,4 +81,19 @@ export async function gatherEvidence(
   } finally {
     pool.release();
   }
+}
+
+/** A section's research is over: how much of it is covered, after how many hops, from how many pages. */
+function gatheredEvent({ section, coverage }: SectionEvidence): ResearchEventBody {
+  const urls = new Set(coverage.items.flatMap((item) => (item.sources ?? []).map((source) => source.url)));
+  return {
+    type: 'research-section',
+    section: section.id,
+    state: 'gathered',
+    covered: coverage.items.filter((item) => item.covered).length,
+    total: coverage.items.length,
+    hops: coverage.hops,
+    ...(coverage.stopped ? { stopped: coverage.stopped } : {}),
+    sources: urls.size,
+  };
 }

@@ -1,4 +1,5 @@
 import type { Reference } from '../../agent/agent-types.js';
+import { doneWithout } from '../../agent/steps/step-errors.js';
 import { isAbortError } from '../../errors/index.js';
 import { createConcurrencyLimit } from '../../providers/search/limit-concurrency.js';
 import type { ResearchContext } from '../research-context.js';
@@ -163,7 +164,16 @@ async function draftReport(
         `writing "${section.section.heading}"`,
         slots.run(() => writeSection(research, section, dataPointsOf(evidence, section))),
         naiveDraft(section),
-      ),
+      ).then((draft) => {
+        const sources = new Set(draft.references.map((reference) => reference.url)).size;
+        research.task.emit({
+          type: 'research-section',
+          section: section.section.id,
+          state: 'written',
+          sources,
+        });
+        return draft;
+      }),
     ),
   );
   const draftSections: ReportSection[] = evidence.sections.map(({ section, coverage }, at) => ({
@@ -218,11 +228,10 @@ async function orFallback<T>(
     return await work;
   } catch (error) {
     if (isAbortError(error) || research.input.signal?.aborted) throw error;
-    const message = error instanceof Error ? error.message : String(error);
     research.task.emit({
       type: 'warning',
       step: 0,
-      message: `${stage} failed, kept the draft as it was: ${message}`,
+      ...doneWithout({ what: stage, instead: 'the draft stays as it was', error }),
     });
     return fallback;
   }

@@ -5,6 +5,7 @@ import { findChromium } from '../browser/launch-chromium.js';
 import { createOutboundFetch } from '../http/outbound-fetch.js';
 import type { PageReader } from '../spec/page-reader.js';
 import { createAutoReader } from './browser/auto-reader.js';
+import type { ContentExtractor } from './extraction/content-extractor.js';
 import { createFileReader } from './file/file-reader.js';
 import { createJinaReader } from './jina/jina-reader.js';
 import { createSchemeReader, type SchemeReader } from './scheme-reader.js';
@@ -13,6 +14,8 @@ import { createSchemeReader, type SchemeReader } from './scheme-reader.js';
 export interface PageReaderDependencies {
   /** Replaces every fetch of the readers (the builtin reader's guard then judges before each hop only). */
   fetch?: typeof globalThis.fetch;
+  /** Parses pages and files (the runtime's extraction pool); default the default settings' pool. */
+  extractor?: ContentExtractor;
   /** Proxies and NO_PROXY (resolveProxySettings) for the readers' own fetches. */
   proxy?: ProxySettings;
 }
@@ -39,9 +42,10 @@ const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageRea
     }),
 };
 
-/** What the builtin and browser readers take alike from reader.* and the proxy settings. */
+/** What the builtin and browser readers take alike from reader.*, the proxy settings and the runtime. */
 function webReaderSettings(settings: PageReaderSettings) {
   return {
+    extractor: settings.extractor,
     timeoutMs: settings.timeoutSeconds * 1000,
     maxBytes: settings.maxBytes,
     maxRedirects: settings.maxRedirects,
@@ -111,6 +115,7 @@ export function createPageReader(settings: PageReaderSettings): SchemeReader {
     allowFiles: settings.allowFiles,
     roots: settings.fileRoots,
     maxBytes: settings.maxBytes,
+    extractor: settings.extractor,
   });
   return createSchemeReader({ id: web.id, readers: { 'http:': web, 'https:': web, 'file:': files } });
 }

@@ -13,6 +13,7 @@ import { startRecordingProxy } from '../../../testing/recording-proxy.js';
 import { closeChromium, findChromium, launchChromium } from '../../browser/launch-chromium.js';
 import type { PageReader } from '../../spec/page-reader.js';
 import { createBuiltinReader } from '../builtin/builtin-reader.js';
+import { type ContentInput, createInProcessExtractor } from '../extraction/content-extractor.js';
 import { type BrowserReaderSettings, createBrowserReader } from './browser-reader.js';
 
 // A real Chromium reads pages served on 127.0.0.1 under made-up names. The guard resolves the names
@@ -173,6 +174,30 @@ describe.skipIf(!canRun)('browser reader (real Chromium, everything on 127.0.0.1
     const builtin = await createBuiltinReader({ allowPrivateNetwork: true }).read(`${web.url}/app`);
     expect(builtin.text).not.toContain(article.paragraphs[0]);
     expect(builtin.emptyShell).toBe(true);
+  });
+
+  it('hands the rendered DOM to the extractor it is given (the extraction pool), cut at maxBytes', async () => {
+    const inputs: ContentInput[] = [];
+    const inProcess = createInProcessExtractor();
+    const extractor = {
+      extract: (input: ContentInput) => {
+        inputs.push(input);
+        return inProcess.extract(input);
+      },
+    };
+    const page = await reader({ extractor }).read('http://app.test/app');
+    expect(page.text).toContain(article.paragraphs[0]);
+    expect(inputs).toHaveLength(1);
+    expect(inputs[0]).toMatchObject({
+      requestedUrl: 'http://app.test/app',
+      fetched: { url: 'http://app.test/app', contentType: 'text/html; charset=utf-8', truncated: false },
+    });
+    // The HTML handed over is the DOM after the script ran, not the shell that was sent.
+    expect(new TextDecoder().decode(inputs[0]!.fetched.bytes)).toContain(article.paragraphs[1]);
+    const cut = await reader({ extractor, maxBytes: 600 }).read('http://app.test/app');
+    expect(inputs[1]!.fetched).toMatchObject({ truncated: true });
+    expect(inputs[1]!.fetched.bytes.byteLength).toBe(600);
+    expect(cut.text).toContain('only the first 600 bytes were read');
   });
 
   it('puts every request of the page through the guard: private names and addresses, WebSockets, file:, workers', async () => {

@@ -11,12 +11,12 @@ import type { ChromiumStatus } from '../../browser/launch-chromium.js';
 import { describeNetworkError, displayUrl } from '../../http/describe-network-error.js';
 import { assertUrlAllowed, type HostLookup } from '../../http/network-guard.js';
 import { createProxyRoute } from '../../http/proxy-route.js';
-import { toIsoDate } from '../../http/to-iso-date.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
 import { withRetry } from '../../with-retry.js';
 import { defaultUserAgent } from '../builtin/builtin-reader.js';
-import { extractHtmlPage } from '../builtin/extract-html-page.js';
 import { createRobotsPolicy } from '../builtin/robots-policy.js';
+import { type ContentExtractor, pageWithNotes } from '../extraction/content-extractor.js';
+import { defaultExtractor } from '../extraction/shared-extraction-pool.js';
 import { type GuardProxy, type ProxyProblem, startGuardProxy } from './guard-proxy.js';
 import type { DialTunnel } from './guard-tunnel.js';
 import { type Rendered, renderPage } from './render-page.js';
@@ -48,6 +48,8 @@ export interface BrowserReaderSettings {
   dial?: DialTunnel;
   /** Told each request of a page the guard proxy refused or could not carry. */
   onProxyProblem?: (problem: ProxyProblem) => void;
+  /** Parses the rendered HTML, as the builtin reader parses what it fetched; default the default settings' extraction pool. */
+  extractor?: ContentExtractor;
 }
 
 const providerId = 'browser-reader';
@@ -65,6 +67,7 @@ export function createBrowserReader(settings: BrowserReaderSettings): PageReader
   const maxBytes = settings.maxBytes ?? 5 * 1024 * 1024;
   const allowPrivateNetwork = settings.allowPrivateNetwork ?? false;
   const route = createProxyRoute(settings.proxy);
+  const extractor = () => settings.extractor ?? defaultExtractor();
   const robots =
     settings.respectRobotsTxt && settings.documents ? createDocumentRobots(settings.documents) : undefined;
   const attempt = async (url: string, signal: AbortSignal | undefined): Promise<Page> => {
@@ -92,7 +95,8 @@ export function createBrowserReader(settings: BrowserReaderSettings): PageReader
       if (rendered.kind === 'document') {
         return readDocument(settings.documents, url, rendered.contentType, signal);
       }
-      return renderedToPage(url, rendered, { proxy, maxBytes, maxRedirects: settings.maxRedirects ?? 5 });
+      const limits = { proxy, maxBytes, maxRedirects: settings.maxRedirects ?? 5 };
+      return renderedToPage(url, rendered, limits, { extractor: extractor(), signal });
     } finally {
       await proxy.close();
     }
@@ -154,14 +158,15 @@ async function renderGuarded(
 }
 
 /**
- * The one place a rendered page becomes a Page: the builtin reader's extraction of HTML + URL.
- * (With the extraction pool, this is where it is called.)
+ * The one place a rendered page becomes a Page: the DOM's HTML through the extractor the builtin
+ * reader uses (the extraction pool: a hostile DOM is parsed off this process, under its limits).
  */
-function renderedToPage(
+async function renderedToPage(
   requestedUrl: string,
   rendered: Extract<Rendered, { kind: 'html' }>,
   limits: { proxy: GuardProxy; maxBytes: number; maxRedirects: number },
-): Page {
+  extraction: { extractor: ContentExtractor; signal?: AbortSignal },
+): Promise<Page> {
   if (rendered.status >= 400) {
     const problem = limits.proxy.problemFor(rendered.url);
     if (problem) throw problemError(problem.error, rendered.url);
@@ -177,15 +182,22 @@ function renderedToPage(
       code: 'page_bad_redirect',
     });
   }
-  const html = cutToBytes(rendered.html, limits.maxBytes);
-  const { emptyShell: _shell, ...extracted } = extractHtmlPage(html, rendered.url);
-  return {
-    requestedUrl,
+  const bytes = new TextEncoder().encode(rendered.html);
+  const fetched = {
     url: rendered.url,
-    contentType: 'text/html',
-    ...extracted,
-    modifiedAt: extracted.modifiedAt ?? toIsoDate(rendered.lastModified),
+    status: rendered.status,
+    contentType: 'text/html; charset=utf-8',
+    bytes: bytes.byteLength > limits.maxBytes ? bytes.subarray(0, limits.maxBytes) : bytes,
+    truncated: bytes.byteLength > limits.maxBytes,
+    ...(rendered.lastModified ? { lastModified: rendered.lastModified } : {}),
   };
+  const content = await extraction.extractor.extract(
+    { requestedUrl, fetched, providerId },
+    { signal: extraction.signal },
+  );
+  // What the scripts wrote is in; a page still empty after them is not a shell to render again.
+  const { emptyShell: _shell, ...page } = pageWithNotes(content);
+  return page;
 }
 
 async function readDocument(
@@ -239,9 +251,4 @@ function createDocumentRobots(documents: PageReader) {
     agentToken: 'deepsearch',
     fetchRobots: (robotsUrl, signal) => documents.read(robotsUrl, { signal }).then((page) => page.text),
   });
-}
-
-function cutToBytes(html: string, maxBytes: number): string {
-  const bytes = Buffer.from(html, 'utf8');
-  return bytes.byteLength <= maxBytes ? html : bytes.subarray(0, maxBytes).toString('utf8');
 }

@@ -11,7 +11,17 @@ import { plural } from './terminal-style.js';
 
 /** One line of `deepsearch doctor`: what was checked, how it went, and what to do when it failed. */
 export interface CheckResult {
-  name: 'proxy' | 'llm' | 'model' | 'context' | 'search' | 'reader' | 'browser' | 'cache';
+  name:
+    | 'proxy'
+    | 'llm'
+    | 'model'
+    | 'context'
+    | 'search'
+    | 'reader'
+    | 'browser'
+    | 'cache'
+    | 'redis'
+    | 'postgres';
   ok: boolean;
   detail: string;
   fix?: string;

@@ -17,6 +17,7 @@ import { addRunsCommands } from './runs-command.js';
 import { addSearchCommand } from './search-command.js';
 import { addServeCommand } from './serve-command.js';
 import { addTrustCommand } from './trust-command.js';
+import { addWorkerCommand } from './worker-command.js';
 
 /** Runs the CLI and returns the exit code; never throws, never exits the process itself. */
 export async function runCli(rawIo: CliIo): Promise<number> {
@@ -37,6 +38,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   addSearchCommand(program, io);
   addReadCommand(program, io);
   addServeCommand(program, io);
+  addWorkerCommand(program, io);
   addMcpCommand(program, io);
   addInitCommand(program, io);
   addDoctorCommand(program, io);

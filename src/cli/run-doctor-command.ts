@@ -9,6 +9,7 @@ import { type CheckResult, checkCache, checkLlm, checkReader, checkSearch } from
 import { type DoctorCommandFlags, defaultDoctorPage } from './doctor-command.js';
 import { checkContextWindow } from './doctor-context-check.js';
 import { checkProxy } from './doctor-proxy-check.js';
+import { checkQueueServers } from './doctor-scale-check.js';
 import { discoverLlm } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { createTerminal, plural } from './terminal-style.js';
@@ -54,6 +55,7 @@ export async function runDoctorCommand(
     report(await checkReader(runtime, page));
     const cacheFile = config.cache.dir ? join(config.cache.dir, cacheFileName) : undefined;
     report(checkCache(config, cacheFile, sqliteLoaderFrom(io)));
+    for (const result of await checkQueueServers(config)) report(result);
   } finally {
     // A check that threw above leaves the launch to finish here (main.ts then closes the browser).
     await browser.catch(() => undefined);

@@ -430,6 +430,53 @@ export const serverConfigSchema = z
   })
   .strict();
 
+const urlOf = (schemes: readonly string[], example: string) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return schemes.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    {
+      message: `not a ${schemes.map((scheme) => scheme.replace(':', '://')).join(' or ')} URL (e.g. ${example})`,
+    },
+  );
+
+/**
+ * Queue mode (docs/scale-out.md): jobs in Redis (BullMQ), runs and events in Postgres, shared by
+ * any number of API nodes and workers. Neither URL set: the one-machine default (SQLite, jobs in
+ * the server's process). One without the other is refused at start, naming the missing one.
+ */
+export const scaleConfigSchema = z
+  .object({
+    redisUrl: urlOf(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
+    databaseUrl: urlOf(['postgres:', 'postgresql:'], 'postgres://deepsearch@127.0.0.1/deepsearch').optional(),
+    /** LLM calls at once across every worker (a shared model server); unset: no cap. */
+    llmConcurrency: z.number().int().min(1).optional(),
+    /** Runs of one API key queued or running at once; one more is refused (429 owner_busy). Unset: no limit. */
+    maxJobsPerOwner: z.number().int().min(1).optional(),
+    /** Runs waiting for a worker; one more is refused (429 server_busy). */
+    maxQueue: z.number().int().min(0).default(256),
+    /** A job's lock: a worker silent this long (dead, or stuck) loses its runs to another worker. */
+    lockSeconds: z.number().min(1).max(3600).default(30),
+  })
+  .strict()
+  .superRefine((scale, context) => {
+    const [set, missing] = scale.redisUrl
+      ? ['DEEPSEARCH_REDIS_URL', 'DEEPSEARCH_DATABASE_URL']
+      : ['DEEPSEARCH_DATABASE_URL', 'DEEPSEARCH_REDIS_URL'];
+    if (Boolean(scale.redisUrl) === Boolean(scale.databaseUrl)) return;
+    context.addIssue({
+      code: 'custom',
+      path: [scale.redisUrl ? 'databaseUrl' : 'redisUrl'],
+      message:
+        `${missing} is not set: queue mode needs both DEEPSEARCH_REDIS_URL (jobs) and DEEPSEARCH_DATABASE_URL (runs); ` +
+        `set ${missing}, or unset ${set} to run jobs in this process`,
+    });
+  });
+
 export const configSchema = z
   .object({
     llm: llmConfigSchema.default(() => llmConfigSchema.parse({})),
@@ -448,6 +495,7 @@ export const configSchema = z
     research: researchConfigSchema.default(() => researchConfigSchema.parse({})),
     runs: runsConfigSchema.default(() => runsConfigSchema.parse({})),
     network: networkConfigSchema.default(() => networkConfigSchema.parse({})),
+    scale: scaleConfigSchema.default(() => scaleConfigSchema.parse({})),
     debug: z.boolean().default(false),
   })
   .strict();
@@ -469,6 +517,7 @@ export type VendorKeys = DeepSearchConfig['keys'];
 export type ServerConfig = DeepSearchConfig['server'];
 export type SandboxConfig = DeepSearchConfig['sandbox'];
 export type ResearchConfig = DeepSearchConfig['research'];
+export type ScaleConfig = DeepSearchConfig['scale'];
 /** Dollars per million tokens by model id (runs.prices): run costs and `deepsearch eval`. */
 export type PriceTable = DeepSearchConfig['runs']['prices'];
 export type RunsConfig = DeepSearchConfig['runs'];

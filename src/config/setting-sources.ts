@@ -6,6 +6,7 @@ import { researchSettingSources } from './research-setting-sources.js';
 import { retrievalSettingSources } from './retrieval-setting-sources.js';
 import { runsSettingSources } from './runs-setting-sources.js';
 import { sandboxSettingSources } from './sandbox-setting-sources.js';
+import { scaleSettingSources } from './scale-setting-sources.js';
 
 /** 'list': comma-separated in env and flags. */
 export type SettingType = 'string' | 'integer' | 'number' | 'boolean' | 'list';
@@ -238,6 +239,7 @@ const baseSources: SettingSource[] = [
   ...researchSettingSources,
   ...runsSettingSources,
   ...networkSettingSources,
+  ...scaleSettingSources,
   {
     path: 'reader.allowPrivateNetwork',
     env: 'DEEPSEARCH_ALLOW_PRIVATE_NETWORK',

@@ -26,7 +26,7 @@ export interface ResearchRoutesOptions {
   heartbeatMs?: number;
 }
 
-const maxListLimit = 100;
+export const maxListLimit = 100;
 
 /**
  * The async run API under /v1: POST /research starts a job that runs whether or not a client
@@ -162,14 +162,14 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
   return app;
 }
 
-function booleanParam(value: string | undefined, name: string): boolean {
+export function booleanParam(value: string | undefined, name: string): boolean {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   throw new InputError(`${name} must be true or false`, { param: name, code: 'invalid_value' });
 }
 
 /** Last-Event-ID (a reconnecting EventSource sends it) or ?after=: events after this seq. */
-function afterSeq(c: Context<ServerEnv>): number {
+export function afterSeq(c: Context<ServerEnv>): number {
   const header = c.req.header('last-event-id');
   const raw = header ?? c.req.query('after');
   return raw === undefined || raw === ''
@@ -177,7 +177,7 @@ function afterSeq(c: Context<ServerEnv>): number {
     : integerParam(raw, header !== undefined ? 'Last-Event-ID' : 'after', 0);
 }
 
-function integerParam(raw: string | undefined, name: string, fallback: number): number {
+export function integerParam(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^\d{1,15}$/.test(raw.trim()))
     throw new InputError(`${name} must be a whole number (got "${raw.slice(0, 40)}")`, {
@@ -187,7 +187,7 @@ function integerParam(raw: string | undefined, name: string, fallback: number): 
   return Number(raw.trim());
 }
 
-function interruptedError(id: string) {
+export function interruptedError(id: string) {
   return {
     message: `the process running it stopped; POST /v1/research/${id}/resume goes on from its last checkpoint`,
     type: 'server_error',
@@ -195,7 +195,7 @@ function interruptedError(id: string) {
   };
 }
 
-function runNotFound(id: string): HttpError {
+export function runNotFound(id: string): HttpError {
   return new HttpError(`no run '${echoInput(id)}'`, {
     status: 404,
     type: 'not_found_error',

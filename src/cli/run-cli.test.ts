@@ -79,6 +79,7 @@ const commands = {
     'reader-timeout',
     'reader',
     'respect-robots-txt',
+    'chromium-path',
     'reader-max-bytes',
     'extract-timeout',
     'extract-memory-mb',

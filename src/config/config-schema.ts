@@ -199,7 +199,8 @@ export const extractionConfigSchema = z
 
 export const readerConfigSchema = z
   .object({
-    provider: providerName.default('builtin'),
+    /** auto: builtin, and the browser reader for app shells when Chromium is installed. */
+    provider: providerName.default('auto'),
     timeoutSeconds: z.number().positive().default(20),
     maxBytes: z
       .number()
@@ -219,6 +220,8 @@ export const readerConfigSchema = z
     fileRoots: z.array(z.string().min(1)).default([]),
     /** Skip pages a site's robots.txt disallows. Off by default: pages are read for a person's question. */
     respectRobotsTxt: z.boolean().default(false),
+    /** Chromium's executable (the browser reader, PDF export of reports); unset: the usual install paths are tried. */
+    chromiumPath: z.string().min(1).optional(),
     /** Jina Reader (`provider: 'jina'`); the key is optional (keyless requests get a lower rate limit). */
     jina: z
       .object({ apiKey: z.string().min(1).optional(), baseURL: urlSetting.optional() })
@@ -424,8 +427,6 @@ export const serverConfigSchema = z
       .default(1024 * 1024),
     /** On SIGTERM, how long running requests may take to finish before they are cancelled. */
     shutdownGraceSeconds: z.number().min(0).default(30),
-    /** Chromium's executable (PDF export of reports); unset: the usual install paths are tried. */
-    chromiumPath: z.string().min(1).optional(),
   })
   .strict();
 

@@ -279,7 +279,8 @@ const baseSources: SettingSource[] = [
     env: 'DEEPSEARCH_READER',
     flag: 'reader',
     type: 'string',
-    description: 'page reader: builtin (default) or jina (Jina Reader)',
+    description:
+      'page reader: auto (default: builtin, Chromium for pages scripts write), builtin, browser (Chromium) or jina',
   },
   {
     path: 'reader.respectRobotsTxt',
@@ -287,6 +288,14 @@ const baseSources: SettingSource[] = [
     flag: 'respect-robots-txt',
     type: 'boolean',
     description: "skip pages a site's robots.txt disallows for deepsearch (default false)",
+  },
+  {
+    path: 'reader.chromiumPath',
+    env: 'DEEPSEARCH_CHROMIUM_PATH',
+    flag: 'chromium-path',
+    type: 'string',
+    description:
+      'Chromium executable for the browser reader and PDF export of reports (default: /usr/bin/chromium if present)',
   },
   {
     path: 'reader.jina.apiKey',
@@ -452,14 +461,6 @@ const serverSources: SettingSource[] = [
     flag: 'shutdown-grace',
     type: 'number',
     description: 'serve: seconds running requests get to finish on SIGTERM (default 30)',
-  },
-  {
-    path: 'server.chromiumPath',
-    env: 'DEEPSEARCH_CHROMIUM_PATH',
-    flag: 'chromium-path',
-    type: 'string',
-    description:
-      'serve: Chromium for PDF export of reports (default: /usr/bin/chromium or another usual path)',
   },
 ];
 

@@ -99,7 +99,7 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       const record = owned(c);
       // Whether POST /research/{id}/resume would take it now: a page shows Resume only then.
       const resumable = !jobs.get(record.id) && isResumable({ store, runId: record.id, owner: c.var.owner });
-      const formats = reportFormats(record, findChromium(runtime.config.server.chromiumPath));
+      const formats = reportFormats(record, findChromium(runtime.config.reader.chromiumPath));
       return c.json({
         ...runObject(record),
         resumable,
@@ -108,7 +108,7 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
     });
     // The finished report as a file: md, html, json, or pdf (Chromium's print, where it runs).
     app.get(`${base}/:id/report`, async (c) =>
-      exportReport(owned(c), c.req.query('format'), findChromium(runtime.config.server.chromiumPath)),
+      exportReport(owned(c), c.req.query('format'), findChromium(runtime.config.reader.chromiumPath)),
     );
     app.get(`${base}/:id/events`, (c) => {
       const record = owned(c);

@@ -105,7 +105,7 @@ export const embeddingConfigSchema = z
     /** Ask for (and check) vectors of this size, where the service supports it. */
     dimensions: z.number().int().positive().optional(),
     batchSize: z.number().int().min(1).max(2048).default(64),
-    /** Jina: embed a page's chunks with late chunking (seed 001). */
+    /** Jina: embed a page's chunks with late chunking, so each chunk's vector sees the page around it. */
     lateChunking: z.boolean().default(true),
     timeoutSeconds: z.number().positive().default(30),
     maxRetries: z.number().int().min(0).max(10).default(2),
@@ -347,7 +347,7 @@ export const sandboxConfigSchema = z
   .strict();
 
 /**
- * Research mode's controller (seed 004): sections in parallel, hops per section, the librarian's
+ * Research mode's controller: sections in parallel, hops per section, the librarian's
  * coverage, and how query generation reacts when a section stops making progress.
  */
 export const researchConfigSchema = z

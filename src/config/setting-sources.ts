@@ -23,6 +23,12 @@ export interface SettingSource {
   negate?: boolean;
 }
 
+/** The value a flag takes, as help shows it (`--max-steps <integer>`); none for a switch. */
+export function flagPlaceholder(source: Pick<SettingSource, 'type'>): string | undefined {
+  if (source.type === 'boolean') return undefined;
+  return source.type === 'string' ? 'value' : source.type === 'list' ? 'a,b' : source.type;
+}
+
 const searchKeyNames: Readonly<Record<SearchKeyProviderId, string>> = {
   brave: 'Brave Search',
   serper: 'Serper',

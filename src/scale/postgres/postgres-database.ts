@@ -1,6 +1,7 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { maskProxyUrl } from '../../config/proxy-settings.js';
 import { ConfigError } from '../../errors/index.js';
+import { importQueuePackage } from '../import-queue-package.js';
 import { migratePostgres } from './postgres-schema.js';
 
 /** What the stores need of Postgres: queries, transactions, and the pool's end. */
@@ -66,18 +67,7 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Postgr
 
 async function openPool(options: PostgresDatabaseOptions): Promise<Pool> {
   const where = maskProxyUrl(options.url);
-  let pg: typeof import('pg').default;
-  try {
-    pg = (await import('pg')).default;
-  } catch (cause) {
-    throw new ConfigError(
-      `queue mode needs the pg package, which cannot load (${String(cause)}); reinstall deepsearch`,
-      {
-        code: 'config_scale_unavailable',
-        cause,
-      },
-    );
-  }
+  const pg = await importQueuePackage('pg', async () => (await import('pg')).default);
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,

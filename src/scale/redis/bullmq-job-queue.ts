@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
+import { importQueuePackage } from '../import-queue-package.js';
 import {
   busyMessage,
   type JobQueue,
@@ -49,7 +50,7 @@ export async function createBullmqJobQueue(options: BullmqJobQueueOptions): Prom
     redis.disconnect();
     throw error;
   }
-  const bullmq = await import('bullmq');
+  const bullmq = await importQueuePackage('bullmq', () => import('bullmq'));
   const queue = new bullmq.Queue<QueuedJob>('runs', { connection: redis, prefix });
   // BullMQ prints a connection error to the console unless someone listens: the caller's log does.
   queue.on('error', (error) => options.onError?.(error));

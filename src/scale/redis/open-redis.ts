@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { maskProxyUrl } from '../../config/proxy-settings.js';
 import { ConfigError } from '../../errors/index.js';
+import { importQueuePackage } from '../import-queue-package.js';
 
 /**
  * A connection to the deployment's Redis (DEEPSEARCH_REDIS_URL), made when queue mode starts:
@@ -11,18 +12,7 @@ import { ConfigError } from '../../errors/index.js';
  * instead of hanging while Redis is away.
  */
 export async function openRedis(url: string, options: { name: string; failFast?: boolean }): Promise<Redis> {
-  let Client: typeof Redis;
-  try {
-    Client = (await import('ioredis')).Redis;
-  } catch (cause) {
-    throw new ConfigError(
-      `queue mode needs the ioredis package, which cannot load (${String(cause)}); reinstall deepsearch`,
-      {
-        code: 'config_scale_unavailable',
-        cause,
-      },
-    );
-  }
+  const Client = await importQueuePackage('ioredis', async () => (await import('ioredis')).Redis);
   const client = new Client(url, {
     lazyConnect: true,
     maxRetriesPerRequest: options.failFast ? 1 : null,

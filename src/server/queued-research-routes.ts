@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import { InputError } from '../errors/index.js';
 import { isResumable, resumableRecord } from '../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
 import type { DeepSearchRuntime } from '../runtime.js';
@@ -8,14 +7,7 @@ import type { QueueMode } from '../scale/open-queue-mode.js';
 import { enqueueRun, postRun } from '../scale/queued-runtime.js';
 import { readJsonObject } from './read-chat-request.js';
 import { parseResearchRequest, parseResumeRequest } from './research-request.js';
-import {
-  afterSeq,
-  booleanParam,
-  integerParam,
-  interruptedError,
-  maxListLimit,
-  runNotFound,
-} from './research-routes.js';
+import { afterSeq, interruptedError, runListQuery, runNotFound } from './research-routes.js';
 import { streamFollowedEvents } from './run-events-stream.js';
 import { runListItem, runObject } from './run-object.js';
 import type { ServerEnv } from './server-env.js';
@@ -134,21 +126,7 @@ export function createQueuedResearchRoutes(options: {
     });
   }
   app.get('/runs', async (c) => {
-    const limit = integerParam(c.req.query('limit'), 'limit', 20);
-    if (limit < 1 || limit > maxListLimit)
-      throw new InputError(`limit must be between 1 and ${maxListLimit}`, {
-        param: 'limit',
-        code: 'invalid_value',
-      });
-    const before = c.req.query('before');
-    const { runs, hasMore } = await store.list({
-      owner: c.var.owner,
-      limit,
-      q: c.req.query('q') || undefined,
-      before: before === undefined ? undefined : integerParam(before, 'before', 0) * 1000,
-      // `deepsearch eval` records a run per question: the history shows them only when asked.
-      withoutEvaluations: !booleanParam(c.req.query('include_evaluations'), 'include_evaluations'),
-    });
+    const { runs, hasMore } = await store.list(runListQuery(c));
     const data = await Promise.all(
       runs.map(async (run) => runListItem((await interrupted(run)) ? { ...run, status: 'failed' } : run)),
     );

@@ -4,7 +4,7 @@ import { findChromium } from '../providers/browser/launch-chromium.js';
 import { renderPlanMarkdown } from '../research/plan/plan-markdown.js';
 import { isOrphaned, isResumable, resumableRecord } from '../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
-import type { RunStore } from '../runs/run-store.js';
+import type { RunListQuery, RunStore } from '../runs/run-store.js';
 import type { DeepSearchRuntime } from '../runtime.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { echoInput } from './echo-input.js';
@@ -141,25 +141,30 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
     });
   }
   app.get('/runs', (c) => {
-    const limit = integerParam(c.req.query('limit'), 'limit', 20);
-    if (limit < 1 || limit > maxListLimit)
-      throw new InputError(`limit must be between 1 and ${maxListLimit}`, {
-        param: 'limit',
-        code: 'invalid_value',
-      });
-    const before = c.req.query('before');
-    const { runs, hasMore } = store.list({
-      owner: c.var.owner,
-      limit,
-      q: c.req.query('q') || undefined,
-      before: before === undefined ? undefined : integerParam(before, 'before', 0) * 1000,
-      // `deepsearch eval` records a run per question: the history shows them only when asked.
-      withoutEvaluations: !booleanParam(c.req.query('include_evaluations'), 'include_evaluations'),
-    });
+    const { runs, hasMore } = store.list(runListQuery(c));
     const data = runs.map((run) => runListItem(interrupted(run) ? { ...run, status: 'failed' } : run));
     return c.json({ object: 'list', data, has_more: hasMore });
   });
   return app;
+}
+
+/** GET /runs's query (limit, before, q, include_evaluations), checked, as the run store takes it. */
+export function runListQuery(c: Context<ServerEnv>): RunListQuery {
+  const limit = integerParam(c.req.query('limit'), 'limit', 20);
+  if (limit < 1 || limit > maxListLimit)
+    throw new InputError(`limit must be between 1 and ${maxListLimit}`, {
+      param: 'limit',
+      code: 'invalid_value',
+    });
+  const before = c.req.query('before');
+  return {
+    owner: c.var.owner,
+    limit,
+    q: c.req.query('q') || undefined,
+    before: before === undefined ? undefined : integerParam(before, 'before', 0) * 1000,
+    // `deepsearch eval` records a run per question: the history shows them only when asked.
+    withoutEvaluations: !booleanParam(c.req.query('include_evaluations'), 'include_evaluations'),
+  };
 }
 
 export function booleanParam(value: string | undefined, name: string): boolean {

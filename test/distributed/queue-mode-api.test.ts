@@ -19,22 +19,23 @@ import {
   startApiNode,
   startBuiltWorker,
 } from '../helpers/queue-cluster.js';
-import { researchRoutes, researchTopic, researchWebPages } from '../helpers/research-fake-llm.js';
+import {
+  researchRoutes,
+  researchSearxngResults,
+  researchTopic,
+  researchWebPages,
+} from '../helpers/research-fake-llm.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 import {
-  hasPostgres,
-  hasRedis,
+  needServices,
   type PostgresService,
   type RunningService,
-  serviceMissing,
   startPostgres,
   startRedis,
 } from '../helpers/scale-services.js';
 import { sseData } from '../helpers/server-harness.js';
 
-const available = hasRedis() && hasPostgres();
-if (!hasRedis()) serviceMissing('redis-server', 'apt-get install redis-server');
-if (!hasPostgres()) serviceMissing('Postgres', 'apt-get install postgresql');
+const available = needServices('redis', 'postgres');
 
 const waitFor = <T>(probe: () => T | Promise<T>, timeout = 60_000) =>
   vi.waitUntil(probe, { timeout, interval: 50 });
@@ -58,12 +59,7 @@ beforeAll(async () => {
     startFakeWeb({ pages: researchWebPages }),
   ]);
   searxng = await startFakeSearxng({
-    results: {
-      'European heat pump sales': [
-        { url: `${web.url}/ehpa`, title: 'EHPA market report', content: 'Market data for Europe.' },
-        { url: `${web.url}/iea`, title: 'IEA heat pumps', content: 'An outlook for heat pumps.' },
-      ],
-    },
+    results: researchSearxngResults(web.url),
   });
   const routes = researchRoutes(web.url);
   const agent = routes.agent_action as (request: FakeOpenAiRequest) => FakeOpenAiReply;

@@ -50,6 +50,23 @@ export function serviceMissing(name: string, install: string): string {
 export const hasRedis = () => onPath('redis-server') !== undefined;
 export const hasPostgres = () => postgresBin() !== undefined;
 
+const services = {
+  redis: { has: hasRedis, name: 'redis-server', install: 'apt-get install redis-server' },
+  postgres: { has: hasPostgres, name: 'Postgres', install: 'apt-get install postgresql' },
+};
+
+/** Whether every named service is installed; each missing one is announced (and fails in CI). */
+export function needServices(...names: Array<keyof typeof services>): boolean {
+  let available = true;
+  for (const name of names) {
+    const service = services[name];
+    if (service.has()) continue;
+    serviceMissing(service.name, service.install);
+    available = false;
+  }
+  return available;
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -14,18 +14,15 @@ import { createPostgresRunStore } from '../../src/scale/postgres/postgres-run-st
 import { createBullmqJobQueue } from '../../src/scale/redis/bullmq-job-queue.js';
 import {
   freePort,
-  hasPostgres,
   hasRedis,
+  needServices,
   type PostgresService,
   type RunningService,
-  serviceMissing,
   startPostgres,
   startRedis,
 } from '../helpers/scale-services.js';
 
-const available = hasRedis() && hasPostgres();
-if (!hasRedis()) serviceMissing('redis-server', 'apt-get install redis-server');
-if (!hasPostgres()) serviceMissing('Postgres', 'apt-get install postgresql');
+const available = needServices('redis', 'postgres');
 let redis: RunningService | undefined;
 let postgres: PostgresService | undefined;
 let folder: string;

@@ -10,10 +10,9 @@ import {
   type RunningJob,
 } from '../../src/scale/job-queue.js';
 import { createBullmqJobQueue } from '../../src/scale/redis/bullmq-job-queue.js';
-import { hasRedis, type RunningService, serviceMissing, startRedis } from '../helpers/scale-services.js';
+import { needServices, type RunningService, startRedis } from '../helpers/scale-services.js';
 
-const redisAvailable = hasRedis();
-if (!redisAvailable) serviceMissing('redis-server', 'apt-get install redis-server');
+const redisAvailable = needServices('redis');
 let redis: RunningService | undefined;
 beforeAll(async () => {
   if (redisAvailable) redis = await startRedis();

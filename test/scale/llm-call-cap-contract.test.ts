@@ -9,10 +9,9 @@ import {
 } from '../../src/providers/search/limit-concurrency.js';
 import { openRedis } from '../../src/scale/redis/open-redis.js';
 import { createRedisSemaphore } from '../../src/scale/redis/redis-semaphore.js';
-import { hasRedis, type RunningService, serviceMissing, startRedis } from '../helpers/scale-services.js';
+import { needServices, type RunningService, startRedis } from '../helpers/scale-services.js';
 
-const redisAvailable = hasRedis();
-if (!redisAvailable) serviceMissing('redis-server', 'apt-get install redis-server');
+const redisAvailable = needServices('redis');
 let redis: RunningService | undefined;
 const clients: Redis[] = [];
 beforeAll(async () => {

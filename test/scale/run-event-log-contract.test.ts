@@ -11,18 +11,14 @@ import { createPostgresRunStore } from '../../src/scale/postgres/postgres-run-st
 import { createRedisRunEventLog } from '../../src/scale/redis/redis-run-event-log.js';
 import { createMemoryRunEventLog, type RunEventLog } from '../../src/scale/run-event-log.js';
 import {
-  hasPostgres,
-  hasRedis,
+  needServices,
   type PostgresService,
   type RunningService,
-  serviceMissing,
   startPostgres,
   startRedis,
 } from '../helpers/scale-services.js';
 
-const available = hasRedis() && hasPostgres();
-if (!hasRedis()) serviceMissing('redis-server', 'apt-get install redis-server');
-if (!hasPostgres()) serviceMissing('Postgres', 'apt-get install postgresql');
+const available = needServices('redis', 'postgres');
 let redis: RunningService | undefined;
 let postgres: PostgresService | undefined;
 beforeAll(async () => {

@@ -8,18 +8,12 @@ import { RunClaimError, StaleAttemptError } from '../../src/runs/stale-attempt-e
 import { type AsyncRunStore, toAsyncRunStore } from '../../src/scale/async-run-store.js';
 import { createPostgresDatabase } from '../../src/scale/postgres/postgres-database.js';
 import { createPostgresRunStore } from '../../src/scale/postgres/postgres-run-store.js';
-import {
-  hasPostgres,
-  type PostgresService,
-  serviceMissing,
-  startPostgres,
-} from '../helpers/scale-services.js';
+import { needServices, type PostgresService, startPostgres } from '../helpers/scale-services.js';
 
 type Retention = { maxRuns: number; maxAgeDays: number };
 type Factory = (clock: { now: number }, retention?: Retention) => Promise<AsyncRunStore>;
 
-const postgresAvailable = hasPostgres();
-if (!postgresAvailable) serviceMissing('Postgres', 'apt-get install postgresql');
+const postgresAvailable = needServices('postgres');
 let postgres: PostgresService | undefined;
 beforeAll(async () => {
   if (postgresAvailable) postgres = await startPostgres();

@@ -9,15 +9,9 @@ import type { HostHealthChange } from '../../src/retrieval/host-health.js';
 import { createPostgresDatabase } from '../../src/scale/postgres/postgres-database.js';
 import { createPostgresTrustStore } from '../../src/scale/postgres/postgres-trust-store.js';
 import { type TrustStore, toTrustStore } from '../../src/scale/trust-store.js';
-import {
-  hasPostgres,
-  type PostgresService,
-  serviceMissing,
-  startPostgres,
-} from '../helpers/scale-services.js';
+import { needServices, type PostgresService, startPostgres } from '../helpers/scale-services.js';
 
-const postgresAvailable = hasPostgres();
-if (!postgresAvailable) serviceMissing('Postgres', 'apt-get install postgresql');
+const postgresAvailable = needServices('postgres');
 let postgres: PostgresService | undefined;
 let folder: string;
 beforeAll(async () => {

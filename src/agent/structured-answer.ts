@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../errors/index.js';
 import type { LlmClient, TokenUsage } from '../providers/spec/llm-client.js';
 import type { DeepSearchResult } from './agent-types.js';

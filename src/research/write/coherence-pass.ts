@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Reference } from '../../agent/agent-types.js';
 import { callLlm } from '../../agent/run-context.js';
 import type { ResearchContext } from '../research-context.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Reference } from '../../agent/agent-types.js';
 import { callLlm } from '../../agent/run-context.js';
 import { urlKey } from '../../retrieval/normalize-url.js';

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { closedPortUrl } from '../../src/testing/fake-http-server.js';
 import { builtCliEnvironment, type CliRun, cliPath, runBuiltCli } from '../helpers/run-built-cli.js';
 
 // dist/cli/main.js runs the bundle of scripts/build-cli.mjs; tsc's separate modules of the same
@@ -39,14 +39,6 @@ function runModules(args: string[], env: Record<string, string>): Promise<CliRun
 const work = mkdtempSync(join(tmpdir(), 'deepsearch-bundle-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('the bundled CLI (dist/cli/main.js) against the modules it is built from', () => {
   it('gives the same exit code and message for each kind of failure', async () => {
     const badValue = join(work, 'bad.json');
@@ -61,7 +53,7 @@ describe('the bundled CLI (dist/cli/main.js) against the modules it is built fro
       '# Key rotation\n\nSigning keys are rotated every ninety days by the security team.\n',
     );
     expect((await runBuiltCli(['kb', 'add', note, '--kb', base, '--quiet'])).code).toBe(0);
-    const searxng = `http://127.0.0.1:${await closedPort()}`;
+    const searxng = await closedPortUrl();
     const cases: Array<{ args: string[]; env?: Record<string, string>; code: number; stderr: RegExp }> = [
       // ConfigError: a value out of range, a file that is not JSON, a provider that does not exist.
       {

@@ -1,6 +1,12 @@
 import type { BudgetConfig, LlmRole } from '../config/config-schema.js';
+import type {
+  BudgetReport,
+  RoleUsage,
+  StopReason,
+  TimingReport,
+  UsageReport,
+} from '../events/agent-types.js';
 import type { LlmCallRecord } from '../providers/spec/llm-client.js';
-import type { BudgetReport, RoleUsage, StopReason, TimingReport, UsageReport } from './agent-types.js';
 
 /** Share of tokens and time for regular steps; the rest is kept for the forced final answer. */
 const regularShare = 0.85;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEventListener } from '../agent/agent-events.js';
-import type { DeepSearchResult } from '../agent/agent-types.js';
+import { deepSearch } from '../api/deep-search.js';
 import { redactConfig } from '../config/redact-config.js';
-import { deepSearch } from '../deep-search.js';
 import { InputError } from '../errors/index.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
 import { describeRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';

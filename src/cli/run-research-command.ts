@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { AgentEvent } from '../agent/agent-events.js';
 import { AbortedError, InputError } from '../errors/index.js';
+import type { AgentEvent } from '../events/agent-events.js';
+import type { ResearchPlan } from '../events/research-types.js';
 import { parsePlanMarkdown, renderPlanMarkdown } from '../research/plan/plan-markdown.js';
-import type { ResearchPlan } from '../research/research-types.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';

@@ -1,7 +1,7 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { settingSources } from '../config/setting-sources.js';
-import type { ResearchReport } from '../research/research-types.js';
+import type { ResearchReport } from '../events/research-types.js';
 import type { RunRecord } from '../runs/run-record.js';
 import type { CliIo } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';

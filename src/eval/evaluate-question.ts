@@ -1,8 +1,8 @@
-import type { DeepSearchResult } from '../agent/agent-types.js';
 import type { PriceTable } from '../config/config-schema.js';
 import { isAbortError, isAuthenticationError, isConfigError } from '../errors/index.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
 import type { LlmCallRecord } from '../providers/spec/llm-client.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { costOfCalls, tokensOfCalls } from './cost-of-calls.js';
 import type { EvalQuestion, EvalRecord, EvalReference } from './eval-types.js';
 import { gradeAnswer } from './judge/grade-answer.js';

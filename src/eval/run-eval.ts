@@ -1,5 +1,5 @@
 import type { PriceTable } from '../config/config-schema.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { EvalQuestion, EvalRecord } from './eval-types.js';
 import { evaluateQuestion, stopsEvaluation } from './evaluate-question.js';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { DeepSearchResult } from '../agent/agent-types.js';
 import { renderAnswerMarkdown } from '../agent/citations/format-footnotes.js';
 import { referenceJson } from '../agent/citations/reference-json.js';
+import { deepSearch } from '../api/deep-search.js';
 import { budgetPresets, reasoningEfforts } from '../config/budget-presets.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { definedOnly } from '../config/derive-config.js';
-import { deepSearch } from '../deep-search.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
 import { defineMcpTool } from './mcp-tool.js';
 
 const hostList = (what: string) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { referenceJson } from '../agent/citations/reference-json.js';
+import { research } from '../api/research.js';
 import { parsePlanMarkdown } from '../research/plan/plan-markdown.js';
-import { research } from '../research.js';
 import { inputSchema as deepSearchInput, overridesOf } from './deep-search-tool.js';
 import { defineMcpTool } from './mcp-tool.js';
 

@@ -5,8 +5,8 @@ import {
   type StoredRestore,
 } from '../agent/run-checkpoint.js';
 import type { RunContext } from '../agent/run-context.js';
+import type { ResearchPlan, SectionEvidence } from '../events/research-types.js';
 import type { ProposedFact } from './plan/probe-data-points.js';
-import type { ResearchPlan, SectionEvidence } from './research-types.js';
 import type { DraftedReport, WrittenReport } from './write/write-report.js';
 
 export type ResearchEstimate = { tokens: number; timeMs: number; llmCalls: number };

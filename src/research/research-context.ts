@@ -1,16 +1,16 @@
-import type { DeepSearchResult } from '../agent/agent-types.js';
 import type { Budget, ChildBudgetLimits } from '../agent/budget.js';
-import type { EventBus } from '../agent/event-bus.js';
 import type { RunContext } from '../agent/run-context.js';
 import { type DeepSearchInput, prepareRun } from '../agent/run-deep-search.js';
 import { runLoop } from '../agent/run-loop.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { Persona, ResearchPlan } from '../events/research-types.js';
 import {
   type ResearchCheckpoint,
   ResearchProgress,
   type ResearchRestore,
   taskRestore,
 } from './research-checkpoint.js';
-import type { Persona, ResearchPlan } from './research-types.js';
 
 export interface ResearchInput
   extends Omit<DeepSearchInput, 'question' | 'history' | 'restore' | 'onCheckpoint'> {

@@ -1,11 +1,11 @@
 import { AbortedError, throwIfAborted } from '../errors/index.js';
+import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
 import { gatherEvidence } from './gather/gather-evidence.js';
 import { estimateResearch } from './plan/estimate-research.js';
 import { planResearch } from './plan/plan-research.js';
 import { renderReportMarkdown } from './render-report-markdown.js';
 import type { ResearchEstimate } from './research-checkpoint.js';
 import { createResearchContext, type ResearchContext, type ResearchInput } from './research-context.js';
-import type { ResearchPlan, ResearchReport } from './research-types.js';
 import { type WrittenReport, writeReport } from './write/write-report.js';
 
 export type { ResearchInput } from './research-context.js';

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../agent/agent-events.js';
 import { createRedactor } from '../errors/index.js';
+import type { AgentEvent } from '../events/agent-events.js';
 import type { NewRun } from './run-record.js';
 import { createRunRecorder } from './run-recorder.js';
 import { createRunStore } from './run-store.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Handler } from 'hono';
 import { InputError, isBlockedUrlError } from '../errors/index.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { LogLine } from './access-log.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { ownerShareOf } from './fair-share.js';

@@ -1,5 +1,5 @@
-import type { AgentEventListener } from '../agent/agent-events.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { type CompletionContent, referenceDetails } from './completion-content.js';
 import type { RunRequest } from './run-request.js';
 import { urlCitations } from './url-citations.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { InputError } from '../errors/index.js';
 import type { RunStore } from '../runs/run-store.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { createTestConfig } from '../testing/test-config.js';
 import { createConcurrencyLimiter } from './concurrency-limiter.js';
 import { createResearchJobs } from './research-jobs.js';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent } from '../agent/agent-events.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { InputError, isAbortError } from '../errors/index.js';
+import type { AgentEvent } from '../events/agent-events.js';
 import type { RunStatus } from '../runs/run-record.js';
 import { runSettings } from '../runs/run-recording.js';
 import type { RunStore } from '../runs/run-store.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { toErrorResponse } from './openai-error.js';
 

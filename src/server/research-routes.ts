@@ -3,7 +3,7 @@ import { InputError } from '../errors/index.js';
 import { isOrphaned, isResumable, resumableRecord } from '../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { echoInput } from './echo-input.js';
 import { HttpError } from './http-error.js';

@@ -5,7 +5,7 @@ import type { ServerConfig } from '../config/config-schema.js';
 import { ConfigError } from '../errors/index.js';
 import { describeNonPublicAddress } from '../providers/http/network-guard.js';
 import { searchProviderIds } from '../providers/search/search-registry.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { LogLine } from './access-log.js';
 import { createServerApp } from './server-app.js';
 

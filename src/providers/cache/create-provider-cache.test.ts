@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cacheConfigSchema, searchConfigSchema } from '../../config/config-schema.js';
-import { createRuntime } from '../../runtime.js';
+import { createRuntime } from '../../runtime/create-runtime.js';
 import { createFakeReader } from '../../testing/fake-reader.js';
 import { createFakeSearch } from '../../testing/fake-search.js';
 import { startFakeSearxng } from '../../testing/fake-searxng-server.js';

@@ -1,7 +1,7 @@
 import type { RunContext } from '../../agent/run-context.js';
+import type { ResearchEvidence, ResearchPlan } from '../../events/research-types.js';
 import { probeDataPoints } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
-import type { ResearchEvidence, ResearchPlan } from '../research-types.js';
 import { advisoryCall } from './advisory-call.js';
 import { BudgetShares } from './budget-shares.js';
 import { HopSlots } from './hop-slots.js';

@@ -1,4 +1,4 @@
-import type { ResearchPlan } from '../research-types.js';
+import type { ResearchPlan } from '../../events/research-types.js';
 
 /** Rough cost of one deep-search question in a hop (prompts grow with what was read). */
 const tokensPerQuestion = 40_000;

@@ -1,14 +1,14 @@
-import type { Reference } from '../../agent/agent-types.js';
 import { isAbortError } from '../../errors/index.js';
-import { createConcurrencyLimit } from '../../providers/search/limit-concurrency.js';
-import type { ResearchContext } from '../research-context.js';
+import type { Reference } from '../../events/agent-types.js';
 import type {
   Contradiction,
   FactCheckReport,
   ReportSection,
   ResearchEvidence,
   SectionEvidence,
-} from '../research-types.js';
+} from '../../events/research-types.js';
+import { createConcurrencyLimit } from '../../providers/search/limit-concurrency.js';
+import type { ResearchContext } from '../research-context.js';
 import { coherencePass } from './coherence-pass.js';
 import { createFactCheckCycle, factCheck } from './fact-check.js';
 import { finalReview } from './final-review.js';

@@ -1,10 +1,15 @@
-import type { AgentEventListener } from './agent/agent-events.js';
-import type { DeepSearchResult } from './agent/agent-types.js';
-import type { DeepSearchConfig } from './config/config-schema.js';
-import { type ConfigOverrides, deriveConfig } from './config/derive-config.js';
-import { InputError } from './errors/index.js';
-import { createRunHandle, type RunHandle } from './run-handle.js';
-import { type AskOptions, createRuntime, type DeepSearchRuntime, type RuntimeOptions } from './runtime.js';
+import type { DeepSearchConfig } from '../config/config-schema.js';
+import { type ConfigOverrides, deriveConfig } from '../config/derive-config.js';
+import { InputError } from '../errors/index.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import { createRunHandle, type RunHandle } from '../events/run-handle.js';
+import {
+  type AskOptions,
+  createRuntime,
+  type DeepSearchRuntime,
+  type RuntimeOptions,
+} from '../runtime/create-runtime.js';
 
 /** What every run of the library API takes besides its question. */
 export interface RunOptions {

@@ -1,8 +1,8 @@
-import { deriveConfig } from './config/derive-config.js';
+import { deriveConfig } from '../config/derive-config.js';
+import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
+import { createRunHandle, type RunHandle } from '../events/run-handle.js';
 import type { DeepSearchOptions, RunOptions } from './deep-search.js';
 import { runtimeFor } from './deep-search.js';
-import type { ResearchPlan, ResearchReport } from './research/research-types.js';
-import { createRunHandle, type RunHandle } from './run-handle.js';
 
 /** Research's options: those of every run, where its providers come from, and an edited plan. */
 export type ResearchRunOptions = RunOptions &

@@ -1,7 +1,7 @@
-import { assertFitsContext } from './providers/llm/assert-fits-context.js';
-import { type FittedContext, fitContextWindow } from './providers/llm/fit-context-window.js';
-import { assertSearchConfigured } from './providers/search/search-provider-choice.js';
-import type { AskOptions } from './runtime.js';
+import { assertFitsContext } from '../providers/llm/assert-fits-context.js';
+import { type FittedContext, fitContextWindow } from '../providers/llm/fit-context-window.js';
+import { assertSearchConfigured } from '../providers/search/search-provider-choice.js';
+import type { AskOptions } from './create-runtime.js';
 import type { RuntimeProviders } from './runtime-providers.js';
 
 /**

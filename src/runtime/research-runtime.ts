@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { InputError } from './errors/index.js';
-import { isResearchRestore, type ResearchRestore } from './research/research-checkpoint.js';
-import type { ResearchReport } from './research/research-types.js';
-import { startRecording } from './runs/run-recording.js';
-import type { ResearchOptions, ResumeOptions } from './runtime.js';
-import { fitRun } from './runtime-fit-run.js';
+import { InputError } from '../errors/index.js';
+import type { ResearchReport } from '../events/research-types.js';
+import { isResearchRestore, type ResearchRestore } from '../research/research-checkpoint.js';
+import { startRecording } from '../runs/run-recording.js';
+import type { ResearchOptions, ResumeOptions } from './create-runtime.js';
+import { fitRun } from './fit-run.js';
+import { findResumeTarget, resumedOptions } from './resume-runtime.js';
 import type { RuntimeProviders } from './runtime-providers.js';
-import { findResumeTarget, resumedOptions } from './runtime-resume.js';
 
 /**
  * Research mode on the runtime's providers: fitted to the model's window, recorded in the run
@@ -21,7 +21,7 @@ export async function researchRuntime(
 ): Promise<ResearchReport> {
   const { runs, redact, trust } = runtime;
   const [{ runResearch }, fitted] = await Promise.all([
-    import('./research/run-research.js'),
+    import('../research/run-research.js'),
     fitRun(runtime, topic, researchOptions),
   ]);
   const runConfig = fitted.config;

@@ -1,4 +1,4 @@
-import type { Confidence, Reference, UsageReport } from '../agent/agent-types.js';
+import type { Confidence, Reference, UsageReport } from './agent-types.js';
 
 /**
  * How a required data point is found (seed 004's Research Extractor): ask the model and verify

@@ -1,28 +1,28 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { AgentEventListener } from './agent/agent-events.js';
-import type { DeepSearchResult } from './agent/agent-types.js';
-import type { AnswerSchema, StructuredAnswer } from './agent/structured-answer.js';
-import type { DeepSearchConfig } from './config/config-schema.js';
-import type { ConfigOverrides } from './config/derive-config.js';
-import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
-import type { Redactor } from './errors/index.js';
-import type { KnowledgeBase } from './knowledge/knowledge-base.js';
-import type { SqliteDriverLoader } from './providers/cache/sqlite-cache.js';
-import type { DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
-import type { CodeRunner } from './providers/spec/code-runner.js';
-import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
-import type { TextRequest, TextResult } from './providers/spec/llm-client.js';
-import type { PageReader } from './providers/spec/page-reader.js';
-import type { Reranker } from './providers/spec/reranker.js';
-import type { SearchProvider } from './providers/spec/search-provider.js';
-import type { ResearchPlan, ResearchReport } from './research/research-types.js';
-import type { HostHealth, TrustProfile } from './retrieval/host-health.js';
-import type { RecordOptions } from './runs/run-recording.js';
-import type { RunStore } from './runs/run-store.js';
-import { askRuntime } from './runtime-ask.js';
+import type { AnswerSchema, StructuredAnswer } from '../agent/structured-answer.js';
+import type { DeepSearchConfig } from '../config/config-schema.js';
+import type { ConfigOverrides } from '../config/derive-config.js';
+import type { ResolvedLlmSettings } from '../config/resolve-llm-settings.js';
+import type { Redactor } from '../errors/index.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
+import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
+import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
+import type { DeepSearchLlmClient } from '../providers/llm/create-llm-client.js';
+import type { CodeRunner } from '../providers/spec/code-runner.js';
+import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
+import type { TextRequest, TextResult } from '../providers/spec/llm-client.js';
+import type { PageReader } from '../providers/spec/page-reader.js';
+import type { Reranker } from '../providers/spec/reranker.js';
+import type { SearchProvider } from '../providers/spec/search-provider.js';
+import type { HostHealth, TrustProfile } from '../retrieval/host-health.js';
+import type { RecordOptions } from '../runs/run-recording.js';
+import type { RunStore } from '../runs/run-store.js';
+import { askRuntime } from './ask-runtime.js';
+import { researchRuntime, resumeResearchRuntime } from './research-runtime.js';
+import { resumeRuntime } from './resume-runtime.js';
 import { createRuntimeProviders } from './runtime-providers.js';
-import { researchRuntime, resumeResearchRuntime } from './runtime-research.js';
-import { resumeRuntime } from './runtime-resume.js';
 
 export interface RuntimeOptions {
   config: DeepSearchConfig;
@@ -156,7 +156,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     resumeResearch: (runId, resumeOptions = {}) => resumeResearchRuntime(runtime, runId, resumeOptions),
     askModel: (request) => llm.generateText({ role: 'agent', ...request }),
     structureAnswer: async (result, structureOptions) => {
-      const { createStructuredAnswer } = await import('./agent/structured-answer.js');
+      const { createStructuredAnswer } = await import('../agent/structured-answer.js');
       return createStructuredAnswer({ llm, result, ...structureOptions });
     },
   };

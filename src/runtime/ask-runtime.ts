@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { DeepSearchResult } from './agent/agent-types.js';
-import type { RunRestore } from './agent/run-checkpoint.js';
-import { startRecording } from './runs/run-recording.js';
-import type { AskOptions } from './runtime.js';
-import { fitRun } from './runtime-fit-run.js';
+import type { RunRestore } from '../agent/run-checkpoint.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import { startRecording } from '../runs/run-recording.js';
+import type { AskOptions } from './create-runtime.js';
+import { fitRun } from './fit-run.js';
 import type { RuntimeProviders } from './runtime-providers.js';
 
 /**
@@ -20,8 +20,8 @@ export async function askRuntime(
   // The agent (and the AI SDK behind it) loads on the first question, so a runtime made only
   // to search or read pages (deepsearch search, read) never loads it.
   const [{ prepareRun }, { runLoop }, fitted] = await Promise.all([
-    import('./agent/run-deep-search.js'),
-    import('./agent/run-loop.js'),
+    import('../agent/run-deep-search.js'),
+    import('../agent/run-loop.js'),
     fitRun(runtime, question, askOptions),
   ]);
   const runConfig = fitted.config;

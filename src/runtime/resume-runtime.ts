@@ -1,8 +1,8 @@
-import type { DeepSearchResult } from './agent/agent-types.js';
-import { ConfigError, InputError } from './errors/index.js';
-import { type ResumeTarget, resumedConfig, resumeTarget } from './runs/resume-target.js';
-import type { AskOptions, ResumeOptions } from './runtime.js';
-import { askRuntime } from './runtime-ask.js';
+import { ConfigError, InputError } from '../errors/index.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import { type ResumeTarget, resumedConfig, resumeTarget } from '../runs/resume-target.js';
+import { askRuntime } from './ask-runtime.js';
+import type { AskOptions, ResumeOptions } from './create-runtime.js';
 import type { RuntimeProviders } from './runtime-providers.js';
 
 /**

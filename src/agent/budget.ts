@@ -1,4 +1,5 @@
 import type { BudgetConfig, LlmRole } from '../config/config-schema.js';
+import { anySignal } from '../core/link-signals.js';
 import type {
   BudgetReport,
   RoleUsage,
@@ -101,8 +102,8 @@ export class Budget {
       'regular steps are out of time',
     );
     const hard = this.deadline(this.maxTimeMs - spent, 'the run is out of time');
-    this.regularSignal = this.parent ? AbortSignal.any([regular, this.parent.regularSignal]) : regular;
-    this.hardSignal = this.parent ? AbortSignal.any([hard, this.parent.hardSignal]) : hard;
+    this.regularSignal = anySignal(regular, this.parent?.regularSignal);
+    this.hardSignal = anySignal(hard, this.parent?.hardSignal);
   }
 
   /** A budget for a sub-run, drawn from what this one has left; `release()` it when done. */

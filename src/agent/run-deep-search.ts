@@ -1,4 +1,5 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
+import { anySignal } from '../core/link-signals.js';
 import { InputError, throwIfAborted } from '../errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
@@ -121,8 +122,8 @@ export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}):
     emit: (event) => events.emit(event),
     runId: events.runId,
     cancelSignal: input.signal,
-    signal: combine(input.signal, budget.regularSignal),
-    finalSignal: combine(input.signal, budget.hardSignal),
+    signal: anySignal(budget.regularSignal, input.signal),
+    finalSignal: anySignal(budget.hardSignal, input.signal),
     today: (input.now?.() ?? new Date()).toISOString().slice(0, 10),
     language: detectLanguage(question, input.config.agent.language),
     step: restored?.step ?? 0,
@@ -156,8 +157,4 @@ function seedState(state: AgentState, question: string, history: DeepSearchInput
       step: 0,
     });
   }
-}
-
-function combine(signal: AbortSignal | undefined, deadline: AbortSignal): AbortSignal {
-  return signal ? AbortSignal.any([signal, deadline]) : deadline;
 }

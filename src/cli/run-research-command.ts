@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { anySignal } from '../core/link-signals.js';
 import { AbortedError, InputError } from '../errors/index.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import type { ResearchPlan } from '../events/research-types.js';
@@ -103,7 +104,7 @@ async function planOnly(
     await runtime.research(topic, {
       // Planning only is not a run: nothing to list as cancelled, replay or resume.
       record: false,
-      signal: AbortSignal.any([signal, stop.signal]),
+      signal: anySignal(signal, stop.signal),
       onEvent: (event) => {
         onEvent?.(event);
         if (event.type === 'research-plan' && !plan) {

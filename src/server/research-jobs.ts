@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
+import { anySignal } from '../core/link-signals.js';
 import { InputError, isAbortError } from '../errors/index.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import type { RunStatus } from '../runs/run-record.js';
@@ -65,7 +66,7 @@ export function createResearchJobs(options: {
     run: (signal: AbortSignal, observe: (event: AgentEvent) => void) => Promise<unknown>,
   ) => {
     const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, options.shutdownSignal]);
+    const signal = anySignal(controller.signal, options.shutdownSignal);
     const slot = limiter.acquire({ owner, signal });
     const status = await grantedAtOnce(slot);
     try {

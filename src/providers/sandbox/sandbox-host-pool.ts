@@ -1,5 +1,5 @@
+import { createSemaphore } from '../../core/semaphore.js';
 import { isAbortError } from '../../errors/index.js';
-import { createConcurrencyLimit } from '../search/limit-concurrency.js';
 import type { QuickJsLimits } from './run-in-quickjs.js';
 import {
   type HostAnswer,
@@ -30,7 +30,7 @@ export function createSandboxHostPool(options: SandboxHostPoolOptions): SandboxH
   const hosts: Array<SandboxHost | undefined> = Array.from({ length: options.size }, () => undefined);
   // The slots not in use: the limit lets at most `size` requests through, so one is always free.
   const free = hosts.map((_, slot) => slot).reverse();
-  const limit = createConcurrencyLimit(options.size);
+  const limit = createSemaphore({ max: options.size });
   const hostFor = async (slot: number, signal: AbortSignal | undefined) => {
     const current = hosts[slot];
     if (current?.alive) return { ok: true as const, host: current };

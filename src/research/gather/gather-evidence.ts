@@ -1,4 +1,5 @@
 import type { RunContext } from '../../agent/run-context.js';
+import { anySignal } from '../../core/link-signals.js';
 import type { ResearchEvidence, ResearchPlan } from '../../events/research-types.js';
 import { probeDataPoints } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
@@ -30,13 +31,13 @@ export async function gatherEvidence(
   });
   pool.llmAnswered = task.budget.llmAnswered;
   const stop = new AbortController();
-  const signal = research.input.signal ? AbortSignal.any([research.input.signal, stop.signal]) : stop.signal;
+  const signal = anySignal(stop.signal, research.input.signal);
   const context: RunContext = {
     ...task,
     budget: pool,
     cancelSignal: signal,
-    signal: AbortSignal.any([signal, pool.hardSignal]),
-    finalSignal: AbortSignal.any([signal, pool.hardSignal]),
+    signal: anySignal(signal, pool.hardSignal),
+    finalSignal: anySignal(signal, pool.hardSignal),
   };
   try {
     let facts = progress.facts;

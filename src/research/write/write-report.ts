@@ -1,3 +1,4 @@
+import { createSemaphore } from '../../core/semaphore.js';
 import { isAbortError } from '../../errors/index.js';
 import type { Reference } from '../../events/agent-types.js';
 import type {
@@ -7,7 +8,6 @@ import type {
   ResearchEvidence,
   SectionEvidence,
 } from '../../events/research-types.js';
-import { createConcurrencyLimit } from '../../providers/search/limit-concurrency.js';
 import type { ResearchContext } from '../research-context.js';
 import { coherencePass } from './coherence-pass.js';
 import { createFactCheckCycle, factCheck } from './fact-check.js';
@@ -146,7 +146,7 @@ async function draftReport(
       : `writing ${evidence.sections.length} sections in parallel, each from its own evidence`,
   );
   // As many writing calls at once as research runs sections (research.concurrency).
-  const slots = createConcurrencyLimit(research.task.config.research.concurrency);
+  const slots = createSemaphore({ max: research.task.config.research.concurrency });
   const contradictions = orFallback(
     research,
     'comparing sources',

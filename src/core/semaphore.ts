@@ -27,6 +27,8 @@ export interface SemaphoreOptions {
    * fair share gives it to the key that holds the fewest.
    */
   pickNext?: (waitingKeys: readonly string[], state: SemaphoreState) => number;
+  /** Told how long each slot was held, when it is released (the server's Retry-After). */
+  onRelease?: (heldMs: number) => void;
 }
 
 interface Waiter {
@@ -57,10 +59,12 @@ export function createSemaphore(options: SemaphoreOptions): Semaphore {
   const take = (key: string): (() => void) => {
     active++;
     held.set(key, state.heldBy(key) + 1);
+    const started = performance.now();
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      options.onRelease?.(performance.now() - started);
       active--;
       const left = state.heldBy(key) - 1;
       if (left > 0) held.set(key, left);

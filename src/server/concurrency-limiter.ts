@@ -27,23 +27,16 @@ export function createConcurrencyLimiter(options: {
   ownerShare?: number;
 }): ConcurrencyLimiter {
   const policy = createFairSharePolicy({ ...options, ownerShare: options.ownerShare ?? 1 });
+  const recentHoldMs: number[] = [];
   const slots = createSemaphore({
     max: options.maxConcurrent,
     pickNext: (owners, held) => policy.pickNext(owners, fairShareState(held)),
+    onRelease: (heldMs) => {
+      recentHoldMs.push(heldMs);
+      if (recentHoldMs.length > 20) recentHoldMs.shift();
+    },
   });
   const state = fairShareState(slots);
-  const recentHoldMs: number[] = [];
-  const timed = (release: () => void): (() => void) => {
-    const started = performance.now();
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      recentHoldMs.push(performance.now() - started);
-      if (recentHoldMs.length > 20) recentHoldMs.shift();
-      release();
-    };
-  };
   const refuse = (admission: Exclude<Admission, 'run' | 'queue'>, owner: string) => {
     const average = recentHoldMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, recentHoldMs.length);
     const retryAfter = String(Math.max(1, Math.ceil(average / 1000)));
@@ -71,7 +64,8 @@ export function createConcurrencyLimiter(options: {
       const admission = signal?.aborted ? 'run' : policy.admit(owner, state);
       if (admission !== 'run' && admission !== 'queue') return Promise.reject(refuse(admission, owner));
       // An aborted signal is refused by the semaphore with an AbortedError, before any admission.
-      return slots.acquire({ key: owner, signal }).then(timed);
+      // Returned as is: a slot granted at once is an already settled promise (research-jobs.ts).
+      return slots.acquire({ key: owner, signal });
     },
   };
 }

@@ -51,14 +51,16 @@ export type DeepSearchRun = RunHandle<DeepSearchResult>;
 /**
  * Starts a deep search: `run.events` yields its events as they happen (`for await`), `run.result`
  * its answer with verified references. The CLI's `ask`, the server and the MCP tool all run
- * through here.
+ * through here, on `runtime.run`.
  */
 export function deepSearch(question: string, options: DeepSearchOptions): DeepSearchRun {
   return createRunHandle(options, async ({ observer, signal }) => {
     const { runtime, owned } = runtimeFor(options);
     try {
       const base = options.config ?? runtime.config;
-      return await runtime.ask(question, {
+      const { result } = await runtime.run({
+        mode: 'search',
+        question,
         signal,
         history: options.history,
         runId: options.runId,
@@ -66,6 +68,7 @@ export function deepSearch(question: string, options: DeepSearchOptions): DeepSe
         observers: [observer, ...(options.observers ?? [])],
         record: options.record,
       });
+      return result;
     } finally {
       if (owned) runtime.close();
     }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { deepSearch } from '../api/deep-search.js';
 import { redactConfig } from '../config/redact-config.js';
 import { InputError } from '../errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
@@ -46,15 +45,17 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
       answerWithProgress(
         io,
         { json: options.json, quiet: options.quiet, debug: config.debug },
-        (onEvent) =>
-          deepSearch(question, {
-            runtime,
-            runId,
-            signal: io.signal,
-            observers: onEvent ? [onEvent] : [],
-            bufferEvents: false,
-            record: { source: 'cli' },
-          }).result,
+        async (onEvent) =>
+          (
+            await runtime.run({
+              mode: 'search',
+              question,
+              runId,
+              signal: io.signal,
+              observers: onEvent ? [onEvent] : [],
+              record: { source: 'cli' },
+            })
+          ).result,
       ),
     );
   } finally {

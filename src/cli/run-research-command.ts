@@ -60,12 +60,15 @@ export async function runResearchCommand(
     // The progress stops before the report or the resume hint is written.
     const report = await withResumeHint(io, runtime, runId, () =>
       runtime
-        .research(topic, {
+        .run({
+          mode: 'research',
+          question: topic,
           runId,
           plan: outline ? { ...outline, topic } : undefined,
           signal: io.signal,
           onEvent: progress.onEvent,
         })
+        .then((outcome) => outcome.result)
         .finally(progress.stop),
     );
     await deliverReport(io, flags, report, config.runs.enabled);
@@ -101,7 +104,9 @@ async function planOnly(
   const stop = new AbortController();
   let plan: ResearchPlan | undefined;
   try {
-    await runtime.research(topic, {
+    await runtime.run({
+      mode: 'research',
+      question: topic,
       // Planning only is not a run: nothing to list as cancelled, replay or resume.
       record: false,
       signal: anySignal(signal, stop.signal),

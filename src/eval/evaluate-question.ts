@@ -32,10 +32,12 @@ export async function evaluateQuestion(options: EvaluateQuestionOptions): Promis
   const base = { id: question.id, question: question.question, expected: question.answer };
   let result: DeepSearchResult;
   try {
-    result = await runtime.ask(question.question, {
+    ({ result } = await runtime.run({
+      mode: 'search',
+      question: question.question,
       signal: options.signal,
       observers: [(event) => void (event.type === 'llm-call' && calls.push(event))],
-    });
+    }));
   } catch (error) {
     if (stopsEvaluation(error)) throw error;
     return {

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { renderAnswerMarkdown } from '../agent/citations/format-footnotes.js';
 import { referenceJson } from '../agent/citations/reference-json.js';
-import { deepSearch } from '../api/deep-search.js';
 import { budgetPresets, reasoningEfforts } from '../config/budget-presets.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
-import { definedOnly } from '../config/derive-config.js';
+import { definedOnly, deriveConfig } from '../config/derive-config.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import { defineMcpTool } from './mcp-tool.js';
 
@@ -74,13 +73,13 @@ export const deepSearchTool = defineMcpTool({
   outputSchema,
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run(input, context) {
-    const result = await deepSearch(input.question, {
-      runtime: context.runtime,
+    const { result } = await context.runtime.run({
+      mode: 'search',
+      question: input.question,
       signal: context.signal,
-      overrides: overridesOf(input),
+      config: deriveConfig(context.runtime.config, overridesOf(input)),
       observers: [context.onEvent],
-      bufferEvents: false,
-    }).result;
+    });
     return { text: answerText(result), structured: structuredResult(result) };
   },
 });

@@ -19,9 +19,7 @@ import type { SearchProvider } from '../providers/spec/search-provider.js';
 import type { HostHealth, TrustProfile } from '../retrieval/host-health.js';
 import type { RecordOptions } from '../runs/run-recording.js';
 import type { RunStore } from '../runs/run-store.js';
-import { askRuntime } from './ask-runtime.js';
-import { researchRuntime, resumeResearchRuntime } from './research-runtime.js';
-import { resumeRuntime } from './resume-runtime.js';
+import { runRuntime } from './run-runtime.js';
 import { createRuntimeProviders } from './runtime-providers.js';
 
 export interface RuntimeOptions {
@@ -81,6 +79,27 @@ export interface ResearchOptions extends Omit<AskOptions, 'history'> {
   plan?: ResearchPlan;
 }
 
+/**
+ * One run of the runtime: a new deep search (`mode: 'search'`) or research report
+ * (`mode: 'research'`) on `question`, or `{ resume: runId }`, which goes on with a stored run from
+ * its last checkpoint in the mode it was started in (after a crash, a kill, a cancel, or a budget
+ * stop with a raised budget in `overrides`).
+ */
+export type RunRequest =
+  | ({ mode: 'search'; question: string } & AskOptions)
+  | ({ mode: 'research'; question: string } & ResearchOptions)
+  | ({ resume: string } & ResumeOptions);
+
+/** A finished run: a deep search's answer or a research report, by the run's mode. */
+export type RunOutcome =
+  | { mode: 'search'; result: DeepSearchResult }
+  | { mode: 'research'; result: ResearchReport };
+
+/** The outcome a request can have: its mode's when it names one, either when it resumes. */
+export type RunOutcomeOf<Request extends RunRequest> = Request extends { mode: infer Mode }
+  ? Extract<RunOutcome, { mode: Mode }>
+  : RunOutcome;
+
 export interface DeepSearchRuntime {
   readonly config: DeepSearchConfig;
   readonly llm: DeepSearchLlmClient;
@@ -98,20 +117,13 @@ export interface DeepSearchRuntime {
   readonly knowledgeBase: KnowledgeBase | undefined;
   /** A domain's (or a URL's host's) trust profile with its provisional score; research synthesis weighs sources by it. */
   trustOf(hostOrUrl: string): TrustProfile;
+  /** Runs a deep search or research, or resumes a stored run (see RunRequest). */
+  run<Request extends RunRequest>(request: Request): Promise<RunOutcomeOf<Request>>;
+  /** @deprecated `run({ mode: 'search', question, ...options })`. */
   ask(question: string, options?: AskOptions): Promise<DeepSearchResult>;
-  /**
-   * Goes on with a stored run from its last checkpoint (same run id, events continue its
-   * sequence): after a crash, a kill, a cancel or a budget stop with a raised budget.
-   */
-  resume(runId: string, options?: ResumeOptions): Promise<DeepSearchResult>;
-  /**
-   * Goes on with a stored research run from its last checkpoint: its plan (no planning call),
-   * the sections already gathered, its shared knowledge and budget; then the rest and the report.
-   */
-  resumeResearch(runId: string, options?: ResumeOptions): Promise<ResearchReport>;
   /** The run store, when runs are recorded. */
   readonly runs: RunStore | undefined;
-  /** Research mode: a planned, multi-section, cited report (see src/research/). */
+  /** @deprecated `run({ mode: 'research', question: topic, ...options })`. */
   research(topic: string, options?: ResearchOptions): Promise<ResearchReport>;
   /** The answer of a finished run as JSON of the caller's schema (one more LLM call). */
   structureAnswer(
@@ -132,8 +144,8 @@ export interface DeepSearchRuntime {
 /**
  * The one place that turns config into providers and an agent. Unknown provider names fail here,
  * at start; missing keys fail when the provider is first called, naming the variable to set.
- * The parts share one RuntimeProviders (runtime-providers.ts): runs (runtime-ask.ts), resume
- * (runtime-resume.ts) and research (runtime-research.ts) each take it.
+ * The parts share one RuntimeProviders (runtime-providers.ts); every run goes through `run`
+ * (run-runtime.ts), one recorded-run wrapper (recorded-run.ts) for both modes.
  */
 export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const runtime = createRuntimeProviders(options);
@@ -150,10 +162,12 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     redact: runtime.redact,
     close: () => runtime.close(),
     runs: runtime.runs,
-    ask: (question, askOptions = {}) => askRuntime(runtime, question, askOptions),
-    resume: (runId, resumeOptions = {}) => resumeRuntime(runtime, runId, resumeOptions),
-    research: (topic, researchOptions = {}) => researchRuntime(runtime, topic, researchOptions),
-    resumeResearch: (runId, resumeOptions = {}) => resumeResearchRuntime(runtime, runId, resumeOptions),
+    run: (request) => runRuntime(runtime, request) as never,
+    ask: async (question, askOptions = {}) =>
+      (await runRuntime(runtime, { ...askOptions, mode: 'search', question })).result as DeepSearchResult,
+    research: async (topic, researchOptions = {}) =>
+      (await runRuntime(runtime, { ...researchOptions, mode: 'research', question: topic }))
+        .result as ResearchReport,
     askModel: (request) => llm.generateText({ role: 'agent', ...request }),
     structureAnswer: async (result, structureOptions) => {
       const { createStructuredAnswer } = await import('../agent/structured-answer.js');

@@ -1,9 +1,12 @@
+import type { RunRestore } from '../agent/run-checkpoint.js';
 import { ConfigError, InputError } from '../errors/index.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
+import type { ResearchRestore } from '../research/research-checkpoint.js';
 import { isResearchRestore } from '../research/research-checkpoint.js';
 import { type ResumeTarget, resumedConfig, resumeTarget } from '../runs/resume-target.js';
 import type { AskOptions, ResumeOptions, RunOutcome, RunRequest } from './create-runtime.js';
-import { recordedRun } from './recorded-run.js';
-import { researchMode, searchMode } from './run-modes.js';
+import { type RunMode, recordedRun } from './recorded-run.js';
 import type { RuntimeProviders } from './runtime-providers.js';
 
 /**
@@ -79,5 +82,45 @@ function resumedOptions(
       resumeOptions.record === false
         ? false
         : { ...target.record, ...resumeOptions.record, resumed: target.record },
+  };
+}
+
+/** Deep search as a recorded run: the agent's loop, loaded on the first question. */
+function searchMode(options: {
+  history?: ReadonlyArray<{ question: string; answer: string }>;
+  restore?: RunRestore;
+}): RunMode<DeepSearchResult> {
+  return {
+    mode: 'search',
+    load: async () => {
+      const [{ prepareRun }, { runLoop }] = await Promise.all([
+        import('../agent/run-deep-search.js'),
+        import('../agent/run-loop.js'),
+      ]);
+      return ({ notices, ...setup }) => {
+        const run = prepareRun({ ...setup, history: options.history, restore: options.restore });
+        for (const message of notices) run.events.emit({ type: 'warning', step: 0, message });
+        return { events: run.events, execute: () => runLoop(run) };
+      };
+    },
+  };
+}
+
+/** Research as a recorded run: the sections' events come in the task bus's one sequence. */
+function researchMode(options: { plan?: ResearchPlan; restore?: ResearchRestore }): RunMode<ResearchReport> {
+  return {
+    mode: 'research',
+    load: async () => {
+      const { prepareResearch } = await import('../research/run-research.js');
+      return ({ question, ...setup }) => {
+        const task = prepareResearch({
+          ...setup,
+          topic: question,
+          plan: options.plan,
+          restore: options.restore,
+        });
+        return { events: task.events, execute: task.run };
+      };
+    },
   };
 }

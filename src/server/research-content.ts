@@ -16,7 +16,9 @@ export async function answerResearch(input: {
   onEvent: AgentEventListener;
 }): Promise<CompletionContent> {
   const { runtime, request, signal } = input;
-  const report = await runtime.research(request.question, {
+  const { result: report } = await runtime.run({
+    mode: 'research',
+    question: request.question,
     signal,
     config: request.config,
     onEvent: input.onEvent,

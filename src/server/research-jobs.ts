@@ -30,7 +30,7 @@ export interface ResearchJobs {
   /** Starts a job: 429 at once when the queue is full; otherwise queued or running. */
   start(input: {
     question: string;
-    mode: string;
+    mode: 'search' | 'research';
     owner: string;
     options: Record<string, unknown>;
     config: DeepSearchConfig;
@@ -146,21 +146,15 @@ export function createResearchJobs(options: {
             process.pid,
           ),
         (signal, observe) =>
-          input.mode === 'research'
-            ? runtime.research(input.question, {
-                runId: id,
-                signal,
-                config: input.config,
-                observers: [observe],
-                record,
-              })
-            : runtime.ask(input.question, {
-                runId: id,
-                signal,
-                config: input.config,
-                observers: [observe],
-                record,
-              }),
+          runtime.run({
+            mode: input.mode,
+            question: input.question,
+            runId: id,
+            signal,
+            config: input.config,
+            observers: [observe],
+            record,
+          }),
       );
       return { id, status };
     },
@@ -170,8 +164,11 @@ export function createResearchJobs(options: {
         input.id,
         input.owner,
         () => undefined,
-        (signal, observe) => {
-          const resumeOptions = {
+        // A research run goes on from its last phase and ends with its report: run() picks the
+        // path from the stored run's mode.
+        (signal, observe) =>
+          runtime.run({
+            resume: input.id,
             owner: input.owner,
             overrides: input.overrides,
             signal,
@@ -182,12 +179,7 @@ export function createResearchJobs(options: {
               mode: stored?.mode,
               options: stored?.options,
             },
-          };
-          // A research run goes on from its last phase and ends with its report.
-          return stored?.mode === 'research'
-            ? runtime.resumeResearch(input.id, resumeOptions)
-            : runtime.resume(input.id, resumeOptions);
-        },
+          }),
       );
       return { status };
     },

@@ -9,7 +9,7 @@ import type { PreparedRun } from './run-deep-search.js';
 import { applyOutcome, runStep } from './run-step.js';
 import type { FinalAnswer } from './steps/final-answer.js';
 import { runFinalAnswerStep } from './steps/final-answer-step.js';
-import { classifyStepError, errorMessage } from './steps/step-errors.js';
+import { classifyStepError, errorMessage, failureForModel } from './steps/step-errors.js';
 
 /** Steps that fail one after another before the loop gives up and answers from what it has. */
 const maxConsecutiveFailedSteps = 3;
@@ -80,6 +80,11 @@ async function loop(run: PreparedRun): Promise<FinalAnswer> {
       failedInARow = 0;
       if (final) return final;
       checkpoint();
+      // A model that keeps repeating itself has stopped getting anywhere: answer from what it found.
+      if (context.state.progress.stalled) {
+        budget.exhausted = 'no-progress';
+        break;
+      }
     } catch (error) {
       const kind = classifyStepError(error, { cancel: context.cancelSignal, regular: budget.regularSignal });
       if (kind === 'fatal')
@@ -107,7 +112,7 @@ function noteFailedStep(context: RunContext, question: string, error: unknown): 
   const message = errorMessage(error);
   context.emit({ type: 'warning', step: context.step, message: `step ${context.step} failed: ${message}` });
   applyOutcome(context, question, 'none', {
-    note: `this step failed (${message.slice(0, 200)}); nothing was learned from it`,
+    note: `this step failed (${failureForModel(error)}); nothing was learned from it`,
   });
 }
 

@@ -16,6 +16,7 @@ import { prepareQuestionVector } from './context/semantic-snippets.js';
 import type { EvaluationCriterion } from './evaluation/criteria.js';
 import { callLlm, type RunContext } from './run-context.js';
 import type { FinalAnswer } from './steps/final-answer.js';
+import { noteProgress } from './steps/note-progress.js';
 
 const maxPendingQuestions = 8;
 
@@ -72,7 +73,9 @@ export async function runStep(
     context.emit({
       type: 'warning',
       step: context.step,
-      message: `the model returned an unusable step: ${error.validationMessage}`,
+      message:
+        "the model's reply could not be used as a step (not in the asked format); asking again next step",
+      detail: error.validationMessage,
     });
     applyOutcome(context, question, 'none', {
       note: 'your reply did not match the required JSON format; follow it exactly',
@@ -88,6 +91,7 @@ export async function runStep(
     payload,
     think: step.think,
     urlList: state.sourceNumbers.urls(),
+    offeredUrls: prompt.urlList,
     criteria,
   });
   applyOutcome(context, question, step.action, outcome);
@@ -102,7 +106,9 @@ export function applyOutcome(
   outcome: StepOutcome,
 ): void {
   const { state } = context;
-  state.diary.add({ step: context.step, action, question, note: outcome.note });
+  const switchedOff = noteProgress(context, action, outcome.noProgress);
+  const note = switchedOff ? `${outcome.note} ${switchedOff}` : outcome.note;
+  state.diary.add({ step: context.step, action, question, note });
   if (outcome.disableNext && action !== 'none') state.disabled.add(action);
   if (outcome.knowledge) state.knowledge.push(...outcome.knowledge);
   context.emit({

@@ -14,6 +14,10 @@ export function addAskCommand(program: Command, io: CliIo): void {
         '--json',
         'print one JSON document (answer, references, usage, steps...) and nothing else on stdout',
       )
+      .option(
+        '-o, --output <file>',
+        'write the answer (markdown, or the JSON document with --json) to this file',
+      )
       .option('--quiet', 'no progress on stderr')
       .option('--kb [path]', kbMergeFlagDescription)
       .option(
@@ -26,12 +30,20 @@ export function addAskCommand(program: Command, io: CliIo): void {
   addExamples(ask, [
     'deepsearch ask "who won the 2022 Nobel prize in physics?"',
     'deepsearch ask --json --max-time 120 "latest stable Node.js version" > answer.json',
+    'deepsearch ask "when was the Varnholt Observatory founded?" -o answer.md',
     'echo "what is SearXNG?" | deepsearch ask --llm-base-url http://localhost:11434/v1 --llm-model qwen2.5:7b',
   ]);
   ask.action(
     async (
       words: string[],
-      options: { json?: boolean; quiet?: boolean; config?: string; kb?: string | boolean; yes?: boolean },
+      options: {
+        json?: boolean;
+        quiet?: boolean;
+        config?: string;
+        kb?: string | boolean;
+        output?: string;
+        yes?: boolean;
+      },
     ) => {
       const { runAskCommand } = await import('./run-ask-command.js');
       await runAskCommand(io, {
@@ -41,6 +53,7 @@ export function addAskCommand(program: Command, io: CliIo): void {
         quiet: options.quiet ?? false,
         configPath: options.config,
         kb: options.kb,
+        output: options.output,
         yes: options.yes,
       });
     },

@@ -1,3 +1,4 @@
+import type { Secret } from '../errors/index.js';
 /** What a command needs from the process, injected so commands run in tests without spawning. */
 export interface CliIo {
   argv: readonly string[];
@@ -12,7 +13,7 @@ export interface CliIo {
    * Registers the loaded config's secrets: from then on nothing written to stdout or stderr
    * (progress, answers, error lines, --debug) contains them. Set by runCli.
    */
-  addSecrets?: (secrets: readonly string[]) => void;
+  addSecrets?: (secrets: readonly Secret[]) => void;
 }
 
 /** Reads all of stdin when it is piped; returns '' for a terminal. */

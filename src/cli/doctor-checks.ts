@@ -126,7 +126,7 @@ export async function checkSearch(runtime: DeepSearchRuntime): Promise<CheckResu
         name: 'search',
         ok: false,
         detail: `${runtime.search.id}: the query "wikipedia" found nothing`,
-        fix: 'check the engines enabled on your SearXNG instance, or try another provider: --search-provider duckduckgo',
+        fix: searchFix(runtime.search.id, 'check the engines enabled on your SearXNG instance'),
       };
     }
     return {
@@ -138,11 +138,23 @@ export async function checkSearch(runtime: DeepSearchRuntime): Promise<CheckResu
     return failure(
       'search',
       error,
-      isConfigError(error)
-        ? 'set what the line above names, or search without setup: --search-provider duckduckgo'
-        : "check the search provider's URL or key, or try --search-provider duckduckgo",
+      searchFix(
+        runtime.search.id,
+        isConfigError(error) ? 'set what the line above names' : "check the search provider's URL or key",
+      ),
     );
   }
+}
+
+/**
+ * The way out of a failed search check: DuckDuckGo (no setup) as the fallback, unless DuckDuckGo
+ * is what failed, when it is SearXNG or a keyed engine instead.
+ */
+export function searchFix(providerIds: string, first: string): string {
+  const ids = providerIds.split(',');
+  if (!ids.includes('duckduckgo')) return `${first}, or search without setup: --search-provider duckduckgo`;
+  const rest = ids.length > 1 ? `${first}; ` : '';
+  return `${rest}DuckDuckGo refuses or blocks requests from some networks: run SearXNG (--searxng-url, see "A SearXNG instance" in README.md) or use a keyed engine (--search-provider brave with BRAVE_API_KEY)`;
 }
 
 export async function checkReader(runtime: DeepSearchRuntime, url: string): Promise<CheckResult> {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
-import { addSettingFlags, collectSettingFlags } from './setting-flags.js';
+import { addExamples, addSettingFlags, collectSettingFlags } from './setting-flags.js';
 
 export type KbAction = 'add' | 'list' | 'stats' | 'remove' | 'search';
 
@@ -77,6 +77,11 @@ export function addKbCommand(program: Command, io: CliIo): void {
       .option('--quiet', 'no progress bar'),
     { scope: 'kb' },
   );
+  addExamples(add, [
+    'deepsearch kb add ~/notes',
+    'deepsearch kb add ./handbook --include "*.md" --exclude "drafts/**" --collection handbook',
+    'deepsearch kb add report.pdf https://example.com/spec.html --analyze',
+  ]);
   add.action(run('add', add));
   const list = define('list', 'list the documents')
     .option('--collection <name>', 'only this collection')
@@ -97,5 +102,10 @@ export function addKbCommand(program: Command, io: CliIo): void {
       .option('--json', 'print one JSON document {query, hits[]} with each score explained'),
     { scope: 'kb' },
   );
+  addExamples(search, [
+    'deepsearch kb search key rotation policy',
+    'deepsearch kb search "on-call handover" --collection handbook --limit 5',
+    'deepsearch kb search quarterly revenue --json',
+  ]);
   search.action(run('search', search));
 }

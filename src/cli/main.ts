@@ -3,7 +3,10 @@ import { runCli } from './run-cli.js';
 
 const controller = new AbortController();
 let interrupted = false;
+let finished: number | undefined;
 const onSignal = (signal: NodeJS.Signals) => {
+  // The command is over and something still holds the process (a terminal left open): go now.
+  if (finished !== undefined) process.exit(finished);
   // A second Ctrl-C exits at once; the first cancels the run cleanly.
   if (interrupted) process.exit(130);
   interrupted = true;
@@ -34,6 +37,7 @@ const code = await runCli({
   stdin: process.stdin,
   signal: controller.signal,
 });
+finished = code;
 // A cancelled run exits now: idle keep-alive connections to the LLM server (fetch keeps them
 // about two seconds) would otherwise hold the process after the user asked it to stop.
 if (interrupted) process.exit(code);

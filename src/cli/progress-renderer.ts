@@ -108,7 +108,9 @@ export function createProgressRenderer(
         );
         break;
       case 'warning':
-        terminal.write(indent(style('yellow', clipLine(`! ${event.message}`, width))));
+        // Whole, not clipped: what the run does instead comes last, and it is what a person needs.
+        terminal.write(indent(style('yellow', `! ${event.message.replace(/\s+/g, ' ')}`)));
+        if (options.debug && event.detail) terminal.write(indent(style('dim', `  ${event.detail}`)));
         break;
       case 'llm-call':
         if (options.debug) {
@@ -146,14 +148,7 @@ export function createProgressRenderer(
         terminal.write(
           `${style('magenta', personaNames.strategist)} ${clipLine(`plan: ${plural(event.plan.sections.length, 'section')}, ${plural(questions, 'question')}, ${plural(event.plan.dataPoints.length, 'data point')}`, width - 24)}`,
         );
-        terminal.write(
-          indent(
-            style(
-              'dim',
-              `estimate: ~${formatTokens(event.estimate.tokens)} tokens, ~${Math.max(1, Math.round(event.estimate.timeMs / 60_000))} min, ~${event.estimate.llmCalls} LLM calls`,
-            ),
-          ),
-        );
+        terminal.write(indent(style('dim', describeEstimate(event.estimate))));
         break;
       }
       case 'fact-check':
@@ -179,6 +174,20 @@ export function createProgressRenderer(
         unreachable(event);
     }
   };
+}
+
+/** The plan's estimate with the budget beside it: "~120k tokens of 1.0M budget, ~4 min of 10 min, ~40 LLM calls". */
+export function describeEstimate(
+  estimate: Extract<AgentEvent, { type: 'research-plan' }>['estimate'],
+): string {
+  const minutes = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} min`;
+  const tokens = `~${formatTokens(estimate.tokens)} tokens${estimate.budgetTokens ? ` of ${formatTokens(estimate.budgetTokens)} budget` : ''}`;
+  const time = `~${minutes(estimate.timeMs)}${estimate.budgetMs ? ` of ${minutes(estimate.budgetMs)}` : ''}`;
+  const over =
+    estimate.budgetTokens && estimate.tokens > estimate.budgetTokens
+      ? ' (the budget will stop it first)'
+      : '';
+  return `estimate: ${tokens}, ${time}, ~${estimate.llmCalls} LLM calls${over}`;
 }
 
 const maxCodeLines = 12;

@@ -14,16 +14,21 @@ export function addReadCommand(program: Command, io: CliIo): void {
       .description('read pages (URLs, local files, or - for stdin) and print their main content')
       .argument('[inputs...]', 'http(s) URLs, file paths, or - for stdin; several are read concurrently')
       .option('--format <format>', `output: ${readFormats.join(', ')} (json: one line per input)`, 'markdown')
+      .option('--json', 'same as --format json: one JSON line per input')
       .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
     { scope: 'read' },
   );
   addExamples(read, [
     'deepsearch read https://en.wikipedia.org/wiki/Web_search_engine',
     'deepsearch read --format text saved-page.html',
-    'curl -s https://example.com | deepsearch read --format json -',
+    'curl -s https://example.com | deepsearch read --json -',
   ]);
-  read.action(async (inputs: string[], options: { format: string; config?: string }) => {
-    const format = parseFormat(options.format);
+  read.action(async (inputs: string[], options: { format: string; json?: boolean; config?: string }) => {
+    if (options.json && read.getOptionValueSource('format') === 'cli' && options.format !== 'json')
+      throw new InputError(`--json and --format ${options.format} disagree: give one of them`, {
+        param: 'format',
+      });
+    const format = parseFormat(options.json ? 'json' : options.format);
     const { runReadCommand } = await import('./run-read-command.js');
     await runReadCommand(io, {
       inputs,

@@ -1,16 +1,20 @@
 import type { DeepSearchResult } from '../events/agent-types.js';
 import { formatTokens, plural, type Terminal } from './terminal-style.js';
 
-/** The answer for people: markdown with footnotes, sources with their quotes, confidence, cost. */
-export function renderResultText(result: DeepSearchResult, terminal: Terminal): string {
+/**
+ * The answer for people, as markdown: the text with its [^n] markers, the sources as footnote
+ * definitions (`[^1]: Title <url>`, the quote on an indented continuation line), then confidence
+ * and cost.
+ */
+export function renderResultText(result: DeepSearchResult, terminal: Pick<Terminal, 'style'>): string {
   const { style } = terminal;
   const lines: string[] = [result.answer, ''];
   if (result.references.length > 0) {
-    lines.push(style('bold', 'Sources'));
+    lines.push(style('bold', 'Sources'), '');
     for (const reference of result.references) {
       const kind = reference.quoteKind === 'sentence' ? style('dim', ' (closest sentence)') : '';
-      lines.push(`[^${reference.index}] ${reference.title} <${reference.url}>`);
-      lines.push(`     "${reference.quote.replace(/\s+/g, ' ')}"${kind}`);
+      lines.push(`[^${reference.index}]: ${reference.title} <${reference.url}>`);
+      lines.push(`    "${reference.quote.replace(/\s+/g, ' ')}"${kind}`);
     }
     lines.push('');
   }

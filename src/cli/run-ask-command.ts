@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import { redactConfig } from '../config/redact-config.js';
 import { InputError } from '../errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
@@ -8,10 +9,13 @@ import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
+import { exitCodeFor, formatCliError } from './exit-codes.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { applyKbMergeFlag, splitKbMergeFlag } from './kb-merge-flag.js';
 import { loadCliConfig } from './load-cli-config.js';
+import { assertWritableFile } from './output-file.js';
 import { renderResultText, resultJson } from './render-result.js';
+import { deliver } from './research-report-output.js';
 import { withResumeHint } from './resume-hint.js';
 import { createTerminal } from './terminal-style.js';
 
@@ -23,12 +27,27 @@ export interface AskCommandOptions {
   configPath: string | undefined;
   /** --kb: true, or the knowledge base file. */
   kb?: string | boolean;
+  /** -o: the answer (or the JSON document) goes to this file instead of stdout. */
+  output?: string;
   /** --yes: download the default local model without asking when no LLM is set up. */
   yes?: boolean;
 }
 
-/** `deepsearch ask`: live progress on stderr, the answer (or one JSON document) on stdout. */
+/**
+ * `deepsearch ask`: live progress on stderr, the answer (or one JSON document) on stdout or in the
+ * -o file. With --json, a failure is a JSON document too ({"error": ...}), with the same exit code.
+ */
 export async function runAskCommand(io: CliIo, options: AskCommandOptions): Promise<void> {
+  try {
+    await ask(io, options);
+  } catch (error) {
+    if (options.json) io.stdout.write(`${errorJson(error)}\n`);
+    throw error;
+  }
+}
+
+async function ask(io: CliIo, options: AskCommandOptions): Promise<void> {
+  if (options.output) assertWritableFile(resolve(io.cwd, options.output), '-o', options.output);
   const { kb, words } = splitKbMergeFlag(options.kb, options.words, io.cwd);
   const question = words.join(' ').trim() || (await readPipedStdin(io.stdin));
   if (!question)
@@ -44,7 +63,7 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
     await withResumeHint(io, runtime, runId, () =>
       answerWithProgress(
         io,
-        { json: options.json, quiet: options.quiet, debug: config.debug },
+        { json: options.json, quiet: options.quiet, debug: config.debug, output: options.output },
         async (onEvent) =>
           (
             await runtime.run({
@@ -66,11 +85,13 @@ export async function runAskCommand(io: CliIo, options: AskCommandOptions): Prom
 
 /**
  * Runs `start` with live progress on stderr (a spinner in a terminal), then prints the answer, or
- * one JSON document, on stdout: `ask` and `resume` alike.
+ * one JSON document, on stdout or in the `output` file: `ask` and `resume` alike. stdout starts
+ * with the answer itself (`| head -1` is its first line); the blank line that sets it apart from
+ * the progress goes to stderr, with the progress.
  */
 export async function answerWithProgress(
   io: CliIo,
-  options: { json: boolean; quiet: boolean; debug: boolean },
+  options: { json: boolean; quiet: boolean; debug: boolean; output?: string },
   start: (onEvent: AgentEventListener | undefined) => Promise<DeepSearchResult>,
 ): Promise<void> {
   const progress = startCliProgress(io, options);
@@ -80,8 +101,22 @@ export async function answerWithProgress(
   } finally {
     progress.stop();
   }
-  if (options.json) io.stdout.write(`${resultJson(result)}\n`);
-  else io.stdout.write(`\n${renderResultText(result, createTerminal(io.stdout, io.env))}\n`);
+  // A file gets no colours; a terminal does.
+  const styled = createTerminal(options.output ? { write: () => undefined } : io.stdout, io.env);
+  const text = options.json ? resultJson(result) : renderResultText(result, styled);
+  if (!options.quiet && !options.json && !options.output) io.stderr.write('\n');
+  await deliver(io, options, `${text}\n`, 'answer', result.runId);
+}
+
+/** A failure as --json prints it: the message the error line says, what kind of failure, the exit code. */
+function errorJson(error: unknown): string {
+  const message = formatCliError(error, false).replace(/^deepsearch: error: /, '');
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return JSON.stringify(
+    { error: { message, code: typeof code === 'string' ? code : null, exitCode: exitCodeFor(error) } },
+    null,
+    2,
+  );
 }
 
 function printDebugHeader(runtime: DeepSearchRuntime, write: (line: string) => void): void {

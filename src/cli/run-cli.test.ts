@@ -25,10 +25,15 @@ function listedFlags(help: string): Set<string> {
   return new Set([...help.matchAll(/^ {2}(?:-\w, )?--([a-z][a-z-]*)/gm)].map((match) => match[1]!));
 }
 
-const roleFlag = /^llm-(agent|beast|evaluator|analyzer|rewriter)-/;
-const settingFlags = (uses: (path: string) => boolean) =>
+const askRoles = ['agent', 'beast', 'evaluator', 'analyzer', 'rewriter'];
+const researchRoles = [...askRoles, 'planner', 'librarian', 'writer'];
+/** The setting flags a command uses; per-role LLM flags only for the roles it calls. */
+const settingFlags = (uses: (path: string) => boolean, roles: readonly string[] = []) =>
   settingSources
-    .filter((source) => source.flag && !roleFlag.test(source.flag))
+    .filter((source) => {
+      const role = /^llm\.roles\.([a-z]+)\./.exec(source.path)?.[1];
+      return source.flag && (role === undefined || roles.includes(role));
+    })
     .filter((source) => source.path === 'debug' || uses(source.path))
     .map((source) => source.flag!);
 
@@ -37,11 +42,12 @@ const settingFlags = (uses: (path: string) => boolean) =>
 const commands = {
   ask: [
     'json',
+    'output',
     'quiet',
     'kb',
     'yes',
     'config',
-    ...settingFlags((path) => !path.startsWith('server.') && !path.startsWith('research.')),
+    ...settingFlags((path) => !path.startsWith('server.') && !path.startsWith('research.'), askRoles),
   ],
   search: [
     'json',
@@ -65,6 +71,7 @@ const commands = {
   ],
   read: [
     'format',
+    'json',
     'config',
     'allow-private-network',
     'allow-files',
@@ -78,7 +85,7 @@ const commands = {
     'proxy-bypass',
     'debug',
   ],
-  serve: ['config', 'yes', ...settingFlags(() => true)],
+  serve: ['config', 'yes', ...settingFlags(() => true, researchRoles)],
   init: [
     'config',
     'llm-provider',
@@ -137,9 +144,10 @@ describe('deepsearch --help', () => {
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
-  it('keeps per-role LLM flags out of the help but accepts them', async () => {
+  it('keeps per-role LLM flags of roles a command does not call out of its help, but accepts them', async () => {
     const help = await run(['ask', '--help']);
-    expect(help.stdout).not.toContain('--llm-agent-model');
+    expect(help.stdout).toContain('--llm-agent-model');
+    expect(help.stdout).not.toContain('--llm-planner-model');
     // Accepted: the run gets as far as checking --format.
     const hiddenFlag = await run(['read', '--llm-agent-model', 'x', '--format', 'xml', 'page.html']);
     expect(hiddenFlag.code).toBe(2);
@@ -152,7 +160,7 @@ describe('deepsearch --help', () => {
     const command = await run(['asc']);
     expect(command.code).toBe(2);
     expect(command.stderr).toBe(
-      "deepsearch: error: unknown command 'asc'\n(Did you mean ask?) (see deepsearch --help)\n",
+      "deepsearch: error: unknown command 'asc' (Did you mean ask?) (see deepsearch --help)\n",
     );
     const flag = await run(['read', '--formt', 'json']);
     expect(flag.code).toBe(2);

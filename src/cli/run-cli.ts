@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../core/package-version.js';
-import { createRedactor, InputError, type Redactor } from '../errors/index.js';
+import { createRedactor, InputError, type Redactor, type Secret } from '../errors/index.js';
 import { addAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
 import { addDoctorCommand } from './doctor-command.js';
@@ -54,18 +54,23 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   const debug =
     io.argv.includes('--debug') ||
     ['1', 'true', 'yes'].includes((io.env.DEEPSEARCH_DEBUG ?? '').toLowerCase());
+  // No command at all: the list of commands is what the person asked for, not a usage error.
+  if (io.argv.length <= 2) {
+    program.outputHelp();
+    return exitCodes.ok;
+  }
   try {
     await program.parseAsync([...io.argv]);
     return exitCodes.ok;
   } catch (error) {
-    if (error instanceof CommanderError) return commanderExit(error, io);
+    if (error instanceof CommanderError) return commanderExit(error, io, program);
     if (error instanceof ReportedFailure) return exitCodeFor(error.failure);
     io.stderr.write(`${formatCliError(error, debug)}\n`);
     return exitCodeFor(error);
   }
 }
 
-function commanderExit(error: CommanderError, io: CliIo): number {
+function commanderExit(error: CommanderError, io: CliIo, program: Command): number {
   if (
     error.code === 'commander.helpDisplayed' ||
     error.code === 'commander.version' ||
@@ -73,9 +78,29 @@ function commanderExit(error: CommanderError, io: CliIo): number {
   ) {
     return exitCodes.ok;
   }
-  const message = error.message.replace(/^error:\s*/i, '');
-  io.stderr.write(`${formatCliError(new InputError(`${message} (see deepsearch --help)`), false)}\n`);
+  const message = error.message.replace(/^error:\s*/i, '').replace(/\s*\n\s*/g, ' ');
+  const help = `${commandPath(program, io.argv.slice(2)).join(' ')} --help`;
+  io.stderr.write(`${formatCliError(new InputError(`${message} (see ${help})`), false)}\n`);
   return exitCodes.usage;
+}
+
+/**
+ * The command the arguments name ("deepsearch kb add"), so a usage error points at that
+ * command's help, where its flags are, rather than the list of commands.
+ */
+function commandPath(program: Command, args: readonly string[]): string[] {
+  const path = [program.name()];
+  let current = program;
+  for (const arg of args) {
+    if (arg.startsWith('-')) continue;
+    const next = current.commands.find(
+      (command) => command.name() === arg || command.aliases().includes(arg),
+    );
+    if (!next) break;
+    path.push(next.name());
+    current = next;
+  }
+  return path;
 }
 
 /**
@@ -83,7 +108,7 @@ function commanderExit(error: CommanderError, io: CliIo): number {
  * command has loaded its config: an upstream error, a model's reasoning or a stack never prints a key.
  */
 function withRedactedOutput(io: CliIo): CliIo {
-  const secrets: string[] = [];
+  const secrets: Secret[] = [];
   let redact: Redactor = (text) => text;
   const redacting = (stream: CliIo['stdout']): CliIo['stdout'] => ({
     write: (text: string) => stream.write(redact(text)),

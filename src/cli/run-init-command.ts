@@ -1,11 +1,12 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { defaultConfigFileName } from '../config/config-file.js';
 import { loadConfig } from '../config/load-config.js';
 import { proxyVariables } from '../config/network-setting-sources.js';
 import { resolveProxySettings } from '../config/proxy-settings.js';
-import { InputError, isConfigError } from '../errors/index.js';
+import { AbortedError, InputError, isConfigError } from '../errors/index.js';
 import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { discoverLocalLlm, parseLocalLlmCandidates } from '../providers/llm/discover-local-llm.js';
 import type { CliIo } from './cli-io.js';
@@ -69,10 +70,29 @@ function proxiedFetch(io: CliIo): typeof globalThis.fetch {
 }
 
 async function ask(io: CliIo, answers: InitAnswers): Promise<InitAnswers> {
-  const prompt = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream });
+  // readline wants a stream it can listen on (resize events); io.stderr is only something to write
+  // to (the redacting wrapper), so questions go through a Writable that forwards to it.
+  const output = new Writable({
+    write(chunk, _encoding, done) {
+      io.stderr.write(String(chunk));
+      done();
+    },
+  });
+  const prompt = createInterface({ input: io.stdin, output, terminal: io.stdin.isTTY === true });
+  // In a terminal readline reads Ctrl-C itself (raw mode) instead of the process getting SIGINT.
+  const interrupted = new AbortController();
+  prompt.on('SIGINT', () => interrupted.abort());
+  const signal = AbortSignal.any([io.signal, interrupted.signal]);
   const question = async (text: string, current: string | undefined): Promise<string | undefined> => {
-    const reply = (await prompt.question(`${text}${current ? ` [${current}]` : ''}: `)).trim();
-    return reply === '' ? current : reply === '-' ? undefined : reply;
+    // Ctrl-C or SIGTERM while waiting for an answer ends init at once, writing nothing.
+    const reply = await prompt
+      .question(`${text}${current ? ` [${current}]` : ''}: `, { signal })
+      .catch((error: unknown) => {
+        if (signal.aborted) throw new AbortedError('init interrupted: nothing was written', { cause: error });
+        throw error;
+      });
+    const trimmed = reply.trim();
+    return trimmed === '' ? current : trimmed === '-' ? undefined : trimmed;
   };
   try {
     io.stderr.write('Enter keeps the value in brackets; - clears it.\n');

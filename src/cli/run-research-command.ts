@@ -67,6 +67,7 @@ export async function runResearchCommand(
           plan: outline ? { ...outline, topic } : undefined,
           signal: io.signal,
           onEvent: progress.onEvent,
+          record: { source: 'cli' },
         })
         .then((outcome) => outcome.result)
         .finally(progress.stop),

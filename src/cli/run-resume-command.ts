@@ -1,8 +1,11 @@
+import { settingOrigin } from '../config/config-origins.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
+import { applyServiceSettings } from '../config/service-settings.js';
 import { settingSources } from '../config/setting-sources.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { ResearchReport } from '../events/research-types.js';
+import { resumedConfig } from '../runs/resume-target.js';
 import type { RunRecord } from '../runs/run-record.js';
 import type { CliIo } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
@@ -25,10 +28,11 @@ export interface ResumeCommandOptions {
 
 /**
  * `deepsearch resume <id>`: the run goes on from its last checkpoint with its own settings
- * (a research run: its concurrency, hops, writer share... too), except those given as flags now
- * (a raised --max-tokens or --max-steps, --max-hops). The LLM and search
- * settings (and keys) are today's, from flags, env and config file as for ask. A research run
- * ends with its report, delivered as `research` delivers it.
+ * (a research run: its concurrency, hops, writer share... too) and the services it ran with (LLM
+ * provider, base URL and model, SearXNG URL, embeddings, reranker, reader), except those given as
+ * flags now (a raised --max-tokens or --max-steps, --max-hops, another --llm-model). Keys are
+ * today's, from flags, env and config file as for ask. A research run ends with its report,
+ * delivered as `research` delivers it.
  */
 export async function runResumeCommand(io: CliIo, options: ResumeCommandOptions): Promise<void> {
   const config = loadCliConfig(io, options.flags, options.configPath);
@@ -44,14 +48,16 @@ export async function runResumeCommand(io: CliIo, options: ResumeCommandOptions)
   const report: ReportOutputFlags = { ...options.report, json: options.json, quiet: options.quiet };
   // A bad --format or --json combination, or an -o file that cannot be written, fails before any work.
   if (record.mode === 'research') checkReportOutput(io, report);
-  await prepareLlm(io, config, { quiet: options.quiet });
-  prepareSearch(io, config, { quiet: options.quiet });
-  const runtime = createCliRuntime(io, config);
-  const resumeOptions = {
-    signal: io.signal,
-    overrides: overridesFromFlags(config, options.flags),
-    record: { source: 'cli' as const },
-  };
+  const overrides = overridesFromFlags(config, options.flags);
+  // The services the run ran with (LLM, SearXNG, embeddings...: never keys), unless given as flags now.
+  const services = record.settings.services;
+  const runConfig = services
+    ? applyServiceSettings(config, services, (path) => settingOrigin(config, path)?.startsWith('--') === true)
+    : config;
+  await prepareLlm(io, runConfig, { quiet: options.quiet });
+  prepareSearch(io, resumedConfig(runConfig, record, overrides), { quiet: options.quiet });
+  const runtime = createCliRuntime(io, runConfig);
+  const resumeOptions = { signal: io.signal, overrides, record: { source: 'cli' as const } };
   try {
     if (record.mode === 'research') {
       const progress = startCliProgress(io, { quiet: options.quiet, debug: config.debug });

@@ -91,12 +91,23 @@ function listRuns(io: CliIo, store: RunStore, flags: RunsCommandFlags): void {
     return;
   }
   const terminal = createTerminal(io.stdout, io.env);
+  const row = (id: string, when: string, mode: string, status: string, tokens: string, question: string) =>
+    `${id.padEnd(12)}  ${when.padEnd(16)}  ${mode.padEnd(8)}  ${status.padEnd(11)} ${tokens.padStart(7)}  ${question}`;
+  terminal.write(terminal.style('dim', row('ID', 'CREATED', 'MODE', 'STATUS', 'TOKENS', 'QUESTION')));
   for (const run of runs) {
     const when = new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ');
     const tokens = run.totalTokens === null ? '-' : formatTokens(run.totalTokens);
-    const status = statusOf(run);
+    // An evaluation's question is a search run; saying so tells a dataset's hundreds of runs apart.
+    const mode = run.evaluation ? 'eval' : run.mode;
     terminal.write(
-      `${run.id.slice(0, 12)}  ${when}  ${status.padEnd(11)} ${tokens.padStart(7)}  ${clipLine(run.question, terminal.width - 50)}`,
+      row(
+        run.id.slice(0, 12),
+        when,
+        mode,
+        statusOf(run),
+        tokens,
+        clipLine(run.question, terminal.width - 62),
+      ),
     );
   }
 }

@@ -1,7 +1,22 @@
 import { type Command, Option } from 'commander';
 import { settingSources } from '../config/setting-sources.js';
 
-const visibleRoleFlags = /^llm-(agent|beast|evaluator|analyzer|rewriter)-/;
+/** The LLM roles a deep search calls; research adds its own, eval its judge. */
+const askRoles = ['agent', 'beast', 'evaluator', 'analyzer', 'rewriter'];
+const researchRoles = [...askRoles, 'planner', 'librarian', 'writer'];
+
+/** The roles whose per-role flags a command's --help lists: those it calls. */
+const rolesUsedBy: Readonly<Record<SettingFlagScope, readonly string[]>> = {
+  ask: askRoles,
+  research: researchRoles,
+  eval: [...askRoles, 'judge'],
+  mcp: researchRoles,
+  serve: researchRoles,
+  search: [],
+  read: [],
+  doctor: [],
+  kb: ['analyzer'],
+};
 
 /** The commands that take setting flags; each lists in --help only the settings it uses. */
 export type SettingFlagScope =
@@ -43,10 +58,10 @@ const usedBy: Readonly<Record<SettingFlagScope, (path: string) => boolean>> = {
 };
 
 /**
- * Adds a flag for every setting that has one. --help lists those the command uses (`scope`); the
- * others are still accepted, hidden, so a flag shared by a script's several commands never turns
- * into a usage error. Per-role LLM flags are always hidden. The server's own settings (port,
- * host...) exist only on `serve`.
+ * Adds a flag for every setting that has one. --help lists those the command uses (`scope`),
+ * per-role LLM flags only for the roles it calls; the others are still accepted, hidden, so a flag
+ * shared by a script's several commands never turns into a usage error. The server's own settings
+ * (port, host...) exist only on `serve`.
  */
 export function addSettingFlags(command: Command, options: { scope: SettingFlagScope }): Command {
   const uses = usedBy[options.scope];
@@ -59,7 +74,10 @@ export function addSettingFlags(command: Command, options: { scope: SettingFlagS
         : `--${source.flag}`,
       `${source.description}${source.env ? ` [env ${source.env}]` : ''}`,
     );
-    const listed = source.path === 'debug' || (uses(source.path) && !visibleRoleFlags.test(source.flag));
+    const role = /^llm\.roles\.([a-z]+)\./.exec(source.path)?.[1];
+    const listed =
+      source.path === 'debug' ||
+      (uses(source.path) && (role === undefined || rolesUsedBy[options.scope].includes(role)));
     if (!listed) option.hideHelp();
     command.addOption(option);
   }

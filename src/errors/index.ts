@@ -11,11 +11,13 @@ export {
   StructuredOutputError,
 } from './provider-error.js';
 export {
+  canBeSecret,
   createRedactor,
   type Redactor,
   redactErrorMessages,
   redactedMarker,
   requestSecrets,
+  type Secret,
 } from './redact-secrets.js';
 export {
   BlockedUrlError,

@@ -36,6 +36,8 @@ export async function evaluateQuestion(options: EvaluateQuestionOptions): Promis
       mode: 'search',
       question: question.question,
       signal: options.signal,
+      // Marked as an evaluation's: the web page's history leaves them out unless asked.
+      record: { source: 'cli', options: { eval: { questionId: question.id } } },
       observers: [(event) => void (event.type === 'llm-call' && calls.push(event))],
     }));
   } catch (error) {

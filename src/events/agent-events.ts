@@ -80,7 +80,14 @@ export type AgentEventBody =
   | { type: 'retry'; step: number; role: LlmRole; attempt: number; delayMs: number; reason: string }
   /** One LLM request (a re-ask is another): what it cost, so a run store can price the run. */
   | ({ type: 'llm-call'; step: number } & LlmCallRecord)
-  | { type: 'warning'; step: number; message: string }
+  | {
+      type: 'warning';
+      step: number;
+      /** In a person's words: what failed or was passed over, and what the run does instead. */
+      message: string;
+      /** The technical words behind it (a validator's field paths), shown with --debug. */
+      detail?: string;
+    }
   | { type: 'step-end'; step: number; action: ActionName | 'none'; usage: UsageReport; budget: BudgetReport }
   | {
       /** The answer's text as the model writes it, before its quotes are checked and it is judged. */

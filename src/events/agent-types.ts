@@ -51,7 +51,14 @@ export type Confidence = 'high' | 'medium' | 'low';
 /** How the final answer was reached. */
 export type AnswerOrigin = 'evaluated' | 'direct' | 'forced' | 'fallback';
 
-export type StopReason = 'steps' | 'tokens' | 'time' | 'attempts' | 'invalid-output' | 'errors';
+export type StopReason =
+  | 'steps'
+  | 'tokens'
+  | 'time'
+  | 'attempts'
+  | 'invalid-output'
+  | 'errors'
+  | 'no-progress';
 
 export interface RoleUsage extends TokenUsage {
   calls: number;

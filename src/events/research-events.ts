@@ -2,6 +2,7 @@ import type {
   DataPointStrategy,
   FactCheckReport,
   Persona,
+  ResearchEstimate,
   ResearchPlan,
   ResearchReport,
 } from './research-types.js';
@@ -22,8 +23,8 @@ export type ResearchEventBody =
   | {
       type: 'research-plan';
       plan: ResearchPlan;
-      /** Estimated from the plan before any research starts. */
-      estimate: { tokens: number; timeMs: number; llmCalls: number };
+      /** Estimated from the plan before any research starts, with the budget beside it. */
+      estimate: ResearchEstimate;
     }
   | {
       /** The librarian's judgement after a hop of a section. */

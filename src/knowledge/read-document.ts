@@ -61,7 +61,9 @@ export async function readDocumentFile(path: string, bytes?: Uint8Array): Promis
     return { title: markdownTitle(text) ?? fallbackTitle, text, contentType };
   }
   const text = new TextDecoder().decode(data).replace(/^\uFEFF/, '');
-  return { title: markdownTitle(text) ?? fallbackTitle, text, contentType };
+  // In a plain text file a line starting with # is a comment (a shell's, a config's), not a heading.
+  const title = contentType === 'text/markdown' ? markdownTitle(text) : undefined;
+  return { title: title ?? fallbackTitle, text, contentType };
 }
 
 async function htmlDocument(html: string, url: string, fallbackTitle: string) {

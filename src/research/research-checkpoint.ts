@@ -5,11 +5,11 @@ import {
   type StoredRestore,
 } from '../agent/run-checkpoint.js';
 import type { RunContext } from '../agent/run-context.js';
-import type { ResearchPlan, SectionEvidence } from '../events/research-types.js';
+import type { ResearchEstimate, ResearchPlan, SectionEvidence } from '../events/research-types.js';
 import type { ProposedFact } from './plan/probe-data-points.js';
 import type { DraftedReport, WrittenReport } from './write/write-report.js';
 
-export type ResearchEstimate = { tokens: number; timeMs: number; llmCalls: number };
+export type { ResearchEstimate };
 
 /**
  * A research task's progress at a phase boundary, as plain JSON: the plan, each section's

@@ -94,6 +94,7 @@ async function makePlan(
     maxTimeMs: task.budget.maxTimeMs,
     concurrency: task.config.research.concurrency,
     maxHops: task.config.research.maxHops,
+    contextTokens: task.config.llm.contextTokens,
   });
   return { plan, estimate };
 }

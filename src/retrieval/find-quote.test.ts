@@ -23,6 +23,21 @@ describe('findQuote', () => {
     expect(match?.quote).toBe('Green Book won Best Picture … directed by Peter Farrelly');
   });
 
+  it('never runs across blocks: a heading glued to its paragraph is cut off, a wrapped line is not', () => {
+    const article =
+      'Varnholt Observatory\nFounding\nThe Varnholt Observatory was founded in 1893 by the Kestrel Trust.\nInstruments\nIts telescope dates from 1911.';
+    expect(findQuote('Founding The Varnholt Observatory was founded in 1893', article)?.quote).toBe(
+      'The Varnholt Observatory was founded in 1893',
+    );
+    expect(findQuote('by the Kestrel Trust. Instruments', article)?.quote).toBe('by the Kestrel Trust.');
+    // A PDF's hard-wrapped prose: the break inside the sentence is not a block's end.
+    const wrapped =
+      'The observatory was founded in 1893 by a society of amateur astronomers from the\nKestrel Trust, who raised the money for its first telescope.';
+    expect(findQuote('amateur astronomers from the Kestrel Trust, who raised', wrapped)?.quote).toBe(
+      'amateur astronomers from the\nKestrel Trust, who raised',
+    );
+  });
+
   it('rejects a quote that is not on the page, or whose pieces are out of order', () => {
     expect(findQuote('Parasite was directed by Quentin Tarantino', page)).toBeUndefined();
     expect(findQuote('directed by Peter Farrelly ... Green Book won', page)).toBeUndefined();

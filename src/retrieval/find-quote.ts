@@ -27,11 +27,57 @@ export function findQuote(quote: string, source: string | FoldedText): QuoteMatc
     if (!span) return undefined;
     const previous = spans.at(-1);
     if (previous && span.start - previous.end > 2000) return undefined;
-    spans.push(span);
+    spans.push(withinOneBlock(folded.source, span));
     from = foldedIndexAfter(folded, span.end);
   }
   const quoteText = spans.map((span) => folded.source.slice(span.start, span.end)).join(' … ');
   return { quote: quoteText, start: spans[0]!.start, end: spans.at(-1)!.end, kind: 'exact' };
+}
+
+/** A line this short without a sentence's end is a heading or a label, not a wrapped line of prose. */
+const maxHeadingChars = 60;
+const sentenceEnd = /[.!?。！？]["'”’)\]]*\s*$/u;
+
+/**
+ * A quote never runs across blocks: a heading glued to the paragraph under it ("Founding The
+ * Varnholt Observatory was founded…") is not what the page says. The span is cut at each line
+ * break that ends a block — after a sentence's end, or after a short line (a heading, a label) —
+ * and its longest block is kept. A break inside a wrapped sentence (a PDF's or a plain-text
+ * file's long lines) is not a block's end.
+ */
+export function withinOneBlock(
+  source: string,
+  span: { start: number; end: number },
+): { start: number; end: number } {
+  const blocks: Array<{ start: number; end: number }> = [];
+  let blockStart = span.start;
+  for (
+    let at = source.indexOf('\n', span.start);
+    at !== -1 && at < span.end;
+    at = source.indexOf('\n', at + 1)
+  ) {
+    const line = source.slice(source.lastIndexOf('\n', at - 1) + 1, at);
+    if (!sentenceEnd.test(line) && line.trim().length > maxHeadingChars) continue;
+    blocks.push({ start: blockStart, end: at });
+    blockStart = at + 1;
+  }
+  if (blocks.length === 0) return span;
+  blocks.push({ start: blockStart, end: span.end });
+  const longest = blocks.reduce((best, block) =>
+    visibleLength(source, block) > visibleLength(source, best) ? block : best,
+  );
+  return trimSpan(source, longest);
+}
+
+function visibleLength(source: string, span: { start: number; end: number }): number {
+  return source.slice(span.start, span.end).trim().length;
+}
+
+function trimSpan(source: string, span: { start: number; end: number }): { start: number; end: number } {
+  let { start, end } = span;
+  while (start < end && /\s/.test(source[start]!)) start++;
+  while (end > start && /\s/.test(source[end - 1]!)) end--;
+  return { start, end };
 }
 
 /**

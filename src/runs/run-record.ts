@@ -1,5 +1,8 @@
 import type { LlmRole } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
+import type { ServiceSettings } from '../config/service-settings.js';
+
+export type RunSettings = ConfigOverrides & { services?: ServiceSettings };
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -41,8 +44,11 @@ export interface NewRun {
   question: string;
   /** The options as the caller gave them, secrets redacted (shown, never used). */
   options: Record<string, unknown>;
-  /** The run's own settings (budget, agent, search; research: its controller), used again to resume it. */
-  settings: ConfigOverrides;
+  /**
+   * The run's own settings (budget, agent, search; research: its controller), used again to resume
+   * it, and the services it ran with (never keys; absent for runs stored before they were kept).
+   */
+  settings: RunSettings;
 }
 
 /** A run as stored. Times are epoch milliseconds. */
@@ -77,4 +83,6 @@ export interface RunSummary {
   answerPreview: string | null;
   totalTokens: number | null;
   costUsd: number | null;
+  /** A run of `deepsearch eval` (one question of a dataset). */
+  evaluation: boolean;
 }

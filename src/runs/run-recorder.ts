@@ -72,12 +72,30 @@ export function createRunRecorder(options: {
     },
     checkpoint(checkpoint) {
       flush();
-      store.checkpoint(runId, checkpoint, usage);
+      store.checkpoint(runId, redactCheckpoint(checkpoint, redact), usage);
     },
     flush,
     finish(outcome) {
       flush();
-      store.finish(runId, { ...outcome, usage });
+      const result = outcome.result && redactJson(outcome.result, redact);
+      store.finish(runId, { ...outcome, ...(result ? { result } : {}), usage });
     },
   };
+}
+
+function redactJson<T>(value: T, redact: Redactor): T {
+  const text = JSON.stringify(value);
+  const clean = redact(text);
+  return clean === text ? value : (JSON.parse(clean) as T);
+}
+
+/**
+ * What the model wrote (diary, knowledge, rejected answers) may repeat a key; the pages read come
+ * from the web and are large, so they are left as read rather than re-serialised at every step.
+ */
+function redactCheckpoint(checkpoint: StoredCheckpoint, redact: Redactor): StoredCheckpoint {
+  const { pages, ...state } = checkpoint.state;
+  const light = { ...checkpoint, state };
+  const clean = redactJson(light, redact);
+  return clean === light ? checkpoint : ({ ...clean, state: { ...clean.state, pages } } as StoredCheckpoint);
 }

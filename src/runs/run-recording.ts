@@ -1,9 +1,9 @@
 import type { StoredCheckpoint } from '../agent/run-checkpoint.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
-import type { ConfigOverrides } from '../config/derive-config.js';
+import { serviceSettings } from '../config/service-settings.js';
 import { isAbortError, isInputError, isProviderError, type Redactor } from '../errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
-import type { RunError, RunRecord, RunSource } from './run-record.js';
+import type { RunError, RunRecord, RunSettings, RunSource } from './run-record.js';
 import { createRunRecorder } from './run-recorder.js';
 import type { RunStore } from './run-store.js';
 
@@ -27,15 +27,17 @@ export interface Recording {
 
 /**
  * The settings a run may have of its own (budget, agent, search choices, and a research run's
- * controller: concurrency, hops, writer share...): stored to resume it with.
+ * controller: concurrency, hops, writer share...), and the services it used (no keys): stored to
+ * resume it with. The SearXNG URL is among the services, so `auto` chooses again as it did.
  */
-export function runSettings(config: DeepSearchConfig, mode: string): ConfigOverrides {
+export function runSettings(config: DeepSearchConfig, mode: string): RunSettings {
   const { provider, boostHostnames, badHostnames, onlyHostnames } = config.search;
   return {
     budget: { ...config.budget },
     agent: { ...config.agent },
     search: { provider, boostHostnames, badHostnames, onlyHostnames },
     ...(mode === 'research' ? { research: { ...config.research } } : {}),
+    services: serviceSettings(config),
   };
 }
 

@@ -23,6 +23,8 @@ export interface RunListQuery {
   q?: string;
   /** Only runs created before this time (epoch ms): the next page. */
   before?: number;
+  /** Leave out the runs of `deepsearch eval` (one per question: they would bury the rest). */
+  withoutEvaluations?: boolean;
 }
 
 export interface RunFinish {
@@ -205,10 +207,11 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         where.push("(question LIKE ? ESCAPE '\\' OR answer LIKE ? ESCAPE '\\')");
         values.push(pattern, pattern);
       }
+      if (query.withoutEvaluations) where.push(`NOT ${isEvaluation}`);
       const rows = db()
         .prepare(
           `SELECT id, owner, source, status, mode, question, created_at, finished_at, pid, substr(answer, 1, 200) AS preview,
-             total_tokens, usage FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+             total_tokens, usage, ${isEvaluation} AS evaluation FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
              ORDER BY created_at DESC, rowid DESC LIMIT ?`,
         )
         .all(...values, query.limit + 1) as Row[];
@@ -281,6 +284,9 @@ function toRecord(row: Row): RunRecord {
   };
 }
 
+/** A run of `deepsearch eval`: its options name the question it answered (evaluate-question.ts). */
+const isEvaluation = "(json_extract(options, '$.eval') IS NOT NULL)";
+
 function toSummary(row: Row): RunSummary {
   return {
     id: String(row.id),
@@ -295,5 +301,6 @@ function toSummary(row: Row): RunSummary {
     answerPreview: (row.preview as string | null) ?? null,
     totalTokens: (row.total_tokens as number | null) ?? null,
     costUsd: json<RunUsage>(row.usage)?.costUsd ?? null,
+    evaluation: row.evaluation === 1,
   };
 }

@@ -54,7 +54,7 @@ export function describeProgress(event: AgentEvent): string | undefined {
     case 'research-plan': {
       const { plan, estimate } = event;
       const questions = plan.sections.reduce((sum, section) => sum + section.questions.length, 0);
-      return `${personaNames.strategist}: plan of ${plan.sections.length} sections, ${questions} questions, ${plan.dataPoints.length} data points; estimate ~${Math.round(estimate.tokens / 1000)}k tokens, ~${Math.max(1, Math.round(estimate.timeMs / 60_000))} min\n`;
+      return `${personaNames.strategist}: plan of ${plan.sections.length} sections, ${questions} questions, ${plan.dataPoints.length} data points; estimate ~${Math.round(estimate.tokens / 1000)}k tokens${estimate.budgetTokens ? ` (budget ${Math.round(estimate.budgetTokens / 1000)}k)` : ''}, ~${Math.max(1, Math.round(estimate.timeMs / 60_000))} min\n`;
     }
     case 'fact-check':
       return `${personaNames.synthesizer}: fact-check: ${event.claims} claims, ${event.supported} supported, ${event.revised} revised, ${event.removed} removed\n`;

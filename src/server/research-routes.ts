@@ -119,11 +119,19 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       limit,
       q: c.req.query('q') || undefined,
       before: before === undefined ? undefined : integerParam(before, 'before', 0) * 1000,
+      // `deepsearch eval` records a run per question: the history shows them only when asked.
+      withoutEvaluations: !booleanParam(c.req.query('include_evaluations'), 'include_evaluations'),
     });
     const data = runs.map((run) => runListItem(interrupted(run) ? { ...run, status: 'failed' } : run));
     return c.json({ object: 'list', data, has_more: hasMore });
   });
   return app;
+}
+
+function booleanParam(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new InputError(`${name} must be true or false`, { param: name, code: 'invalid_value' });
 }
 
 /** Last-Event-ID (a reconnecting EventSource sends it) or ?after=: events after this seq. */

@@ -41,5 +41,6 @@ export function runListItem(summary: RunSummary) {
     finished_at: summary.finishedAt === null ? null : seconds(summary.finishedAt),
     answer_preview: summary.answerPreview,
     total_tokens: summary.totalTokens,
+    evaluation: summary.evaluation,
   };
 }

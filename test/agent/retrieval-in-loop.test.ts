@@ -70,9 +70,14 @@ describe('query dedup and rewrite in the search step', () => {
       'iPhone 15 battery life',
       'iPhone 16 battery life',
     ]);
-    expect(
-      eventsOf(events, 'warning').some((event) => event.message.startsWith('query rewrite skipped')),
-    ).toBe(true);
+    // In a person's words; the validator's field paths only in the detail (--debug).
+    const warning = eventsOf(events, 'warning').find((event) =>
+      event.message.startsWith('the query rewriter'),
+    );
+    expect(warning?.message).toBe(
+      "the query rewriter: the model's reply could not be used; searching the agent's own queries",
+    );
+    expect(warning?.detail).toContain('`queries`');
   });
 
   it('drops hits on bad hosts and restricts a single only-host to a site search', async () => {

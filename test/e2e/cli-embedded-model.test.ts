@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +8,9 @@ import { startFakeModelServer } from '../../src/testing/fake-model-server.js';
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { startRecordingProxy } from '../../src/testing/recording-proxy.js';
+import { openBuiltCliTerminal } from '../helpers/built-cli-terminal.js';
 import { embeddedRuntimeAvailable } from '../helpers/embedded-runtime.js';
-import { builtCliEnvironment, cliPath, runBuiltCli } from '../helpers/run-built-cli.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
 import { serveBuiltCli } from '../helpers/serve-built-cli.js';
 import { buildTinyGguf } from '../helpers/tiny-gguf.js';
 
@@ -238,36 +238,22 @@ describe.skipIf(!available)('the embedded model from the built CLI (tiny random 
 });
 
 /**
- * Runs the built CLI in a real pseudo-terminal (util-linux `script`), answering its prompt with
- * `answer` once it is shown; returns everything the terminal showed and the exit code.
+ * Runs the built CLI in a real pseudo-terminal, answering its prompt with `answer` once it is
+ * shown; returns everything the terminal showed and the exit code.
  */
-function inTerminal(
+async function inTerminal(
   args: string[],
   env: Record<string, string>,
   answer: string,
 ): Promise<{ code: number; output: string }> {
-  const command = [process.execPath, cliPath, ...args]
-    .map((part) => `'${part.replace(/'/g, "'\\''")}'`)
-    .join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qefc', command, '/dev/null'], {
-      env: builtCliEnvironment({ TERM: 'xterm', ...env }),
-    });
-    let output = '';
-    let answered = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 200_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (!answered && output.includes('[y/N]')) {
-        answered = true;
-        child.stdin.write(`${answer}\r`);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      child.stdin.destroy();
-      resolve({ code: code ?? 1, output });
-    });
-  });
+  const terminal = openBuiltCliTerminal(args, env);
+  const timer = setTimeout(() => terminal.child.kill('SIGKILL'), 200_000);
+  try {
+    await terminal.waitFor('[y/N]', { timeoutMs: 200_000 });
+    terminal.type(`${answer}\r`);
+    return { code: (await terminal.exited) ?? 1, output: terminal.output() };
+  } finally {
+    clearTimeout(timer);
+    terminal.child.stdin?.destroy();
+  }
 }

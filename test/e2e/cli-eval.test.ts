@@ -184,11 +184,13 @@ describe('deepsearch eval (built CLI, fake LLM and judge, fake search)', { timeo
     const llm = await startLlm();
     const out = join(work, 'full.jsonl');
     const report = join(work, 'report.md');
+    // With the run store on: each question is a run of the CLI, marked as an evaluation's.
+    const runs = { DEEPSEARCH_NO_RUNS: '0', DEEPSEARCH_RUNS_FILE: join(work, 'eval-runs.sqlite') };
     try {
-      const run = await runBuiltCli(
-        evalArgs(out, '--concurrency', '2', '--json', '--report', report),
-        cliEnv(llm),
-      );
+      const run = await runBuiltCli(evalArgs(out, '--concurrency', '2', '--json', '--report', report), {
+        ...cliEnv(llm),
+        ...runs,
+      });
       expect(run.stderr).not.toContain('error');
       expect(run.code).toBe(0);
       const records = Object.fromEntries(readLines(out).map((record) => [record.id, record]));
@@ -254,6 +256,10 @@ describe('deepsearch eval (built CLI, fake LLM and judge, fake search)', { timeo
         /\| q4 \| correct \| Parasite premiered on 21 May 2019\[\^1\]\. \| 21 May 2019 \| high \| 2 \| 4400 \| \$0\.0080 \| .* \| 1\/1 \|/,
       );
       expect(llm.problems).toEqual([]);
+      const stored = JSON.parse((await runBuiltCli(['runs', 'list', '--json'], runs)).stdout);
+      expect(stored).toHaveLength(4);
+      for (const each of stored)
+        expect(each).toMatchObject({ source: 'cli', mode: 'search', evaluation: true });
     } finally {
       await llm.close();
     }

@@ -286,4 +286,36 @@ describe('deepsearch doctor (built CLI)', () => {
     expect(run.stderr).toBe('deepsearch: error: 4 of 5 checks failed: see the fixes above\n');
     expect(llm.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(0);
   });
+
+  it('names a placeholder key and the model as they are, and when DuckDuckGo fails suggests another engine', async () => {
+    const llm = await track(
+      startFakeOpenAi({
+        apiKey: 'ollama',
+        models: ['ollama-test'],
+        respond: () => ({ content: '{"ok":true}' }),
+      }),
+    );
+    const ddg = await track(
+      startFakeHttpServer((_request, response) => {
+        response.writeHead(403).end();
+      }),
+    );
+    const config = writeJson('ddg-blocked.json', { search: { baseURLs: { duckduckgo: ddg.url } } });
+    const run = await runBuiltCli(['doctor', '--config', config, '--page', `${await closedPortUrl()}/page`], {
+      DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
+      DEEPSEARCH_LLM_MODEL: 'ollama-test',
+      DEEPSEARCH_LLM_API_KEY: 'ollama',
+      DEEPSEARCH_SEARCH_PROVIDER: 'duckduckgo',
+      DEEPSEARCH_NO_CACHE: '1',
+    });
+    expect(run.code).toBe(2);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.find((line) => line.startsWith('ok    llm'))).toMatch(
+      /^ok {4}llm {6}openai-compatible ollama-test at /,
+    );
+    expect(run.stdout).not.toContain('[redacted]');
+    const search = lines.findIndex((line) => line.startsWith('FAIL  search'));
+    expect(lines[search + 1]).toContain('fix: DuckDuckGo refuses or blocks requests from some networks');
+    expect(lines[search + 1]).not.toContain('--search-provider duckduckgo');
+  });
 });

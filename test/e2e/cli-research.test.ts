@@ -51,7 +51,9 @@ function research(args: string[], env: Record<string, string> = {}) {
 describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
   it('prints one JSON report whose footnotes resolve to quotes literally on the pages read', async () => {
     const run = await research([researchTopic, '--json']);
-    expect(run.stderr).toContain('estimate: ~');
+    expect(run.stderr).toMatch(
+      /estimate: ~[\d.]+k tokens of 1\.0M budget, ~\d+ min of 10 min, ~\d+ LLM calls/,
+    );
     expect(run.stderr).toContain('Synthesizer');
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
@@ -112,10 +114,14 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
     const file = join(dir, 'outline.md');
     await writeFile(file, edited);
     const before = llm.requests.filter((request) => request.route === 'research_plan').length;
-    const run = await research(['--outline', file, '--json']);
+    const run = await research(['--outline', file, '--json'], runs);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report.title).toBe('Edited title');
+    // Recorded as the CLI's run (not the library's).
+    expect(JSON.parse((await runBuiltCli(['runs', 'list', '--json'], runs)).stdout)).toMatchObject([
+      { source: 'cli', mode: 'research', evaluation: false },
+    ]);
     expect(report.topic).toBe(researchTopic);
     expect(report.sections.map((section: { heading: string }) => section.heading)).toEqual([
       'Heat pump sales, 2022–2023',

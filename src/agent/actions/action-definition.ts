@@ -30,6 +30,8 @@ export interface ActionRunInput<Payload> {
   think: string;
   /** URLs by their source number (shown in <url-list> and <knowledge>): entry n - 1 is source n. */
   urlList: readonly string[];
+  /** The unread URLs shown in <url-list> this step, best first (empty when visit was not offered). */
+  offeredUrls: readonly string[];
   /** Criteria for the original question, chosen once and cached by the loop. */
   criteria: () => Promise<EvaluationCriterion[]>;
 }
@@ -43,6 +45,11 @@ export interface ActionRunInput<Payload> {
 export interface StepOutcome {
   note: string;
   disableNext?: boolean;
+  /**
+   * Set when the step did nothing new (queries all searched before, pages all read before): why,
+   * in a few plain words for the person following the run. The loop counts such steps.
+   */
+  noProgress?: string;
   knowledge?: KnowledgeItem[];
   final?: FinalAnswer;
 }

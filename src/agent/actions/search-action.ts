@@ -26,5 +26,6 @@ Use another language when the best sources are likely written in it. Never repea
     example: { queries: ['Parasite 2019 premiere date', "Cannes 2019 Palme d'Or"] },
   }),
   isAllowed: () => true,
-  run: (context, { question, payload }) => runSearchStep(context, { question, queries: payload.queries }),
+  run: (context, { question, payload, offeredUrls }) =>
+    runSearchStep(context, { question, queries: payload.queries, offeredUrls }),
 });

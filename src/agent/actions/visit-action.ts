@@ -23,6 +23,6 @@ more likely relevant) or URLs written in the question. You may give their number
     example: { targets: ['1', '3'] },
   }),
   isAllowed: ({ state }) => state.urls.candidates(state.visited).length > 0,
-  run: (context, { question, payload, urlList }) =>
-    runVisitStep(context, { question, targets: payload.targets, urlList }),
+  run: (context, { question, payload, urlList, offeredUrls }) =>
+    runVisitStep(context, { question, targets: payload.targets, urlList, offeredUrls }),
 });

@@ -4,6 +4,7 @@ import type { SearchHit } from '../../providers/spec/search-provider.js';
 import { GapQueue, type GapQueueSnapshot } from '../gap-queue.js';
 import { Diary, type DiaryEntry } from './diary.js';
 import { PageStore, type StoredPage } from './page-store.js';
+import { ProgressStreak, type ProgressStreakSnapshot } from './progress-streak.js';
 import { SourceNumbers } from './source-numbers.js';
 import { UrlIndex, type UrlRecordSnapshot } from './url-index.js';
 
@@ -77,6 +78,8 @@ export interface AgentStateSnapshot {
   visited: string[];
   badUrls: Array<[string, string]>;
   disabled: ActionName[];
+  /** Absent in checkpoints written before it existed. */
+  progress?: ProgressStreakSnapshot;
 }
 
 /**
@@ -107,6 +110,8 @@ export class AgentState implements SharedKnowledge {
   readonly badUrls: Map<string, string>;
   /** Actions switched off for the next step only (e.g. answer right after a rejection). */
   disabled = new Set<ActionName>();
+  /** Steps that did nothing new, in a row and in all (the run's own, like the diary). */
+  progress = new ProgressStreak();
 
   constructor(
     question: string,
@@ -142,6 +147,7 @@ export class AgentState implements SharedKnowledge {
       visited: [...this.visited],
       badUrls: [...this.badUrls],
       disabled: [...this.disabled],
+      progress: this.progress.toJSON(),
     };
   }
 
@@ -163,6 +169,7 @@ export class AgentState implements SharedKnowledge {
     state.currentQuestion = snapshot.currentQuestion;
     state.failedAttempts.push(...snapshot.failedAttempts);
     state.disabled = new Set(snapshot.disabled);
+    state.progress = ProgressStreak.fromJSON(snapshot.progress);
     return state;
   }
 

@@ -16,6 +16,7 @@ const stopDescriptions: Record<StopReason, string> = {
   attempts: 'too many answers were rejected',
   'invalid-output': 'the model kept producing unusable output',
   errors: 'steps kept failing',
+  'no-progress': 'the last steps found nothing new (searches repeated, pages read before)',
 };
 
 /**

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { isStructuredOutputError } from '../../errors/index.js';
 import { type TimeRange, timeRanges } from '../../providers/spec/search-provider.js';
 import { type DuplicateQuery, dedupQueries } from '../../retrieval/dedup-queries.js';
 import { rewriteQueriesPrompt, rewriteQueriesSystemPrompt } from '../prompts/rewrite-queries-prompt.js';
 import { callLlm, type RunContext } from '../run-context.js';
-import { errorMessage, isFatal } from './step-errors.js';
+import { doneWithout, isFatal } from './step-errors.js';
 
 export interface PlannedQuery {
   query: string;
@@ -40,6 +39,12 @@ const rewriteExample: z.infer<typeof rewriteSchema> = {
   ],
 };
 
+export interface SearchPlan {
+  queries: PlannedQuery[];
+  /** The agent's queries (and rewrites) dropped as repeats, with what each repeats. */
+  duplicates: DuplicateQuery[];
+}
+
 /**
  * Seed 003's search planning: drop queries already searched or repeated in the batch, rewrite and
  * expand the rest with the rewriter role, and dedup the rewrites again. Reports what it did.
@@ -47,7 +52,7 @@ const rewriteExample: z.infer<typeof rewriteSchema> = {
 export async function planQueries(
   context: RunContext,
   input: { question: string; queries: readonly string[] },
-): Promise<PlannedQuery[]> {
+): Promise<SearchPlan> {
   const { config, state } = context;
   const max = config.agent.maxQueriesPerStep;
   const previous = state.searches.map((search) => search.query);
@@ -83,7 +88,7 @@ export async function planQueries(
       ? 'built-in lexical'
       : `${context.embedding.id} ${context.embedding.model}`,
   });
-  return planned;
+  return { queries: planned, duplicates };
 }
 
 /** The rewriter's queries; on an unusable reply the agent's own queries are searched as they are. */
@@ -113,8 +118,12 @@ async function rewriteQueries(
     }));
   } catch (error) {
     if (isFatal(error)) throw error;
-    const reason = isStructuredOutputError(error) ? error.validationMessage : errorMessage(error);
-    context.emit({ type: 'warning', step: context.step, message: `query rewrite skipped: ${reason}` });
+    const warning = doneWithout({
+      what: 'the query rewriter',
+      instead: "searching the agent's own queries",
+      error,
+    });
+    context.emit({ type: 'warning', step: context.step, ...warning });
     return [];
   }
 }

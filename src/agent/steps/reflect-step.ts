@@ -12,7 +12,14 @@ export function runReflectStep(
   input: { question: string; questions: string[] },
 ): StepOutcome {
   const added = context.state.gaps.add(input.questions.slice(0, maxNewQuestionsPerStep));
-  if (added.length === 0) return { note: 'proposed only sub-questions already asked', disableNext: true };
+  if (added.length === 0) {
+    const what = 'every sub-question proposed was asked before';
+    return {
+      note: `nothing new: ${what}; search for one of them, read a page, or answer`,
+      disableNext: true,
+      noProgress: what,
+    };
+  }
   context.emit({ type: 'reflect', step: context.step, questions: added });
   return { note: `identified sub-questions: ${added.map((question) => `"${question}"`).join(', ')}` };
 }

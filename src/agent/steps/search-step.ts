@@ -4,8 +4,9 @@ import { createHostFilter } from '../../retrieval/host-lists.js';
 import { hostOf, isNetworkUrl } from '../../retrieval/normalize-url.js';
 import type { StepOutcome } from '../actions/action-definition.js';
 import type { RunContext } from '../run-context.js';
-import { type PlannedQuery, planQueries } from './plan-queries.js';
-import { errorMessage, isFatal, stopRunWith } from './step-errors.js';
+import { untriedAngles } from './no-progress-hints.js';
+import { type PlannedQuery, planQueries, type SearchPlan } from './plan-queries.js';
+import { errorMessage, failureForModel, isFatal, stopRunWith } from './step-errors.js';
 
 /**
  * Plans the queries (dedup, rewrite, dedup) and runs them concurrently. Hits become side knowledge
@@ -14,17 +15,13 @@ import { errorMessage, isFatal, stopRunWith } from './step-errors.js';
  */
 export async function runSearchStep(
   context: RunContext,
-  input: { question: string; queries: string[] },
+  input: { question: string; queries: string[]; offeredUrls: readonly string[] },
 ): Promise<StepOutcome> {
   const { state, budget } = context;
-  const planned = await planQueries(context, input);
+  const plan = await planQueries(context, input);
+  const planned = plan.queries;
   const queries = planned.map((item) => item.query);
-  if (queries.length === 0) {
-    return {
-      note: 'every proposed query repeats one searched already; try other words or another action',
-      disableNext: true,
-    };
-  }
+  if (queries.length === 0) return nothingNewSearched(context, plan, input.offeredUrls);
   context.emit({ type: 'search-start', step: context.step, queries });
   const waited = budget.wait('search');
   const settled = await Promise.allSettled(planned.map((item) => searchAllowedHosts(context, item)));
@@ -52,11 +49,26 @@ export async function runSearchStep(
     throw stopRunWith(firstError);
   }
   const failed = failures.length
-    ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failure.error})`).join('; ')}.`
+    ? ` Failed: ${failures.map((failure) => `"${failure.query}" (${failureForModel(failure.error)})`).join('; ')}.`
     : '';
   return {
     note: `searched ${queries.map((query) => `"${query}"`).join(', ')}: ${hits} result${hits === 1 ? '' : 's'}, ${newUrls} new URL${newUrls === 1 ? '' : 's'}.${failed}`,
     disableNext: newUrls === 0,
+  };
+}
+
+/** Every query repeated one searched before: said in plain words, with what has not been tried. */
+function nothingNewSearched(context: RunContext, plan: SearchPlan, offered: readonly string[]): StepOutcome {
+  const searchedAt = new Map(context.state.searches.map((search) => [search.query, search.step]));
+  const repeats = [...new Set(plan.duplicates.map((duplicate) => duplicate.of))].map((query) => {
+    const step = searchedAt.get(query);
+    return `"${query}"${step === undefined ? '' : ` (step ${step})`}`;
+  });
+  const count = plan.duplicates.length;
+  return {
+    note: `nothing new was searched: ${count === 1 ? 'the query repeats' : `all ${count} queries repeat`} ${repeats.join(', ')}. ${untriedAngles(context, offered)}`,
+    disableNext: true,
+    noProgress: `${count === 1 ? 'the query was' : `all ${count} queries were`} searched before`,
   };
 }
 

@@ -7,7 +7,8 @@ import { readPage } from '../context/prefetch-pages.js';
 import { embedPageChunks } from '../context/semantic-snippets.js';
 import type { RunContext } from '../run-context.js';
 import type { StoredPage } from '../state/page-store.js';
-import { errorMessage, isFatal } from './step-errors.js';
+import { unreadPages } from './no-progress-hints.js';
+import { errorMessage, failureForModel, isFatal } from './step-errors.js';
 
 const maxLinksPerPage = 200;
 const minReadableChars = 40;
@@ -19,11 +20,11 @@ const minReadableChars = 40;
  */
 export async function runVisitStep(
   context: RunContext,
-  input: { question: string; targets: string[]; urlList: readonly string[] },
+  input: { question: string; targets: string[]; urlList: readonly string[]; offeredUrls: readonly string[] },
 ): Promise<StepOutcome> {
   const { budget } = context;
-  const urls = resolveTargets(context, input.targets, input.urlList);
-  if (urls.length === 0) return { note: 'no new URL to read among the targets given', disableNext: true };
+  const { urls, readBefore, unknown } = resolveTargets(context, input.targets, input.urlList);
+  if (urls.length === 0) return nothingNewToRead(context, { readBefore, unknown }, input.offeredUrls);
   context.emit({ type: 'read-start', step: context.step, urls });
   const waited = budget.wait('read');
   const settled = await Promise.allSettled(urls.map((url) => readPage(context, url)));
@@ -37,7 +38,7 @@ export async function runVisitStep(
     markVisited(context, url);
     if (outcome.status === 'rejected') {
       if (isFatal(outcome.reason)) throw outcome.reason;
-      failRead(context, url, errorMessage(outcome.reason), notes);
+      failRead(context, url, outcome.reason, notes);
       context.hostHealth.recordUrl(url, readProblem(outcome.reason));
       return;
     }
@@ -69,21 +70,52 @@ export async function runVisitStep(
   return { note: `${notes.join('; ')}.`, disableNext: readCount === 0 };
 }
 
+/** No target could be read: said in plain words, with the best pages still unread. */
+function nothingNewToRead(
+  context: RunContext,
+  named: { readBefore: number; unknown: number },
+  offered: readonly string[],
+): StepOutcome {
+  const { readBefore, unknown } = named;
+  const what =
+    readBefore === 0
+      ? 'none of the pages named is one this run found'
+      : unknown === 0
+        ? `${readBefore === 1 ? 'the page named was' : `all ${readBefore} pages named were`} read before`
+        : `${readBefore} of the pages named ${readBefore === 1 ? 'was' : 'were'} read before, the other${unknown === 1 ? ' was' : 's were'} not found in this run`;
+  const unread = unreadPages(context, offered);
+  const next =
+    unread.length > 0
+      ? `choose from the unread ones: ${unread.join(', ')}`
+      : 'no unread page is left: search with other words, or answer';
+  return { note: `nothing new was read: ${what}; ${next}.`, disableNext: true, noProgress: what };
+}
+
 function resolveTargets(
   context: RunContext,
   targets: readonly string[],
   urlList: readonly string[],
-): string[] {
+): { urls: string[]; readBefore: number; unknown: number } {
   const { state } = context;
   const resolved: string[] = [];
   const seen = new Set<string>();
+  let readBefore = 0;
+  let unknown = 0;
   for (const target of targets) {
     const number = /^\s*[[#(]?(\d{1,3})[\])]?\.?\s*$/.exec(target);
     const raw = number ? urlList[Number(number[1]) - 1] : target;
     const url = raw ? normalizeUrl(raw) : undefined;
     const key = url ? urlKey(url) : undefined;
-    if (!url || !key || seen.has(key) || state.visited.has(key)) continue;
+    if (!url || !key) {
+      unknown++;
+      continue;
+    }
+    if (seen.has(key)) continue;
     seen.add(key);
+    if (state.visited.has(key)) {
+      readBefore++;
+      continue;
+    }
     // Only URLs this run found (search hits, page links, the question): a page that tells the
     // model to open another URL (say, one carrying the question as a parameter) gets nothing.
     if (!state.urls.has(url)) {
@@ -92,12 +124,13 @@ function resolveTargets(
         step: context.step,
         message: `not reading ${url.slice(0, 200)}: it was not found in this run (search results, pages read or the question)`,
       });
+      unknown++;
       continue;
     }
     resolved.push(url);
     if (resolved.length === context.config.agent.maxUrlsPerStep) break;
   }
-  return resolved;
+  return { urls: resolved, readBefore, unknown };
 }
 
 function markVisited(context: RunContext, url: string): void {
@@ -105,10 +138,12 @@ function markVisited(context: RunContext, url: string): void {
   if (key) context.state.visited.add(key);
 }
 
-function failRead(context: RunContext, url: string, reason: string, notes: string[]): void {
+/** The person sees the error as it is; the model, which sees bad URLs and the diary, without service addresses. */
+function failRead(context: RunContext, url: string, failure: unknown, notes: string[]): void {
   const key = urlKey(url);
+  const reason = failureForModel(failure);
   if (key) context.state.badUrls.set(key, reason);
-  context.emit({ type: 'read-end', step: context.step, url, ok: false, error: reason });
+  context.emit({ type: 'read-end', step: context.step, url, ok: false, error: errorMessage(failure) });
   notes.push(`could not read ${url}: ${reason}`);
 }
 

@@ -15,6 +15,7 @@ export interface JsonSchemaNode {
   items?: JsonSchemaNode;
   maxItems?: number;
   maxLength?: number;
+  minLength?: number;
   enum?: unknown[];
   const?: unknown;
   anyOf?: JsonSchemaNode[];
@@ -196,23 +197,46 @@ function targetKey(
 }
 
 /**
- * A plain string where the schema wants an object whose one required string field carries the
- * content (or a `text` field): `"Paris"` → `{text: "Paris"}`. Other required lists start empty.
+ * A plain string where the schema wants an object whose one content field takes it: a `text` field,
+ * else its one required free-text string, else the one of those that must not be empty
+ * (`"Paris"` → `{text: "Paris"}`; a rewriter's `"a query"` → `{query: "a query", timeRange: "none",
+ * language: ""}`). The other required fields get their empty value — a list `[]`, a string that may
+ * be empty `""`, an enum's `"none"` — or the string is left for validation to reject.
  */
 function wrapText(text: string, schema: JsonSchemaNode): Record<string, unknown> | undefined {
   const properties = schema.properties ?? {};
   const required = schema.required ?? [];
-  const requiredStrings = required.filter((key) => primaryType(properties[key] ?? {}) === 'string');
   const field =
-    'text' in properties && primaryType(properties.text!) === 'string'
-      ? 'text'
-      : requiredStrings.length === 1
-        ? requiredStrings[0]
-        : undefined;
+    'text' in properties && primaryType(properties.text!) === 'string' ? 'text' : contentField(schema);
   if (field === undefined) return undefined;
-  const rest = required.filter((key) => key !== field);
-  if (!rest.every((key) => primaryType(properties[key] ?? {}) === 'array')) return undefined;
-  return { [field]: text, ...Object.fromEntries(rest.map((key) => [key, []])) };
+  const wrapped: Record<string, unknown> = { [field]: text };
+  for (const key of required) {
+    if (key === field) continue;
+    const empty = emptyValue(properties[key] ?? {});
+    if (empty === undefined) return undefined;
+    wrapped[key] = empty;
+  }
+  return wrapped;
+}
+
+function contentField(schema: JsonSchemaNode): string | undefined {
+  const properties = schema.properties ?? {};
+  const texts = (schema.required ?? []).filter((key) => {
+    const property = properties[key] ?? {};
+    return primaryType(property) === 'string' && !property.enum && property.const === undefined;
+  });
+  if (texts.length === 1) return texts[0];
+  const nonEmpty = texts.filter((key) => (properties[key]?.minLength ?? 0) >= 1);
+  return nonEmpty.length === 1 ? nonEmpty[0] : undefined;
+}
+
+/** The value that says "nothing" for a field, when it has one; undefined when it has none. */
+function emptyValue(property: JsonSchemaNode): unknown {
+  if (property.enum) return property.enum.includes('none') ? 'none' : undefined;
+  const type = primaryType(property);
+  if (type === 'array') return [];
+  if (type === 'string' && property.const === undefined && (property.minLength ?? 0) === 0) return '';
+  return undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RunContext } from '../../agent/run-context.js';
+import { doneWithout } from '../../agent/steps/step-errors.js';
 import { isAuthenticationError } from '../../errors/index.js';
 
 /**
@@ -8,18 +9,14 @@ import { isAuthenticationError } from '../../errors/index.js';
  */
 export async function advisoryCall<T>(
   context: RunContext,
-  what: string,
+  about: { what: string; instead: string },
   call: () => Promise<T>,
 ): Promise<T | undefined> {
   try {
     return await call();
   } catch (error) {
     if (context.cancelSignal?.aborted || isAuthenticationError(error)) throw error;
-    context.emit({
-      type: 'warning',
-      step: context.step,
-      message: `${what} failed: ${error instanceof Error ? error.message : String(error)}`,
-    });
+    context.emit({ type: 'warning', step: context.step, ...doneWithout({ ...about, error }) });
     return undefined;
   }
 }

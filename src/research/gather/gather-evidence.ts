@@ -43,8 +43,10 @@ export async function gatherEvidence(
     let facts = progress.facts;
     if (!facts) {
       facts =
-        (await advisoryCall(context, 'probing the data points', () =>
-          probeDataPoints(research, plan, context),
+        (await advisoryCall(
+          context,
+          { what: 'probing the data points', instead: 'the sections start without proposed facts' },
+          () => probeDataPoints(research, plan, context),
         )) ?? [];
       progress.probed(facts);
     }

@@ -8,7 +8,8 @@ export const nextHopSchema = z.object({
   gaps: z
     .array(
       z.object({
-        id: z.number().int().min(1).describe('the number of the missing item'),
+        // Optional: small models often write each gap as a bare list of queries, which is enough.
+        id: z.number().int().min(1).optional().describe('the number of the missing item'),
         queries: z.array(z.string().min(1).max(300)).min(1).max(8),
       }),
     )
@@ -60,7 +61,7 @@ export async function nextHopQueries(
   const seen = new Set(asked.map((question) => foldText(question).folded));
   const questions: string[] = [];
   for (const gap of object.gaps) {
-    if (gap.id > missing.length) continue;
+    if (gap.id !== undefined && gap.id > missing.length) continue;
     for (const query of gap.queries.slice(0, perGap)) {
       const key = foldText(query).folded;
       if (!key || seen.has(key)) continue;

@@ -100,8 +100,10 @@ export async function researchSection(run: GatherRun, section: PlanSection): Pro
           context.signal,
         );
         const open = items.filter((item) => !item.covered);
-        const judged = await advisoryCall(context, 'the librarian check', () =>
-          librarianCheck(context, { section, items: open, findings, pages: pages.all() }),
+        const judged = await advisoryCall(
+          context,
+          { what: "the librarian's check", instead: 'the open items stay open after this hop' },
+          () => librarianCheck(context, { section, items: open, findings, pages: pages.all() }),
         );
         if (judged) items = items.map((item) => judged[open.indexOf(item)] ?? item);
         const ratio = coverageRatio(items);
@@ -114,16 +116,19 @@ export async function researchSection(run: GatherRun, section: PlanSection): Pro
         if (hop >= config.maxHops) break;
         const decision = control.assess({ ratio, diversity: diversity.value });
         const missing = items.filter((item) => !item.covered);
-        const next = await advisoryCall(context, 'next-hop query generation', () =>
-          nextHopQueries(context, {
-            topic: plan.topic,
-            section,
-            missing,
-            asked,
-            perGap: config.queriesPerGap,
-            temperature: control.temperature,
-            pivot: decision.decision === 'pivot',
-          }),
+        const next = await advisoryCall(
+          context,
+          { what: 'writing the next search questions', instead: 'the section stops here' },
+          () =>
+            nextHopQueries(context, {
+              topic: plan.topic,
+              section,
+              missing,
+              asked,
+              perGap: config.queriesPerGap,
+              temperature: control.temperature,
+              pivot: decision.decision === 'pivot',
+            }),
         );
         temperatures.push(control.temperature);
         context.emit({

@@ -1,24 +1,41 @@
-import type { ResearchPlan } from '../../events/research-types.js';
+import type { ResearchEstimate, ResearchPlan } from '../../events/research-types.js';
+import { smallContextTokens } from '../../providers/llm/fit-context-window.js';
 
-/** Rough cost of one deep-search question in a hop (prompts grow with what was read). */
-const tokensPerQuestion = 40_000;
-const llmCallsPerQuestion = 6;
+/**
+ * LLM calls one question costs in a hop: its search (with the rewriter's call) and a read, about
+ * three; the hop's answer and its judges are counted per hop below.
+ */
+const callsPerQuestion = 3;
+/** Per hop: the hop's answer, its evaluation (criteria, one judge), the librarian, next-hop queries. */
+const callsPerHop = 5;
+/**
+ * Tokens of a typical call (prompt and reply) by the model's profile: prompts are cut to the
+ * context window, and windows up to 16k get the small profile (knowledge capped at 6k tokens).
+ */
+const tokensPerCall = { small: 2_500, standard: 4_000 } as const;
+/** Writing prompts hold a section's evidence: about twice a research call. */
+const writingCallFactor = 2;
 const msPerLlmCall = 4_000;
 /** Later hops search only what is missing: about half of the items, by experience. */
 const laterHopShare = 0.5;
-/** Per hop: the librarian's check and next-hop query generation. */
-const controllerCallsPerHop = 2;
-const tokensPerControllerCall = 6_000;
 
 /**
- * What the plan is likely to cost, printed before research starts, capped by the budget: the
- * data points' probes, every section's first hop and (for half its items) the later hops, then
- * writing. Time assumes `concurrency` sections at once.
+ * What the plan is likely to cost, printed before research starts: the data points' probes,
+ * every section's questions in its first hop and, for half its items, in the later hops, each at
+ * the calls and tokens a question typically takes with this model's profile; then writing. Time
+ * assumes `concurrency` sections at once. Not capped by the budget: the budget is reported beside
+ * it, and research stops when the budget runs out.
  */
 export function estimateResearch(
   plan: ResearchPlan,
-  limits: { maxTokens: number; maxTimeMs: number; concurrency: number; maxHops?: number },
-): { tokens: number; timeMs: number; llmCalls: number } {
+  limits: {
+    maxTokens: number;
+    maxTimeMs: number;
+    concurrency: number;
+    maxHops?: number;
+    contextTokens: number;
+  },
+): ResearchEstimate {
   const hops = Math.max(1, limits.maxHops ?? 1);
   const probes = plan.dataPoints.some((point) => point.strategy !== 'web-search') ? 4 : 0;
   let questionHops = 0;
@@ -27,21 +44,19 @@ export function estimateResearch(
     const items =
       section.questions.length + plan.dataPoints.filter((point) => point.sectionId === section.id).length;
     questionHops += items + (hops - 1) * Math.ceil(items * laterHopShare);
-    hopCount += hops;
+    hopCount += 1 + (hops - 1) * laterHopShare;
   }
-  const writing = plan.sections.length + 2;
-  const researchCalls = questionHops * llmCallsPerQuestion + hopCount * controllerCallsPerHop;
-  const llmCalls = probes + researchCalls + writing;
-  const tokens = Math.min(
-    limits.maxTokens,
-    questionHops * tokensPerQuestion +
-      (hopCount * controllerCallsPerHop + probes) * tokensPerControllerCall +
-      writing * 8_000,
-  );
+  const writing = plan.sections.length + 4;
+  const researchCalls = Math.round(questionHops * callsPerQuestion + hopCount * callsPerHop);
+  const perCall = limits.contextTokens <= smallContextTokens ? tokensPerCall.small : tokensPerCall.standard;
+  const tokens = (probes + researchCalls) * perCall + writing * perCall * writingCallFactor;
   const parallel = Math.max(1, Math.min(limits.concurrency, plan.sections.length));
-  const timeMs = Math.min(
-    limits.maxTimeMs,
-    (probes + Math.ceil(researchCalls / parallel) + writing) * msPerLlmCall,
-  );
-  return { tokens, timeMs, llmCalls };
+  const timeMs = (probes + Math.ceil(researchCalls / parallel) + writing) * msPerLlmCall;
+  return {
+    tokens,
+    timeMs,
+    llmCalls: probes + researchCalls + writing,
+    budgetTokens: limits.maxTokens,
+    budgetMs: limits.maxTimeMs,
+  };
 }

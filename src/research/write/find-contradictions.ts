@@ -48,6 +48,7 @@ export async function findContradictions(
     prompt: `${points.length ? `<data-points>\n${points.join('\n')}\n</data-points>\n\n` : ''}<sources>\n${formatSources(sources.list)}\n</sources>`,
     schema: contradictionsSchema,
     schemaName: 'research_contradictions',
+    repair: readSidesWrittenAsText,
   });
   const found = object.contradictions.flatMap((item) => {
     const sides = item.sides.flatMap((side) => {
@@ -65,4 +66,38 @@ function withTrust(contradiction: Contradiction, trustOf?: TrustOf): Contradicti
     ...contradiction,
     sides: contradiction.sides.map((side) => ({ ...side, trust: side.trust ?? trustFor(side.url, trustOf) })),
   };
+}
+
+const sourceMention =
+  /\[\^?(\d{1,3})\]|\bsource\s*(?:n(?:o|umber)\.?\s*)?#?\s*(\d{1,3})\b|\((\d{1,3})\)\s*$/i;
+
+/**
+ * Small models write a side as one string ("42 MW [3]", "Source 2: 40 MW") where an object
+ * `{claim, source}` is asked: the source number is read from the text and the rest is the claim.
+ * A side naming no source cannot be placed and is dropped, and so is a disagreement left with
+ * fewer than two sides. Objects pass untouched; the schema judges the result.
+ */
+export function readSidesWrittenAsText(value: unknown): unknown {
+  const list = (value as { contradictions?: unknown } | null)?.contradictions;
+  if (!Array.isArray(list)) return value;
+  let changed = false;
+  const contradictions = list.flatMap((item) => {
+    const sides = (item as { sides?: unknown } | null)?.sides;
+    if (!Array.isArray(sides) || !sides.some((side) => typeof side === 'string')) return [item];
+    changed = true;
+    const read = sides.flatMap((side) => (typeof side === 'string' ? sideFromText(side) : [side]));
+    return read.length >= 2 ? [{ ...(item as object), sides: read }] : [];
+  });
+  return changed ? { ...(value as object), contradictions } : value;
+}
+
+function sideFromText(text: string): Array<{ claim: string; source: number }> {
+  const match = sourceMention.exec(text);
+  if (!match) return [];
+  const source = Number(match[1] ?? match[2] ?? match[3]);
+  const claim = text
+    .replace(match[0], ' ')
+    .replace(/^[\s:,;.-]+|[\s:,;-]+$/g, '')
+    .replace(/\s+/g, ' ');
+  return claim ? [{ claim, source }] : [];
 }

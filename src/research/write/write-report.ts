@@ -1,3 +1,4 @@
+import { doneWithout } from '../../agent/steps/step-errors.js';
 import { createSemaphore } from '../../core/semaphore.js';
 import { isAbortError } from '../../errors/index.js';
 import type { Reference } from '../../events/agent-types.js';
@@ -218,11 +219,10 @@ async function orFallback<T>(
     return await work;
   } catch (error) {
     if (isAbortError(error) || research.input.signal?.aborted) throw error;
-    const message = error instanceof Error ? error.message : String(error);
     research.task.emit({
       type: 'warning',
       step: 0,
-      message: `${stage} failed, kept the draft as it was: ${message}`,
+      ...doneWithout({ what: stage, instead: 'the draft stays as it was', error }),
     });
     return fallback;
   }

@@ -47,9 +47,13 @@ export function checkLayers(root) {
   const problems = [];
   for (const file of sourceFiles(root)) {
     const from = folderOf(file);
+    const text = readFileSync(file, 'utf8');
+    // Shipped code (the ./testing fakes included) never loads the test runner.
+    if (/from\s+['"]vitest['"]/.test(text))
+      problems.push({ file: relative(root, file), spec: 'vitest', from, to: 'vitest', runner: true });
     // Top-level files (index.ts, the package's surface) may gather anything.
     if (from === undefined) continue;
-    for (const match of readFileSync(file, 'utf8').matchAll(importPattern)) {
+    for (const match of text.matchAll(importPattern)) {
       const spec = match[1] ?? match[2] ?? match[3];
       const to = folderOf(resolve(dirname(file), spec));
       if (to === undefined || to === from) continue;
@@ -64,11 +68,13 @@ export function checkLayers(root) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(process.argv[2] ?? 'src');
   const problems = checkLayers(root);
-  for (const { file, spec, from, to, unknown } of problems)
+  for (const { file, spec, from, to, unknown, runner } of problems)
     console.error(
-      unknown
-        ? `${file}: imports ${spec}: folder ${unknown}/ is not in the layer list of scripts/check-layers.mjs`
-        : `${file}: imports ${spec}: ${from}/ may not import ${to}/ (same or higher layer; see scripts/check-layers.mjs)`,
+      runner
+        ? `${file}: imports vitest: only *.test.ts files and test/helpers may (src/ ships in the package)`
+        : unknown
+          ? `${file}: imports ${spec}: folder ${unknown}/ is not in the layer list of scripts/check-layers.mjs`
+          : `${file}: imports ${spec}: ${from}/ may not import ${to}/ (same or higher layer; see scripts/check-layers.mjs)`,
     );
   if (problems.length > 0) {
     console.error(

@@ -67,4 +67,13 @@ describe('the layer check run by npm test', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('folder jobs/ is not in the layer list');
   });
+
+  it('fails on shipped code that imports the test runner', () => {
+    const root = tree({
+      'testing/fake.ts': "import { expect } from 'vitest';\nexport const fake = expect;\n",
+    });
+    const result = check(root);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('testing/fake.ts: imports vitest');
+  });
 });

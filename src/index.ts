@@ -22,7 +22,28 @@ export {
   readConfigFile,
   redactConfig,
 } from './config/index.js';
-export * from './errors/index.js';
+// The errors a caller tells apart; the redaction and retry helpers stay internal.
+export {
+  AbortedError,
+  AuthenticationError,
+  BlockedUrlError,
+  ConfigError,
+  DeepSearchError,
+  type DeepSearchErrorOptions,
+  InputError,
+  isAbortError,
+  isAuthenticationError,
+  isBlockedUrlError,
+  isConfigError,
+  isDeepSearchError,
+  isInputError,
+  isProviderError,
+  isStructuredOutputError,
+  ProviderError,
+  type ProviderErrorOptions,
+  type Redactor,
+  StructuredOutputError,
+} from './errors/index.js';
 export type { AgentEvent, AgentEventListener, AgentEventType } from './events/agent-events.js';
 export type {
   AnswerOrigin,
@@ -46,6 +67,10 @@ export {
   type AskOptions,
   createRuntime,
   type DeepSearchRuntime,
+  type ResearchOptions,
+  type ResumeOptions,
+  type RunOutcome,
+  type RunRequest,
   type RuntimeOptions,
 } from './runtime/create-runtime.js';
 export { createServerApp, type ServerAppOptions } from './server/server-app.js';

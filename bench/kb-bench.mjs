@@ -3,26 +3,30 @@
 // supporting paragraphs in the top 5/10/20, lexical only and with graph-aware expansion, for the
 // tuning half (questions 1–50), the held-out half (51–100) and all, ingest rate and query latency;
 // then `kb search` as a whole process on that base (goal < 150 ms), then 100,000 synthetic chunks
-// with vectors: p50/p95 of the lexical, expansion and hybrid paths in process (goal p50 < 50 ms,
-// p95 < 150 ms) and database size (their queries are random lower-case words: expansion finds no
-// names there, so that row is the cost of looking, not of searching).
+// with vectors (kb-synthetic.mjs): p50/p95 of the lexical, expansion and hybrid paths in process
+// (goal p50 < 50 ms, p95 < 150 ms), database size, and the approximate vector search's recall
+// against the exact one on clustered and random vectors (their queries are random lower-case
+// words: expansion finds no names there, so that row is the cost of looking, not of searching).
 // Run: npm run bench:kb [-- --synthetic 100000] [--runs 3] [--data hotpotqa.json] [--failures]
+// The data is found under DEEPSEARCH_EVAL_DIR or shared/eval beside the checkout (eval-root.mjs).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { embeddingModelName } from '../dist/knowledge/embed-chunks.js';
 import { ingestDocuments } from '../dist/knowledge/ingest-documents.js';
 import { KnowledgeStore } from '../dist/knowledge/knowledge-store.js';
 import { searchKnowledge } from '../dist/knowledge/search-knowledge.js';
-import { createLexicalEmbedding, hashedNgramVector } from '../dist/retrieval/lexical-embedding.js';
+import { createLexicalEmbedding } from '../dist/retrieval/lexical-embedding.js';
+import { evalRoot } from './eval-root.mjs';
+import { cpuMs, pct, syntheticPass } from './kb-synthetic.mjs';
 
-// --data <file> when the checkout is not next to shared/ (a worktree elsewhere).
+// --data <file> overrides the HotpotQA file found under the eval folder (eval-root.mjs).
 const dataIndex = process.argv.indexOf('--data');
-const dataPath = resolve(
-  dataIndex > 0 ? process.argv[dataIndex + 1] : '../shared/eval/qa/hotpotqa-dev-distractor-first100.json',
-);
+const dataPath =
+  dataIndex > 0
+    ? resolve(process.argv[dataIndex + 1])
+    : resolve(evalRoot, 'qa/hotpotqa-dev-distractor-first100.json');
 const syntheticIndex = process.argv.indexOf('--synthetic');
 const syntheticChunks = syntheticIndex > 0 ? Number(process.argv[syntheticIndex + 1]) : 100_000;
 const runsIndex = process.argv.indexOf('--runs');
@@ -191,126 +195,9 @@ try {
     items.slice(0, 20).map((item) => item.question),
   );
 
-  if (syntheticChunks > 0) await syntheticPass(syntheticChunks);
+  if (syntheticChunks > 0) await syntheticPass({ work, count: syntheticChunks, runs });
 } finally {
   rmSync(work, { recursive: true, force: true });
-}
-
-// Synthetic chunks written straight through the store, each with a 768-dimension vector (hashed
-// word and trigram features: cheap, and like a model's vectors a dense float per dimension), for
-// the latency of every query path at scale and the database size.
-async function syntheticPass(count) {
-  const file = join(work, 'synthetic.sqlite');
-  const store = new KnowledgeStore({ file });
-  const dimensions = 768;
-  const vectorOf = (text) => hashedNgramVector(text, dimensions);
-  const embedding = {
-    id: 'bench',
-    model: `hashed-ngrams-${dimensions}`,
-    builtin: false,
-    embed: async (texts) => ({ vectors: texts.map(vectorOf), failures: [] }),
-  };
-  store.useEmbeddingModel({ model: embeddingModelName(embedding), dimensions });
-  const { sentence } = createWords();
-  const started = performance.now();
-  const perDocument = 10;
-  for (let documentIndex = 0; documentIndex < count / perDocument; documentIndex++) {
-    const chunks = [];
-    let text = '';
-    for (let index = 0; index < perDocument; index++) {
-      const chunk = `${sentence(120)}.`;
-      chunks.push({
-        kind: 'text',
-        heading: '',
-        text: chunk,
-        start: text.length,
-        end: text.length + chunk.length,
-      });
-      text += `${chunk}\n\n`;
-    }
-    store.putDocument({
-      collection: 'synthetic',
-      source: `/synthetic/${documentIndex}.txt`,
-      title: sentence(4),
-      contentType: 'text/plain',
-      contentHash: String(documentIndex),
-      text,
-      chunks,
-      vectors: chunks.map((chunk) => vectorOf(chunk.text)),
-    });
-  }
-  const writeSeconds = (performance.now() - started) / 1000;
-  // Wall time and this process's CPU time: on a shared machine the wall time mostly measures the
-  // other processes; the CPU time is what the query costs.
-  const timeQueries = async (queries, settings) => {
-    const times = [];
-    const cpuTimes = [];
-    for (let index = 0; index < queries; index++) {
-      const query = sentence(6);
-      const queryStarted = performance.now();
-      const cpuStarted = process.cpuUsage();
-      await searchKnowledge({ store, query, limit: 10, ...settings });
-      cpuTimes.push(cpuMs(cpuStarted));
-      times.push(performance.now() - queryStarted);
-    }
-    return { wall: times.sort((a, b) => a - b), cpu: cpuTimes.sort((a, b) => a - b) };
-  };
-  const paths = [
-    ['lexical (FTS5 BM25)', { expand: false }, 200],
-    ['lexical + expansion', { expand: true }, 100],
-    [`hybrid (BM25 + ${dimensions}-d vectors)`, { expand: false, embedding }, 50],
-    ['hybrid + expansion', { expand: true, embedding }, 50],
-  ];
-  // Several passes over the same base: on a shared machine one pass may meet a burst of other
-  // work; the best and the median pass say more than any single one.
-  const passes = [];
-  for (let pass = 0; pass < runs; pass++) {
-    const rows = [];
-    for (const [label, settings, queries] of paths) rows.push([label, await timeQueries(queries, settings)]);
-    passes.push({ rows, load: loadavg()[0] });
-  }
-  store.close();
-  const megabytes =
-    (statSync(file).size + (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0)) / 2 ** 20;
-  console.log(
-    `\nsynthetic: ${count} chunks of ~120 words with ${dimensions}-d vectors (${store.vectorBackend}) written in ${writeSeconds.toFixed(1)} s, database ${megabytes.toFixed(0)} MB`,
-  );
-  const row = (pass, query, { wall, cpu }, load) => ({
-    pass,
-    query,
-    msP50: pct(wall, 0.5),
-    msP95: pct(wall, 0.95),
-    cpuMsP50: pct(cpu, 0.5),
-    cpuMsP95: pct(cpu, 0.95),
-    load: load.toFixed(1),
-  });
-  console.table(
-    passes.flatMap((pass, index) =>
-      pass.rows.map(([label, times]) => row(index + 1, label, times, pass.load)),
-    ),
-  );
-  console.log(
-    `goal at ${count} chunks, every path: p50 < 50 ms, p95 < 150 ms · the CPU columns are what a query costs; the wall columns add the waits for the ${cpus().length} cores (load average beside them)`,
-  );
-}
-
-/** The synthetic corpus's words: 20,000 random ones, drawn Zipf-like (a few everywhere, most rare). */
-function createWords() {
-  const vocabulary = [];
-  let seed = 7;
-  const random = () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-  for (let index = 0; index < 20000; index++) {
-    let word = '';
-    const length = 3 + Math.floor(random() * 8);
-    for (let letter = 0; letter < length; letter++)
-      word += String.fromCharCode(97 + Math.floor(random() * 26));
-    vocabulary.push(word);
-  }
-  const pick = () => vocabulary[Math.floor(vocabulary.length * random() ** 3)];
-  return { sentence: (words) => Array.from({ length: words }, pick).join(' ') };
 }
 
 /**
@@ -364,13 +251,4 @@ function wholeProcessPass(kbFile, questions) {
 function childrenCpuMs() {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
   return (Number(fields[13]) + Number(fields[14])) * 10;
-}
-
-function cpuMs(started) {
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / 1000;
-}
-
-function pct(sorted, share) {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))].toFixed(1);
 }

@@ -2,18 +2,9 @@
 // simple baselines every selection is compared with. Each set is split once, by a fixed rule, into a
 // tuning half (failures may be studied there) and a held-out half (only its numbers are read).
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Bm25Index } from '../dist/retrieval/bm25.js';
-
-const evalRoot = process.env.DEEPSEARCH_EVAL_DIR ? resolve(process.env.DEEPSEARCH_EVAL_DIR) : findEvalRoot();
-
-// shared/eval beside the checkout, or beside a folder above it (a worktree under /work/wt/<name>).
-function findEvalRoot() {
-  for (let folder = resolve('..'); ; folder = dirname(folder)) {
-    if (existsSync(resolve(folder, 'shared/eval'))) return resolve(folder, 'shared/eval');
-    if (dirname(folder) === folder) return resolve('../shared/eval');
-  }
-}
+import { evalRoot } from './eval-root.mjs';
 
 /** Lower-cased, spaces collapsed: containment ignores case and line breaks. */
 export const fold = (text) => text.toLowerCase().replace(/\s+/g, ' ');

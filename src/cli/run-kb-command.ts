@@ -6,11 +6,8 @@ import { InputError } from '../errors/index.js';
 import type { IngestProgress, IngestReport } from '../knowledge/ingest-documents.js';
 import { createKnowledgeBase, type KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { KnowledgeHit } from '../knowledge/search-knowledge.js';
-import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
-import {
-  createRetrievalProviders,
-  describeRetrievalProviders,
-} from '../retrieval/create-retrieval-providers.js';
+import { exactVectorLimit } from '../knowledge/vector-index.js';
+import { loadRetrievalProviders } from '../retrieval/load-retrieval-providers.js';
 import type { CliIo } from './cli-io.js';
 import type { KbCommandInput } from './kb-command.js';
 import { loadCliConfig } from './load-cli-config.js';
@@ -30,7 +27,7 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
       { param: 'kb' },
     );
   const proxy = resolveProxySettings(config);
-  const providers = createRetrievalProviders({ config, fetch: createOutboundFetch({ proxy }) });
+  const providers = await loadRetrievalProviders({ config, proxy });
   const kb = createKnowledgeBase({
     file,
     embedding: providers.embedding,
@@ -43,8 +40,8 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
     if (input.action === 'add') await runAdd(io, kb, input, config);
     else if (input.action === 'list') runList(io, kb, input, out);
     else if (input.action === 'stats') {
-      const lines = describeRetrievalProviders(providers);
-      runStats(io, kb, input, lines[0]!);
+      const { describeRetrievalProviders } = await import('../retrieval/create-retrieval-providers.js');
+      runStats(io, kb, input, describeRetrievalProviders(providers)[0]!);
     } else if (input.action === 'remove') runRemove(io, kb, input);
     else await runSearch(io, kb, input, out, config.debug);
   } finally {
@@ -161,7 +158,7 @@ function runStats(io: CliIo, kb: KnowledgeBase, input: KbCommandInput, embedding
     `file: ${stats.file}`,
     `documents: ${stats.documents} · chunks: ${stats.chunks}`,
     `collections: ${stats.collections.map((entry) => `${entry.collection} (${entry.documents})`).join(', ') || 'none'}`,
-    `vector index: ${stats.vectorIndex === 'sqlite-vec' ? 'sqlite-vec (vec0)' : `exact cosine scan (${stats.vectorIndexNote})`}`,
+    `vector index: every vector compared up to ${exactVectorLimit.toLocaleString('en')}, by ${stats.vectorIndex === 'sqlite-vec' ? 'sqlite-vec' : `a scan in JS (${stats.vectorIndexNote})`}; above, sign codes pick the candidates compared`,
     `stored vectors: ${stats.storedEmbedding ? `${stats.storedEmbedding.model}, ${stats.storedEmbedding.dimensions} dimensions` : 'none yet'}`,
     embeddingLine,
   ];

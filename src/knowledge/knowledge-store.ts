@@ -15,7 +15,12 @@ import {
   openKnowledgeDatabase,
   type VectorBackend,
 } from './open-knowledge-database.js';
-import { createVectorIndex, type VectorIndex, type VectorNeighbour } from './vector-index.js';
+import {
+  createVectorIndex,
+  type NearestOptions,
+  type VectorIndex,
+  type VectorNeighbour,
+} from './vector-index.js';
 
 /**
  * The knowledge base's storage: documents, chunks, the FTS5 index and the vector index in one
@@ -149,7 +154,7 @@ export class KnowledgeStore {
     return this.fullTextIndex.informativeWords(words);
   }
 
-  nearest(vector: Float32Array, options: { limit: number; collection?: string }): VectorNeighbour[] {
+  nearest(vector: Float32Array, options: NearestOptions): VectorNeighbour[] {
     return this.vectors ? this.vectors.nearest(vector, options) : [];
   }
 

@@ -9,10 +9,14 @@ export type VectorBackend = 'sqlite-vec' | 'exact-scan';
 
 export interface KnowledgeDatabase {
   database: BetterSqlite3.Database;
-  /** sqlite-vec when its extension loads, else an in-process cosine scan over Float32 blobs. */
-  vectorBackend: VectorBackend;
+  /**
+   * What compares every vector of a small base: sqlite-vec's cosine when its extension loads, else
+   * a scan in JS. The extension is loaded on first read of this (an exact scan, a vec0 base moved
+   * over, stats): a lexical search never loads it.
+   */
+  readonly vectorBackend: VectorBackend;
   /** Why sqlite-vec is not in use, when it is not. */
-  vectorBackendNote?: string;
+  readonly vectorBackendNote?: string;
 }
 
 // Chunks keep their text; the full-text index is contentless (with deletes) so the text is stored
@@ -55,15 +59,20 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
 CREATE VIRTUAL TABLE IF NOT EXISTS summaries_fts USING fts5(
   title, summary, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
 );
-CREATE TABLE IF NOT EXISTS chunk_vectors_blob (chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL);`;
+CREATE TABLE IF NOT EXISTS chunk_vectors_blob (chunk_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS chunk_vector_codes (chunk_id INTEGER PRIMARY KEY, collection TEXT NOT NULL, code BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS vector_code_snapshot (
+  id INTEGER PRIMARY KEY CHECK (id = 1), generation TEXT NOT NULL,
+  ids BLOB NOT NULL, codes BLOB NOT NULL, collection_of BLOB NOT NULL, collections TEXT NOT NULL
+);`;
 
 // SQLite's default upper bound for mmap_size (SQLITE_MAX_MMAP_SIZE).
 const mmapBytes = 0x7fff0000;
 
 /**
- * Opens (creating when new) the knowledge base: one SQLite file with FTS5 and, when the
- * sqlite-vec extension loads, a vec0 index. The native modules load here, on first use, never at
- * import time.
+ * Opens (creating when new) the knowledge base: one SQLite file with FTS5, vectors and their sign
+ * codes (vector-index.ts). better-sqlite3 loads here, on first use, never at import time; the
+ * sqlite-vec extension (exact cosine scans of small bases) on first need.
  */
 export function openKnowledgeDatabase(options: {
   file: string;
@@ -94,14 +103,34 @@ export function openKnowledgeDatabase(options: {
       { code: 'config_kb_unavailable', cause },
     );
   }
-  if (options.vectorBackend === 'exact-scan') {
-    return { database, vectorBackend: 'exact-scan', vectorBackendNote: 'chosen by the caller' };
-  }
+  let backend: { vectorBackend: VectorBackend; vectorBackendNote?: string } | undefined;
+  const loaded = () => {
+    backend ??= loadVectorBackend(database, options.vectorBackend, require);
+    return backend;
+  };
+  return {
+    database,
+    get vectorBackend() {
+      return loaded().vectorBackend;
+    },
+    get vectorBackendNote() {
+      return loaded().vectorBackendNote;
+    },
+  };
+}
+
+function loadVectorBackend(
+  database: BetterSqlite3.Database,
+  chosen: VectorBackend | undefined,
+  require: NodeRequire,
+): { vectorBackend: VectorBackend; vectorBackendNote?: string } {
+  if (chosen === 'exact-scan')
+    return { vectorBackend: 'exact-scan', vectorBackendNote: 'chosen by the caller' };
   try {
     (require('sqlite-vec') as { load(db: BetterSqlite3.Database): void }).load(database);
-    return { database, vectorBackend: 'sqlite-vec' };
+    return { vectorBackend: 'sqlite-vec' };
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    return { database, vectorBackend: 'exact-scan', vectorBackendNote: `sqlite-vec did not load: ${reason}` };
+    return { vectorBackend: 'exact-scan', vectorBackendNote: `sqlite-vec did not load: ${reason}` };
   }
 }

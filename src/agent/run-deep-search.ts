@@ -1,7 +1,7 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { anySignal } from '../core/link-signals.js';
 import { InputError, throwIfAborted } from '../errors/index.js';
-import type { AgentEventListener } from '../events/agent-events.js';
+import type { AgentEventListener, PartLabel } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import { EventBus } from '../events/event-bus.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
@@ -63,6 +63,8 @@ export interface SharedRunParts {
   knowledge?: SharedKnowledge;
   /** The parent run's bus: this run's events reach its observers too. */
   events?: EventBus;
+  /** What this part is for, told in its run-start event. */
+  part?: PartLabel;
 }
 
 /** A run ready to go: its context (state, budget, providers, events). `runLoop` runs it. */
@@ -72,6 +74,7 @@ export interface PreparedRun {
   /** True when the budget is this run's own; a child budget is released to its parent instead. */
   ownsBudget: boolean;
   parentRunId?: string;
+  part?: PartLabel;
   onCheckpoint?: (checkpoint: RunCheckpoint) => void;
   /** The checkpoint this run goes on from, if it is resumed. */
   restored?: RunCheckpoint;
@@ -133,6 +136,7 @@ export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}):
     events,
     ownsBudget: !shared.budget,
     parentRunId: parentEvents?.runId,
+    part: shared.part,
     onCheckpoint: input.onCheckpoint,
     restored,
   };

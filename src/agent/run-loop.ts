@@ -25,6 +25,7 @@ export async function runLoop(run: PreparedRun): Promise<DeepSearchResult> {
     question: state.question,
     language: context.language.name,
     ...(run.parentRunId ? { parentRunId: run.parentRunId } : {}),
+    ...(run.part ? { part: run.part } : {}),
   });
   try {
     const final = await loop(run);

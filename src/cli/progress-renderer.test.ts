@@ -99,3 +99,60 @@ describe('progress renderer, coding events', () => {
     expect(lines.join('\n')).not.toContain('result:');
   });
 });
+
+describe('progress renderer, research parts', () => {
+  const part = (runId: string, section: string, purpose: 'section' | 'verification' = 'section') =>
+    ({
+      runId,
+      seq: 1,
+      at: 0,
+      type: 'run-start',
+      question: `about ${section}`,
+      language: undefined,
+      parentRunId: 'task',
+      part: { purpose, section, ...(purpose === 'section' ? { hop: 1 } : {}) },
+    }) as AgentEvent;
+  const step = (runId: string, number: number): AgentEvent[] => [
+    {
+      runId,
+      seq: 2,
+      at: 0,
+      type: 'step-start',
+      step: number,
+      question: 'q',
+      allowed: ['search'],
+      promptTokens: 1200,
+      final: false,
+    },
+    { runId, seq: 3, at: 0, type: 'action', step: number, action: 'search', think: 'look it up' },
+    {
+      runId,
+      seq: 4,
+      at: 0,
+      type: 'search-end',
+      step: number,
+      queries: [`q ${runId}`],
+      hits: 5,
+      newUrls: 4,
+      failures: [],
+    },
+  ];
+
+  it('names the section on every line of its deep search, however the sections interleave', () => {
+    const { lines, render } = capture(false);
+    for (const event of [part('a', 's1'), part('b', 's2'), part('c', 's1', 'verification')]) render(event);
+    const [a, b, c] = [step('a', 1), step('b', 1), step('c', 2)];
+    // Both sections' step starts come before either action: each keeps its own prompt size.
+    for (const event of [a[0]!, b[0]!, a[1]!, b[1]!, b[2]!, a[2]!, ...c]) render(event);
+    render({ runId: 'task', seq: 9, at: 0, type: 'warning', step: 0, message: 'the task itself' });
+    expect(lines).toEqual([
+      '[s1·1] search (1.2k prompt tokens) look it up',
+      '[s2·1] search (1.2k prompt tokens) look it up',
+      '  s2 ↳ "q b" → 5 results, 4 new URLs',
+      '  s1 ↳ "q a" → 5 results, 4 new URLs',
+      '[check s1·2] search (1.2k prompt tokens) look it up',
+      'check s1 ↳ "q c" → 5 results, 4 new URLs',
+      '    ! the task itself',
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 import { unreachable } from '../agent/unreachable.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import { personaNames } from '../research/persona-names.js';
+import { createPartLabels, labelledTerminal } from './part-labels.js';
 import { renderRetrievalDebug } from './render-retrieval-debug.js';
 import { clipLine, formatTokens, plural, type Terminal } from './terminal-style.js';
 
@@ -10,37 +11,42 @@ import { clipLine, formatTokens, plural, type Terminal } from './terminal-style.
  * and the URL ranking with its reasons.
  */
 export function createProgressRenderer(
-  terminal: Terminal,
+  base: Terminal,
   options: { debug?: boolean } = {},
 ): (event: AgentEvent) => void {
-  const { style } = terminal;
+  const { style } = base;
   const indent = (text: string) => `    ${text}`;
-  const width = terminal.width - 8;
-  // A step's line is written once its action is known, so a failed first call leaves only the error.
-  let pending: Extract<AgentEvent, { type: 'step-start' }> | undefined;
-  // A draft answer grows on one line while the model writes it (terminals only).
-  let drafting = false;
+  const width = base.width - 8;
+  const partOf = createPartLabels();
+  // A step's line is written once its action is known, so a failed first call leaves only the
+  // error; per run id, as a research task's sections step at once.
+  const pending = new Map<string, Extract<AgentEvent, { type: 'step-start' }>>();
+  // A draft answer grows on one line while the model writes it (terminals only): the run writing it.
+  let drafting: string | undefined;
   return (event) => {
-    if (drafting && event.type !== 'answer-draft-delta') {
-      terminal.partial?.('\n');
-      drafting = false;
+    if (drafting && (event.type !== 'answer-draft-delta' || event.runId !== drafting)) {
+      base.partial?.('\n');
+      drafting = undefined;
     }
+    const part = partOf(event);
+    const terminal = part ? labelledTerminal(base, part) : base;
     switch (event.type) {
       case 'step-start':
-        pending = event;
+        pending.set(event.runId, event);
         break;
       case 'search-plan':
       case 'url-ranking':
         if (options.debug) renderRetrievalDebug(event, terminal);
         break;
       case 'action': {
-        const label = pending?.final ? 'final answer' : event.action;
-        const header = `${style('cyan', `[${event.step}]`)} ${style('bold', label)}`;
-        const tokens = pending ? style('dim', ` (${formatTokens(pending.promptTokens)} prompt tokens)`) : '';
+        const started = pending.get(event.runId);
+        const label = started?.final ? 'final answer' : event.action;
+        const header = `${style('cyan', `[${part ? `${part}·` : ''}${event.step}]`)} ${style('bold', label)}`;
+        const tokens = started ? style('dim', ` (${formatTokens(started.promptTokens)} prompt tokens)`) : '';
         terminal.write(
           `${header}${tokens} ${style('dim', clipLine(event.think, width - label.length - 24))}`,
         );
-        pending = undefined;
+        pending.delete(event.runId);
         break;
       }
       case 'search-end': {
@@ -129,7 +135,7 @@ export function createProgressRenderer(
         if (!terminal.partial) break;
         if (!drafting) terminal.partial(indent(style('dim', '✎ ')));
         terminal.partial(style('dim', event.delta.replace(/\s+/g, ' ')));
-        drafting = true;
+        drafting = event.runId;
         break;
       case 'answer-draft-reset':
         if (terminal.partial)
@@ -161,6 +167,7 @@ export function createProgressRenderer(
       case 'coverage':
       case 'stagnation':
       case 'research-hop':
+      case 'research-section':
       case 'data-point':
       case 'research-end':
       case 'run-start':

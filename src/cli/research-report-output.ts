@@ -2,11 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { InputError } from '../errors/index.js';
 import type { ResearchReport } from '../events/research-types.js';
-import { renderReportHtml } from '../research/render-report-html.js';
+import { renderReport } from '../research/render-report.js';
 import type { CliIo } from './cli-io.js';
 import { assertWritableFile } from './output-file.js';
 import type { ReportFormat, ResearchCommandFlags } from './research-command.js';
-import { createTerminal, formatTokens } from './terminal-style.js';
+import { createTerminal, formatTokens, plural } from './terminal-style.js';
 
 export type ReportOutputFlags = Pick<ResearchCommandFlags, 'json' | 'format' | 'output' | 'quiet'>;
 
@@ -53,18 +53,8 @@ export async function deliverReport(
   if (!flags.quiet) {
     const errors = createTerminal(io.stderr, io.env);
     errors.write(errors.style('dim', summaryLine(report)));
+    for (const line of sectionLines(report)) errors.write(errors.style('dim', line));
   }
-}
-
-function renderReport(report: ResearchReport, format: ReportFormat): string {
-  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
-  if (format === 'html')
-    return renderReportHtml({
-      ...report,
-      language: report.plan.language,
-      generatedAt: new Date().toISOString().slice(0, 10),
-    });
-  return report.markdown;
 }
 
 /** Text (a report, an outline) on stdout or in the -o file. */
@@ -94,5 +84,25 @@ export async function deliver(
 
 function summaryLine(report: ResearchReport): string {
   const { factCheck } = report;
-  return `${report.sections.length} sections, ${report.references.length} sources, fact-check ${factCheck.supported}/${factCheck.claims} supported (${factCheck.revised} revised, ${factCheck.removed} removed), ${formatTokens(report.usage.totalTokens)} tokens, ${Math.round(report.durationMs / 1000)} s`;
+  return `${plural(report.sections.length, 'section')}, ${plural(report.references.length, 'source')}, fact-check ${factCheck.supported}/${factCheck.claims} supported (${factCheck.revised} revised, ${factCheck.removed} removed), ${formatTokens(report.usage.totalTokens)} tokens, ${Math.round(report.durationMs / 1000)} s`;
+}
+
+/**
+ * One line per section: its coverage (questions and data points backed by quotes) and the pages
+ * its text cites, so a thin section shows before the report is read.
+ */
+function sectionLines(report: ResearchReport): string[] {
+  const urls = new Map(report.references.map((reference) => [reference.index, reference.url]));
+  return report.sections.map((section) => {
+    const items =
+      section.questions.length +
+      report.plan.dataPoints.filter((point) => point.sectionId === section.id).length;
+    const covered = Math.round(section.coverage * items);
+    const cited = new Set(
+      [...section.markdown.matchAll(/\[\^(\d+)\]/g)]
+        .map((match) => urls.get(Number(match[1])))
+        .filter(Boolean),
+    );
+    return `  ${section.id} ${section.heading}: ${covered} of ${items} covered, ${plural(cited.size, 'source')}`;
+  });
 }

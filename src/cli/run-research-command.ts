@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { anySignal } from '../core/link-signals.js';
-import { AbortedError, InputError } from '../errors/index.js';
-import type { AgentEvent } from '../events/agent-events.js';
+import { InputError } from '../errors/index.js';
 import type { ResearchPlan } from '../events/research-types.js';
 import { parsePlanMarkdown, renderPlanMarkdown } from '../research/plan/plan-markdown.js';
-import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
@@ -52,7 +49,7 @@ export async function runResearchCommand(
   const progress = startCliProgress(io, { quiet: flags.quiet ?? false, debug: config.debug });
   try {
     if (flags.outlineOnly) {
-      const plan = await planOnly(runtime, topic, io.signal, progress.onEvent);
+      const { plan } = await runtime.outline(topic, { signal: io.signal, onEvent: progress.onEvent });
       await deliver(io, flags, renderPlanMarkdown(plan), 'outline');
       return;
     }
@@ -90,38 +87,4 @@ async function readOutline(io: CliIo, file: string, topic: string): Promise<Rese
     throw new InputError(`cannot read the outline ${file}: ${reason}`, { param: 'outline' });
   }
   return parsePlanMarkdown(text, { file, topic: topic || undefined });
-}
-
-/**
- * Research mode plans first and reports the plan (with its estimate) before any search; stopping
- * there costs the planning call only.
- */
-async function planOnly(
-  runtime: DeepSearchRuntime,
-  topic: string,
-  signal: AbortSignal,
-  onEvent: ((event: AgentEvent) => void) | undefined,
-): Promise<ResearchPlan> {
-  const stop = new AbortController();
-  let plan: ResearchPlan | undefined;
-  try {
-    await runtime.run({
-      mode: 'research',
-      question: topic,
-      // Planning only is not a run: nothing to list as cancelled, replay or resume.
-      record: false,
-      signal: anySignal(signal, stop.signal),
-      onEvent: (event) => {
-        onEvent?.(event);
-        if (event.type === 'research-plan' && !plan) {
-          plan = event.plan;
-          stop.abort();
-        }
-      },
-    });
-  } catch (error) {
-    if (!plan || signal.aborted || !(error instanceof AbortedError)) throw error;
-  }
-  if (!plan) throw new AbortedError();
-  return plan;
 }

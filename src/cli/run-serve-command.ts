@@ -37,8 +37,11 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
       );
     },
   );
+  // One write: whoever reads the first line (a supervisor, a test) has the page's address too.
+  // The page starts, lists and follows runs: without the run store it can only say so.
   io.stderr.write(
-    `deepsearch: serving ${serverModels.join(', ')} at ${server.url}/v1 (POST /v1/chat/completions, POST /v1/responses${runtime.runs ? ', POST /v1/research' : ''}), MCP at ${server.url}/mcp\n`,
+    `deepsearch: serving ${serverModels.join(', ')} at ${server.url}/v1 (POST /v1/chat/completions, POST /v1/responses${runtime.runs ? ', POST /v1/research' : ''}), MCP at ${server.url}/mcp\n` +
+      `deepsearch: web page at ${server.url}/${runtime.runs ? '' : ' (it needs the run store: runs are off, --no-runs)'}\n`,
   );
   if (!io.signal.aborted) await once(io.signal, 'abort');
   io.stderr.write(

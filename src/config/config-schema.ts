@@ -384,6 +384,8 @@ export const serverConfigSchema = z
       .default(1024 * 1024),
     /** On SIGTERM, how long running requests may take to finish before they are cancelled. */
     shutdownGraceSeconds: z.number().min(0).default(30),
+    /** Chromium's executable (PDF export of reports); unset: the usual install paths are tried. */
+    chromiumPath: z.string().min(1).optional(),
   })
   .strict();
 

@@ -443,6 +443,14 @@ const serverSources: SettingSource[] = [
     type: 'number',
     description: 'serve: seconds running requests get to finish on SIGTERM (default 30)',
   },
+  {
+    path: 'server.chromiumPath',
+    env: 'DEEPSEARCH_CHROMIUM_PATH',
+    flag: 'chromium-path',
+    type: 'string',
+    description:
+      'serve: Chromium for PDF export of reports (default: /usr/bin/chromium or another usual path)',
+  },
 ];
 
 export const settingSources: readonly SettingSource[] = [

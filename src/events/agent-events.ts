@@ -6,12 +6,31 @@ import type { ActionName, BudgetReport, DeepSearchResult, UsageReport } from './
 import type { ResearchEventBody } from './research-events.js';
 
 /**
+ * A part's purpose, so observers can file its events (which carry the part's own run id) under
+ * what it is for: a research section's hop, or the verification of a claim of a section.
+ */
+export interface PartLabel {
+  purpose: 'section' | 'verification';
+  /** The plan section ("s2") it researches or whose claim it checks. */
+  section?: string;
+  /** The section's hop (1, 2...), for purpose 'section'. */
+  hop?: number;
+}
+
+/**
  * What the loop reports as it works. The CLI renders these as progress, the server as SSE
  * chunks, a run store records them; the loop knows none of them. Steps emit bodies; the run's
  * event bus adds the envelope.
  */
 export type AgentEventBody =
-  | { type: 'run-start'; question: string; language: string | undefined; parentRunId?: string }
+  | {
+      type: 'run-start';
+      question: string;
+      language: string | undefined;
+      parentRunId?: string;
+      /** What a part of a larger task is for (a research section's hop, a claim's verification). */
+      part?: PartLabel;
+    }
   | {
       type: 'step-start';
       step: number;

@@ -5,6 +5,7 @@ import type {
   ResearchEstimate,
   ResearchPlan,
   ResearchReport,
+  SectionCoverage,
 } from './research-types.js';
 
 /**
@@ -64,5 +65,21 @@ export type ResearchEventBody =
       strategy: DataPointStrategy;
       proposedFact: string;
       verificationQuery: string;
+    }
+  | {
+      /**
+       * A section moved on: its research is over (`gathered`, with its coverage) or its draft is
+       * written (`written`, with the sources it cites). Hops and coverage come before as their own events.
+       */
+      type: 'research-section';
+      section: string;
+      state: 'gathered' | 'written';
+      /** Items (questions and data points) covered by quotes, of `total`; with `gathered`. */
+      covered?: number;
+      total?: number;
+      hops?: number;
+      stopped?: SectionCoverage['stopped'];
+      /** Distinct pages the section's quotes (gathered) or footnotes (written) come from. */
+      sources?: number;
     }
   | { type: 'research-end'; report: ResearchReport };

@@ -41,6 +41,7 @@ export function progressMessage(event: AgentEvent): string | undefined {
     case 'coverage':
     case 'stagnation':
     case 'research-hop':
+    case 'research-section':
     case 'data-point':
     case 'fact-check':
     case 'research-end':

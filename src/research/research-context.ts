@@ -3,6 +3,7 @@ import type { RunContext } from '../agent/run-context.js';
 import { type DeepSearchInput, prepareRun } from '../agent/run-deep-search.js';
 import { runLoop } from '../agent/run-loop.js';
 import { anySignal } from '../core/link-signals.js';
+import type { PartLabel } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Persona, ResearchPlan } from '../events/research-types.js';
@@ -38,6 +39,8 @@ export interface PartOptions {
   /** Questions queued before the part's own question (a section's questions, the gaps of a hop). */
   subQuestions?: readonly string[];
   signal?: AbortSignal;
+  /** What the part is for, told to observers in its run-start event. */
+  part?: PartLabel;
 }
 
 /**
@@ -80,6 +83,7 @@ export function createResearchContext(input: ResearchInput): ResearchContext {
           childLimits: options.limits,
           knowledge: context.state,
           events,
+          part: options.part,
         },
       );
       if (options.subQuestions?.length) part.context.state.gaps.add(options.subQuestions);

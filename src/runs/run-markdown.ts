@@ -2,6 +2,7 @@ import { renderAnswerMarkdown } from '../agent/citations/format-footnotes.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import type { Reference } from '../events/agent-types.js';
 import type { RunRecord } from './run-record.js';
+import { runTimeline } from './run-timeline.js';
 
 /**
  * A run as a markdown document: the question, the answer with its footnotes (a research run: its
@@ -43,26 +44,6 @@ export function runMarkdown(record: RunRecord, events: readonly AgentEvent[]): s
       lines.push('');
     }
   } else if (record.error) lines.push('## Error', '', record.error.message, '');
-  lines.push('## Timeline', '', ...timeline(events), '');
+  lines.push('## Timeline', '', ...runTimeline(events), '');
   return `${lines.join('\n')}\n`;
-}
-
-function timeline(events: readonly AgentEvent[]): string[] {
-  const lines: string[] = [];
-  for (const event of events) {
-    if (event.type === 'action')
-      lines.push(`- step ${event.step}: **${event.action}** — ${event.think.replace(/\s+/g, ' ')}`);
-    else if (event.type === 'search-end')
-      lines.push(
-        `  - searched ${event.queries.map((query) => `"${query}"`).join(', ')}: ${event.hits} results`,
-      );
-    else if (event.type === 'read-end')
-      lines.push(
-        `  - ${event.ok ? 'read' : 'could not read'} <${event.url}>${event.title ? ` (${event.title})` : ''}`,
-      );
-    else if (event.type === 'evaluation')
-      lines.push(`  - evaluation ${event.criterion}: ${event.pass ? 'pass' : 'fail'}`);
-    else if (event.type === 'warning') lines.push(`  - warning: ${event.message.replace(/\s+/g, ' ')}`);
-  }
-  return lines.length > 0 ? lines : ['(no events recorded)'];
 }

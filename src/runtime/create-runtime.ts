@@ -6,7 +6,7 @@ import type { ResolvedLlmSettings } from '../config/resolve-llm-settings.js';
 import type { Redactor } from '../errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
-import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
+import type { ResearchEstimate, ResearchPlan, ResearchReport } from '../events/research-types.js';
 import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
 import type { DeepSearchLlmClient } from '../providers/llm/create-llm-client.js';
@@ -19,6 +19,7 @@ import type { SearchProvider } from '../providers/spec/search-provider.js';
 import type { HostHealth, TrustProfile } from '../retrieval/host-health.js';
 import type { RecordOptions } from '../runs/run-recording.js';
 import type { RunStore } from '../runs/run-store.js';
+import { outlineRuntime } from './outline-runtime.js';
 import { runRuntime } from './run-runtime.js';
 import { createRuntimeProviders } from './runtime-providers.js';
 
@@ -100,6 +101,13 @@ export type RunOutcomeOf<Request extends RunRequest> = Request extends { mode: i
   ? Extract<RunOutcome, { mode: Mode }>
   : RunOutcome;
 
+export type OutlineOptions = Pick<ResearchOptions, 'signal' | 'config' | 'onEvent' | 'observers'>;
+
+export interface ResearchOutline {
+  plan: ResearchPlan;
+  estimate: ResearchEstimate;
+}
+
 export interface DeepSearchRuntime {
   readonly config: DeepSearchConfig;
   readonly llm: DeepSearchLlmClient;
@@ -125,6 +133,11 @@ export interface DeepSearchRuntime {
   readonly runs: RunStore | undefined;
   /** @deprecated `run({ mode: 'research', question: topic, ...options })`. */
   research(topic: string, options?: ResearchOptions): Promise<ResearchReport>;
+  /**
+   * Research's plan alone (one planning call, no run recorded), with its estimate: an outline a
+   * person edits and hands back as `research(topic, {plan})`.
+   */
+  outline(topic: string, options?: OutlineOptions): Promise<ResearchOutline>;
   /** The answer of a finished run as JSON of the caller's schema (one more LLM call). */
   structureAnswer(
     result: DeepSearchResult,
@@ -168,6 +181,7 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     research: async (topic, researchOptions = {}) =>
       (await runRuntime(runtime, { ...researchOptions, mode: 'research', question: topic }))
         .result as ResearchReport,
+    outline: (topic, outlineOptions = {}) => outlineRuntime(runtime, topic, outlineOptions),
     askModel: (request) => llm.generateText({ role: 'agent', ...request }),
     structureAnswer: async (result, structureOptions) => {
       const { createStructuredAnswer } = await import('../agent/structured-answer.js');

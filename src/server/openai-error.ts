@@ -6,6 +6,7 @@ import {
   isInputError,
   isProviderError,
 } from '../errors/index.js';
+import { describeProviderFailure } from './describe-provider-failure.js';
 import { isHttpError, type OpenAiErrorType } from './http-error.js';
 
 /** OpenAI's error body, which every OpenAI client knows how to read. */
@@ -69,23 +70,13 @@ export function toErrorResponse(error: unknown, options: { requestId?: string } 
   }
   if (isAuthenticationError(error)) {
     return {
-      ...respond(
-        502,
-        'upstream_error',
-        `a service behind this server refused its credentials${reference}`,
-        error.code,
-      ),
+      ...respond(502, 'upstream_error', `${describeProviderFailure(error)}${reference}`, error.code),
       detail,
     };
   }
   if (isProviderError(error)) {
     return {
-      ...respond(
-        502,
-        'upstream_error',
-        `a service behind this server failed (${error.code})${reference}`,
-        error.code,
-      ),
+      ...respond(502, 'upstream_error', `${describeProviderFailure(error)}${reference}`, error.code),
       detail,
     };
   }

@@ -63,6 +63,7 @@ export function describeProgress(event: AgentEvent): string | undefined {
     case 'coverage':
     case 'stagnation':
     case 'research-hop':
+    case 'research-section':
     case 'data-point':
     case 'research-end':
     case 'run-start':

@@ -4,6 +4,7 @@ import type { ConfigOverrides } from '../config/derive-config.js';
 import { anySignal } from '../core/link-signals.js';
 import { InputError, isAbortError } from '../errors/index.js';
 import type { AgentEvent } from '../events/agent-events.js';
+import type { ResearchPlan } from '../events/research-types.js';
 import type { RunStatus } from '../runs/run-record.js';
 import { runSettings } from '../runs/run-recording.js';
 import type { RunStore } from '../runs/run-store.js';
@@ -34,6 +35,8 @@ export interface ResearchJobs {
     owner: string;
     options: Record<string, unknown>;
     config: DeepSearchConfig;
+    /** An edited outline research follows instead of planning. */
+    plan?: ResearchPlan;
   }): Promise<{ id: string; status: 'queued' | 'running' }>;
   /** Goes on with a stored run (a deep search or a research task) as a job (same id). */
   resume(input: {
@@ -150,6 +153,7 @@ export function createResearchJobs(options: {
             mode: input.mode,
             question: input.question,
             runId: id,
+            plan: input.plan,
             signal,
             config: input.config,
             observers: [observe],

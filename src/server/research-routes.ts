@@ -1,5 +1,8 @@
 import { type Context, Hono } from 'hono';
+import { anySignal } from '../core/link-signals.js';
 import { InputError } from '../errors/index.js';
+import { findChromium } from '../providers/browser/launch-chromium.js';
+import { renderPlanMarkdown } from '../research/plan/plan-markdown.js';
 import { isOrphaned, isResumable, resumableRecord } from '../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
@@ -8,8 +11,9 @@ import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { echoInput } from './echo-input.js';
 import { HttpError } from './http-error.js';
 import { readJsonObject } from './read-chat-request.js';
+import { exportReport, reportFormats } from './report-export.js';
 import { createResearchJobs } from './research-jobs.js';
-import { parseResearchRequest, parseResumeRequest } from './research-request.js';
+import { parseOutlineRequest, parseResearchRequest, parseResumeRequest } from './research-request.js';
 import { streamRunEvents } from './run-events-stream.js';
 import { runListItem, runObject } from './run-object.js';
 import type { ServerEnv } from './server-env.js';
@@ -56,6 +60,28 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       202,
     );
   });
+  // Research's plan alone, to review and edit before the run: `outline` in POST /research follows it.
+  app.post('/research/outline', async (c) => {
+    const { question, config } = parseOutlineRequest(await readJsonObject(c), {
+      config: runtime.config,
+      searchProviders: options.searchProviders,
+    });
+    const signal = anySignal(c.req.raw.signal, options.shutdownSignal);
+    const release = await options.limiter.acquire({ owner: c.var.owner, signal });
+    try {
+      const { plan, estimate } = await runtime.outline(question, { signal, config });
+      c.var.record.outcome = 'planned';
+      return c.json({
+        object: 'research.outline',
+        question,
+        plan,
+        estimate,
+        markdown: renderPlanMarkdown(plan),
+      });
+    } finally {
+      release();
+    }
+  });
   app.post('/research/:id/resume', async (c) => {
     const record = owned(c);
     const text = await c.req.text();
@@ -74,8 +100,17 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       const record = owned(c);
       // Whether POST /research/{id}/resume would take it now: a page shows Resume only then.
       const resumable = !jobs.get(record.id) && isResumable({ store, runId: record.id, owner: c.var.owner });
-      return c.json({ ...runObject(record), resumable });
+      const formats = reportFormats(record, findChromium(runtime.config.server.chromiumPath));
+      return c.json({
+        ...runObject(record),
+        resumable,
+        ...(formats.length ? { report_formats: formats } : {}),
+      });
     });
+    // The finished report as a file: md, html, json, or pdf (Chromium's print, where it runs).
+    app.get(`${base}/:id/report`, async (c) =>
+      exportReport(owned(c), c.req.query('format'), findChromium(runtime.config.server.chromiumPath)),
+    );
     app.get(`${base}/:id/events`, (c) => {
       const record = owned(c);
       return streamRunEvents(c, {

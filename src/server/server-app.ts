@@ -165,12 +165,15 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     '/v1/chat/completions': ['POST'],
     '/v1/responses': ['POST'],
     '/v1/research': ['POST'],
+    '/v1/research/outline': ['POST'],
     '/v1/research/:id': ['GET', 'DELETE'],
+    '/v1/research/:id/report': ['GET'],
     '/v1/research/:id/events': ['GET'],
     '/v1/research/:id/resume': ['POST'],
     '/v1/runs': ['GET'],
     '/v1/runs/:id': ['GET', 'DELETE'],
     '/v1/runs/:id/events': ['GET'],
+    '/v1/runs/:id/report': ['GET'],
     '/mcp': ['GET', 'POST', 'DELETE'],
   });
   app.notFound(() => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { ServerConfig } from '../config/config-schema.js';
 import { ConfigError } from '../errors/index.js';
+import { closeChromium } from '../providers/browser/launch-chromium.js';
 import { describeNonPublicAddress } from '../providers/http/network-guard.js';
 import { searchProviderIds } from '../providers/search/search-registry.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
@@ -60,7 +61,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           draining = true;
         },
         cancelRuns: () => shutdown.abort(new Error('server shutting down')),
-      });
+        // The browser PDF export started, if any, goes with the server.
+      }).then(() => closeChromium());
       return closing;
     },
   };

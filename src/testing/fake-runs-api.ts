@@ -24,6 +24,10 @@ export interface FakeRunsApiOptions {
   script: (body: Record<string, unknown>) => FakeRunScript;
   /** Pause between events, so the page sees a live run (default 15 ms). */
   eventGapMs?: number;
+  /** POST /v1/research/outline's answer for a body (absent: 404, as a server without it). */
+  outline?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /** Whether the report is offered as PDF too (a server with Chromium). */
+  pdf?: boolean;
 }
 
 export interface FakeRun {
@@ -130,8 +134,17 @@ export async function startFakeRunsApi(options: FakeRunsApiOptions): Promise<Fak
     ),
     ...(run.status === 'completed' && run.script.result ? { result: run.script.result } : {}),
     ...(run.status === 'failed' && run.script.error ? { error: run.script.error } : {}),
+    ...(reportOf(run) ? { report_formats: ['md', 'html', 'json', ...(options.pdf ? ['pdf'] : [])] } : {}),
+    resumable: false,
   });
 
+  app.post('/v1/research/outline', async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
+    requests.at(-1)!.body = body;
+    if (!options.outline)
+      throw new HttpError('unknown endpoint', { status: 404, type: 'not_found_error', code: 'unknown_url' });
+    return c.json({ object: 'research.outline', question: body.question, ...options.outline(body) });
+  });
   app.post('/v1/research', async (c) => {
     const body = (await c.req.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     requests.at(-1)!.body = body;
@@ -177,6 +190,36 @@ export async function startFakeRunsApi(options: FakeRunsApiOptions): Promise<Fak
       }
       finish(run, 'cancelled');
       return c.json({ id: run.id, object: 'run', status: 'cancelled' });
+    });
+    // The report as a file: its markdown, a minimal HTML page, or PDF bytes (only where offered).
+    app.get(`${prefix}/:id/report`, (c) => {
+      const report = reportOf(find(c.req.param('id'), c.req.header('authorization')));
+      const format = c.req.query('format') ?? 'md';
+      if (!report || (format === 'pdf' && !options.pdf) || !['md', 'html', 'pdf', 'json'].includes(format))
+        throw new HttpError(`no ${format} report`, {
+          status: 400,
+          type: 'invalid_request_error',
+          code: 'no_report',
+        });
+      const title = String(report.title ?? 'report');
+      const body =
+        format === 'pdf'
+          ? '%PDF-1.4\n% a fake PDF\n'
+          : format === 'html'
+            ? `<!doctype html><title>${title.replace(/[<&]/g, '')}</title><pre>${String(report.markdown).replace(/[<&]/g, '')}</pre>`
+            : format === 'json'
+              ? JSON.stringify(report)
+              : String(report.markdown);
+      const type = {
+        md: 'text/markdown',
+        html: 'text/html',
+        pdf: 'application/pdf',
+        json: 'application/json',
+      }[format]!;
+      return c.body(body, 200, {
+        'content-type': type,
+        'content-disposition': `attachment; filename="${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.${format}"`,
+      });
     });
     app.get(`${prefix}/:id/events`, (c) => {
       const run = find(c.req.param('id'), c.req.header('authorization'));
@@ -256,6 +299,15 @@ export async function startFakeRunsApi(options: FakeRunsApiOptions): Promise<Fak
         server.close(() => resolve());
       }),
   };
+}
+
+/** A completed research run's report (bare, as the real server stores it, or under `report`). */
+function reportOf(run: FakeRun): Record<string, unknown> | undefined {
+  if (run.status !== 'completed' || run.body.mode !== 'research' || !run.script.result) return undefined;
+  const result = run.script.result as Record<string, unknown>;
+  return (typeof result.markdown === 'string' ? result : result.report) as
+    | Record<string, unknown>
+    | undefined;
 }
 
 function answerOf(run: FakeRun): string | undefined {

@@ -39,6 +39,8 @@ export interface RunDetail extends RunSummary {
   error?: { message: string; type?: string; code?: string };
   /** Whether POST /v1/research/{id}/resume would go on with it now (failed, cancelled, stopped on budget). */
   resumable?: boolean;
+  /** The formats GET /v1/research/{id}/report serves (a finished report; pdf where Chromium runs). */
+  report_formats?: string[];
   usage?: {
     prompt_tokens: number;
     completion_tokens: number;
@@ -56,8 +58,25 @@ export interface EventStreamOptions {
   retries?: number;
 }
 
+/** A research plan as POST /v1/research/outline returns it, to edit and send back as `outline`. */
+export interface ResearchOutline {
+  question: string;
+  plan: {
+    title: string;
+    language?: string;
+    sections: Array<{ id: string; heading: string; questions: string[] }>;
+    dataPoints: Array<{ id?: string; description: string; strategy: string; sectionId: string }>;
+    [field: string]: unknown;
+  };
+  estimate: { tokens: number; timeMs: number; llmCalls: number };
+}
+
 export interface ApiClient {
   createRun(body: Record<string, unknown>): Promise<RunSummary>;
+  /** Research's plan alone (one planning call), before any run. */
+  planOutline(body: Record<string, unknown>): Promise<ResearchOutline>;
+  /** A finished report as a file: its bytes and the name the server gave it. */
+  downloadReport(id: string, format: string): Promise<{ blob: Blob; fileName: string }>;
   getRun(id: string): Promise<RunDetail>;
   /** Goes on with a run from its last checkpoint, under the same id; `body` may raise its budget. */
   resumeRun(id: string, body: Record<string, unknown>): Promise<RunSummary>;
@@ -133,8 +152,28 @@ export function createApiClient(options: { baseUrl: string; getKey: () => string
     return { done, lastSeq };
   }
 
+  async function download(id: string, format: string) {
+    let response: Response;
+    try {
+      response = await fetch(
+        `${base}/v1/research/${encodeURIComponent(id)}/report?format=${encodeURIComponent(format)}`,
+        {
+          headers: headers(),
+        },
+      );
+    } catch (error) {
+      throw new ApiError(`cannot reach the server (${(error as Error).message})`, 0, 'network');
+    }
+    if (!response.ok) throw await toApiError(response);
+    const disposition = response.headers.get('content-disposition') ?? '';
+    const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `report.${format}`;
+    return { blob: await response.blob(), fileName };
+  }
+
   return {
     createRun: (body) => request('POST', '/v1/research', body),
+    planOutline: (body) => request('POST', '/v1/research/outline', body),
+    downloadReport: download,
     getRun: (id) => request('GET', `/v1/research/${encodeURIComponent(id)}`),
     resumeRun: (id, body) => request('POST', `/v1/research/${encodeURIComponent(id)}/resume`, body),
     deleteRun: (id) => request('DELETE', `/v1/research/${encodeURIComponent(id)}`),

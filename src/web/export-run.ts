@@ -1,13 +1,20 @@
+import { downloadName } from '../research/download-name.js';
 import type { SourceRef } from './footnotes.js';
 
-/** The answer as one Markdown document: the question, the text, then footnotes with their quotes. */
+/**
+ * The answer as one Markdown document: the question, the text, then footnotes with their quotes.
+ * A research report brings its own title and footnote definitions: neither is written twice.
+ */
 export function runToMarkdown(run: {
   question: string;
   markdown: string;
   references: readonly SourceRef[];
 }): string {
-  const lines = [`# ${run.question.replace(/\s+/g, ' ').trim()}`, '', run.markdown.trim(), ''];
+  const text = run.markdown.trim();
+  const title = /^# /.test(text) ? [] : [`# ${run.question.replace(/\s+/g, ' ').trim()}`, ''];
+  const lines = [...title, text, ''];
   for (const reference of run.references) {
+    if (text.includes(`[^${reference.index}]:`)) continue;
     const quote = reference.quote.replace(/\s+/g, ' ').trim();
     lines.push(
       `[^${reference.index}]: [${reference.title.replace(/[[\]]/g, '')}](${reference.url})${quote ? ` — "${quote}"` : ''}`,
@@ -18,11 +25,5 @@ export function runToMarkdown(run: {
 
 /** A file name from the question: "What is X?" → "what-is-x.md". */
 export function exportFileName(question: string, extension: string): string {
-  const stem = question
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  return `${stem || 'deepsearch-run'}.${extension}`;
+  return downloadName(question, extension, 'deepsearch-run');
 }

@@ -2,19 +2,20 @@ import { wireAnswerActions } from './answer-actions.js';
 import { ApiError, createApiClient } from './api-client.js';
 import { byId } from './dom.js';
 import { createHistoryView } from './history-view.js';
+import { createOutlineEditor } from './outline-editor.js';
+import { wireSettingsDialog, wireThemeToggle } from './page-controls.js';
 import { createFootnotePopover } from './popover.js';
 import { createRunView } from './run-view.js';
-import { type PageSettings, readSettings, toRequestOptions, writeSettings } from './settings.js';
+import { readSettings, rerunOptions, toRequestOptions } from './settings.js';
 
 const keyStorage = 'deepsearch.apiKey';
-const themeStorage = 'deepsearch.theme';
 
 const api = createApiClient({
   // The folder the page was served from: behind a proxy under /deepsearch/ the API is there too.
   baseUrl: new URL('.', window.location.href).href,
   getKey: () => localStorage.getItem(keyStorage) ?? undefined,
 });
-const view = createRunView();
+const view = createRunView({ onFollowUp: (text, mode) => void startFollowUp(text, mode) });
 const popover = createFootnotePopover((index) => view.lookup(index));
 const history = createHistoryView({
   api,
@@ -30,11 +31,50 @@ const login = byId<HTMLDialogElement>('login');
 const loginMessage = byId('login-message');
 const keyInput = byId<HTMLInputElement>('api-key');
 const keyButton = byId<HTMLButtonElement>('key-button');
-const settingsDialog = byId<HTMLDialogElement>('settings');
-const settingsForm = byId<HTMLFormElement>('settings-form');
+
+const askStatus = byId('ask-status');
+const reviewBox = byId('review-box');
+const reviewOutline = byId<HTMLInputElement>('review-outline');
+const editor = createOutlineEditor({
+  onStart: async (text, outline) => {
+    try {
+      await startRun({ question: text, mode: 'research', outline, ...settingsOptions() });
+    } catch (error) {
+      // A refused key asks for one; any other refusal is shown in the editor (it is thrown on).
+      if (error instanceof ApiError && error.status === 401) showError(error);
+      throw error;
+    }
+    editor.close();
+  },
+  onDiscard: () => {
+    editor.close();
+    question.focus();
+  },
+});
 
 let stream: AbortController | undefined;
 let openId: string | undefined;
+
+const settingsOptions = () => toRequestOptions(readSettings(localStorage));
+
+/** Starts a run (a question, research, a follow-up, a retry) and opens it. */
+async function startRun(body: Record<string, unknown>) {
+  const run = await api.createRun(body);
+  navigate(run.id);
+  void history.refresh();
+  return run;
+}
+
+/** A report's follow-up question, started as asked: the question box shows what runs. */
+async function startFollowUp(text: string, mode: 'search' | 'research') {
+  question.value = text;
+  askError.hidden = true;
+  try {
+    await startRun({ question: text, mode, ...settingsOptions() });
+  } catch (error) {
+    showError(error);
+  }
+}
 
 /** 401: ask for a key (again); anything else: say what went wrong next to the question. */
 function showError(error: unknown) {
@@ -67,6 +107,7 @@ async function openRun(id: string | undefined) {
   openId = id;
   history.markCurrent(id);
   byId('history').classList.remove('open');
+  if (id) editor.close();
   if (!id) {
     byId('run').hidden = true;
     return;
@@ -92,8 +133,14 @@ async function follow(id: string, controller: AbortController, after: number | u
     onEvent: (event) => view.applyEvent(event),
   });
   if (openId !== id) return;
-  view.setStatus(status);
-  view.finish(await api.getRun(id));
+  // The end status and what the run ended with (its error, its exports) show together: a
+  // "failed" without its reason would be read as the whole story.
+  const detail = await api.getRun(id).catch((error: unknown) => {
+    if (openId === id) view.setStatus(status);
+    throw error;
+  });
+  if (openId !== id) return;
+  view.finish(detail);
   void history.refresh();
 }
 
@@ -109,17 +156,42 @@ askForm.addEventListener('submit', async (event) => {
   const mode = new FormData(askForm).get('mode') === 'research' ? 'research' : 'search';
   askSubmit.disabled = true;
   try {
-    const run = await api.createRun({
-      question: text,
-      mode,
-      ...toRequestOptions(readSettings(localStorage)),
-    });
-    navigate(run.id);
-    void history.refresh();
+    if (mode === 'research' && reviewOutline.checked) {
+      // Plan only (one model call): the outline is edited here before anything is searched.
+      askStatus.textContent = 'Planning the outline…';
+      const outline = await api.planOutline({ question: text, ...settingsOptions() });
+      navigate(undefined);
+      editor.open(outline);
+    } else await startRun({ question: text, mode, ...settingsOptions() });
   } catch (error) {
     showError(error);
   } finally {
     askSubmit.disabled = false;
+    askStatus.textContent = '';
+  }
+});
+
+// "Review the outline first" is a research choice.
+askForm.addEventListener('change', () => {
+  reviewBox.hidden = new FormData(askForm).get('mode') !== 'research';
+});
+
+// A failed run with no checkpoint to resume from: the same request again, as a new run (a
+// research run keeps the plan it had, so it is not planned again).
+byId('run-retry').addEventListener('click', async () => {
+  const shown = view.shown;
+  if (!shown) return;
+  const plan = shown.events.find((event) => event.type === 'research-plan')?.plan;
+  askError.hidden = true;
+  try {
+    await startRun({
+      ...rerunOptions(shown.detail.options),
+      question: shown.detail.question,
+      mode: shown.detail.mode,
+      ...(plan ? { outline: plan } : {}),
+    });
+  } catch (error) {
+    showError(error);
   }
 });
 
@@ -209,44 +281,9 @@ keyButton.addEventListener('click', () => {
   void start();
 });
 
-// ── Settings ──
-byId('settings-open').addEventListener('click', () => {
-  const settings = readSettings(localStorage);
-  for (const input of settingsForm.querySelectorAll<HTMLInputElement>('input[name="effort"]')) {
-    input.checked = input.value === settings.effort;
-  }
-  for (const name of ['searchProvider', 'onlyHosts', 'badHosts', 'language'] as const) {
-    (settingsForm.elements.namedItem(name) as HTMLInputElement).value = settings[name];
-  }
-  settingsDialog.showModal();
-});
-settingsDialog.addEventListener('close', () => {
-  if (settingsDialog.returnValue !== 'save') return;
-  const data = new FormData(settingsForm);
-  const text = (name: string) => String(data.get(name) ?? '');
-  writeSettings(localStorage, {
-    effort: text('effort') as PageSettings['effort'],
-    searchProvider: text('searchProvider'),
-    onlyHosts: text('onlyHosts'),
-    badHosts: text('badHosts'),
-    language: text('language'),
-  });
-});
-
-// ── Theme ──
-const themeToggle = byId<HTMLButtonElement>('theme-toggle');
-function applyTheme(theme: string | null) {
-  const dark = theme ? theme === 'dark' : window.matchMedia('(prefers-color-scheme: dark)').matches;
-  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
-  themeToggle.textContent = dark ? 'Light' : 'Dark';
-  themeToggle.setAttribute('aria-label', `Switch to ${dark ? 'light' : 'dark'} theme`);
-}
-applyTheme(localStorage.getItem(themeStorage));
-themeToggle.addEventListener('click', () => {
-  const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
-  localStorage.setItem(themeStorage, next);
-  applyTheme(next);
-});
+// ── Settings and theme ──
+wireSettingsDialog();
+wireThemeToggle();
 
 // ── History on narrow screens ──
 const historyToggle = byId<HTMLButtonElement>('history-toggle');
@@ -256,7 +293,7 @@ historyToggle.addEventListener('click', () => {
 });
 
 // ── Copy and export ──
-wireAnswerActions(view);
+wireAnswerActions(view, { api });
 
 // ── Start ──
 function idFromHash(): string | undefined {

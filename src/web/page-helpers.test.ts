@@ -2,10 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from './api-client.js';
 import { formatTokens } from './dom.js';
 import { exportFileName, runToMarkdown } from './export-run.js';
-import { parseHostList, readSettings, toRequestOptions } from './settings.js';
+import { parseHostList, readSettings, rerunOptions, toRequestOptions } from './settings.js';
 import { describeEvent, shortUrl } from './timeline-entry.js';
 
 const event = (body: Record<string, unknown>): RunEvent => ({ seq: 3, at: 0, runId: 'r', type: '', ...body });
+
+describe('the options of a stored run, sent again (Retry)', () => {
+  it('keeps the options of the async API and drops recorded settings it would refuse', () => {
+    expect(
+      rerunOptions({ reasoning_effort: 'high', only_hostnames: ['a.org'], budget: { maxSteps: 8 }, llm: {} }),
+    ).toEqual({ reasoning_effort: 'high', only_hostnames: ['a.org'] });
+    expect(rerunOptions(undefined)).toEqual({});
+  });
+});
 
 describe('settings → request options', () => {
   it('maps presets, provider and host lists, sending nothing for empty fields', () => {
@@ -187,7 +196,22 @@ describe('export', () => {
     expect(markdown).toBe(
       '# What is the capital?\n\nParis.[^1]\n\n[^1]: [A x](https://a.example/) — "Paris is the capital"\n',
     );
+    // A report: its own title and footnote definitions, each once; a definition it lacks is added.
+    const report =
+      '# Paris through the ages\n\nIt began on an island.[^1][^2]\n\n[^1]: "The city began" [A](https://a.example/)';
+    expect(
+      runToMarkdown({
+        question: 'History of Paris',
+        markdown: report,
+        references: [
+          { index: 1, url: 'https://a.example/', title: 'A', quote: 'The city began' },
+          { index: 2, url: 'https://b.example/', title: 'B', quote: '' },
+        ],
+      }),
+    ).toBe(`${report}\n\n[^2]: [B](https://b.example/)\n`);
     expect(exportFileName('What is the capital of France?', 'md')).toBe('what-is-the-capital-of-france.md');
     expect(exportFileName('???', 'json')).toBe('deepsearch-run.json');
+    // Accented letters keep their letter; the name stays ASCII for any Content-Disposition header.
+    expect(exportFileName('Île de la Cité, 2019–2024', 'pdf')).toBe('ile-de-la-cite-2019-2024.pdf');
   });
 });

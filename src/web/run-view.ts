@@ -1,8 +1,11 @@
 import type { RunDetail, RunEvent } from './api-client.js';
-import { byId, formatElapsed, formatTokens, h } from './dom.js';
+import { byId, formatElapsed, h } from './dom.js';
 import { hostOf, type SourceRef, safeHref, toSourceRefs } from './footnotes.js';
+import { createGaugeView } from './gauge-view.js';
+import { createOutlineView } from './outline-view.js';
 import { renderMarkdown } from './render-markdown.js';
-import { describeEvent, type TimelineEntry } from './timeline-entry.js';
+import { linkReport } from './report-links.js';
+import { createTimelineView } from './timeline-view.js';
 
 const finished = new Set(['completed', 'failed', 'cancelled']);
 
@@ -14,11 +17,17 @@ export interface ShownRun {
   events: RunEvent[];
 }
 
+export interface RunViewOptions {
+  /** A follow-up question of a report was clicked: start it. */
+  onFollowUp: (question: string, mode: 'search' | 'research') => void;
+}
+
 /**
- * The open run: head (question, status, elapsed, gauge, cancel), the timeline built from its
- * events, the draft while the model writes, then the rendered answer or report and its sources.
+ * The open run: head (question, status, elapsed, gauge, cancel), a research run's outline with
+ * each section's state and steps, the timeline of the rest, the draft while the model writes,
+ * then the rendered answer or report and its sources.
  */
-export function createRunView() {
+export function createRunView(options: RunViewOptions) {
   const section = byId('run');
   const question = byId('run-question');
   const status = byId('run-status');
@@ -27,28 +36,27 @@ export function createRunView() {
   const remove = byId<HTMLButtonElement>('run-delete');
   const resumeBox = byId('run-resume-box');
   const resumeEffort = byId<HTMLSelectElement>('resume-effort');
-  const gauge = byId('gauge');
-  const gaugeText = byId('gauge-text');
-  const gaugeBar = byId('gauge-bar');
-  const gaugeFill = byId('gauge-fill');
-  const timeline = byId('timeline');
-  const timelineCount = byId('timeline-count');
+  const gauge = createGaugeView();
+  const outline = createOutlineView();
+  const timeline = createTimelineView(outline);
   const runError = byId('run-error');
   const answer = byId('answer');
   const draft = byId('draft');
   const answerBody = byId('answer-body');
   const confidence = byId('answer-confidence');
+  const actions = byId('answer-actions');
+  const exportHtml = byId('export-html');
+  const exportPdf = byId('export-pdf');
+  const retry = byId<HTMLButtonElement>('run-retry');
   const sources = byId('sources');
   const sourceList = byId('source-list');
 
   let shown: ShownRun | undefined;
-  let lines = new Map<string, { item: HTMLLIElement; entry: TimelineEntry }>();
   let startedAt = 0;
   let endedAt: number | undefined;
   let finalText = '';
+  let followUps: string[] = [];
   let sectionHeadings = new Map<string, string>();
-  // Per run id (a research run's sections step at once): the note of a step still waiting for its model.
-  const waiting = new Map<string, HTMLElement>();
   const timer = setInterval(() => updateElapsed(), 1000);
   void timer;
 
@@ -63,26 +71,7 @@ export function createRunView() {
     cancel.hidden = finished.has(value);
     remove.hidden = !finished.has(value);
     if (!finished.has(value)) resumeBox.hidden = true;
-    else stopWaiting();
-  }
-
-  /**
-   * A live step shows "waiting for the model…" from its start until anything else of its run
-   * arrives (thinking, the action, a retry, the next step): the model's reply is what it waits for.
-   */
-  function trackWaiting(event: RunEvent, entry: TimelineEntry | null) {
-    const run = String(event.runId ?? '');
-    waiting.get(run)?.remove();
-    waiting.delete(run);
-    if (event.type !== 'step-start' || !entry || !shown || finished.has(shown.detail.status)) return;
-    const note = h('span', { class: 'waiting' }, 'waiting for the model…');
-    lines.get(entry.key)?.item.append(note);
-    waiting.set(run, note);
-  }
-
-  function stopWaiting() {
-    for (const note of waiting.values()) note.remove();
-    waiting.clear();
+    else timeline.stopWaiting();
   }
 
   /** Resume is offered when the server says it would take the run (a checkpoint, nothing left running). */
@@ -92,75 +81,22 @@ export function createRunView() {
     resumeEffort.value = detail.status === 'completed' ? 'high' : '';
   }
 
-  function renderEntry(entry: TimelineEntry): HTMLLIElement {
-    const item = h('li', { 'data-kind': entry.kind, 'data-tone': entry.tone });
-    if (entry.kind !== 'step') item.append(h('span', { class: 'entry-kind' }, entry.kind));
-    if (entry.detail && entry.kind !== 'step') {
-      // Thinking, code and reasons stay collapsed: the line says what happened, the detail why.
-      const open = lines.get(entry.key)?.item.querySelector('details')?.open ?? false;
-      const details = h('details', {}, h('summary', {}, entry.title), h('pre', {}, entry.detail));
-      details.open = open;
-      item.append(details);
-    } else item.append(entry.title);
-    if (entry.items?.length) {
-      const list = h('ul', { class: 'entry-items' });
-      for (const row of entry.items) {
-        const href = row.href ? safeHref(row.href) : undefined;
-        const text = href
-          ? h('a', { href, target: '_blank', rel: 'noopener noreferrer' }, row.text)
-          : row.text;
-        list.append(h('li', {}, text, row.note ? h('span', { class: 'note' }, row.note) : null));
-      }
-      item.append(list);
-    }
-    return item;
-  }
-
-  function addEntry(entry: TimelineEntry) {
-    const existing = lines.get(entry.key);
-    const merged =
-      existing && entry.appendDetail
-        ? { ...existing.entry, detail: (existing.entry.detail ?? '') + (entry.detail ?? '') }
-        : entry;
-    const item = renderEntry(merged);
-    if (existing) existing.item.replaceWith(item);
-    else timeline.append(item);
-    lines.set(entry.key, { item, entry: merged });
-    timelineCount.textContent = `(${timeline.querySelectorAll('li[data-kind]:not([data-kind="step"])').length})`;
-    timeline.scrollTop = timeline.scrollHeight;
-  }
-
-  /** A finished run without step budgets of its own (research) shows the tokens it used. */
-  function showUsage(detail: RunDetail) {
-    if (!gauge.hidden || !detail.usage) return;
-    gauge.hidden = false;
-    gaugeText.textContent = `${formatTokens(detail.usage.total_tokens)} tokens used`;
-    gaugeBar.hidden = true;
-  }
-
-  function updateGauge(event: RunEvent) {
-    const budget = event.budget as
-      | { tokensUsed?: number; maxTokens?: number; stepsUsed?: number; maxSteps?: number }
-      | undefined;
-    if (!budget || typeof budget.tokensUsed !== 'number') return;
-    const max = budget.maxTokens ?? 0;
-    const percent = max > 0 ? Math.min(100, Math.round((budget.tokensUsed / max) * 100)) : 0;
-    gauge.hidden = false;
-    gaugeBar.hidden = false;
-    gaugeText.textContent =
-      `${formatTokens(budget.tokensUsed)}${max ? ` of ${formatTokens(max)}` : ''} tokens` +
-      (budget.maxSteps ? ` · step ${budget.stepsUsed ?? 0} of ${budget.maxSteps}` : '');
-    gaugeFill.style.width = `${percent}%`;
-    gaugeBar.setAttribute('aria-valuenow', String(percent));
-  }
-
   function showAnswer(markdown: string, references: SourceRef[], note?: string) {
     if (!shown) return;
     shown.markdown = markdown;
     shown.references = references;
     answer.hidden = false;
     draft.hidden = true;
+    actions.hidden = markdown.trim() === '';
     answerBody.replaceChildren(renderMarkdown(markdown, references));
+    // A report's sections lead to their evidence; its follow-up questions start runs.
+    if (shown.detail.mode === 'research')
+      linkReport(answerBody, {
+        followUps,
+        sectionOf: (heading) => outline.idOf(heading),
+        onEvidence: (id) => outline.reveal(id),
+        onFollowUp: options.onFollowUp,
+      });
     confidence.textContent = note ?? '';
     sources.hidden = references.length === 0;
     sourceList.replaceChildren(
@@ -181,6 +117,8 @@ export function createRunView() {
 
   function showDraft(text: string) {
     answer.hidden = false;
+    // Copy and Export stay away until there is an answer to copy.
+    if (!shown?.markdown) actions.hidden = true;
     draft.hidden = text === '';
     // Plain text only: a draft's quotes are not checked yet, and text can't carry markup.
     draft.textContent = text;
@@ -192,19 +130,21 @@ export function createRunView() {
     },
     open(detail: RunDetail) {
       shown = { detail, markdown: '', references: [], events: [] };
-      lines = new Map();
-      waiting.clear();
+      timeline.reset();
       finalText = '';
+      followUps = [];
       sectionHeadings = new Map();
+      outline.reset();
       startedAt = detail.created_at * 1000;
       endedAt = detail.finished_at ? detail.finished_at * 1000 : undefined;
       section.hidden = false;
       question.textContent = detail.question;
       setStatus(detail.status);
-      timeline.replaceChildren();
-      timelineCount.textContent = '';
-      gauge.hidden = true;
+      gauge.reset();
+      exportHtml.hidden = true;
+      exportPdf.hidden = true;
       runError.hidden = true;
+      retry.hidden = true;
       answer.hidden = true;
       draft.hidden = true;
       draft.textContent = '';
@@ -226,6 +166,7 @@ export function createRunView() {
       endedAt = undefined;
       finalText = '';
       runError.hidden = true;
+      retry.hidden = true;
       answer.hidden = true;
       draft.textContent = '';
       draft.hidden = true;
@@ -238,14 +179,21 @@ export function createRunView() {
       if (!shown) return;
       shown.events.push(event);
       if (event.type === 'run-start' && !finished.has(shown.detail.status)) setStatus('running');
-      if (event.type === 'research-plan') rememberSections(event, sectionHeadings);
-      const entry = describeEvent(event, { sectionHeadings });
-      if (entry) addEntry(entry);
-      trackWaiting(event, entry);
+      if (event.type === 'research-plan') {
+        rememberSections(event, sectionHeadings);
+        outline.plan(event);
+      }
+      const section = outline.sectionOf(event);
+      if (section) outline.apply(event, section);
+      timeline.apply(event, {
+        section,
+        live: !finished.has(shown.detail.status),
+        context: { sectionHeadings },
+      });
       // A research section's steps count against its own share, not the run's whole budget.
-      const ownStep = event.runId === undefined || event.runId === shown.detail.id;
-      if (event.type === 'step-end' && ownStep) updateGauge(event);
-      else if (event.type === 'answer-draft-delta') showDraft(draft.textContent + String(event.delta ?? ''));
+      const own = event.runId === undefined || event.runId === shown.detail.id;
+      gauge.apply(event, { own, research: shown.detail.mode === 'research' });
+      if (event.type === 'answer-draft-delta') showDraft(draft.textContent + String(event.delta ?? ''));
       else if (event.type === 'answer-draft-reset') showDraft('');
       else if (event.type === 'answer-delta') {
         finalText += String(event.delta ?? '');
@@ -256,7 +204,10 @@ export function createRunView() {
           showAnswer(String(result.answer ?? ''), toSourceRefs(result.references), confidenceNote(result));
       } else if (event.type === 'research-end') {
         const report = event.report as Record<string, unknown> | undefined;
-        if (report) showAnswer(String(report.markdown ?? ''), toSourceRefs(report.references));
+        if (report) {
+          followUps = stringsOf(report.followUps);
+          showAnswer(String(report.markdown ?? ''), toSourceRefs(report.references));
+        }
       }
     },
     finish(detail: RunDetail) {
@@ -265,13 +216,20 @@ export function createRunView() {
       setStatus(detail.status);
       endedAt = detail.finished_at ? detail.finished_at * 1000 : Date.now();
       updateElapsed();
-      showUsage(detail);
+      gauge.finish(detail);
+      outline.finish(detail.status);
+      timeline.settle();
+      // The report as the server renders it: only the formats it says it can make (PDF needs Chromium).
+      const formats = new Set(detail.report_formats ?? []);
+      exportHtml.hidden = !formats.has('html');
+      exportPdf.hidden = !formats.has('pdf');
       offerResume(detail);
       // A research run's result is its report, bare or under `report`.
       const report = (detail.result?.report ?? detail.result) as Record<string, unknown> | undefined;
-      if (report && typeof report.markdown === 'string')
+      if (report && typeof report.markdown === 'string') {
+        followUps = stringsOf(report.followUps);
         showAnswer(report.markdown, toSourceRefs(report.references));
-      else if (detail.result && typeof detail.result.answer === 'string')
+      } else if (detail.result && typeof detail.result.answer === 'string')
         showAnswer(
           detail.result.answer,
           toSourceRefs(detail.result.references),
@@ -279,8 +237,18 @@ export function createRunView() {
         );
       if (detail.status === 'failed' || detail.status === 'cancelled') {
         runError.hidden = false;
-        runError.textContent = detail.error?.message ?? `The run was ${detail.status}.`;
-        if (!detail.result) draft.hidden = true;
+        // The API's messages start in lower case, as OpenAI's do; on the page it is a sentence.
+        const message = detail.error?.message;
+        runError.textContent = message
+          ? `${message.charAt(0).toUpperCase()}${message.slice(1)}`
+          : `The run was ${detail.status}.`;
+        if (!detail.result) {
+          draft.hidden = true;
+          actions.hidden = true;
+          answer.hidden = !shown.markdown;
+        }
+        // A failure with nothing to go on from: the same request again.
+        retry.hidden = detail.status !== 'failed' || detail.resumable === true;
       }
     },
     setStatus,
@@ -297,6 +265,10 @@ function rememberSections(event: RunEvent, headings: Map<string, string>) {
     if (typeof section.id === 'string' && typeof section.heading === 'string')
       headings.set(section.id, section.heading);
   }
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 function confidenceNote(result: Record<string, unknown>): string | undefined {

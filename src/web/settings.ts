@@ -44,6 +44,28 @@ export function toRequestOptions(settings: PageSettings): Record<string, unknown
   };
 }
 
+/** The options POST /v1/research takes (it refuses any other field). */
+const runOptionNames = new Set([
+  'reasoning_effort',
+  'budget_tokens',
+  'max_steps',
+  'max_attempts',
+  'no_direct_answer',
+  'boost_hostnames',
+  'bad_hostnames',
+  'only_hostnames',
+  'search_provider',
+  'language',
+]);
+
+/**
+ * A stored run's options as a new request may send them again: a run of the async API recorded
+ * them as sent; one from chat completions or the CLI recorded its settings, of which none is kept.
+ */
+export function rerunOptions(options: Record<string, unknown> | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(options ?? {}).filter(([name]) => runOptionNames.has(name)));
+}
+
 export function readSettings(storage: Pick<Storage, 'getItem'>): PageSettings {
   try {
     const stored = JSON.parse(storage.getItem('deepsearch.settings') ?? '{}') as Partial<PageSettings>;

@@ -64,11 +64,18 @@ function describeBody(event: RunEvent, context: TimelineContext): TimelineEntry 
   const step = typeof event.step === 'number' ? event.step : 0;
   const sectionOf = (value: unknown) => context.sectionHeadings?.get(str(value)) ?? str(value);
   switch (event.type) {
-    case 'run-start':
-      // A research section's own deep search: a divider naming its question.
-      return event.parentRunId
-        ? { key: 'run', kind: 'step', title: `Section question: ${str(event.question)}` }
-        : null;
+    case 'run-start': {
+      // A research section's own deep search (a hop), or a claim's verification: a divider naming its question.
+      const part = event.part as { purpose?: unknown; hop?: unknown } | undefined;
+      if (!event.parentRunId) return null;
+      const title =
+        part?.purpose === 'verification'
+          ? `Verifying: ${str(event.question)}`
+          : typeof part?.hop === 'number'
+            ? `Hop ${part.hop}: ${str(event.question)}`
+            : `Section question: ${str(event.question)}`;
+      return { key: 'run', kind: 'step', title };
+    }
     case 'step-start':
       return {
         key: `step-${step}`,

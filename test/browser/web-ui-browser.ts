@@ -64,3 +64,30 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+const shotSizes = [
+  { label: 'desktop', width: 1280, height: 900 },
+  { label: 'mobile', width: 390, height: 844 },
+] as const;
+
+/**
+ * The same state at desktop and phone widths, light and dark (`<name>-desktop-light.png` ...):
+ * the system's scheme is switched, which the page follows while no theme was chosen on it. The
+ * tab's size and scheme are restored afterwards.
+ */
+export async function shotEach(page: Page, name: string): Promise<void> {
+  const viewport = page.viewportSize();
+  const scheme = await page.evaluate(() =>
+    window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
+  );
+  for (const size of shotSizes) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.locator(`html[data-theme="${colorScheme}"]`).waitFor({ state: 'attached' });
+      await shot(page, `${name}-${size.label}-${colorScheme}`);
+    }
+  }
+  if (viewport) await page.setViewportSize(viewport);
+  await page.emulateMedia({ colorScheme: scheme });
+}

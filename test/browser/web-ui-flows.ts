@@ -157,3 +157,113 @@ export async function resumeOpenRun(page: Page, options: { budget?: string } = {
   await resume.waitFor({ state: 'hidden' });
   await expect(page.locator('#run-error').isVisible()).resolves.toBe(false);
 }
+
+/**
+ * Research with "Review the outline first": the page plans only, shows the outline as a form,
+ * `edit` changes it, and Start research runs the edited outline. `onEditor` sees the form first.
+ */
+export async function researchWithOutline(
+  page: Page,
+  topic: string,
+  options: { edit: (page: Page) => Promise<void>; onEditor?: (page: Page) => Promise<void> },
+) {
+  await page.getByLabel('Your question').fill(topic);
+  await page.getByLabel('Research report').check();
+  await page.getByLabel('Review the outline first').check();
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  const editor = page.getByRole('region', { name: 'Review the outline' });
+  await editor.waitFor();
+  // Nothing runs yet: no run is open.
+  await expect(page.locator('#run').isVisible()).resolves.toBe(false);
+  await options.onEditor?.(page);
+  await options.edit(page);
+  await editor.getByRole('button', { name: 'Start research' }).click();
+  await editor.waitFor({ state: 'hidden' });
+  await page.locator('#outline-list > li').first().waitFor();
+}
+
+/** Adds a section at the end of the outline form. */
+export async function addOutlineSection(page: Page, heading: string, questions: string[]) {
+  await page.getByRole('button', { name: 'Add a section' }).click();
+  const count = await page.locator('#outline-sections > li').count();
+  await page.getByLabel(`Section ${count} heading`).fill(heading);
+  await page.getByLabel(`Section ${count} questions, one per line`).fill(questions.join('\n'));
+}
+
+/** Each outline section's heading and state, as shown. */
+export async function outlineStates(page: Page): Promise<Array<[string, string]>> {
+  const sections = page.locator('#outline-list > li');
+  const states: Array<[string, string]> = [];
+  for (let at = 0; at < (await sections.count()); at++) {
+    const section = sections.nth(at);
+    states.push([
+      (await section.locator('.section-heading').textContent()) ?? '',
+      (await section.locator('.section-state').textContent()) ?? '',
+    ]);
+  }
+  return states;
+}
+
+/** A section's steps, folded until opened: its lines' text once opened. */
+export async function sectionSteps(page: Page, heading: string): Promise<string> {
+  const section = page.locator('#outline-list > li', {
+    has: page.locator('.section-heading', { hasText: heading }),
+  });
+  const steps = section.locator('details.section-steps');
+  await expect(steps.evaluate((node) => (node as HTMLDetailsElement).open)).resolves.toBe(false);
+  await steps.locator('summary.fold').click();
+  return (await steps.locator('ol').textContent()) ?? '';
+}
+
+/** The report's section heading leads to that section's evidence in the outline (opened, in view). */
+export async function openEvidenceFromReport(page: Page, heading: string): Promise<string> {
+  await page.getByRole('button', { name: `Evidence for ${heading}` }).click();
+  const section = page.locator('#outline-list > li', {
+    has: page.locator('.section-heading', { hasText: heading }),
+  });
+  const evidence = section.locator('details.section-evidence');
+  await expect
+    .poll(() => evidence.evaluate((node) => (node as HTMLDetailsElement).open), { timeout: 5000 })
+    .toBe(true);
+  await expect
+    .poll(() => evidence.locator('summary').evaluate((node) => node === document.activeElement), {
+      timeout: 5000,
+    })
+    .toBe(true);
+  return (await evidence.textContent()) ?? '';
+}
+
+/** Clicks an export button under the answer; the downloaded file's name and text. */
+export async function exportFile(page: Page, name: string): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name }).click(),
+  ]);
+  const { readFile } = await import('node:fs/promises');
+  return { name: file.suggestedFilename(), text: await readFile((await file.path())!, 'latin1') };
+}
+
+/**
+ * A run that failed on its LLM: the page says what failed, offers Retry and no Copy or Export
+ * (there is no answer); Retry starts the same request again as a new run, opened at once.
+ */
+export async function expectFailureThenRetry(
+  page: Page,
+  message: string,
+  /** Called with the failure shown, before Retry (a screenshot). */
+  onFailed?: () => Promise<void>,
+) {
+  await waitForStatus(page, 'failed');
+  await page.locator('#run-error', { hasText: message }).waitFor();
+  await expect(page.locator('#run-error').textContent()).resolves.toBe(message);
+  for (const name of ['Copy', 'Export Markdown', 'Export JSON'])
+    await expect(page.getByRole('button', { name, exact: true }).isVisible()).resolves.toBe(false);
+  await expect(page.locator('#answer').isVisible()).resolves.toBe(false);
+  // It failed at its first model call: no timeline of an empty "Step 1" above the message.
+  await expect(page.locator('#timeline-box').isVisible()).resolves.toBe(false);
+  await onFailed?.();
+  const failed = page.url();
+  const retry = page.getByRole('button', { name: 'Retry', exact: true });
+  await retry.click();
+  await expect.poll(() => page.url(), { timeout: 10_000 }).not.toBe(failed);
+}

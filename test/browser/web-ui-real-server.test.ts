@@ -1,16 +1,32 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatTokens } from '../../src/web/dom.js';
 import { researchTopic } from '../helpers/research-fake-llm.js';
-import { buildWebUi, canRunBrowser, launchChromium, openTab, screenshotDir, shot } from './web-ui-browser.js';
 import {
+  buildWebUi,
+  canRunBrowser,
+  launchChromium,
+  openTab,
+  screenshotDir,
+  shot,
+  shotEach,
+} from './web-ui-browser.js';
+import {
+  addOutlineSection,
   ask,
   cancelOpenRun,
   chooseSearchProvider,
+  expectFailureThenRetry,
   expectFootnoteQuote,
   expectNothingRan,
+  exportFile,
+  openEvidenceFromReport,
+  outlineStates,
   reopenFromHistory,
+  researchWithOutline,
   resumeOpenRun,
+  sectionSteps,
   signIn,
   signOut,
   waitForStatus,
@@ -56,6 +72,12 @@ async function serverRun(id: string, key?: string): Promise<Record<string, unkno
     headers: key ? { authorization: `Bearer ${key}` } : {},
   });
   return (await response.json()) as Record<string, unknown>;
+}
+
+/** The runs the server lists, newest first. */
+async function serverRuns(): Promise<Array<Record<string, unknown>>> {
+  const response = await fetch(`${world!.url}/v1/runs`);
+  return ((await response.json()) as { data: Array<Record<string, unknown>> }).data;
 }
 
 const openRunId = (page: Page) => decodeURIComponent(new URL(page.url()).hash.replace('#/runs/', ''));
@@ -186,6 +208,8 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     await shot(page, 'real-running-mobile-light');
     await cancelOpenRun(page);
     await expect(waitingNote.count()).resolves.toBe(0);
+    // Cancel's answer marks the run at once; the message comes with the run's end.
+    await page.locator('#run-error', { hasText: 'The run was cancelled.' }).waitFor();
     await expect(page.locator('#run-error').textContent()).resolves.toBe('The run was cancelled.');
     await shot(page, 'real-cancelled-mobile-light');
     const id = openRunId(page);
@@ -234,9 +258,19 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     expect(events.filter((event) => event.type === 'run-start')).toHaveLength(2);
     await page.mouse.move(5, 5);
     await page.locator('#popover').waitFor({ state: 'hidden' });
-    await shot(page, 'real-resumed-mobile-light');
+    await shotEach(page, 'real-resumed');
     const resumed = await serverRun(id);
     expect(resumed).toMatchObject({ status: 'completed', resumable: false });
+    // The gauge shows the resumed run's count as the server has it (both parts), not the earlier one's.
+    const used = (
+      resumed.result as {
+        budget: { tokensUsed: number; maxTokens: number; stepsUsed: number; maxSteps: number };
+      }
+    ).budget;
+    await expect(page.locator('#gauge-text').textContent()).resolves.toBe(
+      `${formatTokens(used.tokensUsed)} of ${formatTokens(used.maxTokens)} tokens · step ${used.stepsUsed} of ${used.maxSteps}`,
+    );
+    expect((resumed.usage as { total_tokens: number }).total_tokens).toBe(used.tokensUsed);
     // The high preset's step budget: the select's choice reached the server.
     expect((resumed.result as { budget: { maxSteps: number } }).budget.maxSteps).toBe(40);
     expect(problems).toEqual([]);
@@ -353,39 +387,76 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
-  it('runs a research report from the page: persona lines in the timeline, the report with its sources', async () => {
+  it('researches an outline reviewed and edited on the page: each section live with its steps, the report linked to its evidence, exports, follow-ups', async () => {
     world = await startRealWorld({ research: true });
+    expect(world.server.stderr).toContain(`deepsearch: web page at ${world.url}/\n`);
     const { page, problems } = await openTab(browser!, { colorScheme: 'dark' });
     await page.goto(`${world.url}/`);
-    await ask(page, researchTopic, 'research');
+    await researchWithOutline(page, researchTopic, {
+      onEditor: async (tab) => {
+        await expect(tab.getByLabel('Report title').inputValue()).resolves.toBe(
+          'European heat pump sales after 2022',
+        );
+        await expect(tab.getByLabel('Section 1 heading').inputValue()).resolves.toBe('Sales');
+        await expect(
+          tab.getByLabel('Section 1 facts the report needs, one per line').inputValue(),
+        ).resolves.toBe('heat pump sales in 2023');
+        // Planning only: one model call, no run recorded yet.
+        expect(
+          world!.llm.requests.filter((request) => request.route).map((request) => request.route),
+        ).toEqual(['research_plan']);
+        await expect(serverRuns()).resolves.toEqual([]);
+        await shotEach(tab, 'real-outline-editor');
+      },
+      edit: (tab) => addOutlineSection(tab, 'Outlook', ['What is the outlook for heat pump sales?']),
+    });
     await waitForStatus(page, 'completed');
+    // The edited outline was followed: no second planning call.
+    expect(world.llm.requests.filter((request) => request.route === 'research_plan')).toHaveLength(1);
+    await expect(outlineStates(page)).resolves.toEqual([
+      ['Sales', 'written · covered 2 of 2 · 2 sources'],
+      ['Outlook', 'written · covered 1 of 1 · 2 sources'],
+    ]);
+    const steps = await sectionSteps(page, 'Outlook');
+    expect(steps).toContain('Hop 1: Outlook (How did European heat pump sales change after 2022?)');
+    expect(steps).toContain('European heat pump sales');
+    expect(steps).toMatch(/Librarian · Outlook: after hop 1: 1 of 1 covered/);
+    // What is not a section's stays in the run's timeline; no section line is there.
     const timeline = page.locator('#timeline');
     await expect(
-      timeline.getByText('Plan: European heat pump sales after 2022 (1 section)').count(),
+      timeline.getByText('Plan: European heat pump sales after 2022 (2 sections)').count(),
     ).resolves.toBe(1);
-    await expect(timeline.locator('li[data-kind="persona"]').count()).resolves.toBeGreaterThan(3);
-    await expect(timeline.getByText(/Research Strategist: planning the report/).count()).resolves.toBe(1);
-    await expect(timeline.getByText(/^Section question: Sales/).count()).resolves.toBe(1);
-    // Sections are named by their headings, not by the plan's ids.
-    await expect(timeline.getByText('Sales: 100% covered after hop 1').count()).resolves.toBe(1);
-    await expect(timeline.getByText(/Librarian · Sales: after hop 1/).count()).resolves.toBe(1);
-    await expect(timeline.getByText(/· s1\b|^s1:/).count()).resolves.toBe(0);
-    // The gauge is the run's, not the last section's step budget.
-    await expect(page.locator('#gauge-text').textContent()).resolves.toMatch(/^[\d.]+k tokens used$/);
     await expect(
-      timeline.getByText('Fact check: 1 of 1 claim supported, 0 revised, 0 removed').count(),
+      timeline.getByText(/Research Strategist: following the given outline/).count(),
     ).resolves.toBe(1);
+    await expect(timeline.getByText(/Synthesizer: writing 2 sections in parallel/).count()).resolves.toBe(1);
+    await expect(timeline.getByText(/after hop 1|^Step \d/).count()).resolves.toBe(0);
+    // The gauge is the task's budget, as the server reports it.
+    const run = await serverRun(openRunId(page));
+    const budget = (run.result as { budget: { tokensUsed: number; maxTokens: number } }).budget;
+    await expect(page.locator('#gauge-text').textContent()).resolves.toBe(
+      `${formatTokens(budget.tokensUsed)} of ${formatTokens(budget.maxTokens)} tokens`,
+    );
     await expect(page.locator('#answer-body h1').textContent()).resolves.toBe(
       'European heat pump sales after 2022',
     );
-    await expect(page.locator('#answer-body table').count()).resolves.toBe(1);
     await expect(page.locator('.source-card').count()).resolves.toBe(3);
+    const evidence = await openEvidenceFromReport(page, 'Sales');
+    expect(evidence).toContain('Evidence: 2 of 2 covered');
+    expect(evidence).toContain('Heat pump sales in Europe reached 3 million units in 2022');
+    await shotEach(page, 'real-research');
+    // The server's renderings of the report: one HTML page, and Chromium's PDF of it.
+    const html = await exportFile(page, 'Export HTML');
+    expect(html.name).toBe('european-heat-pump-sales-after-2022.html');
+    expect(html.text).toMatch(/^<!doctype html>/);
+    const pdf = await exportFile(page, 'Export PDF');
+    expect(pdf.name).toBe('european-heat-pump-sales-after-2022.pdf');
+    expect(pdf.text.startsWith('%PDF-')).toBe(true);
     await expectFootnoteQuote(page, {
       ref: 3,
       quote: 'In 2023 heat pump sales in Europe declined by 7 percent',
       href: `${world.web.url}/iea`,
     });
-    await shot(page, 'real-research-desktop-dark');
     // The same report on a phone, switched to the light theme with the page's toggle.
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
     await page.setViewportSize({ width: 390, height: 844 });
@@ -396,8 +467,39 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     const box = await page.locator('#popover').boundingBox();
     expect(box!.width).toBeGreaterThan(300);
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await page.keyboard.press('Escape');
     await shot(page, 'real-research-mobile-light');
+    // A follow-up question is one click from a run of its own.
+    await page.getByRole('button', { name: 'Which countries drove the 2023 decline?', exact: true }).click();
+    await page.locator('#run-question', { hasText: 'Which countries drove the 2023 decline?' }).waitFor();
+    await waitForStatus(page, 'completed');
+    await expect(page.locator('#answer-body p').first().textContent()).resolves.toContain('3 million units');
     expect(problems).toEqual([]);
     expect(world.llm.problems).toEqual([]);
+  }, 90_000);
+
+  it('when the LLM server is down, the page says so without its address, offers Retry and no Copy or Export; Retry works once it is back', async () => {
+    world = await startRealWorld();
+    const { page, problems } = await openTab(browser!, { width: 390, height: 844 });
+    await page.goto(`${world.url}/`);
+    await world.llmDown();
+    await ask(page, realQuestions.paris);
+    await expectFailureThenRetry(
+      page,
+      'The LLM server (openai-compatible) could not be reached: connection refused (ECONNREFUSED)',
+      async () => {
+        await shotEach(page, 'real-llm-down');
+        // Back up before Retry is pressed.
+        await world!.llmUp();
+      },
+    );
+    await waitForStatus(page, 'completed');
+    await expect(page.locator('#answer-body p').textContent()).resolves.toBe(
+      'Paris is the capital of France.1 About 2.1 million people live in the city itself.2',
+    );
+    await expect(page.getByRole('button', { name: 'Copy', exact: true }).isVisible()).resolves.toBe(true);
+    const runs = await serverRuns();
+    expect(runs.map((run) => run.status)).toEqual(['completed', 'failed']);
+    expect(problems).toEqual([]);
   }, 60_000);
 });

@@ -1,4 +1,5 @@
-import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
+import { connect, createServer, type Socket } from 'node:net';
+import { type FakeHttpServer, listenOnLoopback } from '../../src/testing/fake-http-server.js';
 import {
   type FakeOpenAiRequest,
   type FakeOpenAiRoute,
@@ -207,7 +208,43 @@ export interface RealWorld {
   server: BuiltServer;
   /** From now on the model answers the hang question's steps instead of never replying. */
   answerHang(): void;
+  /** The LLM server goes away (connections refused) or comes back at the same address. */
+  llmDown(): Promise<void>;
+  llmUp(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The LLM as the server sees it: a TCP relay on a port of its own that forwards to the fake LLM
+ * while up, and does not listen at all while down (connection refused, as when a model server
+ * is stopped).
+ */
+async function startLlmRelay(target: string) {
+  const { port: targetPort } = new URL(target);
+  const sockets = new Set<Socket>();
+  const relay = createServer((socket) => {
+    const upstream = connect(Number(targetPort), '127.0.0.1');
+    sockets.add(socket).add(upstream);
+    for (const side of [socket, upstream]) side.on('close', () => sockets.delete(side)).on('error', () => {});
+    socket.pipe(upstream).pipe(socket);
+  });
+  const port = await listenOnLoopback(relay);
+  // Back up on the port it had, so the server's configured URL reaches it again.
+  const listen = (at: number) =>
+    new Promise<void>((resolve, reject) =>
+      relay.once('error', reject).listen(at, '127.0.0.1', () => resolve()),
+    );
+  const down = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      relay.close(() => resolve());
+    });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    down,
+    up: () => listen(port),
+    close: () => (relay.listening ? down() : undefined),
+  };
 }
 
 /**
@@ -232,8 +269,11 @@ export async function startRealWorld(
   const llm = await startFakeOpenAi({
     routes: options.research ? researchWorldRoutes(web.url) : searchRoutes(web.url, hang),
   });
+  const relay = await startLlmRelay(llm.url);
   const server = await serveBuiltCli({
-    DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
+    DEEPSEARCH_LLM_BASE_URL: `${relay.url}/v1`,
+    // A model server that is down fails the run at once, not after retries.
+    DEEPSEARCH_LLM_MAX_RETRIES: '0',
     DEEPSEARCH_LLM_MODEL: 'fake-model',
     DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
     DEEPSEARCH_SEARXNG_URL: searxng.url,
@@ -249,9 +289,11 @@ export async function startRealWorld(
     answerHang() {
       hang.answers = true;
     },
+    llmDown: () => relay.down(),
+    llmUp: () => relay.up(),
     async close() {
       await server.stop();
-      await Promise.all([web.close(), searxng.close(), llm.close()]);
+      await Promise.all([web.close(), searxng.close(), llm.close(), relay.close()]);
     },
   };
 }

@@ -1,18 +1,24 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeRunsApi, startFakeRunsApi } from '../../src/testing/fake-runs-api.js';
-import { buildWebUi, canRunBrowser, launchChromium, openTab, shot } from './web-ui-browser.js';
+import { buildWebUi, canRunBrowser, launchChromium, openTab, shot, shotEach } from './web-ui-browser.js';
 import {
   ask,
   cancelOpenRun,
+  expectFailureThenRetry,
   expectFootnoteQuote,
   expectNothingRan,
+  exportFile,
+  openEvidenceFromReport,
+  outlineStates,
   reopenFromHistory,
+  researchWithOutline,
+  sectionSteps,
   signIn,
   signOut,
   waitForStatus,
 } from './web-ui-flows.js';
-import { parisQuote, scriptFor } from './web-ui-scripts.js';
+import { parisPlan, parisQuote, scriptFor } from './web-ui-scripts.js';
 
 // The page against a fake of the run API, whose scripted events cover what the real server rarely
 // sends (a sentence-level quote, an odd budget); web-ui-real-server.test.ts runs the same flows
@@ -30,7 +36,12 @@ afterAll(async () => {
 });
 
 async function startApi(apiKeys?: string[]): Promise<FakeRunsApi> {
-  const api = await startFakeRunsApi({ script: scriptFor, apiKeys });
+  const api = await startFakeRunsApi({
+    script: scriptFor,
+    apiKeys,
+    outline: () => ({ plan: parisPlan, estimate: { tokens: 120_000, timeMs: 180_000, llmCalls: 24 } }),
+    pdf: true,
+  });
   servers.push(api);
   return api;
 }
@@ -129,7 +140,7 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it('renders a research report with persona lines, and sends the settings as request options', async () => {
+  it('renders a research report as an outline of sections with their steps, and sends the settings as request options', async () => {
     const api = await startApi();
     const { page, problems } = await openTab(browser!, { width: 390, height: 844, colorScheme: 'dark' });
     await page.goto(`${api.url}/`);
@@ -139,23 +150,39 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     await page.getByLabel('Only these hosts').fill('history.example.org, https://www.archive.example/x');
     await page.getByRole('button', { name: 'Save' }).click();
     await ask(page, 'History of Paris', 'research');
-    await page.locator('#run-status[data-status="completed"]').waitFor();
-    await page.locator('#timeline').getByText('Librarian · Origins: Found 4 sources.').waitFor();
+    await waitForStatus(page, 'completed');
     await expect(page.locator('#answer-body h1').textContent()).resolves.toBe('The history of Paris');
+    // The plan is an outline; each section's state, its steps folded under it.
+    await expect(outlineStates(page)).resolves.toEqual([
+      ['Origins', 'written · covered 2 of 2 · 1 source'],
+      ['Modern era', 'written · covered 2 of 2 · 1 source'],
+    ]);
+    await expect(page.locator('#outline-s2 .section-questions').textContent()).resolves.toContain(
+      'Fact needed: population of Paris in 2020',
+    );
+    const origins = await sectionSteps(page, 'Origins');
+    expect(origins).toContain('Hop 1: Origins (History of Paris)');
+    expect(origins).toContain('Hop 2: Origins (History of Paris)');
+    expect(origins).toContain('origins of Paris (hop 2)');
+    expect(origins).toContain('Search Agent · Origins: hop 2: searching 2 question(s) of "Origins"');
+    expect(origins).not.toContain('modern era of Paris');
+    // The run's own timeline keeps what is not a section's: the plan, the writing, the fact-check.
     const timeline = page.locator('#timeline');
     await expect(timeline.getByText('Plan: The history of Paris (2 sections)').count()).resolves.toBe(1);
-    await expect(timeline.getByText('Section question: How did Paris begin?').count()).resolves.toBe(1);
-    await expect(timeline.getByText('origins of Paris').count()).resolves.toBe(1);
     await expect(
       timeline.getByText('Fact check: 5 of 6 claims supported, 1 revised, 0 removed').count(),
     ).resolves.toBe(1);
+    await expect(timeline.getByText('origins of Paris').count()).resolves.toBe(0);
+    // The gauge is the report's budget, not a section's step share.
+    await expect(page.locator('#gauge-text').textContent()).resolves.toBe('23k of 400k tokens');
     // The report's own footnote definitions are not shown twice: the sources are the cards.
     await expect(page.locator('#answer-body').textContent()).resolves.not.toContain('[^1]:');
-    await page.locator('#answer-body button.fn[data-ref="1"]').click();
+    await page.locator('#answer-body button.fn[data-ref="1"]').first().click();
     await expect(page.locator('#popover blockquote').textContent()).resolves.toBe(
       'The city began on the Île de la Cité.',
     );
-    await shot(page, 'research-mobile-dark');
+    await page.keyboard.press('Escape');
+    await shotEach(page, 'research');
     const created = api.requests.find((request) => request.method === 'POST');
     expect(created?.body).toEqual({
       question: 'History of Paris',
@@ -164,6 +191,151 @@ describe.runIf(canRunBrowser)('the web UI', () => {
       search_provider: 'brave',
       only_hostnames: ['history.example.org', 'www.archive.example'],
     });
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('reviews and edits the outline before research, leads from the report to its evidence, starts follow-ups, exports', async () => {
+    const api = await startApi();
+    const { page, problems } = await openTab(browser!);
+    await page.goto(`${api.url}/`);
+    await researchWithOutline(page, 'History of Paris', {
+      onEditor: async (tab) => {
+        await expect(tab.getByLabel('Report title').inputValue()).resolves.toBe('The history of Paris');
+        await expect(tab.locator('#outline-estimate').textContent()).resolves.toBe(
+          'Estimated: ~120k tokens, ~3 min, ~24 LLM calls.',
+        );
+        await expect(
+          tab.getByLabel('Section 2 facts the report needs, one per line').inputValue(),
+        ).resolves.toBe('population of Paris in 2020');
+        await shotEach(tab, 'outline-editor');
+      },
+      edit: async (tab) => {
+        await tab.getByLabel('Report title').fill('Paris through the ages');
+        // An empty section is refused on the page, naming it.
+        await tab.getByRole('button', { name: 'Add a section' }).click();
+        await tab.getByRole('button', { name: 'Start research' }).click();
+        await expect(tab.locator('#outline-error').textContent()).resolves.toBe('Section 3 needs a heading.');
+        await tab.getByLabel('Section 3 heading').fill('Food');
+        await tab
+          .getByLabel('Section 3 questions, one per line')
+          .fill('- What do Parisians eat?\n\nWhere are the markets?');
+        await tab.locator('#outline-sections > li').nth(2).getByRole('button', { name: 'Move up' }).click();
+        await tab.locator('#outline-sections > li').nth(0).getByRole('button', { name: 'Remove' }).click();
+      },
+    });
+    const created = api.requests.find(
+      (request) => request.method === 'POST' && request.path === '/v1/research',
+    );
+    expect(created?.body).toMatchObject({
+      question: 'History of Paris',
+      mode: 'research',
+      outline: {
+        title: 'Paris through the ages',
+        sections: [
+          { id: 'new-1', heading: 'Food', questions: ['What do Parisians eat?', 'Where are the markets?'] },
+          { id: 's2', heading: 'Modern era', questions: ['What is Paris today?'] },
+        ],
+        dataPoints: [{ description: 'population of Paris in 2020', strategy: 'web-search', sectionId: 's2' }],
+      },
+    });
+    expect(api.requests.filter((request) => request.path === '/v1/research/outline')).toHaveLength(1);
+    await waitForStatus(page, 'completed');
+    await expect(outlineStates(page)).resolves.toEqual([
+      ['Food', 'written · covered 2 of 2 · 1 source'],
+      ['Modern era', 'written · covered 2 of 2 · 1 source'],
+    ]);
+    const evidence = await openEvidenceFromReport(page, 'Modern era');
+    expect(evidence).toContain('Evidence: 2 of 2 covered');
+    expect(evidence).toContain('population of Paris in 2020');
+    expect(evidence).toContain('What is Paris today?');
+    expect(evidence).toContain('The city began on the Île de la Cité.');
+    await shotEach(page, 'research-evidence');
+    // Exports: the server's HTML and PDF of the report, beside the page's own Markdown.
+    await expect(exportFile(page, 'Export HTML')).resolves.toMatchObject({
+      name: 'paris-through-the-ages.html',
+    });
+    const pdf = await exportFile(page, 'Export PDF');
+    expect(pdf).toMatchObject({ name: 'paris-through-the-ages.pdf' });
+    expect(pdf.text.startsWith('%PDF-')).toBe(true);
+    // The page's Markdown is the report as shown: its own title and footnote definition, once each.
+    const markdown = (await exportFile(page, 'Export Markdown')).text;
+    expect(markdown.startsWith('# Paris through the ages\n')).toBe(true);
+    expect(markdown.match(/^# /gm)).toHaveLength(1);
+    expect(markdown.match(/^\[\^1\]:/gm)).toHaveLength(1);
+    // A follow-up question starts a new run: as a question, or as research.
+    const before = api.runs.size;
+    await page.getByRole('button', { name: 'How did the Seine shape the city?', exact: true }).click();
+    await expect.poll(() => api.runs.size, { timeout: 10_000 }).toBe(before + 1);
+    expect([...api.runs.values()].at(-1)!.body).toEqual({
+      question: 'How did the Seine shape the city?',
+      mode: 'search',
+    });
+    // The new run opens (its question in the heading), then runs to its end.
+    await page.locator('#run-question', { hasText: 'How did the Seine shape the city?' }).waitFor();
+    await waitForStatus(page, 'completed');
+    await page.goBack();
+    await page.locator('#run-question', { hasText: 'History of Paris' }).waitFor();
+    await waitForStatus(page, 'completed');
+    await page.getByRole('button', { name: 'Research: When did Paris become the capital?' }).click();
+    await expect.poll(() => api.runs.size, { timeout: 10_000 }).toBe(before + 2);
+    expect([...api.runs.values()].at(-1)!.body).toMatchObject({
+      question: 'When did Paris become the capital?',
+      mode: 'research',
+    });
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('shows each section live: queued or searching hop n, covered k of m, and stopped when cancelled', async () => {
+    const api = await startApi();
+    const { page, problems } = await openTab(browser!, { colorScheme: 'dark' });
+    await page.goto(`${api.url}/`);
+    await ask(page, 'hold research: History of Paris', 'research');
+    await expect
+      .poll(() => outlineStates(page), { timeout: 15_000 })
+      .toEqual([
+        ['Origins', 'covered 1 of 2 · searching hop 2'],
+        ['Modern era', 'covered 2 of 2 · 1 source'],
+        ['Food', 'queued'],
+      ]);
+    await expect(page.locator('#gauge-text').textContent()).resolves.toMatch(/^[\d.]+k tokens used$/);
+    // A queued section has no steps to unfold yet; a searching one has.
+    const stepsFold = (heading: string) =>
+      page.locator('#outline-list > li', { hasText: heading }).locator('details.section-steps');
+    await expect(stepsFold('Food').isVisible()).resolves.toBe(false);
+    await expect(stepsFold('Origins').isVisible()).resolves.toBe(true);
+    await shotEach(page, 'research-running');
+    await cancelOpenRun(page);
+    // Cancel's answer marks the run at once; the sections stop with the run's end, which follows.
+    await expect
+      .poll(() => outlineStates(page), { timeout: 10_000 })
+      .toEqual([
+        ['Origins', 'stopped · covered 1 of 2'],
+        ['Modern era', 'covered 2 of 2 · 1 source'],
+        ['Food', 'stopped'],
+      ]);
+    await shotEach(page, 'research-stopped');
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('says what failed when the LLM is down, with Retry and no Copy or Export', async () => {
+    const api = await startApi();
+    const { page, problems } = await openTab(browser!, { width: 390, height: 844 });
+    await page.goto(`${api.url}/`);
+    await ask(page, 'down: what is the capital of France?');
+    await expectFailureThenRetry(
+      page,
+      'The LLM server (openai-compatible) could not be reached: connection refused (ECONNREFUSED)',
+      () => shotEach(page, 'llm-down'),
+    );
+    const posts = api.requests.filter((request) => request.method === 'POST');
+    expect(posts.map((request) => request.body)).toEqual([
+      { question: 'down: what is the capital of France?', mode: 'search' },
+      { question: 'down: what is the capital of France?', mode: 'search' },
+    ]);
+    // The retried run ran and failed as well (the LLM is still down).
+    await expect
+      .poll(() => [...api.runs.values()].map((run) => run.status), { timeout: 10_000 })
+      .toEqual(['failed', 'failed']);
     expect(problems).toEqual([]);
   }, 120_000);
 

@@ -130,6 +130,70 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
     expect(llm.requests.filter((request) => request.route === 'research_plan').length).toBe(before);
   });
 
+  it('names the section on every line of its deep search, sums up each section, and exports the steps by section', async () => {
+    const file = join(dir, 'three-sections.md');
+    await writeFile(
+      file,
+      [
+        '# European heat pumps after 2022',
+        `Topic: ${researchTopic}`,
+        '## Sales',
+        '- How did heat pump sales in Europe change after 2022?',
+        '- Data point (web-search): heat pump sales in 2023',
+        '## Prices',
+        '- What did heat pumps cost in 2023?',
+        '## Outlook',
+        '- What is the outlook for heat pump sales?',
+      ].join('\n'),
+    );
+    const runs = { DEEPSEARCH_NO_RUNS: '0', DEEPSEARCH_RUNS_FILE: join(dir, 'sections-runs.sqlite') };
+    const run = await research(['--outline', file, '-o', join(dir, 'three-sections-report.md')], runs);
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n');
+    // The three sections' steps interleave; each line says whose it is.
+    const count = (pattern: RegExp) => lines.filter((line) => pattern.test(line)).length;
+    for (const section of ['s1', 's2', 's3']) {
+      expect(
+        count(new RegExp(`^\\[${section}·1\\] search \\([\\d.k]+ prompt tokens\\) Search first\\.$`)),
+      ).toBe(1);
+      expect(count(new RegExp(`^  ${section} ↳ "European heat pump sales" → 2 results, \\d new URLs$`))).toBe(
+        1,
+      );
+      expect(count(new RegExp(`^  ${section} ✓ ${web.url}/(ehpa|iea) `))).toBe(2);
+      expect(count(new RegExp(`^\\[${section}·3\\] answer `))).toBe(1);
+    }
+    // No step, search, read or check line without its section (task-level warnings and retries may be).
+    expect(lines.filter((line) => /^\[\d|^ {4}(↳ "|✓|✗|\d)/.test(line))).toEqual([]);
+    const summary = run.stderr.trimEnd().split('\n').slice(-4);
+    expect(summary[0]).toMatch(
+      /^3 sections, \d+ sources, fact-check 1\/1 supported \(0 revised, 0 removed\), [\d.]+k tokens, \d+ s$/,
+    );
+    expect(summary.slice(1)).toEqual([
+      '  s1 Sales: 2 of 2 covered, 2 sources',
+      '  s2 Prices: 0 of 1 covered, 2 sources',
+      '  s3 Outlook: 1 of 1 covered, 2 sources',
+    ]);
+
+    const [stored] = JSON.parse((await runBuiltCli(['runs', 'list', '--json'], runs)).stdout);
+    const exported = await runBuiltCli(['runs', 'export', stored.id, '--format', 'md'], runs);
+    expect(exported.code).toBe(0);
+    const timeline = exported.stdout.slice(exported.stdout.indexOf('## Timeline'));
+    const sectionOf = (heading: string) => {
+      const start = timeline.indexOf(heading);
+      const end = timeline.indexOf('\n### ', start + 1);
+      return timeline.slice(start, end === -1 ? undefined : end);
+    };
+    for (const heading of ['### s1 Sales', '### s2 Prices', '### s3 Outlook']) {
+      const section = sectionOf(heading);
+      expect(section).toContain('- hop 1: ');
+      expect(section.match(/^- step \d: /gm)).toEqual(['- step 1: ', '- step 2: ', '- step 3: ']);
+      expect(section).toContain(`  - read <${web.url}/ehpa>`);
+      expect(section).toMatch(/- after hop 1: \d of \d covered/);
+      expect(section).toContain('- written, citing 2 source(s)');
+    }
+    expect(sectionOf('### s2 Prices')).toContain('missing: What did heat pumps cost in 2023?');
+  });
+
   it('refuses a malformed outline and bad flags with one clear line', async () => {
     const file = join(dir, 'bad.md');
     await writeFile(file, '# Title\nTopic: t\n## Empty section\n');

@@ -63,6 +63,10 @@ describe('deepsearch serve (built CLI)', () => {
       }),
     ]);
     expect(stdout + stderr).not.toContain(apiKey);
+    // The web page's address is printed too, and why it cannot work here (no run store).
+    expect(stderr).toContain(
+      `deepsearch: web page at ${server.url}/ (it needs the run store: runs are off, --no-runs)\n`,
+    );
     expect(stderr).toContain('stopping');
   });
 

@@ -1,4 +1,6 @@
 import type { FakeOpenAiRequest, FakeOpenAiRoute } from '../../src/testing/fake-openai-server.js';
+import { createFakeReader } from '../../src/testing/fake-reader.js';
+import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { heatPumpTexts } from './heat-pump-world.js';
 import { alwaysPassingEvaluation } from './passing-evaluation.js';
 
@@ -15,6 +17,24 @@ export const researchWebPages = {
     html: `<html><head><title>The Future of Heat Pumps</title></head><body><article><h1>IEA</h1><p>${heatPumpTexts.iea}</p></article></body></html>`,
   },
 };
+
+/**
+ * The heat pump world in process, for a runtime without HTTP search or pages: the search finds both
+ * pages, the reader serves them under `webUrl` (never resolved, never connected to).
+ */
+export function researchSearchAndReader(webUrl: string) {
+  const search = createFakeSearch({
+    'European heat pump sales': [
+      { url: `${webUrl}/ehpa`, title: 'EHPA market report', snippet: 'Market data for Europe.' },
+      { url: `${webUrl}/iea`, title: 'IEA heat pumps', snippet: 'An outlook for heat pumps.' },
+    ],
+  });
+  const reader = createFakeReader({
+    [`${webUrl}/ehpa`]: researchWebPages['/ehpa'].html,
+    [`${webUrl}/iea`]: researchWebPages['/iea'].html,
+  });
+  return { search, reader };
+}
 
 export const researchTopic = 'How did European heat pump sales change after 2022?';
 

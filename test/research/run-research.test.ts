@@ -100,6 +100,23 @@ describe('research mode', () => {
     expect(report.usage.byRole.agent?.calls).toBe(3);
     expect(report.usage.byRole.librarian?.calls).toBe(1);
     expect(eventsOf(events, 'coverage')).toMatchObject([{ section: 's1', hop: 1, ratio: 1, missing: [] }]);
+    // The part's run-start says what it is for; the section's state changes follow as events.
+    const [taskId] = runIds;
+    expect(eventsOf(events, 'run-start').filter((event) => event.runId !== taskId)).toMatchObject([
+      { parentRunId: taskId, part: { purpose: 'section', section: 's1', hop: 1 } },
+    ]);
+    expect(eventsOf(events, 'research-section')).toEqual([
+      expect.objectContaining({
+        section: 's1',
+        state: 'gathered',
+        covered: 2,
+        total: 2,
+        hops: 1,
+        stopped: 'covered',
+        sources: 1,
+      }),
+      expect.objectContaining({ section: 's1', state: 'written', sources: 1 }),
+    ]);
     expect(report.usage.byRole.writer?.calls).toBe(6);
     expect(report.factCheck).toEqual({ claims: 1, supported: 1, revised: 0, removed: 0 });
     expect(report.followUps).toHaveLength(3);

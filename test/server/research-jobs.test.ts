@@ -11,14 +11,12 @@ import {
   type FakeOpenAiServer,
   startFakeOpenAi,
 } from '../../src/testing/fake-openai-server.js';
-import { createFakeReader } from '../../src/testing/fake-reader.js';
-import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import {
   researchPlanReply,
   researchRoutes,
+  researchSearchAndReader,
   researchTopic,
-  researchWebPages,
 } from '../helpers/research-fake-llm.js';
 import { waitFor } from '../helpers/server-harness.js';
 
@@ -28,16 +26,7 @@ type Json = Record<string, any>;
 const webUrl = 'https://research.example';
 let llm: FakeOpenAiServer;
 let server: RunningServer;
-const search = createFakeSearch({
-  'European heat pump sales': [
-    { url: `${webUrl}/ehpa`, title: 'EHPA market report', snippet: 'Market data for Europe.' },
-    { url: `${webUrl}/iea`, title: 'IEA heat pumps', snippet: 'An outlook for heat pumps.' },
-  ],
-});
-const reader = createFakeReader({
-  [`${webUrl}/ehpa`]: researchWebPages['/ehpa'].html,
-  [`${webUrl}/iea`]: researchWebPages['/iea'].html,
-});
+const { search, reader } = researchSearchAndReader(webUrl);
 
 beforeAll(async () => {
   llm = await startFakeOpenAi({ routes: researchRoutes(webUrl) });

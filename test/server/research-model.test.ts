@@ -3,11 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
-import { createFakeReader } from '../../src/testing/fake-reader.js';
-import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import { heatPumpTexts } from '../helpers/heat-pump-world.js';
-import { researchRoutes, researchTopic, researchWebPages } from '../helpers/research-fake-llm.js';
+import { researchRoutes, researchSearchAndReader, researchTopic } from '../helpers/research-fake-llm.js';
 
 // The fake reader never connects: the pages live under an address that is never resolved.
 const webUrl = 'https://research.example';
@@ -21,16 +19,7 @@ beforeAll(async () => {
     llm: { baseURL: `${llm.url}/v1`, model: 'fake-model' },
     server: { port: 0 },
   });
-  const search = createFakeSearch({
-    'European heat pump sales': [
-      { url: `${webUrl}/ehpa`, title: 'EHPA market report', snippet: 'Market data for Europe.' },
-      { url: `${webUrl}/iea`, title: 'IEA heat pumps', snippet: 'An outlook for heat pumps.' },
-    ],
-  });
-  const reader = createFakeReader({
-    [`${webUrl}/ehpa`]: researchWebPages['/ehpa'].html,
-    [`${webUrl}/iea`]: researchWebPages['/iea'].html,
-  });
+  const { search, reader } = researchSearchAndReader(webUrl);
   server = await startServer({
     runtime: createRuntime({ config, search, reader }),
     settings: config.server,

@@ -25,6 +25,14 @@ export function describeNetworkError(error: unknown): string {
   return message;
 }
 
+/**
+ * Only the reason the system error code gives, in words ("connection refused (ECONNREFUSED)"), or
+ * undefined without one: unlike the messages, it names no host, so a server's clients may see it.
+ */
+export function describeNetworkCode(error: unknown): string | undefined {
+  return networkErrorCode(error) ? describeNetworkError(error) : undefined;
+}
+
 /** The system or undici error code (ECONNREFUSED, UND_ERR_SOCKET...) in a failed fetch's causes. */
 export function networkErrorCode(error: unknown): string | undefined {
   let current: unknown = error;

@@ -1,6 +1,7 @@
 import type { RunContext } from '../../agent/run-context.js';
 import { anySignal } from '../../core/link-signals.js';
-import type { ResearchEvidence, ResearchPlan } from '../../events/research-types.js';
+import type { ResearchEventBody } from '../../events/research-events.js';
+import type { ResearchEvidence, ResearchPlan, SectionEvidence } from '../../events/research-types.js';
 import { probeDataPoints } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
 import { advisoryCall } from './advisory-call.js';
@@ -67,6 +68,7 @@ export async function gatherEvidence(
           researchSection(run, section).then(
             (evidence) => {
               progress.gathered(evidence);
+              task.emit(gatheredEvent(evidence));
               return evidence;
             },
             (error: unknown) => {
@@ -80,4 +82,19 @@ export async function gatherEvidence(
   } finally {
     pool.release();
   }
+}
+
+/** A section's research is over: how much of it is covered, after how many hops, from how many pages. */
+function gatheredEvent({ section, coverage }: SectionEvidence): ResearchEventBody {
+  const urls = new Set(coverage.items.flatMap((item) => (item.sources ?? []).map((source) => source.url)));
+  return {
+    type: 'research-section',
+    section: section.id,
+    state: 'gathered',
+    covered: coverage.items.filter((item) => item.covered).length,
+    total: coverage.items.length,
+    hops: coverage.hops,
+    ...(coverage.stopped ? { stopped: coverage.stopped } : {}),
+    sources: urls.size,
+  };
 }

@@ -83,6 +83,7 @@ export async function researchSection(run: GatherRun, section: PlanSection): Pro
           limits,
           budget: run.pool,
           signal: run.signal,
+          part: { purpose: 'section', section: section.id, hop },
         });
         const finding: Finding = {
           question,

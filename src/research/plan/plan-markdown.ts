@@ -3,7 +3,7 @@ import type { DataPoint, DataPointStrategy, PlanSection, ResearchPlan } from '..
 
 const strategies: readonly DataPointStrategy[] = ['ask-llm', 'entity-overview', 'web-search'];
 export const maxSections = 12;
-const maxQuestions = 8;
+export const maxQuestions = 8;
 
 const help = `<!--
 Research outline. Edit it, then run: deepsearch research --outline THIS_FILE

@@ -155,6 +155,7 @@ async function verify(research: ResearchContext, claim: Claim): Promise<Referenc
   try {
     const result = await research.runPart(`Is this true? ${claimText(claim.sentence)}`, {
       limits: verificationLimits,
+      part: { purpose: 'verification', section: claim.section.id },
     });
     return result.references.map((reference, at) => ({ ...reference, index: at + 1 }));
   } catch (error) {

@@ -164,7 +164,16 @@ async function draftReport(
         `writing "${section.section.heading}"`,
         slots.run(() => writeSection(research, section, dataPointsOf(evidence, section))),
         naiveDraft(section),
-      ),
+      ).then((draft) => {
+        const sources = new Set(draft.references.map((reference) => reference.url)).size;
+        research.task.emit({
+          type: 'research-section',
+          section: section.section.id,
+          state: 'written',
+          sources,
+        });
+        return draft;
+      }),
     ),
   );
   const draftSections: ReportSection[] = evidence.sections.map(({ section, coverage }, at) => ({

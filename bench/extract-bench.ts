@@ -6,6 +6,7 @@
  * Options: --limit N (first N pages), --type T (one page type), --data DIR, --every N (every Nth page),
  * --part tune|held-out (one part), --dump FILE (per-page scores and signals), --before DIR (also run
  * the extractor compiled in DIR, e.g. main's `.bench-build`, for quality and CPU time in the same run).
+ * Then the extraction pool's cost on the same pages (extraction-pool-cost.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,6 +20,7 @@ import {
   extractMainContent,
 } from '../src/providers/reader/builtin/extract-main-content.js';
 import { readPageMetadata } from '../src/providers/reader/builtin/page-metadata.js';
+import { measurePoolCost } from './extraction-pool-cost.js';
 import { type PageScore, scorePage, shingles } from './extraction-score.js';
 import { partOf, printExtractionTable, type Run, slicesOf } from './extraction-table.js';
 
@@ -145,6 +147,7 @@ async function main(): Promise<void> {
     runs,
     extractors.map((extractor) => extractor.name),
   );
+  await measurePoolCost({ directory, ids: records.map((record) => record.id) });
 }
 
 /** Runs one extractor on one page, timing its CPU and wall clock, and files the score under each slice. */

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError, isInputError } from '../errors/index.js';
+import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
 import { localBytesToPage } from '../providers/reader/file/local-page.js';
 import type { Page, PageReader } from '../providers/spec/page-reader.js';
 import { localSchemes, networkSchemes, schemeOf } from '../providers/spec/source-schemes.js';
@@ -9,6 +10,8 @@ import type { CliIo } from './cli-io.js';
 export interface ReadInputOptions {
   input: string;
   reader: PageReader;
+  /** Parses stdin (files and URLs go through the reader). */
+  extractor?: ContentExtractor;
   io: CliIo;
   signal?: AbortSignal;
 }
@@ -33,13 +36,10 @@ export async function readInput(options: ReadInputOptions): Promise<Page> {
   const source = inputSource(input, options.io.cwd);
   if (source === undefined) {
     const bytes = await readAllStdin(options.io.stdin);
-    return localBytesToPage({
-      requestedUrl: 'stdin',
-      url: 'stdin:',
-      bytes,
-      contentType: '',
-      providerId: 'file',
-    });
+    return localBytesToPage(
+      { requestedUrl: 'stdin', url: 'stdin:', bytes, contentType: '', providerId: 'file' },
+      options.extractor,
+    );
   }
   try {
     return await options.reader.read(source, { signal: options.signal });

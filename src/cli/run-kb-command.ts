@@ -28,12 +28,15 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
     );
   const proxy = resolveProxySettings(config);
   const providers = await loadRetrievalProviders({ config, proxy });
+  // Only add reads URLs and parses files; the readers' modules stay unloaded for search, list and the rest.
+  const readers = input.action === 'add' ? await createReaders(config, proxy) : undefined;
   const kb = createKnowledgeBase({
     file,
     embedding: providers.embedding,
     reranker: providers.reranker,
-    // Only add reads URLs; the readers' modules stay unloaded for search, list and the rest.
-    reader: input.action === 'add' ? await createReader(config, proxy) : undefined,
+    reader: readers?.reader,
+    extractor: readers?.extraction.extractor,
+    maxFileBytes: config.knowledge.maxFileBytes,
   });
   const out = createTerminal(io.stdout, io.env);
   try {
@@ -46,12 +49,19 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
     else await runSearch(io, kb, input, out, config.debug);
   } finally {
     kb.close();
+    readers?.extraction.release();
   }
 }
 
-async function createReader(config: DeepSearchConfig, proxy: ReturnType<typeof resolveProxySettings>) {
-  const { createPageReader } = await import('../providers/reader/reader-registry.js');
-  return createPageReader({ ...config.reader, proxy });
+/** The page readers and the extraction pool that parses what they and `add` read. */
+async function createReaders(config: DeepSearchConfig, proxy: ReturnType<typeof resolveProxySettings>) {
+  const [{ createPageReader }, { acquireExtractionPool }] = await Promise.all([
+    import('../providers/reader/reader-registry.js'),
+    import('../providers/reader/extraction/shared-extraction-pool.js'),
+  ]);
+  const extraction = acquireExtractionPool(config.reader.extraction);
+  const reader = createPageReader({ ...config.reader, proxy, extractor: extraction.extractor });
+  return { reader, extraction };
 }
 
 async function runAdd(
@@ -121,6 +131,7 @@ function renderReport(report: IngestReport, terminal: Terminal): string {
     lines.push(`the embedding model changed: ${report.reembedded} chunks embedded again`);
   for (const duplicate of report.duplicates)
     lines.push(terminal.style('dim', `= ${duplicate.source} (same as ${duplicate.of})`));
+  for (const { source, note } of report.notes) lines.push(terminal.style('yellow', `! ${source}: ${note}`));
   for (const failure of report.failed)
     lines.push(terminal.style('red', `✗ ${failure.source}: ${failure.reason}`));
   return `${lines.join('\n')}\n`;

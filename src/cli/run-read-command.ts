@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { keepConfigOrigins } from '../config/config-origins.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError, isAbortError } from '../errors/index.js';
+import { acquireExtractionPool } from '../providers/reader/extraction/shared-extraction-pool.js';
 import type { Page } from '../providers/spec/page-reader.js';
 import type { CliIo } from './cli-io.js';
 import { createCliRuntime } from './create-cli-runtime.js';
@@ -39,10 +40,14 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
   }
   const config = allowNamedFiles(loadCliConfig(io, options.flags, options.configPath), inputs, io.cwd);
   const { reader } = createCliRuntime(io, config);
+  // The extraction process starts while the first page is fetched.
+  void reader.prepare?.();
+  // stdin is parsed in the same extraction pool as the runtime's reads (same settings, same pool).
+  const { extractor } = acquireExtractionPool(config.reader.extraction);
   // Each outcome is settled as it is made: a later input failing while an earlier one is still being
   // read must not be an unhandled rejection.
   const outcomes = mapLimited(inputs, concurrency, (input) =>
-    readInput({ input, reader, io, signal: io.signal }),
+    readInput({ input, reader, extractor, io, signal: io.signal }),
   ).map((pending) =>
     pending.then(
       (page) => ({ page }),

@@ -164,6 +164,36 @@ export const searchConfigSchema = z
   })
   .strict();
 
+/**
+ * How untrusted pages and documents are parsed: in a pool of child processes, each job with a
+ * deadline and a memory cap (a job past either gets its process killed and the read fails), and
+ * limits checked before the work that they bound. Warnings name the variable of the limit hit.
+ */
+export const extractionConfigSchema = z
+  .object({
+    /** Extraction processes (one job each at a time); more jobs wait. */
+    concurrency: z.number().int().min(1).max(16).default(2),
+    /** Wall-clock seconds one page or document may take to parse. */
+    timeoutSeconds: z.number().positive().max(600).default(15),
+    /** Resident memory of an extraction process, in MB, past which its job is stopped. */
+    memoryMb: z.number().int().min(128).max(16_384).default(1024),
+    /** PDF pages read; a longer PDF is read up to here and says so. */
+    maxPdfPages: z.number().int().min(1).default(300),
+    /** Bytes one PDF stream, or a DOCX's XML parts together, may inflate to (checked before inflating). */
+    maxInflatedBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(64 * 1024 * 1024),
+    /** Elements nested in each other, measured before the page is parsed. */
+    maxNestingDepth: z.number().int().min(16).default(256),
+    /** Cells of one table above which it is written as plain rows, without column alignment. */
+    maxTableCells: z.number().int().min(1).default(500),
+    /** Characters of text kept from one page or document; the rest is cut and the cut is marked. */
+    maxChars: z.number().int().min(1000).default(1_000_000),
+  })
+  .strict();
+
 export const readerConfigSchema = z
   .object({
     provider: providerName.default('builtin'),
@@ -191,6 +221,7 @@ export const readerConfigSchema = z
       .object({ apiKey: z.string().min(1).optional(), baseURL: urlSetting.optional() })
       .strict()
       .default({}),
+    extraction: extractionConfigSchema.default(() => extractionConfigSchema.parse({})),
   })
   .strict();
 
@@ -230,6 +261,12 @@ export const knowledgeConfigSchema = z
     merge: z.boolean().default(false),
     /** Search only this collection; unset means all. */
     collection: z.string().min(1).optional(),
+    /** Largest file `kb add` reads: a longer text file is read up to here (and says so), others are refused. */
+    maxFileBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(64 * 1024 * 1024),
   })
   .strict();
 
@@ -416,6 +453,7 @@ export type DeepSearchConfigInput = z.input<typeof configSchema>;
 export type LlmConfig = DeepSearchConfig['llm'];
 export type SearchConfig = DeepSearchConfig['search'];
 export type ReaderConfig = DeepSearchConfig['reader'];
+export type ExtractionConfig = ReaderConfig['extraction'];
 export type CacheConfig = DeepSearchConfig['cache'];
 export type KnowledgeConfig = DeepSearchConfig['knowledge'];
 export type BudgetConfig = DeepSearchConfig['budget'];

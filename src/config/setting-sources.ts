@@ -1,5 +1,6 @@
 import { type LlmRole, llmRoles, type SearchKeyProviderId, searchKeyProviderIds } from './config-ids.js';
 import { embeddedSettingSources } from './embedded-setting-sources.js';
+import { extractionSettingSources } from './extraction-setting-sources.js';
 import { networkSettingSources } from './network-setting-sources.js';
 import { researchSettingSources } from './research-setting-sources.js';
 import { retrievalSettingSources } from './retrieval-setting-sources.js';
@@ -233,6 +234,7 @@ const baseSources: SettingSource[] = [
   ...embeddedSettingSources,
   ...retrievalSettingSources,
   ...sandboxSettingSources,
+  ...extractionSettingSources,
   ...researchSettingSources,
   ...runsSettingSources,
   ...networkSettingSources,

@@ -1,4 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { formatSize, limitLabel } from '../providers/reader/builtin/content-limits.js';
+import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
+import { readFileHead } from '../providers/reader/file/read-file-head.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient, TokenUsage } from '../providers/spec/llm-client.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
@@ -24,6 +27,10 @@ export interface IngestOptions {
   embedding: EmbeddingProvider;
   /** Reads URLs; without one a URL input is reported as a failure. */
   reader?: PageReader;
+  /** Parses files (the runtime's extraction pool); default the default settings' pool. */
+  extractor?: ContentExtractor;
+  /** Largest file read: longer text is cut there (and says so), other files are refused. Default 64 MiB. */
+  maxFileBytes?: number;
   inputs: readonly string[];
   cwd: string;
   collection: string;
@@ -46,6 +53,8 @@ export interface IngestReport {
   /** Same content as a document already in the collection under another source: skipped. */
   duplicates: Array<{ source: string; of: string }>;
   failed: SourceProblem[];
+  /** Sources stored in part, and what was left out (pages past the limit, a cut), naming the limit. */
+  notes: Array<{ source: string; note: string }>;
   chunks: number;
   /** Chunks embedded again because the embedding model changed. */
   reembedded: number;
@@ -68,6 +77,7 @@ export async function ingestDocuments(options: IngestOptions): Promise<IngestRep
     unchanged: [],
     duplicates: [],
     failed: [...problems],
+    notes: [],
     chunks: 0,
     reembedded: await syncEmbeddingModel(options),
     durationMs: 0,
@@ -113,10 +123,11 @@ async function ingestOne(options: IngestOptions, item: SourceItem, source: strin
   let document: ReadDocument;
   let hash: string;
   if (item.kind === 'file') {
-    const bytes = await readFile(item.path);
+    const { bytes, truncated } = await readSourceFile(item.path, options.maxFileBytes ?? defaultMaxFileBytes);
     hash = contentHash(bytes);
     if (unchanged(options, source, hash, report)) return;
-    document = await readDocumentFile(item.path, bytes);
+    const { extractor, signal } = options;
+    document = await readDocumentFile(item.path, { bytes, truncated, extractor, signal });
   } else {
     if (!options.reader) throw new Error('no reader configured for URLs');
     document = await readDocumentUrl(item.url, options.reader, options.signal);
@@ -150,6 +161,25 @@ async function ingestOne(options: IngestOptions, item: SourceItem, source: strin
   });
   report.chunks += chunks.length;
   (existed ? report.updated : report.added).push(source);
+  for (const note of document.notes ?? []) report.notes.push({ source, note });
+}
+
+const defaultMaxFileBytes = 64 * 1024 * 1024;
+const textTypes = /\.(md|markdown|txt|text)$/i;
+
+/**
+ * The file's bytes up to the cap, its size checked before reading: a longer text file is read up
+ * to the cap (its document says so), a longer PDF, DOCX or HTML file is refused (its first part is
+ * no file at all).
+ */
+async function readSourceFile(path: string, maxBytes: number) {
+  const { size } = await stat(path);
+  if (size > maxBytes && !textTypes.test(path)) {
+    throw new Error(
+      `${formatSize(size)}, larger than kb add reads (${formatSize(maxBytes)}) ${limitLabel('maxFileBytes')}`,
+    );
+  }
+  return readFileHead({ path, maxBytes });
 }
 
 function unchanged(options: IngestOptions, source: string, hash: string, report: IngestReport): boolean {

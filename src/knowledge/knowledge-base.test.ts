@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import JSZip from 'jszip';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient, StructuredRequest } from '../providers/spec/llm-client.js';
 import { createLexicalEmbedding } from '../retrieval/lexical-embedding.js';
+import { makeDocx } from '../testing/make-docx.js';
 import { makePdf } from '../testing/make-pdf.js';
 import { createKnowledgeBase, type KnowledgeBase } from './knowledge-base.js';
 import { createKnowledgeReader } from './knowledge-reader.js';
@@ -21,28 +21,6 @@ afterEach(() => {
   kb?.close();
   rmSync(folder, { recursive: true, force: true });
 });
-
-async function makeDocx(paragraphs: string[]): Promise<Buffer> {
-  const zip = new JSZip();
-  zip.file(
-    '[Content_Types].xml',
-    '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-      '<Default Extension="xml" ContentType="application/xml"/>' +
-      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-  );
-  zip.file(
-    '_rels/.rels',
-    '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-  );
-  const body = paragraphs.map((text) => `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`).join('');
-  zip.file(
-    'word/document.xml',
-    `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
-  );
-  return zip.generateAsync({ type: 'nodebuffer' });
-}
 
 function writeCorpus() {
   mkdirSync(join(folder, 'docs', 'sub'), { recursive: true });
@@ -86,7 +64,7 @@ describe('knowledge base', () => {
     writeCorpus();
     writeFileSync(
       join(folder, 'docs', 'memo.docx'),
-      await makeDocx(['Memo on backups.', 'Backups run nightly at 2am.']),
+      makeDocx({ paragraphs: ['Memo on backups.', 'Backups run nightly at 2am.'] }),
     );
     const report = await open().add({
       inputs: ['docs'],

@@ -1,3 +1,4 @@
+import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 import type { Reranker } from '../providers/spec/reranker.js';
@@ -15,6 +16,10 @@ export interface KnowledgeBaseSettings {
   embedding: EmbeddingProvider;
   reranker?: Reranker;
   reader?: PageReader;
+  /** Parses files `add` reads (the runtime's extraction pool); default the default settings' pool. */
+  extractor?: ContentExtractor;
+  /** Largest file `add` reads (knowledge.maxFileBytes). */
+  maxFileBytes?: number;
   /** Tests force the exact-scan fallback. */
   vectorBackend?: VectorBackend;
 }
@@ -23,7 +28,9 @@ export interface KnowledgeBase {
   readonly file: string;
   /** The open store (opened on first use). */
   store(): KnowledgeStore;
-  add(options: Omit<IngestOptions, 'store' | 'embedding' | 'reader'>): Promise<IngestReport>;
+  add(
+    options: Omit<IngestOptions, 'store' | 'embedding' | 'reader' | 'extractor' | 'maxFileBytes'>,
+  ): Promise<IngestReport>;
   search(
     options: Omit<KnowledgeSearchOptions, 'store' | 'embedding' | 'reranker'>,
   ): Promise<KnowledgeSearchResult>;
@@ -52,6 +59,8 @@ export function createKnowledgeBase(settings: KnowledgeBaseSettings): KnowledgeB
         store: store(),
         embedding: settings.embedding,
         reader: settings.reader,
+        extractor: settings.extractor,
+        maxFileBytes: settings.maxFileBytes,
       });
     },
     search: (options) =>

@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError } from '../errors/index.js';
+import { docxType } from '../providers/reader/builtin/content-types.js';
+import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 
 /** A document's content as the knowledge base keeps it. */
@@ -12,6 +13,8 @@ export interface ReadDocument {
   /** Page texts of a PDF; `text` is their join with blank lines. */
   pages?: string[];
   contentType: string;
+  /** What was left out (pages past the limit, a cut), each naming its limit. */
+  notes?: string[];
 }
 
 export const documentTypes: Readonly<Record<string, string>> = {
@@ -22,19 +25,32 @@ export const documentTypes: Readonly<Record<string, string>> = {
   '.html': 'text/html',
   '.htm': 'text/html',
   '.pdf': 'application/pdf',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.docx': docxType,
 };
 
 export function isSupportedDocument(path: string): boolean {
   return Object.hasOwn(documentTypes, extname(path).toLowerCase());
 }
 
+export interface ReadDocumentFileOptions {
+  /** The file's bytes (read by the caller, within its size cap). */
+  bytes: Uint8Array;
+  /** Only the first bytes of a longer file were read. */
+  truncated?: boolean;
+  /** Parses the file: the runtime's extraction pool, or the default one. */
+  extractor?: ContentExtractor;
+  signal?: AbortSignal;
+}
+
 /**
- * Reads a local file by its extension: markdown and text as they are, HTML through the builtin
- * reader's extraction (main content → markdown), PDF with unpdf page by page, DOCX with mammoth
- * (→ HTML → the same markdown conversion). The parsers load on the first file that needs them.
+ * Reads a local file by its extension, in an extraction process under its limits, as the reader
+ * reads a page: markdown and text as they are, HTML through the main content extraction, PDF page by
+ * page, DOCX with mammoth (→ HTML → the same markdown conversion).
  */
-export async function readDocumentFile(path: string, bytes?: Uint8Array): Promise<ReadDocument> {
+export async function readDocumentFile(
+  path: string,
+  options: ReadDocumentFileOptions,
+): Promise<ReadDocument> {
   const contentType = documentTypes[extname(path).toLowerCase()];
   if (!contentType) {
     throw new InputError(
@@ -42,34 +58,40 @@ export async function readDocumentFile(path: string, bytes?: Uint8Array): Promis
       { param: 'paths' },
     );
   }
-  const data = bytes ?? (await readFile(path));
+  const url = pathToFileURL(path).href;
+  const fetched = {
+    url,
+    status: 200,
+    contentType,
+    bytes: options.bytes,
+    truncated: options.truncated ?? false,
+  };
+  const { defaultExtractor } = await import('../providers/reader/extraction/shared-extraction-pool.js');
+  const content = await (options.extractor ?? defaultExtractor()).extract(
+    { requestedUrl: url, fetched, providerId: 'kb', sizeLimit: 'maxFileBytes' },
+    { signal: options.signal },
+  );
+  const { page, notes } = content;
   const fallbackTitle = basename(path, extname(path));
+  const text = page.markdown.trim();
   if (contentType === 'application/pdf') {
-    const { readPdf } = await import('../providers/reader/builtin/read-pdf.js');
-    const pdf = await readPdf(data, { providerId: 'kb', url: path });
-    return { title: pdf.title ?? fallbackTitle, text: pdf.pages.join('\n\n'), pages: pdf.pages, contentType };
+    const pages = content.pages ?? [];
+    return {
+      title: content.declaredTitle ?? fallbackTitle,
+      text: pages.join('\n\n'),
+      pages,
+      contentType,
+      notes,
+    };
   }
-  if (contentType === 'text/html') {
-    const html = new TextDecoder().decode(data);
-    return { ...(await htmlDocument(html, pathToFileURL(path).href, fallbackTitle)), contentType };
-  }
-  if (contentType.includes('wordprocessingml')) {
-    const mammoth = (await import('mammoth')).default;
-    const { value } = await mammoth.convertToHtml({ buffer: Buffer.from(data) });
-    const { htmlToMarkdown } = await import('../providers/reader/builtin/html-to-markdown.js');
-    const text = htmlToMarkdown(value).trim();
-    return { title: markdownTitle(text) ?? fallbackTitle, text, contentType };
-  }
-  const text = new TextDecoder().decode(data).replace(/^\uFEFF/, '');
   // In a plain text file a line starting with # is a comment (a shell's, a config's), not a heading.
-  const title = contentType === 'text/markdown' ? markdownTitle(text) : undefined;
-  return { title: title ?? fallbackTitle, text, contentType };
-}
-
-async function htmlDocument(html: string, url: string, fallbackTitle: string) {
-  const { extractHtmlPage } = await import('../providers/reader/builtin/extract-html-page.js');
-  const page = extractHtmlPage(html, url);
-  return { title: page.title || fallbackTitle, text: (page.markdown || page.text).trim() };
+  const title =
+    contentType === 'text/html'
+      ? page.title || fallbackTitle
+      : contentType === 'text/plain'
+        ? fallbackTitle
+        : (markdownTitle(text) ?? fallbackTitle);
+  return { title, text: text || page.text.trim(), contentType, notes };
 }
 
 /** A URL through the configured reader (builtin or Jina), so the same safety rules apply. */

@@ -7,6 +7,8 @@ import { createKnowledgeReader } from '../knowledge/knowledge-reader.js';
 import { createProviderCache } from '../providers/cache/create-provider-cache.js';
 import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { createLlmClient, type DeepSearchLlmClient } from '../providers/llm/create-llm-client.js';
+import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
+import { acquireExtractionPool } from '../providers/reader/extraction/shared-extraction-pool.js';
 import { createPageReader } from '../providers/reader/reader-registry.js';
 import { withRedactedErrors } from '../providers/redact-provider-errors.js';
 import { createQuickJsCodeRunner } from '../providers/sandbox/quickjs-code-runner.js';
@@ -47,7 +49,10 @@ export interface RuntimeProviders {
   readonly trust: RuntimeTrust;
   /** The run store, when runs are recorded. */
   readonly runs: RunStore | undefined;
-  /** Releases the databases and stops the runtime's own sandbox process; all reopen on demand. */
+  /**
+   * Releases the databases, stops the runtime's own sandbox process and its hold on the extraction
+   * pool; all reopen on demand.
+   */
   close(): void;
 }
 
@@ -78,9 +83,18 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
   const services = createRetrievalProviders({ config, fetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
+  // Pages and files are parsed in the process's extraction pool (started on the first read).
+  const extraction = acquireExtractionPool(config.reader.extraction);
+  const { extractor } = extraction;
   // The knowledge base opens on its first search or read, not here.
   const knowledgeBase = config.knowledge.file
-    ? createKnowledgeBase({ file: config.knowledge.file, embedding, reranker })
+    ? createKnowledgeBase({
+        file: config.knowledge.file,
+        embedding,
+        reranker,
+        extractor,
+        maxFileBytes: config.knowledge.maxFileBytes,
+      })
     : undefined;
   const { search, searchFor } = createRuntimeSearch({
     config,
@@ -95,7 +109,8 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
   const sourceReaders = knowledgeBase
     ? { 'kb:': createKnowledgeReader({ knowledgeBase }), ...options.sourceReaders }
     : options.sourceReaders;
-  const reader = options.reader ?? cache.reader(createSourceReader({ ...options, sourceReaders }), network);
+  const reader =
+    options.reader ?? cache.reader(createSourceReader({ ...options, sourceReaders }, extractor), network);
   const trust = createRuntimeTrust({ config, loadSqlite: options.loadSqlite });
   const runs = options.runStore ?? createConfiguredRunStore(options);
   return {
@@ -120,15 +135,17 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
       trust.close();
       runs?.close();
       ownCodeRunner?.close();
+      extraction.release();
     },
   };
 }
 
 /** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
-function createSourceReader(options: RuntimeOptions): PageReader {
+function createSourceReader(options: RuntimeOptions, extractor: ContentExtractor): PageReader {
   const sources = createPageReader({
     ...options.config.reader,
     fetch: options.fetch,
+    extractor,
     proxy: resolveProxySettings(options.config),
   });
   for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))

@@ -75,10 +75,11 @@ export function toErrorResponse(error: unknown, options: { requestId?: string } 
     };
   }
   if (isProviderError(error)) {
-    return {
-      ...respond(502, 'upstream_error', `${describeProviderFailure(error)}${reference}`, error.code),
-      detail,
-    };
+    // A reader's account of a page the client named (read_url): its URL and the limit it hit are theirs.
+    const message = error.code.startsWith('page_')
+      ? error.message
+      : `${describeProviderFailure(error)}${reference}`;
+    return { ...respond(502, 'upstream_error', message, error.code), detail };
   }
   if (isAbortError(error)) return respond(503, 'server_error', 'the request was cancelled', 'cancelled');
   return { ...respond(500, 'server_error', `internal server error${reference}`, 'internal_error'), detail };

@@ -36,17 +36,43 @@ export function makePdf(options: MakePdfOptions): Uint8Array {
     options.creationDate ? `/CreationDate (${options.creationDate})` : '',
   ].join(' ');
   const info = add(`<< ${infoFields} >>`);
-  let pdf = '%PDF-1.4\n';
+  return writePdfObjects(objects, { root: catalog, info });
+}
+
+/** An object's body: text, or text and bytes in a row (a stream's binary data). */
+export type PdfObject = string | ReadonlyArray<string | Uint8Array>;
+
+/**
+ * A PDF file of these objects, numbered from 1 in order, with a correct cross-reference table;
+ * the catalog is object `root` (default 1).
+ */
+export function writePdfObjects(
+  objects: readonly PdfObject[],
+  trailer: { root?: number; info?: number } = {},
+): Uint8Array {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  const write = (part: string | Uint8Array) => {
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part);
+    chunks.push(bytes);
+    length += bytes.length;
+  };
+  write('%PDF-1.4\n');
   const offsets = objects.map((body, index) => {
-    const offset = pdf.length;
-    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
+    const offset = length;
+    write(`${index + 1} 0 obj\n`);
+    for (const part of typeof body === 'string' ? [body] : body) write(part);
+    write('\nendobj\n');
     return offset;
   });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  pdf += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R /Info ${info} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(pdf);
+  const xref = length;
+  write(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
+  write(offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join(''));
+  const info = trailer.info ? ` /Info ${trailer.info} 0 R` : '';
+  write(
+    `trailer\n<< /Size ${objects.length + 1} /Root ${trailer.root ?? 1} 0 R${info} >>\nstartxref\n${xref}\n%%EOF\n`,
+  );
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 function escapePdf(text: string): string {

@@ -72,14 +72,17 @@ const codingRoutes = () => ({
 
 const question = 'How many people live in the Nordic countries?';
 
-/** Child processes of a process (the sandbox host of a running CLI). */
-function childPids(pid: number): number[] {
+/** Child processes of a process, with their command lines (the sandbox host, extraction processes). */
+function children(pid: number): Array<{ pid: number; args: string }> {
   try {
-    const out = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+    const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
     return out
       .split('\n')
       .filter((line) => line.trim())
-      .map(Number);
+      .map((line) => {
+        const [, pid, args] = /^\s*(\d+)\s+(.*)$/.exec(line)!;
+        return { pid: Number(pid), args: args! };
+      });
   } catch {
     return [];
   }
@@ -143,9 +146,11 @@ describe('deepsearch ask with the coding action (built CLI)', () => {
       const body = (await response.json()) as { choices: Array<{ message: { content: string } }> };
       expect(body.choices[0]!.message.content).toContain('28.1 million');
       llm.assertConsumed();
-      // The code ran in a child of the server, which stays for the next run.
-      hosts = childPids(server.child.pid!);
-      expect(hosts).toHaveLength(1);
+      // The code ran in a child of the server, which stays for the next run (beside the
+      // extraction processes that parsed the page); all of them end with the server.
+      const running = children(server.child.pid!);
+      expect(running.filter((child) => child.args.includes('sandbox-host-main'))).toHaveLength(1);
+      hosts = running.map((child) => child.pid);
     } finally {
       await expect(server.stop()).resolves.toBe(0);
       await llm.close();

@@ -4,6 +4,7 @@ import { ConfigError } from '../../errors/index.js';
 import { createOutboundFetch } from '../http/outbound-fetch.js';
 import type { PageReader } from '../spec/page-reader.js';
 import type { BuiltinReaderSettings } from './builtin/builtin-reader.js';
+import type { ContentExtractor } from './extraction/content-extractor.js';
 import { createFileReader } from './file/file-reader.js';
 import { createJinaReader } from './jina/jina-reader.js';
 import { createSchemeReader, type SchemeReader } from './scheme-reader.js';
@@ -12,6 +13,8 @@ import { createSchemeReader, type SchemeReader } from './scheme-reader.js';
 export interface PageReaderDependencies {
   /** Replaces every fetch of the readers (the builtin reader's guard then judges before each hop only). */
   fetch?: typeof globalThis.fetch;
+  /** Parses pages and files (the runtime's extraction pool); default the default settings' pool. */
+  extractor?: ContentExtractor;
   /** Proxies and NO_PROXY (resolveProxySettings) for the readers' own fetches. */
   proxy?: ProxySettings;
 }
@@ -28,6 +31,7 @@ const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageRea
       allowPrivateNetwork: settings.allowPrivateNetwork,
       userAgent: settings.userAgent,
       respectRobotsTxt: settings.respectRobotsTxt,
+      extractor: settings.extractor,
       proxy: settings.proxy,
     }),
   jina: (settings) =>
@@ -58,7 +62,7 @@ function createBuiltinReaderOnFirstRead(settings: BuiltinReaderSettings): PageRe
     read: (url, options) => load().then((loaded) => loaded.read(url, options)),
     prepare: () =>
       load().then(
-        () => undefined,
+        (loaded) => loaded.prepare?.(),
         () => undefined,
       ),
   };
@@ -77,6 +81,7 @@ export function createPageReader(settings: PageReaderSettings): SchemeReader {
     allowFiles: settings.allowFiles,
     roots: settings.fileRoots,
     maxBytes: settings.maxBytes,
+    extractor: settings.extractor,
   });
   return createSchemeReader({ id: web.id, readers: { 'http:': web, 'https:': web, 'file:': files } });
 }

@@ -123,6 +123,12 @@ function failureError(failure: Extract<HostAnswer, { ok: false }>, limits: Quick
       return abortedError;
     case 'deadline':
       return timeoutError(limits);
+    case 'memory':
+      // The host's own heap (not the guest's bounded WebAssembly memory) ran out.
+      return {
+        kind: 'runtime',
+        message: 'the sandbox process ran out of memory; the next run starts a new one',
+      };
     case 'exited':
       return {
         kind: 'runtime',

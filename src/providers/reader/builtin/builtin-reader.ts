@@ -6,9 +6,10 @@ import { createOutboundFetch } from '../../http/outbound-fetch.js';
 import { createProxyRoute } from '../../http/proxy-route.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
 import { withRetry } from '../../with-retry.js';
+import { type ContentExtractor, pageWithNotes } from '../extraction/content-extractor.js';
+import { defaultExtractor } from '../extraction/shared-extraction-pool.js';
 import { decodeBody } from './decode-body.js';
 import { type FetchPageOptions, fetchPage } from './fetch-page.js';
-import { fetchedToPage } from './fetched-to-page.js';
 import { createRobotsPolicy, type RobotsPolicy } from './robots-policy.js';
 
 export interface BuiltinReaderSettings {
@@ -25,6 +26,8 @@ export interface BuiltinReaderSettings {
   maxRetries?: number;
   /** DNS lookup for the network guard, before each hop and at connect; tests inject one. */
   lookup?: HostLookup;
+  /** Parses what was fetched; default the default settings' extraction pool (processes, not this thread). */
+  extractor?: ContentExtractor;
   /** Proxies and NO_PROXY (resolveProxySettings); pages are judged before they go to the proxy. */
   proxy?: ProxySettings;
 }
@@ -35,7 +38,8 @@ export const defaultUserAgent =
 
 /**
  * Fetches pages itself (network guard before every hop and on the address each connection dials,
- * or before the proxy gets the request), then reads them by content type: HTML through our extractor, PDF, text, markdown, JSON.
+ * or before the proxy gets the request), then reads them by content type (HTML through our
+ * extractor, PDF, DOCX, text, markdown, JSON) in an extraction process, under the extraction limits.
  */
 export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageReader {
   const allowPrivateNetwork = settings.allowPrivateNetwork ?? false;
@@ -58,8 +62,11 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
     guard: { allowPrivateNetwork, lookup: settings.lookup },
   });
   const robots = settings.respectRobotsTxt ? createReaderRobotsPolicy(fetchOptions) : undefined;
+  const extractor = () => settings.extractor ?? defaultExtractor();
   return {
     id: 'builtin',
+    // The extraction process starts while the first page is fetched (or the first LLM call runs).
+    prepare: async () => extractor().prepare?.(),
     async read(url: string, options: ReadOptions = {}): Promise<Page> {
       if (robots && !(await robots.isAllowed(url, options.signal))) {
         throw new ProviderError(`${displayUrl(url)} is disallowed by the site's robots.txt`, {
@@ -71,7 +78,7 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
         maxRetries: settings.maxRetries ?? 1,
         signal: options.signal,
       });
-      return fetchedToPage(url, fetched, providerId);
+      return pageWithNotes(await extractor().extract({ requestedUrl: url, fetched, providerId }, options));
     },
   };
 }

@@ -14,14 +14,18 @@ export type ExtractedPage = Omit<Page, 'requestedUrl' | 'url' | 'contentType'>;
  * The main content of an HTML page as markdown and text, with its title, author, dates and links.
  * Links and metadata are read first, since extraction rewrites the document.
  */
-export function extractHtmlPage(html: string, url: string): ExtractedPage {
+export function extractHtmlPage(
+  html: string,
+  url: string,
+  options: { maxTableCells?: number } = {},
+): ExtractedPage {
   const { document } = parseHTML(completeHtmlDocument(html));
   const links = collectPageLinks(document, url);
   const metadata = readPageMetadata(document);
   const content = extractMainContent(document as unknown as Document, { url, pageTypes: metadata.pageTypes });
   return {
     title: content.title || metadata.title || titleFromUrl(url),
-    markdown: content.element ? htmlToMarkdown(content.element.innerHTML) : '',
+    markdown: content.element ? htmlToMarkdown(content.element.innerHTML, options) : '',
     text: content.text,
     links,
     byline: content.byline || metadata.byline,

@@ -1,4 +1,6 @@
 import { ProviderError } from '../../../errors/index.js';
+import { type ContentLimits, formatSize, limitNote, overLimitError } from './content-limits.js';
+import { findOversizedStream } from './pdf-stream-sizes.js';
 
 export interface PdfContent {
   title?: string;
@@ -9,26 +11,45 @@ export interface PdfContent {
   pages: string[];
   publishedAt?: string;
   modifiedAt?: string;
+  /** Said when only the first pages were read. */
+  notes: string[];
+}
+
+export interface ReadPdfOptions {
+  providerId: string;
+  url: string;
+  limits: Pick<ContentLimits, 'maxPdfPages' | 'maxInflatedBytes'>;
 }
 
 /**
  * The text of a PDF (unpdf: a serverless build of PDF.js), one block per page, with the title,
- * author and dates from its document information. unpdf is loaded on the first PDF, not at start.
+ * author and dates from its document information. Before PDF.js sees it, no stream may inflate
+ * past limits.maxInflatedBytes; pages are read one after the other up to limits.maxPdfPages (unpdf's
+ * extractText reads all of them at once: a 30,000-page PDF took 4.3 GB). unpdf is loaded on the
+ * first PDF, not at start.
  */
-export async function readPdf(
-  bytes: Uint8Array,
-  options: { providerId: string; url: string },
-): Promise<PdfContent> {
-  const { extractText, getDocumentProxy, getMeta } = await import('unpdf');
+export async function readPdf(bytes: Uint8Array, options: ReadPdfOptions): Promise<PdfContent> {
+  const { maxInflatedBytes, maxPdfPages } = options.limits;
+  const oversized = findOversizedStream(bytes, maxInflatedBytes);
+  if (oversized) {
+    throw overLimitError(
+      `${options.url} is a PDF with a stream that inflates to more than ${formatSize(maxInflatedBytes)}`,
+      { providerId: options.providerId, limit: 'maxInflatedBytes' },
+    );
+  }
+  const { getDocumentProxy, getMeta } = await import('unpdf');
   try {
     // PDF.js takes ownership of the buffer it is given; hand it a copy.
     const document = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
     try {
-      const [{ text }, { info }] = await Promise.all([
-        extractText(document, { mergePages: false }),
-        getMeta(document, { parseDates: true }),
-      ]);
-      const pages = text.map((page) => page.trim());
+      const { info } = await getMeta(document, { parseDates: true });
+      const read = Math.min(document.numPages, maxPdfPages);
+      const pages: string[] = [];
+      for (let number = 1; number <= read; number++) pages.push((await pageText(document, number)).trim());
+      const notes =
+        read < document.numPages
+          ? [limitNote(`read the first ${read} of ${document.numPages} pages`, 'maxPdfPages')]
+          : [];
       return {
         title: nonEmpty(info.Title),
         byline: nonEmpty(info.Author),
@@ -36,6 +57,7 @@ export async function readPdf(
         pages,
         publishedAt: isoDate(info.CreationDate),
         modifiedAt: isoDate(info.ModDate),
+        notes,
       };
     } finally {
       await document.destroy();
@@ -46,6 +68,19 @@ export async function readPdf(
       code: 'page_unreadable',
       cause,
     });
+  }
+}
+
+type PdfDocument = Awaited<ReturnType<typeof import('unpdf')['getDocumentProxy']>>;
+
+/** One page's text as unpdf's extractText writes it; the page's resources are freed after. */
+async function pageText(document: PdfDocument, number: number): Promise<string> {
+  const page = await document.getPage(number);
+  try {
+    const content = await page.getTextContent();
+    return content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('');
+  } finally {
+    page.cleanup();
   }
 }
 

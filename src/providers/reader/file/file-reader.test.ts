@@ -98,10 +98,21 @@ describe('createFileReader', () => {
     await expect(reader.read('https://example.com/')).rejects.toThrow(/not a local file URL/);
   });
 
-  it('reads at most maxBytes of a file', async () => {
+  it('reads at most maxBytes of a file and says so, naming the limit', async () => {
     await writeFile(join(directory, 'big.txt'), 'x'.repeat(5000));
     const page = await createFileReader({ allowFiles: true, maxBytes: 100 }).read(fileUrl('big.txt'));
-    expect(page.text).toHaveLength(100);
+    const [text, note] = page.text.split('\n\n');
+    expect(text).toBe('x'.repeat(100));
+    expect(note).toBe('[only the first 100 bytes were read (limit: DEEPSEARCH_READER_MAX_BYTES)]');
+  });
+
+  it('refuses a PDF longer than maxBytes instead of reading its first part, naming the limit', async () => {
+    await writeFile(join(directory, 'big.pdf'), makePdf({ pages: [['A page of a PDF too long to read.']] }));
+    await expect(
+      createFileReader({ allowFiles: true, maxBytes: 100 }).read(fileUrl('big.pdf')),
+    ).rejects.toThrow(
+      /big\.pdf is larger than 100 bytes, the most that is read \(limit: DEEPSEARCH_READER_MAX_BYTES\)/,
+    );
   });
 });
 

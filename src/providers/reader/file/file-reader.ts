@@ -1,10 +1,11 @@
-import type { FileHandle } from 'node:fs/promises';
-import { open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BlockedUrlError, InputError, throwIfAborted } from '../../../errors/index.js';
+import { BlockedUrlError, throwIfAborted } from '../../../errors/index.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
+import type { ContentExtractor } from '../extraction/content-extractor.js';
 import { contentTypeForPath, localBytesToPage } from './local-page.js';
+import { readFileHead, unreadableFile } from './read-file-head.js';
 
 export interface FileReaderSettings {
   /** Off by default: a run reads local files only when its config allows it (reader.allowFiles). */
@@ -15,6 +16,8 @@ export interface FileReaderSettings {
   maxBytes?: number;
   /** Where relative roots are resolved from; default the process's working directory. */
   cwd?: string;
+  /** Parses the file; default the default settings' extraction pool. */
+  extractor?: ContentExtractor;
 }
 
 const providerId = 'file-reader';
@@ -57,19 +60,23 @@ export function createFileReader(settings: FileReaderSettings = {}): PageReader 
       // a symlink inside cannot lead out.
       if (!isInside(path, allowed)) throw refuseOutside();
       const real = await realpath(path).catch((cause: unknown) => {
-        throw unreadable(path, cause);
+        throw unreadableFile(path, cause);
       });
       if (!isInside(real, allowed)) throw refuseOutside();
-      const { bytes, modified } = await readCapped(real, path, maxBytes);
+      const { bytes, modified, truncated } = await readFileHead({ path: real, shownAs: path, maxBytes });
       throwIfAborted(options.signal);
-      return localBytesToPage({
-        requestedUrl: url,
-        url: normal,
-        bytes,
-        contentType: contentTypeForPath(path),
-        lastModified: modified.toUTCString(),
-        providerId,
-      });
+      return localBytesToPage(
+        {
+          requestedUrl: url,
+          url: normal,
+          bytes,
+          contentType: contentTypeForPath(path),
+          lastModified: modified.toUTCString(),
+          providerId,
+          truncated,
+        },
+        settings.extractor,
+      );
     },
   };
 }
@@ -102,37 +109,4 @@ async function resolveRoots(roots: readonly string[], cwd: string): Promise<stri
 /** No roots: anywhere. */
 function isInside(path: string, roots: readonly string[]): boolean {
   return roots.length === 0 || roots.some((root) => path === root || path.startsWith(`${root}${sep}`));
-}
-
-async function readCapped(
-  real: string,
-  path: string,
-  maxBytes: number,
-): Promise<{ bytes: Uint8Array; modified: Date }> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(real, 'r');
-    const info = await handle.stat();
-    if (!info.isFile()) throw new InputError(`cannot read ${path}: not a file`, { code: 'file_unreadable' });
-    const buffer = Buffer.alloc(Math.min(info.size, maxBytes));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return { bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead), modified: info.mtime };
-  } catch (cause) {
-    throw cause instanceof InputError ? cause : unreadable(path, cause);
-  } finally {
-    await handle?.close();
-  }
-}
-
-function unreadable(path: string, cause: unknown): InputError {
-  const code = (cause as { code?: unknown }).code;
-  const why =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'EISDIR'
-          ? 'not a file'
-          : 'not readable';
-  return new InputError(`cannot read ${path}: ${why}`, { code: 'file_unreadable', cause });
 }

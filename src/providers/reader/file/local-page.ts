@@ -1,5 +1,7 @@
 import { extname } from 'node:path';
 import type { Page } from '../../spec/page-reader.js';
+import { docxType } from '../builtin/content-types.js';
+import type { ContentExtractor } from '../extraction/content-extractor.js';
 
 const typesByExtension: Readonly<Record<string, string>> = {
   '.html': 'text/html',
@@ -10,6 +12,7 @@ const typesByExtension: Readonly<Record<string, string>> = {
   '.markdown': 'text/markdown',
   '.txt': 'text/plain',
   '.json': 'application/json',
+  '.docx': docxType,
 };
 
 /** The content type a local file's extension says; '' lets the reader sniff the bytes. */
@@ -27,25 +30,30 @@ export interface LocalBytes {
   contentType: string;
   /** HTTP date of the file's last change, when known. */
   lastModified?: string;
+  /** Only the first bytes were read (the size cap). */
+  truncated?: boolean;
   providerId: string;
 }
 
 /**
- * Local bytes read like a fetched page, by content type: the same extraction as the builtin reader
- * (HTML, PDF, text, markdown, JSON). Its libraries load on the first call.
+ * Local bytes read like a fetched page, by content type, by the same extraction as the builtin
+ * reader (HTML, PDF, DOCX, text, markdown, JSON), in `extractor` (default: the default settings'
+ * extraction pool). What the limits left out is said at the end of the text.
  */
-export async function localBytesToPage(local: LocalBytes): Promise<Page> {
-  const { fetchedToPage } = await import('../builtin/fetched-to-page.js');
-  return fetchedToPage(
-    local.requestedUrl,
-    {
+export async function localBytesToPage(local: LocalBytes, extractor?: ContentExtractor): Promise<Page> {
+  const { defaultExtractor } = await import('../extraction/shared-extraction-pool.js');
+  const { pageWithNotes } = await import('../extraction/content-extractor.js');
+  const content = await (extractor ?? defaultExtractor()).extract({
+    requestedUrl: local.requestedUrl,
+    providerId: local.providerId,
+    fetched: {
       url: local.url,
       status: 200,
       contentType: local.contentType,
       bytes: local.bytes,
-      truncated: false,
+      truncated: local.truncated ?? false,
       lastModified: local.lastModified,
     },
-    local.providerId,
-  );
+  });
+  return pageWithNotes(content);
 }

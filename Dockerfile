@@ -30,6 +30,14 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/.embedded-runtime ./.embedded-runtime
 COPY --from=build /app/dist ./dist
+# --build-arg WITH_CHROMIUM=1: Debian's chromium for the browser reader (pages whose text scripts
+# write) and the PDF export of reports, about 300 MB more; found at /usr/bin/chromium.
+ARG WITH_CHROMIUM=0
+RUN if [ "$WITH_CHROMIUM" = 1 ]; then \
+    apt-get update \
+    && apt-get install -y --no-install-recommends chromium \
+    && rm -rf /var/lib/apt/lists/*; \
+  fi
 # The cache database and the host-health file live in /data (a volume), owned by the runtime user.
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -6,7 +6,9 @@
  * Options: --limit N (first N pages), --type T (one page type), --data DIR, --every N (every Nth page),
  * --part tune|held-out (one part), --dump FILE (per-page scores and signals), --before DIR (also run
  * the extractor compiled in DIR, e.g. main's `.bench-build`, for quality and CPU time in the same run).
- * Then the extraction pool's cost on the same pages (extraction-pool-cost.ts).
+ * Then the extraction pool's cost on the same pages (extraction-pool-cost.ts), and the
+ * client-rendered slice (client-rendered-slice.ts): --browser-pages N article and documentation
+ * pages as app shells, builtin vs browser reader (default 40; 0 skips it).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,6 +22,7 @@ import {
   extractMainContent,
 } from '../src/providers/reader/builtin/extract-main-content.js';
 import { readPageMetadata } from '../src/providers/reader/builtin/page-metadata.js';
+import { runClientRenderedSlice } from './client-rendered-slice.js';
 import { measurePoolCost } from './extraction-pool-cost.js';
 import { type PageScore, scorePage, shingles } from './extraction-score.js';
 import { partOf, printExtractionTable, type Run, slicesOf } from './extraction-table.js';
@@ -105,6 +108,7 @@ async function main(): Promise<void> {
       part: { type: 'string' },
       dump: { type: 'string' },
       before: { type: 'string' },
+      'browser-pages': { type: 'string', default: '40' },
     },
   });
   const extractors: Extractor[] = [
@@ -148,6 +152,8 @@ async function main(): Promise<void> {
     extractors.map((extractor) => extractor.name),
   );
   await measurePoolCost({ directory, ids: records.map((record) => record.id) });
+  const pages = Number(values['browser-pages']);
+  if (pages > 0) await runClientRenderedSlice({ directory, records, pages });
 }
 
 /** Runs one extractor on one page, timing its CPU and wall clock, and files the score under each slice. */

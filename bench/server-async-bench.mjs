@@ -136,7 +136,7 @@ async function runBatch(url, { mode, size, latencyMs }) {
 }
 
 /** One client: submit, follow the events to `done` (dropping and resuming `reconnects` times), compare. */
-async function oneJob(url, { mode, id, reconnects, latencyMs }) {
+export async function oneJob(url, { mode, id, reconnects, latencyMs }) {
   const started = performance.now();
   const question = `Who directed the Best Picture winner of 2019? (bench question ${id})`;
   const response = await fetch(`${url}/v1/research`, {

@@ -18,6 +18,7 @@ export const layers = [
   ['research'],
   ['runs', 'web'],
   ['runtime'],
+  ['scale'],
   ['api', 'mcp', 'eval'],
   ['server'],
   ['cli'],

@@ -10,21 +10,12 @@ export function addAskCommand(program: Command, io: CliIo): void {
       .command('ask')
       .description('answer a question (reads it from stdin when none is given)')
       .argument('[question...]', 'the question')
-      .option(
-        '--json',
-        'print one JSON document (answer, references, usage, steps...) and nothing else on stdout',
-      )
-      .option(
-        '-o, --output <file>',
-        'write the answer (markdown, or the JSON document with --json) to this file',
-      )
+      .option('--json', 'print one JSON document and nothing else on stdout')
+      .option('-o, --output <file>', 'write the answer here (markdown, or JSON)')
       .option('--quiet', 'no progress on stderr')
       .option('--kb [path]', kbMergeFlagDescription)
-      .option(
-        '--yes',
-        'with no LLM set up, download the default local model without asking (see deepsearch model)',
-      )
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+      .option('--yes', 'download the default local model without asking')
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
     { scope: 'ask' },
   );
   addExamples(ask, [

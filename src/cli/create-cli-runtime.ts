@@ -2,16 +2,22 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DeepSearchConfig } from '../config/config-schema.js';
-import { createRuntime, type DeepSearchRuntime } from '../runtime/create-runtime.js';
+import { createRuntime, type DeepSearchRuntime, type RuntimeOptions } from '../runtime/create-runtime.js';
 import type { CliIo } from './cli-io.js';
 
 /**
  * The runtime every command uses. A cache whose native module cannot load (no C++ toolchain at
  * install, a Node upgrade since) is one warning line and a run without the cache, not a failure.
  */
-export function createCliRuntime(io: CliIo, config: DeepSearchConfig): DeepSearchRuntime {
+export function createCliRuntime(
+  io: CliIo,
+  config: DeepSearchConfig,
+  /** Parts the command brings (a worker's run store, its LLM-capped fetch). */
+  parts: Pick<RuntimeOptions, 'runStore' | 'fetch'> = {},
+): DeepSearchRuntime {
   return createRuntime({
     config,
+    ...parts,
     onCacheUnavailable: (message) => io.stderr.write(`deepsearch: warning: ${message}\n`),
     loadSqlite: sqliteLoaderFrom(io),
   });

@@ -11,7 +11,17 @@ import { plural } from './terminal-style.js';
 
 /** One line of `deepsearch doctor`: what was checked, how it went, and what to do when it failed. */
 export interface CheckResult {
-  name: 'proxy' | 'llm' | 'model' | 'context' | 'search' | 'reader' | 'cache';
+  name:
+    | 'proxy'
+    | 'llm'
+    | 'model'
+    | 'context'
+    | 'search'
+    | 'reader'
+    | 'browser'
+    | 'cache'
+    | 'redis'
+    | 'postgres';
   ok: boolean;
   detail: string;
   fix?: string;
@@ -160,7 +170,10 @@ export function searchFix(providerIds: string, first: string): string {
 export async function checkReader(runtime: DeepSearchRuntime, url: string): Promise<CheckResult> {
   try {
     const page = await runtime.reader.read(url, { signal: AbortSignal.timeout(checkTimeoutMs) });
-    return { name: 'reader', ok: true, detail: `${url}: ${plural(page.text.length, 'character')} of text` };
+    const text = `${url}: ${plural(page.text.length, 'character')} of text`;
+    // An app shell left unrendered (builtin reader, or no working Chromium): why it reads empty.
+    const shell = page.emptyShell ? ', an app shell whose text its scripts write (see the browser line)' : '';
+    return { name: 'reader', ok: true, detail: `${text}${shell}` };
   } catch (error) {
     return failure(
       'reader',

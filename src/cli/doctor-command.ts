@@ -16,7 +16,7 @@ export function addDoctorCommand(program: Command, io: CliIo): void {
       .command('doctor')
       .description('check the LLM, search, the reader and the cache; print a fix for each failure')
       .option('--page <url>', `page the reader check reads (default ${defaultDoctorPage})`)
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
     { scope: 'doctor' },
   );
   addExamples(doctor, [

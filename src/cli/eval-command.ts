@@ -35,37 +35,28 @@ export function addEvalCommand(program: Command, io: CliIo): void {
       .description(
         'run a benchmark (SimpleQA, FRAMES, HotpotQA, BrowseComp-Plus, JSONL) and grade the answers',
       )
-      .requiredOption(
-        '--dataset <file>',
-        'the questions: CSV, JSON or JSON lines (format told from the content)',
+      .requiredOption('--dataset <file>', 'questions: CSV, JSON or JSON lines')
+      .addOption(
+        new Option('--format <name>', 'force the dataset format')
+          .helpGroup('Options:')
+          .choices([...datasetFormats]),
       )
-      .addOption(new Option('--format <name>', 'force the dataset format').choices([...datasetFormats]))
       .option('--limit <n>', 'only the first n questions', positiveInteger('--limit'))
       .option('--concurrency <k>', 'questions run at once', positiveInteger('--concurrency'), 1)
-      .option('--out <file>', 'append one JSON line per graded question to this file')
-      .option(
-        '--resume',
-        'continue --out after a crash or Ctrl-C: questions already graded there are skipped',
-      )
-      .option(
-        '--judge-model <model>',
-        'model that grades the answers (default: the LLM model) [env DEEPSEARCH_LLM_JUDGE_MODEL]',
-      )
-      .option(
-        '--offline-corpus',
-        "HotpotQA: search only the dataset's own paragraphs, pooled into a temporary local knowledge base",
-      )
+      .option('--out <file>', 'append a JSON line per graded question here')
+      .option('--resume', 'go on with --out: skip the questions graded there')
+      .option('--judge-model <model>', 'model that grades (default: the LLM model)')
+      .option('--offline-corpus', "HotpotQA: search only the dataset's paragraphs")
       .option('--json', 'print the summary as one JSON document on stdout')
-      .option('--report <file>', 'write a markdown report (summary and every question) to this file')
+      .option('--report <file>', 'write a markdown report here')
       .option('--quiet', 'no progress on stderr')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
     { scope: 'eval' },
   );
   addExamples(command, [
-    'deepsearch eval --dataset simpleqa.csv --limit 50 --out simpleqa.jsonl --report simpleqa.md',
-    'deepsearch eval --dataset frames.csv --concurrency 4 --max-steps 20 --judge-model gpt-4.1 --out frames.jsonl',
-    'deepsearch eval --dataset frames.csv --out frames.jsonl --resume',
-    'deepsearch eval --dataset hotpotqa.json --offline-corpus --limit 20 --json > summary.json',
+    'deepsearch eval --dataset simpleqa.csv --limit 50 --out simpleqa.jsonl',
+    'deepsearch eval --dataset frames.csv --concurrency 4 --judge-model gpt-4.1',
+    'deepsearch eval --dataset hotpotqa.json --offline-corpus --limit 20',
   ]);
   command.action(async (flags: EvalCommandFlags) => {
     const { runEvalCommand } = await import('./run-eval-command.js');

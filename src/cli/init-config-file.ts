@@ -47,7 +47,7 @@ export function buildInitConfig(answers: InitAnswers): Record<string, unknown> {
   return {
     [commentKey]:
       'deepsearch configuration, written by deepsearch init. Command-line flags and environment variables ' +
-      'override what is here; deepsearch doctor checks it. Every setting: README.md, "Configuration".',
+      'override what is here; deepsearch doctor checks it. Every setting: deepsearch help settings.',
     llm,
     search,
     cache: {

@@ -43,7 +43,7 @@ export function addKbCommand(program: Command, io: CliIo): void {
         '--kb <path>',
         "knowledge base file (default: knowledge.sqlite in the user's data directory) [env DEEPSEARCH_KB]",
       )
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]');
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)');
     return command;
   };
   const run =

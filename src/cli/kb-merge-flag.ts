@@ -4,8 +4,7 @@ import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError } from '../errors/index.js';
 
 /** `--kb [path]` of ask and research: what --help says of it. */
-export const kbMergeFlagDescription =
-  "merge hits from your knowledge base (deepsearch kb) into every search step; path defaults to the user's data directory";
+export const kbMergeFlagDescription = 'also search your knowledge base (deepsearch kb)';
 
 /**
  * Splits `--kb [path]` from the words of the question. The flag's value is optional, so

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { closeChromium } from '../providers/browser/launch-chromium.js';
 import { runCli } from './run-cli.js';
 
 const controller = new AbortController();
@@ -37,6 +38,9 @@ const code = await runCli({
   stdin: process.stdin,
   signal: controller.signal,
 });
+// A command that read with Chromium (the browser reader) leaves it running for further reads; the
+// process is done, so is the browser (its pipes would keep the process up until it idles out).
+await closeChromium();
 finished = code;
 // A cancelled run exits now: idle keep-alive connections to the LLM server (fetch keeps them
 // about two seconds) would otherwise hold the process after the user asked it to stop.

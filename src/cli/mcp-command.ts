@@ -11,7 +11,7 @@ export function addMcpCommand(program: Command, io: CliIo): void {
         'serve the MCP tools (deep_search, research, web_search, read_url, kb_search) over stdio, for Claude Desktop, VS Code and other MCP clients',
       )
       .option('--kb <path>', "knowledge base file for kb_search (default: the user's data directory's)")
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
     { scope: 'mcp' },
   );
   addExamples(mcp, [

@@ -20,10 +20,7 @@ export function addModelCommand(program: Command, io: CliIo): void {
   const define = (action: ModelAction, description: string, argument?: string) => {
     const command = model.command(action).description(description);
     if (argument) command.argument(argument);
-    command.option(
-      '--config <path>',
-      'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]',
-    );
+    command.option('--config <path>', 'config file (default ./deepsearch.config.json)');
     command.action(async (target: unknown) => {
       const { runModelCommand } = await import('./run-model-command.js');
       await runModelCommand(io, {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appShellPage } from '../testing/app-shell-page.js';
 import type { FakeHttpServer } from '../testing/fake-http-server.js';
 import { startFakeWeb } from '../testing/fake-web-server.js';
 import { makePdf } from '../testing/make-pdf.js';
@@ -52,6 +53,25 @@ describe('deepsearch read', () => {
     const text = await run(['read', `${web.url}/a`, '--format', 'text']);
     expect(text.stdout).toContain('Alpha is the first letter.');
     expect(text.stdout).not.toContain('](');
+  });
+
+  it('says on stderr when a page is an app shell it could not render, and what would read it', async () => {
+    const shell = appShellPage({ article: { title: 'Tides', paragraphs: ['High tide is at 12:04.'] } });
+    web = await startFakeWeb({ pages: { '/app': { html: shell }, '/a': { html: page('Alpha', 'Alpha.') } } });
+    const builtin = await run(['read', '--reader', 'builtin', '--no-cache', `${web.url}/app`]);
+    expect(builtin.code).toBe(0);
+    expect(builtin.stdout).not.toContain('12:04');
+    expect(builtin.stderr).toBe(
+      `deepsearch: note: ${web.url}/app is an app shell whose text its scripts write: --reader browser (or auto) renders it in Chromium\n`,
+    );
+    // auto, without a Chromium: the builtin reader's page, and why it is empty.
+    const args = ['read', '--reader', 'auto', '--chromium-path', '/nowhere/chromium', '--no-cache'];
+    const auto = await run([...args, '--format', 'json', `${web.url}/app`]);
+    expect(auto.code).toBe(0);
+    expect(JSON.parse(auto.stdout)).toMatchObject({ url: `${web.url}/app` });
+    expect(auto.stderr).toContain('Chromium could not render it: run deepsearch doctor --reader browser');
+    // An ordinary page gets no note.
+    expect((await run([...args, `${web.url}/a`])).stderr).toBe('');
   });
 
   it('gives one JSON line per input, in the order given, with title, url, date, markdown, text and links', async () => {

@@ -15,7 +15,7 @@ export function addReadCommand(program: Command, io: CliIo): void {
       .argument('[inputs...]', 'http(s) URLs, file paths, or - for stdin; several are read concurrently')
       .option('--format <format>', `output: ${readFormats.join(', ')} (json: one line per input)`, 'markdown')
       .option('--json', 'same as --format json: one JSON line per input')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
     { scope: 'read' },
   );
   addExamples(read, [

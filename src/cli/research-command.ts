@@ -25,33 +25,22 @@ export function addResearchCommand(program: Command, io: CliIo): void {
     program
       .command('research')
       .description('research a topic and write a structured, cited, fact-checked report')
-      .argument('[topic...]', 'the topic (read from stdin when none is given; optional with --outline)')
-      .option(
-        '-o, --output <file>',
-        'write the report to this file (format from its extension: .md, .html, .json)',
-      )
-      .addOption(new Option('--format <format>', 'report format (default md)').choices([...reportFormats]))
-      .option(
-        '--json',
-        'same as --format json: one JSON document {title, summary, markdown, sections, references, followUps, plan, factCheck, ...}',
-      )
-      .option('--outline-only', 'only plan: print the outline as editable markdown and stop')
-      .option('--outline <file>', 'research this outline (from --outline-only, edited) instead of planning')
+      .argument('[topic...]', "the topic (else stdin, or the outline's)")
+      .option('-o, --output <file>', 'write the report here (.md, .html or .json)')
+      .addOption(new Option('--format <format>', 'default md').choices([...reportFormats]))
+      .option('--json', 'same as --format json')
+      .option('--outline-only', 'plan only: print the outline to edit, and stop')
+      .option('--outline <file>', 'research this outline instead of planning')
       .option('--kb [path]', kbMergeFlagDescription)
-      .option(
-        '--yes',
-        'with no LLM set up, download the default local model without asking (see deepsearch model)',
-      )
+      .option('--yes', 'download the default local model without asking')
       .option('--quiet', 'no progress on stderr')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
     { scope: 'research' },
   );
   addExamples(command, [
-    'deepsearch research "How did European heat pump adoption change between 2019 and 2024, and why?" -o report.md',
+    'deepsearch research "heat pump sales in Europe since 2019" -o report.md',
     'deepsearch research "..." --outline-only > outline.md',
-    'deepsearch research --outline outline.md --format html -o report.html',
-    'deepsearch research --kb "what do our audits say about key rotation, and what is current practice?"',
-    'deepsearch research --json --max-tokens 400000 --max-time 900 "state of WebGPU support" > report.json',
+    'deepsearch research --outline outline.md -o report.html',
   ]);
   command.action(async (words: string[], flags: ResearchCommandFlags) => {
     const { runResearchCommand } = await import('./run-research-command.js');

@@ -79,6 +79,7 @@ const commands = {
     'reader-timeout',
     'reader',
     'respect-robots-txt',
+    'chromium-path',
     'reader-max-bytes',
     'extract-timeout',
     'extract-memory-mb',
@@ -117,13 +118,18 @@ describe('deepsearch --help', () => {
   });
 
   it.each(Object.entries(commands))(
-    '%s --help lists its own flags and the settings it uses, with examples',
+    '%s --help-all lists its own flags and the settings it uses, with examples; --help a part of them',
     async (name, flags) => {
-      const help = await run([name, '--help']);
+      // init takes no setting flags: its --help is already all of it.
+      const help = await run([name, name === 'init' ? '--help' : '--help-all']);
       expect(help.code).toBe(0);
       expect(help.stderr).toBe('');
       const listed = listedFlags(help.stdout);
-      expect([...listed].sort()).toEqual([...flags, 'help'].sort());
+      const own = name === 'init' ? [] : ['help-all'];
+      expect([...listed].sort()).toEqual([...flags, ...own, 'help'].sort());
+      const short = await run([name, '--help']);
+      const shortListed = [...listedFlags(short.stdout)];
+      expect(shortListed.every((flag) => listed.has(flag))).toBe(true);
       const examples = help.stdout.slice(help.stdout.indexOf('\nExamples:\n'));
       expect(
         examples.match(new RegExp(`^ {2}\\$ deepsearch ${name}\\b`, 'gm'))?.length,
@@ -149,7 +155,7 @@ describe('deepsearch --help', () => {
   });
 
   it('keeps per-role LLM flags of roles a command does not call out of its help, but accepts them', async () => {
-    const help = await run(['ask', '--help']);
+    const help = await run(['ask', '--help-all']);
     expect(help.stdout).toContain('--llm-agent-model');
     expect(help.stdout).not.toContain('--llm-planner-model');
     // Accepted: the run gets as far as checking --format.

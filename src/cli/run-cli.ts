@@ -17,6 +17,27 @@ import { addRunsCommands } from './runs-command.js';
 import { addSearchCommand } from './search-command.js';
 import { addServeCommand } from './serve-command.js';
 import { addTrustCommand } from './trust-command.js';
+import { addWorkerCommand } from './worker-command.js';
+
+/** One row each in `deepsearch --help` (a command's own --help shows its longer description). */
+const commandSummaries: Readonly<Record<string, string>> = {
+  ask: 'answer a question, citing verified quotes',
+  research: 'research a topic and write a cited report',
+  search: 'search the web and print the hits',
+  read: 'print the main content of pages or files',
+  serve: 'serve the OpenAI-compatible API, MCP, web page',
+  mcp: 'serve the MCP tools over stdio',
+  init: 'write a commented deepsearch.config.json',
+  doctor: 'check the LLM, search, reader and cache',
+  kb: 'your own documents: a local knowledge base',
+  trust: 'the trust profiles of the domains read',
+  eval: 'run a benchmark and grade the answers',
+  model: 'models run in-process: list, pull, use',
+  runs: 'stored runs: list, show, export, delete',
+  replay: 'show a stored run again (no network)',
+  resume: 'go on with a run from its last checkpoint',
+  help: 'help for a command; help settings: all settings',
+};
 
 /** Runs the CLI and returns the exit code; never throws, never exits the process itself. */
 export async function runCli(rawIo: CliIo): Promise<number> {
@@ -29,7 +50,8 @@ export async function runCli(rawIo: CliIo): Promise<number> {
       writeOut: (text) => io.stdout.write(text),
       writeErr: () => undefined,
     })
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    .helpCommand(false);
   // Each command is defined here with its flags and help; what it runs is loaded only when it runs,
   // so --help and usage errors load none of the runtime.
   addAskCommand(program, io);
@@ -37,6 +59,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   addSearchCommand(program, io);
   addReadCommand(program, io);
   addServeCommand(program, io);
+  addWorkerCommand(program, io);
   addMcpCommand(program, io);
   addInitCommand(program, io);
   addDoctorCommand(program, io);
@@ -44,13 +67,15 @@ export async function runCli(rawIo: CliIo): Promise<number> {
     'after',
     '\nGetting started: deepsearch init writes deepsearch.config.json (LLM and search settings, with\n' +
       'comments); deepsearch doctor checks them. Flags > environment variables > that file > defaults;\n' +
-      'deepsearch <command> --help lists the settings a command uses.\n',
+      'deepsearch <command> --help shows what a first run needs; deepsearch help settings lists every setting.\n',
   );
   addKbCommand(program, io);
   addTrustCommand(program, io);
   addEvalCommand(program, io);
   addModelCommand(program, io);
   addRunsCommands(program, io);
+  addHelpCommand(program, io);
+  for (const command of program.commands) command.summary(commandSummaries[command.name()] ?? '');
   const debug =
     io.argv.includes('--debug') ||
     ['1', 'true', 'yes'].includes((io.env.DEEPSEARCH_DEBUG ?? '').toLowerCase());
@@ -82,6 +107,31 @@ function commanderExit(error: CommanderError, io: CliIo, program: Command): numb
   const help = `${commandPath(program, io.argv.slice(2)).join(' ')} --help`;
   io.stderr.write(`${formatCliError(new InputError(`${message} (see ${help})`), false)}\n`);
   return exitCodes.usage;
+}
+
+/**
+ * `deepsearch help [command...]` shows that command's help, and `deepsearch help settings [words]`
+ * every setting (or those matching the words).
+ */
+function addHelpCommand(program: Command, io: CliIo): void {
+  program
+    .command('help')
+    .description('help for a command; "help settings [words]" lists every setting')
+    .argument('[command...]', 'a command, or settings')
+    .action(async (words: string[]) => {
+      if (words[0] === 'settings') {
+        const { renderSettingsHelp } = await import('./settings-help.js');
+        io.stdout.write(renderSettingsHelp(words.slice(1)));
+        return;
+      }
+      let command = program;
+      for (const word of words) {
+        const next = command.commands.find((candidate) => candidate.name() === word);
+        if (!next) throw new InputError(`unknown command '${words.join(' ')}' (see deepsearch --help)`);
+        command = next;
+      }
+      command.outputHelp();
+    });
 }
 
 /**

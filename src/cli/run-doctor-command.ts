@@ -4,10 +4,12 @@ import { ConfigError } from '../errors/index.js';
 import { cacheFileName } from '../providers/cache/create-provider-cache.js';
 import type { CliIo } from './cli-io.js';
 import { createCliRuntime, sqliteLoaderFrom } from './create-cli-runtime.js';
+import { checkBrowser } from './doctor-browser-check.js';
 import { type CheckResult, checkCache, checkLlm, checkReader, checkSearch } from './doctor-checks.js';
 import { type DoctorCommandFlags, defaultDoctorPage } from './doctor-command.js';
 import { checkContextWindow } from './doctor-context-check.js';
 import { checkProxy } from './doctor-proxy-check.js';
+import { checkQueueServers } from './doctor-scale-check.js';
 import { discoverLlm } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { createTerminal, plural } from './terminal-style.js';
@@ -35,6 +37,8 @@ export async function runDoctorCommand(
     if (!result.ok && result.fix) out.write(`${' '.repeat(15)}fix: ${result.fix}`);
   };
   const page = input.flags.page ?? defaultDoctorPage;
+  // Chromium's start (seconds on a busy machine) overlaps the network checks; reported in its place.
+  const browser = checkBrowser(config);
   try {
     report(await checkProxy(config, page));
     if (config.llm.provider === 'local-embedded') {
@@ -46,10 +50,15 @@ export async function runDoctorCommand(
     // The window and mode are worth knowing only from a server that answered.
     if (llm.ok) report(await checkContextWindow(config, runtime));
     report(await checkSearch(runtime));
+    // Before the reader's line: with --reader browser, a reader failure is then already explained.
+    report(await browser);
     report(await checkReader(runtime, page));
     const cacheFile = config.cache.dir ? join(config.cache.dir, cacheFileName) : undefined;
     report(checkCache(config, cacheFile, sqliteLoaderFrom(io)));
+    for (const result of await checkQueueServers(config)) report(result);
   } finally {
+    // A check that threw above leaves the launch to finish here (main.ts then closes the browser).
+    await browser.catch(() => undefined);
     runtime.close();
   }
   const failed = results.filter((result) => !result.ok).length;

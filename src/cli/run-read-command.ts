@@ -67,11 +67,24 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
       continue;
     }
     io.stdout.write(renderPage(outcome.page, format, { several, first: printed++ === 0 }));
+    if (outcome.page.emptyShell) io.stderr.write(`${shellNote(outcome.page, config.reader.provider)}\n`);
   }
   if (firstError === undefined) return;
   // One input, as text: its error is the command's, printed once by the CLI. Otherwise each failure
   // has had its line already.
   throw format === 'json' || several ? new ReportedFailure(firstError) : firstError;
+}
+
+/**
+ * Why a page came out (nearly) empty, and what would read it: an app shell reaches the output only
+ * from the builtin reader, or from auto when Chromium is missing or failed on it.
+ */
+function shellNote(page: Page, provider: string): string {
+  const what = `deepsearch: note: ${page.url} is an app shell whose text its scripts write`;
+  if (provider === 'auto') {
+    return `${what}, and Chromium could not render it: run deepsearch doctor --reader browser to see why`;
+  }
+  return `${what}: --reader browser (or auto) renders it in Chromium`;
 }
 
 /**

@@ -1,5 +1,8 @@
 import { once } from 'node:events';
+import type { DeepSearchConfig } from '../config/config-schema.js';
 import { ConfigError } from '../errors/index.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
+import type { QueueMode } from '../scale/open-queue-mode.js';
 import { serverModels } from '../server/server-app.js';
 import { assertGuardedBind, startServer } from '../server/start-server.js';
 import type { CliIo } from './cli-io.js';
@@ -25,28 +28,58 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   // Fail at start, not on the first client's request, when search or the LLM (or its key) is not set.
   await prepareLlm(io, config, { offerDownload: true, yes: options.yes });
   prepareSearch(io, config);
-  const runtime = createCliRuntime(io, config);
-  const server = await startServer({ runtime, settings, log: (line) => io.stdout.write(`${line}\n`) }).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
-      throw new ConfigError(
-        `cannot listen on ${settings.host}:${settings.port} (${error.code}): choose another --port`,
-        {
-          cause: error,
-        },
-      );
-    },
-  );
+  const { runtime, queue } = await serveRuntime(io, config);
+  const server = await startServer({
+    runtime,
+    settings,
+    queue,
+    log: (line) => io.stdout.write(`${line}\n`),
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
+    throw new ConfigError(
+      `cannot listen on ${settings.host}:${settings.port} (${error.code}): choose another --port`,
+      {
+        cause: error,
+      },
+    );
+  });
+  const runsKept = runtime.runs !== undefined || queue !== undefined;
   // One write: whoever reads the first line (a supervisor, a test) has the page's address too.
   // The page starts, lists and follows runs: without the run store it can only say so.
   io.stderr.write(
-    `deepsearch: serving ${serverModels.join(', ')} at ${server.url}/v1 (POST /v1/chat/completions, POST /v1/responses${runtime.runs ? ', POST /v1/research' : ''}), MCP at ${server.url}/mcp\n` +
-      `deepsearch: web page at ${server.url}/${runtime.runs ? '' : ' (it needs the run store: runs are off, --no-runs)'}\n`,
+    `deepsearch: serving ${serverModels.join(', ')} at ${server.url}/v1 (POST /v1/chat/completions, POST /v1/responses${runsKept ? ', POST /v1/research' : ''}), MCP at ${server.url}/mcp${queue ? '; queue mode: runs go to the workers' : ''}\n` +
+      `deepsearch: web page at ${server.url}/${runsKept ? '' : ' (it needs the run store: runs are off, --no-runs)'}\n`,
   );
   if (!io.signal.aborted) await once(io.signal, 'abort');
   io.stderr.write(
     `deepsearch: stopping; running requests get up to ${settings.shutdownGraceSeconds}s to finish\n`,
   );
   await server.close();
+  await queue?.close();
   runtime.close();
+}
+
+/**
+ * The node's runtime: its own (runs in this process, SQLite), or in queue mode (both URLs set)
+ * the queued one, whose deep searches and research go to the workers. Postgres and Redis that
+ * cannot be reached are a ConfigError at start.
+ */
+async function serveRuntime(
+  io: CliIo,
+  config: DeepSearchConfig,
+): Promise<{ runtime: DeepSearchRuntime; queue?: QueueMode }> {
+  if (!config.scale.redisUrl || !config.scale.databaseUrl) return { runtime: createCliRuntime(io, config) };
+  // Loaded only in queue mode, with pg, ioredis and bullmq behind them.
+  const [{ openQueueMode }, { createQueuedRuntime }] = await Promise.all([
+    import('../scale/open-queue-mode.js'),
+    import('../scale/queued-runtime.js'),
+  ]);
+  // The node keeps no run of its own: no SQLite run store is opened.
+  config.runs.file = undefined;
+  const queue = await openQueueMode({
+    scale: config.scale,
+    retention: config.runs.retention,
+    onError: (error) => io.stderr.write(`deepsearch: warning: ${error.message}\n`),
+  });
+  return { runtime: createQueuedRuntime(createCliRuntime(io, config), queue), queue };
 }

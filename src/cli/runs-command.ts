@@ -20,10 +20,7 @@ interface ResumeFlags {
   format?: ReportFormat;
 }
 
-const configOption = [
-  '--config <path>',
-  'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]',
-] as const;
+const configOption = ['--config <path>', 'config file (default ./deepsearch.config.json)'] as const;
 const runsFileOption = [
   '--runs-file <path>',
   "run store file (default: runs.sqlite in the user's data directory) [env DEEPSEARCH_RUNS_FILE]",
@@ -93,13 +90,9 @@ export function addRunsCommands(program: Command, io: CliIo): void {
       .command('resume')
       .description('go on with a run from its last checkpoint (after a crash, a kill or a budget stop)')
       .argument('<id>', 'the run id, or a unique prefix of it')
-      .option('--json', 'print one JSON document, like ask --json (a research run: like research --json)')
-      .option('-o, --output <file>', 'a research run: write the report to this file, as research -o does')
-      .addOption(
-        new Option('--format <format>', 'a research run: the report format (default md)').choices([
-          ...reportFormats,
-        ]),
-      )
+      .option('--json', 'print one JSON document, as ask or research does')
+      .option('-o, --output <file>', 'a research run: write the report here')
+      .addOption(new Option('--format <format>', 'a research run: report format').choices([...reportFormats]))
       .option('--quiet', 'no progress on stderr')
       .option(...configOption),
     // A research run takes research's flags too (--max-hops...).

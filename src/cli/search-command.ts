@@ -31,7 +31,7 @@ export function addSearchCommand(program: Command, io: CliIo): void {
       .option('--site <host>', 'only results from this host')
       .option('--lang <tag>', 'result language, e.g. en, fr-FR')
       .option('--region <code>', 'two-letter country code, e.g. us, de')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
     { scope: 'search' },
   );
   addExamples(command, [

@@ -10,11 +10,8 @@ export function addServeCommand(program: Command, io: CliIo): void {
       .description(
         'serve the web page (/), the OpenAI-compatible API (POST /v1/chat/completions, /v1/responses), async runs (/v1/research, /v1/runs) and MCP (/mcp) until SIGTERM or Ctrl-C',
       )
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]')
-      .option(
-        '--yes',
-        'with no LLM set up, download the default local model without asking (see deepsearch model)',
-      ),
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)')
+      .option('--yes', 'download the default local model without asking'),
     { scope: 'serve' },
   );
   addExamples(serve, [

@@ -25,7 +25,7 @@ export function addTrustCommand(program: Command, io: CliIo): void {
         '--kb <path>',
         "knowledge base file holding the profiles (default: knowledge.sqlite in the user's data directory) [env DEEPSEARCH_KB]",
       )
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]')
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)')
       .option('--json', 'print JSON');
   const run = async (input: TrustCommandInput) => {
     const { runTrustCommand } = await import('./run-trust-command.js');

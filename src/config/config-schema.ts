@@ -102,7 +102,7 @@ export const embeddingConfigSchema = z
     /** Ask for (and check) vectors of this size, where the service supports it. */
     dimensions: z.number().int().positive().optional(),
     batchSize: z.number().int().min(1).max(2048).default(64),
-    /** Jina: embed a page's chunks with late chunking (seed 001). */
+    /** Jina: embed a page's chunks with late chunking, so each chunk's vector sees the page around it. */
     lateChunking: z.boolean().default(true),
     timeoutSeconds: z.number().positive().default(30),
     maxRetries: z.number().int().min(0).max(10).default(2),
@@ -196,7 +196,8 @@ export const extractionConfigSchema = z
 
 export const readerConfigSchema = z
   .object({
-    provider: providerName.default('builtin'),
+    /** auto: builtin, and the browser reader for app shells when Chromium is installed. */
+    provider: providerName.default('auto'),
     timeoutSeconds: z.number().positive().default(20),
     maxBytes: z
       .number()
@@ -216,6 +217,8 @@ export const readerConfigSchema = z
     fileRoots: z.array(z.string().min(1)).default([]),
     /** Skip pages a site's robots.txt disallows. Off by default: pages are read for a person's question. */
     respectRobotsTxt: z.boolean().default(false),
+    /** Chromium's executable (the browser reader, PDF export of reports); unset: the usual install paths are tried. */
+    chromiumPath: z.string().min(1).optional(),
     /** Jina Reader (`provider: 'jina'`); the key is optional (keyless requests get a lower rate limit). */
     jina: z
       .object({ apiKey: z.string().min(1).optional(), baseURL: urlSetting.optional() })
@@ -341,7 +344,7 @@ export const sandboxConfigSchema = z
   .strict();
 
 /**
- * Research mode's controller (seed 004): sections in parallel, hops per section, the librarian's
+ * Research mode's controller: sections in parallel, hops per section, the librarian's
  * coverage, and how query generation reacts when a section stops making progress.
  */
 export const researchConfigSchema = z
@@ -421,10 +424,55 @@ export const serverConfigSchema = z
       .default(1024 * 1024),
     /** On SIGTERM, how long running requests may take to finish before they are cancelled. */
     shutdownGraceSeconds: z.number().min(0).default(30),
-    /** Chromium's executable (PDF export of reports); unset: the usual install paths are tried. */
-    chromiumPath: z.string().min(1).optional(),
   })
   .strict();
+
+const urlOf = (schemes: readonly string[], example: string) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return schemes.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    {
+      message: `not a ${schemes.map((scheme) => scheme.replace(':', '://')).join(' or ')} URL (e.g. ${example})`,
+    },
+  );
+
+/**
+ * Queue mode (docs/scale-out.md): jobs in Redis (BullMQ), runs and events in Postgres, shared by
+ * any number of API nodes and workers. Neither URL set: the one-machine default (SQLite, jobs in
+ * the server's process). One without the other is refused at start, naming the missing one.
+ */
+export const scaleConfigSchema = z
+  .object({
+    redisUrl: urlOf(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').optional(),
+    databaseUrl: urlOf(['postgres:', 'postgresql:'], 'postgres://deepsearch@127.0.0.1/deepsearch').optional(),
+    /** LLM calls at once across every worker (a shared model server); unset: no cap. */
+    llmConcurrency: z.number().int().min(1).optional(),
+    /** Runs of one API key queued or running at once; one more is refused (429 owner_busy). Unset: no limit. */
+    maxJobsPerOwner: z.number().int().min(1).optional(),
+    /** Runs waiting for a worker; one more is refused (429 server_busy). */
+    maxQueue: z.number().int().min(0).default(256),
+    /** A job's lock: a worker silent this long (dead, or stuck) loses its runs to another worker. */
+    lockSeconds: z.number().min(1).max(3600).default(30),
+  })
+  .strict()
+  .superRefine((scale, context) => {
+    const [set, missing] = scale.redisUrl
+      ? ['DEEPSEARCH_REDIS_URL', 'DEEPSEARCH_DATABASE_URL']
+      : ['DEEPSEARCH_DATABASE_URL', 'DEEPSEARCH_REDIS_URL'];
+    if (Boolean(scale.redisUrl) === Boolean(scale.databaseUrl)) return;
+    context.addIssue({
+      code: 'custom',
+      path: [scale.redisUrl ? 'databaseUrl' : 'redisUrl'],
+      message:
+        `${missing} is not set: queue mode needs both DEEPSEARCH_REDIS_URL (jobs) and DEEPSEARCH_DATABASE_URL (runs); ` +
+        `set ${missing}, or unset ${set} to run jobs in this process`,
+    });
+  });
 
 export const configSchema = z
   .object({
@@ -444,6 +492,7 @@ export const configSchema = z
     research: researchConfigSchema.default(() => researchConfigSchema.parse({})),
     runs: runsConfigSchema.default(() => runsConfigSchema.parse({})),
     network: networkConfigSchema.default(() => networkConfigSchema.parse({})),
+    scale: scaleConfigSchema.default(() => scaleConfigSchema.parse({})),
     debug: z.boolean().default(false),
   })
   .strict();
@@ -465,6 +514,7 @@ export type VendorKeys = DeepSearchConfig['keys'];
 export type ServerConfig = DeepSearchConfig['server'];
 export type SandboxConfig = DeepSearchConfig['sandbox'];
 export type ResearchConfig = DeepSearchConfig['research'];
+export type ScaleConfig = DeepSearchConfig['scale'];
 /** Dollars per million tokens by model id (runs.prices): run costs and `deepsearch eval`. */
 export type PriceTable = DeepSearchConfig['runs']['prices'];
 export type RunsConfig = DeepSearchConfig['runs'];

@@ -14,8 +14,8 @@ function redact(value: unknown, path: string[]): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     const isSecret = secretKeys.has(key) && (key === 'apiKey' || key === 'apiKeys' || path[0] === 'keys');
-    // Proxy URLs stay readable (which proxy is used); their credentials do not.
-    if (path[0] === 'network' && typeof child === 'string' && child !== 'none')
+    // Proxy, Redis and Postgres URLs stay readable (which server is used); their credentials do not.
+    if ((path[0] === 'network' || path[0] === 'scale') && typeof child === 'string' && child !== 'none')
       out[key] = maskProxyUrl(child);
     else out[key] = isSecret && child !== undefined ? '[redacted]' : redact(child, [...path, key]);
   }

@@ -6,6 +6,7 @@ import { researchSettingSources } from './research-setting-sources.js';
 import { retrievalSettingSources } from './retrieval-setting-sources.js';
 import { runsSettingSources } from './runs-setting-sources.js';
 import { sandboxSettingSources } from './sandbox-setting-sources.js';
+import { scaleSettingSources } from './scale-setting-sources.js';
 
 /** 'list': comma-separated in env and flags. */
 export type SettingType = 'string' | 'integer' | 'number' | 'boolean' | 'list';
@@ -20,6 +21,12 @@ export interface SettingSource {
   secret?: boolean;
   /** The variable or flag says the opposite of the config value (--no-cache sets cache.enabled false). */
   negate?: boolean;
+}
+
+/** The value a flag takes, as help shows it (`--max-steps <integer>`); none for a switch. */
+export function flagPlaceholder(source: Pick<SettingSource, 'type'>): string | undefined {
+  if (source.type === 'boolean') return undefined;
+  return source.type === 'string' ? 'value' : source.type === 'list' ? 'a,b' : source.type;
 }
 
 const searchKeyNames: Readonly<Record<SearchKeyProviderId, string>> = {
@@ -238,6 +245,7 @@ const baseSources: SettingSource[] = [
   ...researchSettingSources,
   ...runsSettingSources,
   ...networkSettingSources,
+  ...scaleSettingSources,
   {
     path: 'reader.allowPrivateNetwork',
     env: 'DEEPSEARCH_ALLOW_PRIVATE_NETWORK',
@@ -271,7 +279,8 @@ const baseSources: SettingSource[] = [
     env: 'DEEPSEARCH_READER',
     flag: 'reader',
     type: 'string',
-    description: 'page reader: builtin (default) or jina (Jina Reader)',
+    description:
+      'page reader: auto (default: builtin, Chromium for pages scripts write), builtin, browser (Chromium) or jina',
   },
   {
     path: 'reader.respectRobotsTxt',
@@ -279,6 +288,14 @@ const baseSources: SettingSource[] = [
     flag: 'respect-robots-txt',
     type: 'boolean',
     description: "skip pages a site's robots.txt disallows for deepsearch (default false)",
+  },
+  {
+    path: 'reader.chromiumPath',
+    env: 'DEEPSEARCH_CHROMIUM_PATH',
+    flag: 'chromium-path',
+    type: 'string',
+    description:
+      'Chromium executable for the browser reader and PDF export of reports (default: /usr/bin/chromium if present)',
   },
   {
     path: 'reader.jina.apiKey',
@@ -444,14 +461,6 @@ const serverSources: SettingSource[] = [
     flag: 'shutdown-grace',
     type: 'number',
     description: 'serve: seconds running requests get to finish on SIGTERM (default 30)',
-  },
-  {
-    path: 'server.chromiumPath',
-    env: 'DEEPSEARCH_CHROMIUM_PATH',
-    flag: 'chromium-path',
-    type: 'string',
-    description:
-      'serve: Chromium for PDF export of reports (default: /usr/bin/chromium or another usual path)',
   },
 ];
 

@@ -117,3 +117,9 @@ export function createSemaphore(options: SemaphoreOptions): Semaphore {
     },
   };
 }
+
+/**
+ * What a caller that only runs tasks in slots needs: the in-process semaphore, or the Redis one
+ * that counts across workers (scale/redis/redis-semaphore.ts).
+ */
+export type TaskLimit = Pick<Semaphore, 'run' | 'active' | 'waiting'>;

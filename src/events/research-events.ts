@@ -14,7 +14,7 @@ import type {
  */
 export type ResearchEventBody =
   | {
-      /** A progress line by persona (seed 004): who is doing what, and why. */
+      /** A progress line by persona: who is doing what, and why. */
       type: 'persona';
       persona: Persona;
       message: string;
@@ -39,7 +39,7 @@ export type ResearchEventBody =
       evidence?: Array<{ target: string; url: string; quote: string }>;
     }
   | {
-      /** A stagnation/diversity decision on query generation (seed 004's comptroller). */
+      /** A stagnation/diversity decision on query generation (raise the temperature when hops stop finding anything new). */
       type: 'stagnation';
       section: string;
       hop: number;

@@ -1,7 +1,7 @@
 import type { Confidence, Reference, UsageReport } from './agent-types.js';
 
 /**
- * How a required data point is found (seed 004's Research Extractor): ask the model and verify
+ * How a required data point is found: ask the model and verify
  * its answer with a targeted search, an overview of the core entity then its attributes, or plain
  * web search.
  */

@@ -38,7 +38,7 @@ export interface IngestOptions {
   exclude?: readonly string[];
   signal?: AbortSignal;
   onProgress?: (progress: IngestProgress) => void;
-  /** --analyze: an LLM analyses each new or changed document (seed 004); costs are estimated first. */
+  /** --analyze: an LLM analyses each new or changed document; costs are estimated first. */
   analyze?: {
     llm: LlmClient;
     /** Told before any call, with the estimate for the sources that may need analysis. */

@@ -59,7 +59,7 @@ const rerankDepth = 30;
  * Hybrid search over the knowledge base: FTS5 BM25, vector neighbours and the best chunks of
  * documents whose summary matched, fused by reciprocal rank, then the configured reranker, then graph-aware expansion: the named entities of the
  * best chunks trigger phrase searches whose chunks join the list just below the chunk that named
- * them (seed 004).
+ * them.
  */
 export async function searchKnowledge(options: KnowledgeSearchOptions): Promise<KnowledgeSearchResult> {
   const { store, query } = options;

@@ -84,7 +84,8 @@ function jsonRecords(file: string): TrustRecords {
   };
 }
 
-interface DomainRow {
+/** A row of `domains` (Postgres's store selects `https` as an integer too). */
+export interface DomainRow {
   host: string;
   first_seen: string | null;
   reference_count: number;
@@ -205,7 +206,7 @@ function mergeChanges(
 const earliest = (a?: string, b?: string) => (a && b ? (a < b ? a : b) : (a ?? b));
 const latest = (a?: string, b?: string) => (a && b ? (a > b ? a : b) : (a ?? b));
 
-function entryOf(row: DomainRow): HostHealthEntry {
+export function entryOf(row: DomainRow): HostHealthEntry {
   return {
     failures: row.failures,
     successes: row.successes,

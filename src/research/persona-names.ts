@@ -1,6 +1,6 @@
 import type { Persona } from '../events/research-types.js';
 
-/** How each persona is named in progress lines (seed 004). */
+/** How each persona is named in progress lines: a reader follows who does what. */
 export const personaNames: Readonly<Record<Persona, string>> = {
   strategist: 'Research Strategist',
   search: 'Search Agent',

@@ -12,7 +12,8 @@ import { type WrittenReport, writeReport } from './write/write-report.js';
 export type { ResearchInput } from './research-context.js';
 
 /**
- * Research mode (seeds 000 and 004): plan an outline with its data points, research each section
+ * Research mode (DeepResearch as
+ * https://jina.ai/news/a-practical-guide-to-implementing-deepsearch-deepresearch/ describes it): plan an outline with its data points, research each section
  * through the deep-search loop as parts of one task (one budget, shared pages and knowledge),
  * then write the report from what was found. Progress comes as persona events.
  */

@@ -29,7 +29,7 @@ const numberLike = /^\p{N}[\p{N}.,]*(?:s|st|nd|rd|th)?$/u;
 const quotedTitle = /["“«]([^"”»\n]{2,80})["”»]/gu;
 
 /**
- * Graph-aware expansion without an LLM (seed 004's secondary searches): the named entities of the
+ * Graph-aware expansion without an LLM (secondary searches for the names found): the named entities of the
  * best-ranked texts, i.e. runs of capitalised words (with "of", "the"... inside) and quoted
  * titles, minus those the query already names. A multi-hop question's second paragraph often
  * shares no word with the question but is about a name the first paragraph mentions; searching

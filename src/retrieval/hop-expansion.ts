@@ -85,7 +85,7 @@ export interface HopExpansion {
 }
 
 /**
- * Multi-hop retrieval without an LLM (seed 004's graph-aware expansion, the way HippoRAG and
+ * Multi-hop retrieval without an LLM (graph-aware expansion, the way HippoRAG and
  * IRCoT chain hops, with names instead of a model): the best passage for the question is
  * followed, its names (people, places, titles, years; those beside the question's words weigh
  * most) become queries, and a passage about such a name scores up to the followed passage's own

@@ -52,7 +52,8 @@ export interface SnippetSelector {
  * Snippet selection for one page, its indexes built once on first use and kept for every later
  * question (the agent asks a page again at each step). Pages of several paragraphs that fit the
  * budget: paragraphs ranked for the question and its hops, their best sentences kept
- * (select-paragraphs.ts). Other pages: seed 001's windows: fixed-size chunks scored against the
+ * (select-paragraphs.ts). Other pages: the windows of
+ * https://jina.ai/news/snippet-selection-and-url-ranking-in-deepsearch-deepresearch/: fixed-size chunks scored against the
  * question (BM25, blended with embeddings when given), a sliding-window average, the best
  * non-overlapping windows. Pages within the budget pass through whole; with nothing matching,
  * the leading text.

@@ -48,7 +48,11 @@ export function resumeTarget(input: { store: RunStore; runId: string; owner?: st
  * resumeTarget's checks, on the record and the checkpoint's head only (no pages are loaded): the
  * stored run when it can go on, else the InputError saying why.
  */
-export function resumableRecord(input: { store: RunStore; runId: string; owner?: string }): RunRecord {
+export function resumableRecord(input: {
+  store: Pick<RunStore, 'get' | 'checkpointHead'>;
+  runId: string;
+  owner?: string;
+}): RunRecord {
   const record = input.store.get(input.runId);
   if (!record || (input.owner !== undefined && record.owner !== input.owner))
     throw new InputError(`no run ${input.runId} (deepsearch runs list shows the runs kept)`, {
@@ -86,7 +90,11 @@ export function resumableRecord(input: { store: RunStore; runId: string; owner?:
  * Whether resumeTarget would take the run now (a page offers Resume only then). A completed or
  * running run is refused before its checkpoint is read, so asking costs nothing for most runs.
  */
-export function isResumable(input: { store: RunStore; runId: string; owner?: string }): boolean {
+export function isResumable(input: {
+  store: Pick<RunStore, 'get' | 'checkpointHead'>;
+  runId: string;
+  owner?: string;
+}): boolean {
   try {
     resumableRecord(input);
     return true;

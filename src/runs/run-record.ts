@@ -67,6 +67,10 @@ export interface RunRecord extends NewRun {
   lastSeq: number;
   /** The last step a checkpoint was saved at (null: none, the run cannot be resumed). */
   checkpointStep: number | null;
+  /** Times the run was claimed to run (0: never; a worker taking it over adds one). */
+  attempt: number;
+  /** The worker holding the attempt (queue mode), while it runs. */
+  worker: string | null;
 }
 
 /** A line of a run list. */

@@ -100,7 +100,8 @@ export function startRecording(input: {
   };
 }
 
-function runError(error: unknown, redact: Redactor): RunError {
+/** A run's error as stored: its message redacted, and the kind of error the API answers it with. */
+export function runError(error: unknown, redact: Redactor): RunError {
   const code = (error as { code?: unknown }).code;
   return {
     message: redact(error instanceof Error ? error.message : String(error)),

@@ -55,6 +55,30 @@ CREATE TABLE IF NOT EXISTS run_pages (
 ) WITHOUT ROWID;`;
 
 /**
+ * Changes to the schema above, in order; a file records how many it has in `user_version`. Each is
+ * additive (new columns with defaults), so a file migrated here still opens in an older build.
+ * 1: the attempt that holds a run (fencing: a worker whose run was claimed since cannot write)
+ *    and the worker that claimed it.
+ */
+const migrations: readonly string[] = [
+  `ALTER TABLE runs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE runs ADD COLUMN worker TEXT;`,
+];
+
+/** Brings a file up to the latest schema; a process opening it at the same time waits (IMMEDIATE). */
+function migrate(database: BetterSqlite3.Database): void {
+  database.exec(schema);
+  const version = () => database.pragma('user_version', { simple: true }) as number;
+  if (version() >= migrations.length) return;
+  database
+    .transaction(() => {
+      for (let index = version(); index < migrations.length; index++) database.exec(migrations[index]!);
+      database.pragma(`user_version = ${migrations.length}`);
+    })
+    .immediate();
+}
+
+/**
  * Opens (creating when new) the run store's SQLite file, WAL so a CLI run and a server can share
  * it. A native module that cannot load, or a file that cannot be opened, is a ConfigError saying
  * what to do.
@@ -79,7 +103,7 @@ export function openRunDatabase(options: {
     const database = new Database(options.file);
     database.pragma('journal_mode = WAL');
     database.pragma('busy_timeout = 5000');
-    database.exec(schema);
+    migrate(database);
     return database;
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);

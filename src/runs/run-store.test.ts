@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../errors/index.js';
@@ -6,6 +9,7 @@ import type { AgentEvent } from '../events/agent-events.js';
 import type { NewRun } from './run-record.js';
 import { createRunRecorder } from './run-recorder.js';
 import { createRunStore } from './run-store.js';
+import { StaleAttemptError } from './stale-attempt-error.js';
 
 const newRun = (id: string, question = `question ${id}`): NewRun => ({
   id,
@@ -191,5 +195,45 @@ describe('run store', () => {
     expect(new Set(compiled).size).toBe(compiled.length);
     expect(store.events('run-19').map((event) => event.seq)).toEqual([1, 2, 3]);
     expect(store.list({ limit: 100 }).runs).toHaveLength(21);
+  });
+
+  it('migrates a file written before attempts: its runs are kept at attempt 0, and an older build still writes it', () => {
+    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    const folder = mkdtempSync(join(tmpdir(), 'deepsearch-runs-migration-'));
+    const file = join(folder, 'runs.sqlite');
+    try {
+      // The schema as the previous release created it, with one run in it.
+      const old = new Database(file);
+      old.exec(`CREATE TABLE runs (id TEXT PRIMARY KEY, owner TEXT NOT NULL, source TEXT NOT NULL, mode TEXT NOT NULL,
+        question TEXT NOT NULL, options TEXT NOT NULL, settings TEXT NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT NULL,
+        started_at INTEGER, finished_at INTEGER, pid INTEGER, result TEXT, answer TEXT, error TEXT, usage TEXT,
+        total_tokens INTEGER, last_seq INTEGER NOT NULL DEFAULT 0);
+        INSERT INTO runs (id, owner, source, mode, question, options, settings, status, created_at)
+        VALUES ('old', 'local', 'cli', 'search', 'q', '{}', '{}', 'queued', 1);`);
+      old.close();
+      const retention = { maxRuns: 100, maxAgeDays: 100_000 };
+      const store = createRunStore({ file, retention, now: () => 2 });
+      expect(store.get('old')).toMatchObject({ status: 'queued', attempt: 0, worker: null });
+      expect(store.claim('old', { workerId: 'w' })).toBe(1);
+      store.append('old', [warning('old', 1, 'w')], 1);
+      expect(() => store.append('old', [warning('old', 2, 'w')], 0)).toThrow(StaleAttemptError);
+      store.close();
+      // Opening again migrates nothing twice; the previous release's writes name only its columns.
+      const reopened = new Database(file);
+      expect(reopened.pragma('user_version', { simple: true })).toBe(1);
+      reopened
+        .prepare(
+          `INSERT INTO runs (id, owner, source, mode, question, options, settings, status, created_at)
+           VALUES ('older-build', 'local', 'cli', 'search', 'q', '{}', '{}', 'running', 3)`,
+        )
+        .run();
+      reopened.close();
+      const again = createRunStore({ file, retention });
+      expect(again.get('older-build')).toMatchObject({ attempt: 0 });
+      expect(again.get('old')).toMatchObject({ attempt: 1, worker: 'w', lastSeq: 1 });
+      again.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

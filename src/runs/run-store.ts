@@ -6,7 +6,9 @@ import type { AgentEvent } from '../events/agent-events.js';
 import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
 import { createStatementCache } from '../providers/storage/statement-cache.js';
 import type { NewRun, RunError, RunRecord, RunStatus, RunSummary, RunUsage } from './run-record.js';
+import { finishColumns, json, type Row, toRecord, toSummary } from './run-store-rows.js';
 import { openRunDatabase } from './run-store-schema.js';
+import { RunClaimError, type RunClaimer, StaleAttemptError } from './stale-attempt-error.js';
 
 export interface RunStoreOptions {
   /** The database file; ':memory:' for tests and a server without a data directory. */
@@ -34,18 +36,27 @@ export interface RunFinish {
   usage?: RunUsage;
 }
 
-/** Every run kept: its record, events in order, last checkpoint. */
+/**
+ * Every run kept: its record, events in order, last checkpoint. A write given an `attempt` is
+ * fenced: it fails with StaleAttemptError, writing nothing, unless that attempt still holds the run
+ * (see claim). Without one, writes are not checked (one process, as the CLI runs).
+ */
 export interface RunStore {
   /** Creates the run, or (a resumed or dequeued run) marks it running again. */
   begin(run: NewRun, status: 'queued' | 'running', pid?: number): void;
+  /**
+   * Takes a queued or running run for a new attempt (a worker starting it, or taking it over):
+   * attempt + 1, status running; returns the attempt. RunClaimError when it is gone or ended.
+   */
+  claim(runId: string, claimer: RunClaimer): number;
   /** Appends events (one transaction); their seq must be new. */
-  append(runId: string, events: readonly AgentEvent[]): void;
+  append(runId: string, events: readonly AgentEvent[], attempt?: number): void;
   /**
    * Replaces the run's checkpoint (a deep search's or a research task's; new pages are written
    * once) and its usage so far: a resumed run counts from there, as its budget does.
    */
-  checkpoint(runId: string, checkpoint: StoredCheckpoint, usage: RunUsage): void;
-  finish(runId: string, outcome: RunFinish): void;
+  checkpoint(runId: string, checkpoint: StoredCheckpoint, usage: RunUsage, attempt?: number): void;
+  finish(runId: string, outcome: RunFinish, attempt?: number): void;
   get(id: string): RunRecord | undefined;
   /** The id a unique prefix stands for (`runs show 3f2a`). */
   resolveId(prefix: string, owner?: string): string | undefined;
@@ -60,9 +71,6 @@ export interface RunStore {
   prune(): number;
   close(): void;
 }
-
-type Row = Record<string, unknown>;
-const json = <T>(value: unknown): T | null => (typeof value === 'string' ? (JSON.parse(value) as T) : null);
 
 /** The run store in SQLite. The file opens on first use; retention is applied then and after each run. */
 export function createRunStore(options: RunStoreOptions): RunStore {
@@ -80,6 +88,13 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     for (const table of ['run_events', 'run_checkpoints', 'run_pages'])
       d.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(id);
     return d.prepare('DELETE FROM runs WHERE id = ?').run(id).changes > 0;
+  };
+  // Inside a write's transaction: SQLite has one writer at a time, so no claim can come between.
+  const fence = (runId: string, attempt: number | undefined) => {
+    if (attempt === undefined) return;
+    const row = db().prepare('SELECT attempt FROM runs WHERE id = ?').get(runId) as Row | undefined;
+    const current = row ? Number(row.attempt) : undefined;
+    if (current !== attempt) throw new StaleAttemptError({ runId, attempt, current });
   };
   return {
     begin(run, status, pid) {
@@ -100,23 +115,43 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           pid: pid ?? null,
         });
     },
-    append(runId, events) {
+    claim(runId, claimer) {
+      const d = db();
+      return d
+        .transaction(() => {
+          const row = d.prepare('SELECT status FROM runs WHERE id = ?').get(runId) as Row | undefined;
+          if (!row) throw new RunClaimError({ runId, code: 'run_not_found' });
+          if (row.status !== 'queued' && row.status !== 'running')
+            throw new RunClaimError({ runId, code: 'run_finished', status: String(row.status) });
+          const claimed = d
+            .prepare(
+              `UPDATE runs SET attempt = attempt + 1, worker = ?, pid = ?, status = 'running',
+               started_at = coalesce(started_at, ?) WHERE id = ? RETURNING attempt`,
+            )
+            .get(claimer.workerId, claimer.pid ?? null, now(), runId) as Row;
+          return Number(claimed.attempt);
+        })
+        .immediate();
+    },
+    append(runId, events, attempt) {
       if (events.length === 0) return;
       const d = db();
       const insert = d.prepare(
         'INSERT OR IGNORE INTO run_events (run_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)',
       );
       d.transaction(() => {
+        fence(runId, attempt);
         for (const event of events) insert.run(runId, event.seq, event.type, event.at, JSON.stringify(event));
         d.prepare('UPDATE runs SET last_seq = max(last_seq, ?) WHERE id = ?').run(events.at(-1)!.seq, runId);
       })();
     },
-    checkpoint(runId, checkpoint, usage) {
+    checkpoint(runId, checkpoint, usage, attempt) {
       const d = db();
       const insertPage = d.prepare('INSERT OR IGNORE INTO run_pages (run_id, url, page) VALUES (?, ?, ?)');
       const pages = checkpoint.state.pages.map(({ keys, page }) => ({ keys, url: page.url }));
       const state = { ...checkpoint, state: { ...checkpoint.state, pages } };
       d.transaction(() => {
+        fence(runId, attempt);
         for (const { page } of checkpoint.state.pages) insertPage.run(runId, page.url, JSON.stringify(page));
         d.prepare('INSERT OR REPLACE INTO run_checkpoints (run_id, step, at, state) VALUES (?, ?, ?, ?)').run(
           runId,
@@ -131,24 +166,18 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         );
       })();
     },
-    finish(runId, outcome) {
-      const answer = outcome.result?.answer;
-      db()
-        .prepare(
-          `UPDATE runs SET status = ?, finished_at = ?, pid = NULL, result = coalesce(?, result), answer = coalesce(?, answer),
-             error = ?, usage = coalesce(?, usage), total_tokens = coalesce(?, total_tokens) WHERE id = ?`,
-        )
-        .run(
-          outcome.status,
-          now(),
-          outcome.result ? JSON.stringify(outcome.result) : null,
-          typeof answer === 'string' ? answer : null,
-          outcome.error ? JSON.stringify(outcome.error) : null,
-          outcome.usage ? JSON.stringify(outcome.usage) : null,
-          outcome.usage?.totalTokens ?? null,
-          runId,
-        );
-      pruneRuns(db(), options.retention, now());
+    finish(runId, outcome, attempt) {
+      const d = db();
+      const update = d.prepare(
+        `UPDATE runs SET status = ?, finished_at = ?, pid = NULL, worker = NULL, result = coalesce(?, result),
+           answer = coalesce(?, answer), error = ?, usage = coalesce(?, usage), total_tokens = coalesce(?, total_tokens)
+         WHERE id = ?`,
+      );
+      d.transaction(() => {
+        fence(runId, attempt);
+        update.run(...finishColumns(outcome, now()), runId);
+      })();
+      pruneRuns(d, options.retention, now());
     },
     get(id) {
       const row = db()
@@ -262,45 +291,5 @@ function pruneRuns(database: RunDatabase, retention: RunsConfig['retention'], no
   return ids.length;
 }
 
-function toRecord(row: Row): RunRecord {
-  return {
-    id: String(row.id),
-    owner: String(row.owner),
-    source: row.source as RunRecord['source'],
-    mode: String(row.mode),
-    question: String(row.question),
-    options: json(row.options) ?? {},
-    settings: json(row.settings) ?? {},
-    status: row.status as RunStatus,
-    createdAt: Number(row.created_at),
-    startedAt: (row.started_at as number | null) ?? null,
-    finishedAt: (row.finished_at as number | null) ?? null,
-    pid: (row.pid as number | null) ?? null,
-    result: json(row.result),
-    error: json(row.error),
-    usage: json(row.usage),
-    lastSeq: Number(row.last_seq),
-    checkpointStep: (row.checkpoint_step as number | null) ?? null,
-  };
-}
-
 /** A run of `deepsearch eval`: its options name the question it answered (evaluate-question.ts). */
 const isEvaluation = "(json_extract(options, '$.eval') IS NOT NULL)";
-
-function toSummary(row: Row): RunSummary {
-  return {
-    id: String(row.id),
-    owner: String(row.owner),
-    source: row.source as RunSummary['source'],
-    status: row.status as RunStatus,
-    mode: String(row.mode),
-    question: String(row.question),
-    createdAt: Number(row.created_at),
-    finishedAt: (row.finished_at as number | null) ?? null,
-    pid: (row.pid as number | null) ?? null,
-    answerPreview: (row.preview as string | null) ?? null,
-    totalTokens: (row.total_tokens as number | null) ?? null,
-    costUsd: json<RunUsage>(row.usage)?.costUsd ?? null,
-    evaluation: row.evaluation === 1,
-  };
-}

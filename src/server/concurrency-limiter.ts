@@ -1,5 +1,5 @@
+import { type Admission, createFairSharePolicy, type FairShareState } from '../core/fair-share.js';
 import { createSemaphore, type SemaphoreState } from '../core/semaphore.js';
-import { type Admission, createFairSharePolicy, type FairShareState } from './fair-share.js';
 import { HttpError } from './http-error.js';
 
 export interface ConcurrencyLimiter {

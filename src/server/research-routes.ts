@@ -5,7 +5,7 @@ import { findChromium } from '../providers/browser/launch-chromium.js';
 import { renderPlanMarkdown } from '../research/plan/plan-markdown.js';
 import { isOrphaned, isResumable, resumableRecord } from '../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
-import type { RunStore } from '../runs/run-store.js';
+import type { RunListQuery, RunStore } from '../runs/run-store.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { echoInput } from './echo-input.js';
@@ -27,7 +27,7 @@ export interface ResearchRoutesOptions {
   heartbeatMs?: number;
 }
 
-const maxListLimit = 100;
+export const maxListLimit = 100;
 
 /**
  * The async run API under /v1: POST /research starts a job that runs whether or not a client
@@ -100,7 +100,7 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       const record = owned(c);
       // Whether POST /research/{id}/resume would take it now: a page shows Resume only then.
       const resumable = !jobs.get(record.id) && isResumable({ store, runId: record.id, owner: c.var.owner });
-      const formats = reportFormats(record, findChromium(runtime.config.server.chromiumPath));
+      const formats = reportFormats(record, findChromium(runtime.config.reader.chromiumPath));
       return c.json({
         ...runObject(record),
         resumable,
@@ -109,7 +109,7 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
     });
     // The finished report as a file: md, html, json, or pdf (Chromium's print, where it runs).
     app.get(`${base}/:id/report`, async (c) =>
-      exportReport(owned(c), c.req.query('format'), findChromium(runtime.config.server.chromiumPath)),
+      exportReport(owned(c), c.req.query('format'), findChromium(runtime.config.reader.chromiumPath)),
     );
     app.get(`${base}/:id/events`, (c) => {
       const record = owned(c);
@@ -142,35 +142,40 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
     });
   }
   app.get('/runs', (c) => {
-    const limit = integerParam(c.req.query('limit'), 'limit', 20);
-    if (limit < 1 || limit > maxListLimit)
-      throw new InputError(`limit must be between 1 and ${maxListLimit}`, {
-        param: 'limit',
-        code: 'invalid_value',
-      });
-    const before = c.req.query('before');
-    const { runs, hasMore } = store.list({
-      owner: c.var.owner,
-      limit,
-      q: c.req.query('q') || undefined,
-      before: before === undefined ? undefined : integerParam(before, 'before', 0) * 1000,
-      // `deepsearch eval` records a run per question: the history shows them only when asked.
-      withoutEvaluations: !booleanParam(c.req.query('include_evaluations'), 'include_evaluations'),
-    });
+    const { runs, hasMore } = store.list(runListQuery(c));
     const data = runs.map((run) => runListItem(interrupted(run) ? { ...run, status: 'failed' } : run));
     return c.json({ object: 'list', data, has_more: hasMore });
   });
   return app;
 }
 
-function booleanParam(value: string | undefined, name: string): boolean {
+/** GET /runs's query (limit, before, q, include_evaluations), checked, as the run store takes it. */
+export function runListQuery(c: Context<ServerEnv>): RunListQuery {
+  const limit = integerParam(c.req.query('limit'), 'limit', 20);
+  if (limit < 1 || limit > maxListLimit)
+    throw new InputError(`limit must be between 1 and ${maxListLimit}`, {
+      param: 'limit',
+      code: 'invalid_value',
+    });
+  const before = c.req.query('before');
+  return {
+    owner: c.var.owner,
+    limit,
+    q: c.req.query('q') || undefined,
+    before: before === undefined ? undefined : integerParam(before, 'before', 0) * 1000,
+    // `deepsearch eval` records a run per question: the history shows them only when asked.
+    withoutEvaluations: !booleanParam(c.req.query('include_evaluations'), 'include_evaluations'),
+  };
+}
+
+export function booleanParam(value: string | undefined, name: string): boolean {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   throw new InputError(`${name} must be true or false`, { param: name, code: 'invalid_value' });
 }
 
 /** Last-Event-ID (a reconnecting EventSource sends it) or ?after=: events after this seq. */
-function afterSeq(c: Context<ServerEnv>): number {
+export function afterSeq(c: Context<ServerEnv>): number {
   const header = c.req.header('last-event-id');
   const raw = header ?? c.req.query('after');
   return raw === undefined || raw === ''
@@ -178,7 +183,7 @@ function afterSeq(c: Context<ServerEnv>): number {
     : integerParam(raw, header !== undefined ? 'Last-Event-ID' : 'after', 0);
 }
 
-function integerParam(raw: string | undefined, name: string, fallback: number): number {
+export function integerParam(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^\d{1,15}$/.test(raw.trim()))
     throw new InputError(`${name} must be a whole number (got "${raw.slice(0, 40)}")`, {
@@ -188,7 +193,7 @@ function integerParam(raw: string | undefined, name: string, fallback: number): 
   return Number(raw.trim());
 }
 
-function interruptedError(id: string) {
+export function interruptedError(id: string) {
   return {
     message: `the process running it stopped; POST /v1/research/${id}/resume goes on from its last checkpoint`,
     type: 'server_error',
@@ -196,7 +201,7 @@ function interruptedError(id: string) {
   };
 }
 
-function runNotFound(id: string): HttpError {
+export function runNotFound(id: string): HttpError {
   return new HttpError(`no run '${echoInput(id)}'`, {
     status: 404,
     type: 'not_found_error',

@@ -67,3 +67,41 @@ export function streamRunEvents(
     }
   });
 }
+
+/**
+ * A run's events as Server-Sent Events from a follower of the event log (queue mode: stored
+ * events, then the run's live stream, whichever node runs it), then `event: done` with the final
+ * status. The follower stops when the client goes; when this node shuts down, the stream ends with
+ * a `retry` hint and the client reconnects (Last-Event-ID) to another node.
+ */
+export function streamFollowedEvents(
+  c: Context<ServerEnv>,
+  input: {
+    follow: (signal: AbortSignal) => AsyncIterable<AgentEvent>;
+    heartbeatMs: number;
+    shutdownSignal: AbortSignal;
+    finalStatus: () => Promise<string>;
+  },
+): Response {
+  c.header('X-Accel-Buffering', 'no');
+  return streamSSE(c, async (stream) => {
+    const stop = new AbortController();
+    const signal = AbortSignal.any([stop.signal, input.shutdownSignal]);
+    stream.onAbort(() => stop.abort());
+    const ping = setInterval(() => {
+      void stream.write(': ping\n\n');
+    }, input.heartbeatMs);
+    try {
+      for await (const event of input.follow(signal)) {
+        if (stream.aborted) break;
+        await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+      }
+      if (input.shutdownSignal.aborted) await stream.write('retry: 1000\n\n');
+      else if (!stream.aborted)
+        await stream.writeSSE({ event: 'done', data: JSON.stringify({ status: await input.finalStatus() }) });
+    } finally {
+      clearInterval(ping);
+      stop.abort();
+    }
+  });
+}

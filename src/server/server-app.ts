@@ -5,6 +5,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ServerConfig } from '../config/config-schema.js';
 import { packageVersion } from '../core/package-version.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
+import type { QueueMode } from '../scale/open-queue-mode.js';
 import { createAccessLog, type LogLine } from './access-log.js';
 import { createBearerAuth, createKeyCheck } from './bearer-auth.js';
 import { createChatCompletionsHandler } from './chat-completions-route.js';
@@ -12,6 +13,7 @@ import { createConcurrencyLimiter } from './concurrency-limiter.js';
 import { HttpError } from './http-error.js';
 import { createMcpRoute } from './mcp-route.js';
 import { addMethodNotAllowed } from './method-not-allowed.js';
+import { createQueuedResearchRoutes } from './queued-research-routes.js';
 import { createBodyReader } from './read-request-body.js';
 import {
   allowedOrigins,
@@ -39,6 +41,11 @@ export interface ServerAppOptions {
   /** Fires when running requests must stop (shutdown grace period over). */
   shutdownSignal?: AbortSignal;
   heartbeatMs?: number;
+  /**
+   * Queue mode: the async run API works on the shared queue and stores (any node serves any run);
+   * the runtime given is then the queued one (createQueuedRuntime), so chat runs go to workers too.
+   */
+  queue?: QueueMode;
 }
 
 function runsDisabled(): never {
@@ -143,7 +150,9 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   app.post('/v1/chat/completions', createChatCompletionsHandler(handlerOptions));
   app.post('/v1/responses', createResponsesHandler(handlerOptions));
   const store = options.runtime.runs;
-  if (store) app.route('/v1', createResearchRoutes({ ...handlerOptions, store }));
+  if (options.queue)
+    app.route('/v1', createQueuedResearchRoutes({ ...handlerOptions, shared: options.queue }));
+  else if (store) app.route('/v1', createResearchRoutes({ ...handlerOptions, store }));
   else
     for (const path of ['/v1/research', '/v1/research/*', '/v1/runs', '/v1/runs/*'])
       app.all(path, runsDisabled);

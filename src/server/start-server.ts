@@ -7,6 +7,7 @@ import { closeChromium } from '../providers/browser/launch-chromium.js';
 import { describeNonPublicAddress } from '../providers/http/network-guard.js';
 import { searchProviderIds } from '../providers/search/search-registry.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
+import type { QueueMode } from '../scale/open-queue-mode.js';
 import type { LogLine } from './access-log.js';
 import { createServerApp } from './server-app.js';
 
@@ -15,6 +16,8 @@ export interface StartServerOptions {
   settings: ServerConfig;
   log: LogLine;
   heartbeatMs?: number;
+  /** Queue mode: runs go to the workers through the shared queue (server-app.ts). */
+  queue?: QueueMode;
 }
 
 export interface RunningServer {
@@ -42,6 +45,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     isDraining: () => draining,
     shutdownSignal: shutdown.signal,
     heartbeatMs: options.heartbeatMs,
+    queue: options.queue,
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const created = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, () =>

@@ -9,7 +9,7 @@ import {
 import { type FakeSearxngResult, startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { type FakeWebPage, startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { alwaysPassingEvaluation } from '../helpers/passing-evaluation.js';
-import { researchRoutes, researchWebPages } from '../helpers/research-fake-llm.js';
+import { researchRoutes, researchSearxngResults, researchWebPages } from '../helpers/research-fake-llm.js';
 import { type BuiltServer, serveBuiltCli } from '../helpers/serve-built-cli.js';
 
 /**
@@ -256,14 +256,7 @@ export async function startRealWorld(
 ): Promise<RealWorld> {
   const web = await startFakeWeb({ pages: options.research ? researchWebPages : realPages });
   const searxng = await startFakeSearxng({
-    results: options.research
-      ? {
-          'European heat pump sales': [
-            { url: `${web.url}/ehpa`, title: 'EHPA market report', content: 'Market data for Europe.' },
-            { url: `${web.url}/iea`, title: 'IEA heat pumps', content: 'An outlook for heat pumps.' },
-          ],
-        }
-      : searchResults(web.url),
+    results: options.research ? researchSearxngResults(web.url) : searchResults(web.url),
   });
   const hang = { answers: false };
   const llm = await startFakeOpenAi({

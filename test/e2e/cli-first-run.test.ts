@@ -252,6 +252,7 @@ describe('deepsearch doctor (built CLI)', () => {
       'ok    llm     ',
       'ok    context ',
       'ok    search  ',
+      'ok    browser ',
       'ok    reader  ',
       'ok    cache   ',
     ]);
@@ -259,6 +260,10 @@ describe('deepsearch doctor (built CLI)', () => {
     expect(lines[1]).toContain('model listed, JSON schema supported');
     expect(lines[2]).toContain('structured output: JSON schema');
     expect(lines[3]).toContain('searxng: 1 hit for "wikipedia"');
+    // The default reader (auto) uses Chromium for app shells when there is one.
+    expect(lines[4]).toMatch(
+      /browser {2}(Chromium \d+[\d.]* at \/\S+, starts headless; reads the pages scripts write|no Chromium: app shells are read without their scripts)/,
+    );
     const chat = llm.requests.find((request) => request.path === '/v1/chat/completions');
     expect(chat?.json).toMatchObject({ model: 'fake-model', response_format: { type: 'json_schema' } });
   });
@@ -283,7 +288,7 @@ describe('deepsearch doctor (built CLI)', () => {
     expect(run.stdout).toContain('one it serves: other-model');
     expect(run.stdout).toContain('no SearXNG instance configured');
     expect(run.stdout).toContain('npm rebuild better-sqlite3');
-    expect(run.stderr).toBe('deepsearch: error: 4 of 5 checks failed: see the fixes above\n');
+    expect(run.stderr).toBe('deepsearch: error: 4 of 6 checks failed: see the fixes above\n');
     expect(llm.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(0);
   });
 

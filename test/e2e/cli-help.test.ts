@@ -22,16 +22,16 @@ describe('help screens and usage errors (built CLI)', () => {
     expect(result.stderr).toBe('');
   });
 
-  it('ask --help lists the LLM roles ask calls and none of research or eval', async () => {
-    const { stdout } = await run('ask', '--help');
+  it('ask --help-all lists the LLM roles ask calls and none of research or eval', async () => {
+    const { stdout } = await run('ask', '--help-all');
     for (const role of ['agent', 'beast', 'evaluator', 'analyzer', 'rewriter'])
       expect(stdout).toContain(`--llm-${role}-model`);
     for (const role of ['planner', 'librarian', 'writer', 'judge'])
       expect(stdout).not.toContain(`--llm-${role}-`);
-    const research = (await run('research', '--help')).stdout;
+    const research = (await run('research', '--help-all')).stdout;
     for (const role of ['planner', 'librarian', 'writer', 'agent'])
       expect(research).toContain(`--llm-${role}-model`);
-    expect((await run('eval', '--help')).stdout).toContain('--llm-judge-model');
+    expect((await run('eval', '--help-all')).stdout).toContain('--llm-judge-model');
   });
 
   it("a typo points at the command's own help", async () => {

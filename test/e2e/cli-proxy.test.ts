@@ -7,9 +7,9 @@ import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-o
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { type RecordingProxy, startRecordingProxy } from '../../src/testing/recording-proxy.js';
-import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 import { serveBuiltCli } from '../helpers/serve-built-cli.js';
+import { tideAgentRoutes } from '../helpers/tide-agent-routes.js';
 import {
   createTestCertificate,
   startTlsFront,
@@ -57,33 +57,9 @@ async function track<T extends { close(): Promise<void> }>(started: Promise<T>):
   return server;
 }
 
-function reply(object: unknown) {
-  return { content: JSON.stringify(object), usage: { prompt_tokens: 100, completion_tokens: 20 } };
-}
-
 /** An LLM behind TLS that searches, reads the page and answers with a quote from it. */
 async function startLlm(): Promise<{ llm: FakeOpenAiServer; front: TlsFront }> {
-  const llm = await track(
-    startFakeOpenAi({
-      routes: {
-        agent_action: [
-          reply({ think: 'Search.', step: { action: 'search', search: { queries: ['Brest tides'] } } }),
-          reply({ think: 'Read.', step: { action: 'visit', visit: { targets: [`${web.url}/brest`] } } }),
-          reply({
-            think: 'Found.',
-            step: {
-              action: 'answer',
-              answer: {
-                text: 'High tide at Brest is at 12:04 today[^1].',
-                references: [{ url: `${web.url}/brest`, quote: 'High tide at Brest is at 12:04 today' }],
-              },
-            },
-          }),
-        ],
-        ...passingEvaluation(reply),
-      },
-    }),
-  );
+  const llm = await track(startFakeOpenAi({ routes: tideAgentRoutes(`${web.url}/brest`) }));
   const front = await track(startTlsFront({ certificate, targetUrl: llm.url }));
   return { llm, front };
 }
@@ -270,7 +246,9 @@ describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () =>
         new RegExp(`FAIL {2}${check} +cannot reach the proxy ${down}/ \\(set by --proxy\\)`),
       );
     }
-  });
+    // Three doctor runs, each starting Chromium for the default reader's browser line: seconds apiece
+    // on a busy machine.
+  }, 90_000);
 
   it("the server's outbound calls go through the same proxy", async () => {
     const { llm, front } = await startLlm();

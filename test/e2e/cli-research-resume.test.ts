@@ -15,6 +15,7 @@ import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import {
   researchPlanReply,
   researchRoutes,
+  researchSearxngResults,
   researchTopic,
   researchWebPages,
 } from '../helpers/research-fake-llm.js';
@@ -36,12 +37,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'deepsearch-research-resume-'));
   web = await startFakeWeb({ pages: researchWebPages });
   searxng = await startFakeSearxng({
-    results: {
-      'European heat pump sales': [
-        { url: `${web.url}/ehpa`, title: 'EHPA market report', content: 'Market data for Europe.' },
-        { url: `${web.url}/iea`, title: 'IEA heat pumps', content: 'An outlook for heat pumps.' },
-      ],
-    },
+    results: researchSearxngResults(web.url),
   });
 });
 

@@ -10,6 +10,7 @@ import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import {
   researchPlanReply,
   researchRoutes,
+  researchSearxngResults,
   researchTopic,
   researchWebPages,
 } from '../helpers/research-fake-llm.js';
@@ -24,10 +25,7 @@ let web: FakeHttpServer;
 let searxng: FakeHttpServer;
 beforeAll(async () => {
   web = await startFakeWeb({ pages: researchWebPages });
-  const hits = [
-    { url: `${web.url}/ehpa`, title: 'EHPA market report', content: 'Market data for Europe.' },
-    { url: `${web.url}/iea`, title: 'IEA heat pumps', content: 'An outlook for heat pumps.' },
-  ];
+  const hits = researchSearxngResults(web.url)['European heat pump sales'];
   searxng = await startFakeSearxng({ results: (query) => (query.includes('heat pump') ? hits : []) });
 });
 afterAll(async () => {

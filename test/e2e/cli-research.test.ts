@@ -7,7 +7,12 @@ import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-o
 import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { heatPumpTexts } from '../helpers/heat-pump-world.js';
-import { researchRoutes, researchTopic, researchWebPages } from '../helpers/research-fake-llm.js';
+import {
+  researchRoutes,
+  researchSearxngResults,
+  researchTopic,
+  researchWebPages,
+} from '../helpers/research-fake-llm.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 let web: FakeHttpServer;
@@ -18,12 +23,7 @@ let dir: string;
 beforeAll(async () => {
   web = await startFakeWeb({ pages: researchWebPages });
   searxng = await startFakeSearxng({
-    results: {
-      'European heat pump sales': [
-        { url: `${web.url}/ehpa`, title: 'EHPA market report', content: 'Market data for Europe.' },
-        { url: `${web.url}/iea`, title: 'IEA heat pumps', content: 'An outlook for heat pumps.' },
-      ],
-    },
+    results: researchSearxngResults(web.url),
   });
   llm = await startFakeOpenAi({ routes: researchRoutes(web.url) });
   dir = await mkdtemp(join(tmpdir(), 'deepsearch-research-'));

@@ -292,13 +292,24 @@ describe('hostile pages and documents (built CLI and server)', () => {
         }
         expect(health.answered).toBeGreaterThan(10);
         expect(health.slowestMs).toBeLessThan(1000);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        const after = await treeBytes();
+        // "Comes back" is given time: the server's heap is reclaimed by V8's idle collections over
+        // the seconds after the run, not at once; the bound itself stays 100 MB.
+        const grownBy = (now: { server: number; children: number }) => ({
+          server: now.server - before.server,
+          tree: now.server + now.children - (before.server + before.children),
+        });
+        let after = await treeBytes();
+        await expect
+          .poll(
+            async () => {
+              after = await treeBytes();
+              const grown = grownBy(after);
+              return Math.max(grown.server, grown.tree);
+            },
+            { timeout: 20_000, interval: 1_000 },
+          )
+          .toBeLessThan(100 * 1024 * 1024);
         console.log('memory (MB) before', mb(before), 'after', mb(after));
-        expect(after.server - before.server).toBeLessThan(100 * 1024 * 1024);
-        expect(after.server + after.children - (before.server + before.children)).toBeLessThan(
-          100 * 1024 * 1024,
-        );
       },
       120_000,
     );

@@ -36,6 +36,16 @@ export function researchSearchAndReader(webUrl: string) {
   return { search, reader };
 }
 
+/** The fake SearXNG's answers in the heat pump world: its one search finds both pages under `webUrl`. */
+export function researchSearxngResults(webUrl: string) {
+  return {
+    'European heat pump sales': [
+      { url: `${webUrl}/ehpa`, title: 'EHPA market report', content: 'Market data for Europe.' },
+      { url: `${webUrl}/iea`, title: 'IEA heat pumps', content: 'An outlook for heat pumps.' },
+    ],
+  };
+}
+
 export const researchTopic = 'How did European heat pump sales change after 2022?';
 
 export const researchPlanReply = {

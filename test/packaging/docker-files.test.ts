@@ -104,6 +104,19 @@ describe('Dockerfile', () => {
     expect(finalStage.find((step) => step.keyword === 'ENV')?.args).toContain('DEEPSEARCH_HOST=0.0.0.0');
   });
 
+  it('adds Chromium (the browser reader, PDF export) only when built with WITH_CHROMIUM=1, as root', () => {
+    const argument = finalStage.findIndex(
+      (step) => step.keyword === 'ARG' && step.args === 'WITH_CHROMIUM=0',
+    );
+    const install = finalStage.findIndex((step) => step.keyword === 'RUN' && step.args.includes('chromium'));
+    const user = finalStage.findIndex((step) => step.keyword === 'USER');
+    expect(argument).toBeGreaterThanOrEqual(0);
+    expect(finalStage[install]?.args).toMatch(
+      /^if \[ "\$WITH_CHROMIUM" = 1 \]; then .*apt-get install -y --no-install-recommends chromium .*; fi$/,
+    );
+    expect(argument < install && install < user).toBe(true);
+  });
+
   it('copies only files that exist and that the build context holds', () => {
     const context = new Set(buildContext().map((file) => file.path));
     const copies = instructions.filter((step) => step.keyword === 'COPY' && !step.args.startsWith('--from'));

@@ -16,19 +16,20 @@ import { researchRoutes, researchTopic, researchWebPages } from '../helpers/rese
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The first ```ts block of the README after `marker`: what users copy. */
-function readmeExample(marker: string): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const at = readme.indexOf(marker);
-  const match = at < 0 ? null : /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
-  if (!match) throw new Error(`README.md: no \`\`\`ts block after "${marker}"`);
+/** The first ```ts block of a document (README.md, docs/library.md) after `marker`: what users copy. */
+function documentedExample(file: string, marker: string): string {
+  const text = readFileSync(join(root, file), 'utf8');
+  const at = text.indexOf(marker);
+  const match = at < 0 ? null : /```ts\n([\s\S]*?)```/.exec(text.slice(at));
+  if (!match) throw new Error(`${file}: no \`\`\`ts block after "${marker}"`);
   return match[1]!;
 }
 
-/** The deep search example opening "Use as a library". */
-const readmeLibraryExample = () => readmeExample('## Use as a library');
-/** The research example that follows the paragraph on `research(topic, options)`. */
-const readmeResearchExample = () => readmeExample('`research(topic, options)` is the same for research mode');
+/** The deep search example of the README's "Use as a library". */
+const readmeLibraryExample = () => documentedExample('README.md', '## Use as a library');
+/** The research example of docs/library.md, after the paragraph on `research(topic, options)`. */
+const libraryResearchExample = () =>
+  documentedExample('docs/library.md', '`research(topic, options)` is the same for research mode');
 
 /**
  * The package as users get it: the tarball `npm pack` makes (from the build `npm test` has just
@@ -128,9 +129,9 @@ describe('the packed package as a library', () => {
     llm.assertConsumed();
   }, 90_000);
 
-  it("runs the README's research example: persona lines as they happen, then a report with verified references", async () => {
-    const example = readmeResearchExample();
-    // The fake model's plan and pages are about this topic: the README's example asks it.
+  it("runs docs/library.md's research example: persona lines as they happen, then a report with verified references", async () => {
+    const example = libraryResearchExample();
+    // The fake model's plan and pages are about this topic: the documented example asks it.
     expect(example).toContain(researchTopic);
     writeFileSync(join(app, 'research-example.mjs'), example);
     const { stdout, stderr } = await run(process.execPath, ['research-example.mjs'], {
@@ -170,7 +171,7 @@ describe('the packed package as a library', () => {
 
   it('type-checks the example and typed uses of the API with tsc against the installed package', async () => {
     writeFileSync(join(app, 'example.ts'), readmeLibraryExample());
-    writeFileSync(join(app, 'research-example.ts'), readmeResearchExample());
+    writeFileSync(join(app, 'research-example.ts'), libraryResearchExample());
     writeFileSync(
       join(app, 'typed.ts'),
       `import {

@@ -208,7 +208,7 @@ describe('GET /v1/research/{id}/report', () => {
   }, 60_000);
 
   it('without Chromium, PDF is not offered and refused with what to do; a deep search has no report', async () => {
-    const api = await start({ server: { port: 0, chromiumPath: '/nonexistent/chromium' } });
+    const api = await start({ server: { port: 0 }, reader: { chromiumPath: '/nonexistent/chromium' } });
     const created = await api.json('/research', { body: { question: researchTopic, mode: 'research' } });
     const done = await api.finished(created.body.id);
     expect(done.report_formats).toEqual(['md', 'html', 'json']);

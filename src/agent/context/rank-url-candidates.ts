@@ -9,7 +9,8 @@ export const maxUrlListEntries = 30;
 const reportedEntries = 10;
 
 /**
- * The unread URLs ranked for this step's question (seed 001). With a rerank service, the best
+ * The unread URLs ranked for this step's question (the signals of
+ * https://jina.ai/news/snippet-selection-and-url-ranking-in-deepsearch-deepresearch/). With a rerank service, the best
  * candidates by the other signals are reranked, awaited here before the prompt is built; each
  * question-URL pair is sent once. URLs written in the question are not ranked: they go first.
  * The ranking, with each weight's reasons, is reported as a `url-ranking` event.

@@ -33,7 +33,8 @@ export async function prepareQuestionVector(context: RunContext, question: strin
   }
 }
 
-/** With an embedding service, embeds a new page's chunks (task `passage`, late chunking; seed 001). */
+/** With an embedding service, embeds a new page's chunks (task `passage`, late chunking:
+ * each chunk's vector sees the page around it). */
 export async function embedPageChunks(context: RunContext, page: StoredPage): Promise<void> {
   if (context.embedding.builtin) return;
   const chunks = context.state.pages.chunksOf(page);

@@ -51,7 +51,8 @@ export async function chooseCriteria(context: RunContext, question: string): Pro
 }
 
 /**
- * Judges the answer one criterion at a time, stopping at the first failure (seed 000). A judge
+ * Judges the answer one criterion at a time, stopping at the first failure (as in
+ * https://jina.ai/news/a-practical-guide-to-implementing-deepsearch-deepresearch/). A judge
  * whose reply cannot be parsed is skipped with a warning rather than failing a good answer.
  */
 export async function evaluateAnswer(

@@ -2,7 +2,7 @@ import { fenceUntrusted } from '../context/fence-untrusted.js';
 import type { EvaluationCriterion } from '../evaluation/criteria.js';
 
 /**
- * One prompt per criterion, judged one at a time (seed 000): a judge with one job is more
+ * One prompt per criterion, judged one at a time (https://jina.ai/news/a-practical-guide-to-implementing-deepsearch-deepresearch/): a judge with one job is more
  * reliable than one judging everything at once.
  */
 const criterionInstructions: Record<EvaluationCriterion, string> = {

@@ -23,7 +23,7 @@ export interface StoredPage {
 
 interface PageIndexes {
   selector: SnippetSelector;
-  /** Chunk embeddings from an embedding service (seed 001), when one is configured. */
+  /** Chunk embeddings from an embedding service, when one is configured. */
   vectors?: Array<Float32Array | undefined>;
   folded?: FoldedText;
 }

@@ -22,7 +22,8 @@ function isArithmetic(text: string): boolean {
   return /\d/.test(stripped) && /[+\-*/×÷^%]/.test(stripped) && arithmetic.test(stripped);
 }
 
-// Short social messages in the languages the seeds use; a greeting with a real question is not one.
+// Short social messages in English, French, Spanish, Portuguese, Russian, German and Italian;
+// a greeting with a real question is not one.
 const greeting =
   /^(hi|hello|hey|good (morning|afternoon|evening)|thanks|thank you|bonjour|salut|merci|hola|gracias|olá|ola|obrigad[oa]|привет|здравствуйте|спасибо|hallo|danke|ciao|grazie)\b[\s\p{P}]*(there|everyone|all)?[\s\p{P}]*$/u;
 

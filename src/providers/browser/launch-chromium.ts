@@ -18,7 +18,10 @@ const defaultPaths = [
 
 /**
  * Headless, no sandbox (it runs as the server's user, often root in a container), and nothing
- * the browser would fetch on its own (updates, sync, field trials, QUIC probes).
+ * the browser would fetch on its own (updates, sync, field trials, QUIC probes). The browser
+ * reader sends pages' requests through its guard proxy; two paths would go around any proxy, so
+ * they are shut: Chromium's own DNS (every name fails here; proxied requests never resolve
+ * locally) and WebRTC's UDP (STUN, mDNS), which is only allowed through a proxy, i.e. never.
  */
 export const chromiumFlags = [
   '--headless',
@@ -29,6 +32,8 @@ export const chromiumFlags = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 export type ChromiumStatus =
@@ -36,8 +41,9 @@ export type ChromiumStatus =
   | { available: false; reason: string };
 
 /**
- * The executable to run: the configured path (`server.chromiumPath`, DEEPSEARCH_CHROMIUM_PATH; a page reader that needs a browser can pass its own)
- * when set, which must then exist; else the first usual path that does.
+ * The executable to run: the configured path (`reader.chromiumPath`, DEEPSEARCH_CHROMIUM_PATH,
+ * --chromium-path; the browser reader and PDF export share it) when set, which must then exist;
+ * else the first usual path that does.
  */
 export function findChromium(configured: string | undefined): ChromiumStatus {
   if (configured) {

@@ -94,6 +94,17 @@ describe('createCachedReader', () => {
     expect(fake.calls).toHaveLength(2);
   });
 
+  it('does not keep an app shell read without its scripts: a browser may render it next time', async () => {
+    const shell = 'https://app.example/';
+    const fake = createFakeReader({
+      [shell]: '<html><body><div id="root"></div><script src="/app.js"></script></body></html>',
+    });
+    const reader = createCachedReader({ reader: fake, cache, ttlSeconds: 60 });
+    expect((await reader.read(shell)).emptyShell).toBe(true);
+    await reader.read(shell);
+    expect(fake.calls).toEqual([shell, shell]);
+  });
+
   it('reads local sources (file:, kb:) fresh every time: only network pages are cached', async () => {
     const local = 'file:///notes/tides.html';
     const fake = createFakeReader({ [local]: html, 'kb:notes/tides': html });

@@ -65,7 +65,8 @@ export interface CachedReaderOptions {
 
 /**
  * The same reader, answering a URL it read before from the cache while the entry is fresh.
- * Failed reads are not kept: the page may be back the next time. Only network sources are cached:
+ * Failed reads are not kept, nor app shells read without their scripts: the page may be back, or
+ * rendered, the next time. Only network sources are cached:
  * a local file or knowledge-base entry is read fresh each time (it is cheap and may have changed).
  */
 export function createCachedReader(options: CachedReaderOptions): PageReader {
@@ -80,7 +81,8 @@ export function createCachedReader(options: CachedReaderOptions): PageReader {
       const cached = cache.get('page', key);
       if (isPage(cached)) return cached;
       const page = await reader.read(url, readOptions);
-      cache.set('page', key, page, options.ttlSeconds);
+      // An app shell read without its scripts (no browser, or it failed) may render the next time.
+      if (!page.emptyShell) cache.set('page', key, page, options.ttlSeconds);
       return page;
     },
   };

@@ -13,7 +13,10 @@ const jinaTasks: Readonly<Record<EmbeddingTask, string>> = {
 // Late chunking embeds the whole request as one document: keep it within the model's window.
 const lateChunkingMaxChars = 24_000;
 
-/** Jina Embeddings (POST /v1/embeddings) with `task` and `late_chunking`, as seed 001 uses them. */
+/**
+ * Jina Embeddings (POST /v1/embeddings) with `task` and `late_chunking`, as Jina's snippet selection
+ * uses them: https://jina.ai/news/snippet-selection-and-url-ranking-in-deepsearch-deepresearch/
+ */
 export function createJinaEmbedding(settings: EmbeddingServiceSettings = {}): EmbeddingProvider {
   const model = settings.model ?? 'jina-embeddings-v3';
   const keyHint = settings.keyHint ?? 'JINA_API_KEY';

@@ -6,16 +6,31 @@ import { startFakeHttpServer } from '../../testing/fake-http-server.js';
 import { createPageReader, readerProviderIds } from './reader-registry.js';
 
 describe('createPageReader', () => {
-  it('makes the builtin reader by default and the Jina reader for --reader jina', () => {
-    expect(createPageReader(loadConfig({}).reader).id).toBe('builtin');
-    expect(createPageReader(loadConfig({ flags: { reader: 'jina' } }).reader).id).toBe('jina');
-    expect(readerProviderIds).toEqual(['builtin', 'jina']);
+  it('makes the auto reader by default, and the builtin, browser or Jina reader when asked', () => {
+    expect(createPageReader(loadConfig({}).reader).id).toBe('auto');
+    for (const id of ['builtin', 'browser', 'jina']) {
+      expect(createPageReader(loadConfig({ flags: { reader: id } }).reader).id).toBe(id);
+    }
+    expect(readerProviderIds).toEqual(['auto', 'builtin', 'browser', 'jina']);
+  });
+
+  it('says what to install when --reader browser finds no Chromium, at the first read', async () => {
+    const config = loadConfig({
+      flags: { reader: 'browser' },
+      env: { DEEPSEARCH_CHROMIUM_PATH: '/nowhere/chromium' },
+    });
+    // An address literal: nothing to resolve, and nothing is sent, since no browser starts.
+    await expect(createPageReader(config.reader).read('http://93.184.216.34/')).rejects.toMatchObject({
+      name: 'ConfigError',
+      code: 'chromium_missing',
+      message: 'Chromium is not at /nowhere/chromium (DEEPSEARCH_CHROMIUM_PATH): install it or fix the path',
+    });
   });
 
   it('names the readers that exist when asked for one that does not', () => {
     const make = () => createPageReader(loadConfig({ env: { DEEPSEARCH_READER: 'firecrawl' } }).reader);
     expect(make).toThrow(ConfigError);
-    expect(make).toThrow("unknown reader 'firecrawl' (available: builtin, jina)");
+    expect(make).toThrow("unknown reader 'firecrawl' (available: auto, builtin, browser, jina)");
   });
 
   it('reads JINA_API_KEY into the Jina settings, sends it, and keeps it out of --debug output', async () => {

@@ -1,9 +1,10 @@
 import type { ReaderConfig } from '../../config/config-schema.js';
 import type { ProxySettings } from '../../config/proxy-settings.js';
 import { ConfigError } from '../../errors/index.js';
+import { findChromium } from '../browser/launch-chromium.js';
 import { createOutboundFetch } from '../http/outbound-fetch.js';
 import type { PageReader } from '../spec/page-reader.js';
-import type { BuiltinReaderSettings } from './builtin/builtin-reader.js';
+import { createAutoReader } from './browser/auto-reader.js';
 import type { ContentExtractor } from './extraction/content-extractor.js';
 import { createFileReader } from './file/file-reader.js';
 import { createJinaReader } from './jina/jina-reader.js';
@@ -22,18 +23,15 @@ export interface PageReaderDependencies {
 export type PageReaderSettings = ReaderConfig & PageReaderDependencies;
 
 const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageReader>> = {
-  builtin: (settings) =>
-    createBuiltinReaderOnFirstRead({
-      fetch: settings.fetch,
-      timeoutMs: settings.timeoutSeconds * 1000,
-      maxBytes: settings.maxBytes,
-      maxRedirects: settings.maxRedirects,
-      allowPrivateNetwork: settings.allowPrivateNetwork,
-      userAgent: settings.userAgent,
-      respectRobotsTxt: settings.respectRobotsTxt,
-      extractor: settings.extractor,
-      proxy: settings.proxy,
-    }),
+  auto: (settings) => {
+    const builtin = builtinReader(settings);
+    // A browser does its own networking: with the caller's fetch in place of ours (tests, a
+    // library user's), app shells are read as they are rather than fetched around that fetch.
+    const withBrowser = findChromium(settings.chromiumPath).available && !settings.fetch;
+    return createAutoReader({ builtin, browser: withBrowser ? browserReader(settings, builtin) : undefined });
+  },
+  builtin: (settings) => builtinReader(settings),
+  browser: (settings) => browserReader(settings, builtinReader(settings)),
   jina: (settings) =>
     createJinaReader({
       apiKey: settings.jina.apiKey,
@@ -44,27 +42,63 @@ const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageRea
     }),
 };
 
+/** What the builtin and browser readers take alike from reader.*, the proxy settings and the runtime. */
+function webReaderSettings(settings: PageReaderSettings) {
+  return {
+    extractor: settings.extractor,
+    timeoutMs: settings.timeoutSeconds * 1000,
+    maxBytes: settings.maxBytes,
+    maxRedirects: settings.maxRedirects,
+    allowPrivateNetwork: settings.allowPrivateNetwork,
+    userAgent: settings.userAgent,
+    respectRobotsTxt: settings.respectRobotsTxt,
+    proxy: settings.proxy,
+  };
+}
+
+function builtinReader(settings: PageReaderSettings): PageReader {
+  return loadOnFirstRead('builtin', () =>
+    import('./builtin/builtin-reader.js').then(({ createBuiltinReader }) =>
+      createBuiltinReader({ ...webReaderSettings(settings), fetch: settings.fetch }),
+    ),
+  );
+}
+
+/** Chromium is looked for now and launched on the first read; without one, that read says what to install. */
+function browserReader(settings: PageReaderSettings, documents: PageReader): PageReader {
+  return loadOnFirstRead('browser', () =>
+    import('./browser/browser-reader.js').then(({ createBrowserReader }) =>
+      createBrowserReader({
+        ...webReaderSettings(settings),
+        chromium: findChromium(settings.chromiumPath),
+        documents,
+      }),
+    ),
+  );
+}
+
 /**
- * The builtin reader brings undici, linkedom, Readability and Turndown; it loads on the first read,
- * so a runtime that only searches (deepsearch search) never loads them.
+ * A reader whose module loads on its first read: the builtin reader brings undici, linkedom,
+ * Readability and Turndown, the browser reader Playwright, so a runtime that only searches
+ * (deepsearch search) never loads them.
  */
-function createBuiltinReaderOnFirstRead(settings: BuiltinReaderSettings): PageReader {
+function loadOnFirstRead(id: string, create: () => Promise<PageReader>): PageReader {
   let reader: Promise<PageReader> | undefined;
   const load = () => {
-    reader ??= import('./builtin/builtin-reader.js').then(({ createBuiltinReader }) =>
-      createBuiltinReader(settings),
-    );
+    reader ??= create();
     return reader;
   };
   return {
-    id: 'builtin',
+    id,
     freeToPrefetch: true,
     read: (url, options) => load().then((loaded) => loaded.read(url, options)),
     prepare: () =>
-      load().then(
-        (loaded) => loaded.prepare?.(),
-        () => undefined,
-      ),
+      load()
+        .then((loaded) => loaded.prepare?.())
+        .then(
+          () => undefined,
+          () => undefined,
+        ),
   };
 }
 

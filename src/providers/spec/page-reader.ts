@@ -25,6 +25,11 @@ export interface Page {
    * or a short text asking to subscribe). Its text may still hold a fact or two.
    */
   paywalled?: boolean;
+  /**
+   * The HTML is an app shell whose text a script writes (little text, and an empty mount point, a
+   * <noscript> asking for JavaScript, or nothing but scripts): a browser would see more.
+   */
+  emptyShell?: boolean;
 }
 
 export interface ReadOptions {

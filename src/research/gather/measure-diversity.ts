@@ -14,7 +14,7 @@ export interface Diversity {
 }
 
 /**
- * Information diversity of a hop (seed 004): how unlike what was already known the newly read
+ * Information diversity of a hop: how unlike what was already known the newly read
  * chunks are, as 1 − the mean of each new chunk's highest similarity to a known chunk. Uses the
  * embedding provider; when it cannot embed (a failed batch) the similarity is lexical (Jaccard of
  * terms). A hop that read nothing new has diversity 0.

@@ -36,7 +36,7 @@ export interface GatherRun {
 }
 
 /**
- * One section's hops (seed 004): a deep search of its questions, then the librarian's check of
+ * One section's hops: a deep search of its questions, then the librarian's check of
  * what the text read so far covers; while items are missing and hops and budget remain, the next
  * hop searches questions generated for the gaps, at the temperature the stagnation control sets.
  */

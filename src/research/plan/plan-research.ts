@@ -59,7 +59,7 @@ export async function planResearch(research: ResearchContext, topic: string): Pr
     prompt: `<topic>\n${topic}\n</topic>`,
     schema: planSchema,
     schemaName: 'research_plan',
-    // Planning wants precision, not variety (seed 004's temperature_for_planning).
+    // Planning wants precision, not variety: an outline that changes from run to run helps no one.
     temperature: research.task.config.research.planningTemperature,
   });
   const sections = object.sections.map((section, index) => ({

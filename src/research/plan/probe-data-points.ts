@@ -50,7 +50,7 @@ export const verificationSchema = z.object({
 });
 
 /**
- * Runs the data points' strategies (seed 004): ask-llm asks the model directly (temperature 0);
+ * Runs the data points' strategies: ask-llm asks the model directly (temperature 0);
  * entity-overview gets an overview of the core entity (low temperature) and extracts the
  * attributes from it (temperature 0). Every proposed fact then gets a targeted verification
  * query; the section's first hop searches it and the librarian records whether what was read

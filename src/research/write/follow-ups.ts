@@ -9,7 +9,7 @@ export const followUpsSchema = z.object({
 
 const system = `Suggest 3 to 5 follow-up questions a reader of this report would ask next: what it leaves open, what would deepen it, what it could not establish. Each one precise and answerable by research, none already answered by the report.`;
 
-/** 3 to 5 follow-up questions at the end of the report (seed 004's follow-ups node). */
+/** 3 to 5 follow-up questions at the end of the report: what a reader would ask next. */
 export async function suggestFollowUps(
   research: ResearchContext,
   title: string,

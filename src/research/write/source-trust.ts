@@ -11,7 +11,7 @@ const userContent =
   /(^|\.)(medium\.com|blogspot\.com|wordpress\.com|substack\.com|reddit\.com|quora\.com|tumblr\.com|facebook\.com|x\.com|twitter\.com|tiktok\.com)$/;
 
 /**
- * An offline guess at a source's trust from its URL alone (seed 004's URL heuristics): HTTPS,
+ * An offline guess at a source's trust from its URL alone (no network, so it costs nothing per source): HTTPS,
  * institutional and reference hosts up, user-generated content down. Used when no profile knows
  * the host.
  */

@@ -52,7 +52,7 @@ export interface WriteOptions {
 }
 
 /**
- * Writes the report from the evidence (seed 004's Synthesizer): sections in parallel, each from
+ * Writes the report from the evidence (the Synthesizer persona): sections in parallel, each from
  * its own evidence with the same evidence share; a coherence pass with the summary; a
  * fact-check that verifies, revises or removes unsupported claims; one review that may send
  * sections back; contradictions between sources; follow-up questions. Every footnote indexes a

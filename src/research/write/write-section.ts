@@ -6,7 +6,7 @@ import type { ResearchContext } from '../research-context.js';
 import { citeSources } from './cite-sources.js';
 import { formatSources, sectionSources, untrustedRule } from './section-sources.js';
 
-/** Synthesis and its revisions favour precision over variety (seed 004). */
+/** Synthesis and its revisions favour precision over variety: the same evidence, the same report. */
 export const synthesisTemperature = 0.2;
 
 /**

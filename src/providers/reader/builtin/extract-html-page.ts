@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import type { Page } from '../../spec/page-reader.js';
+import { looksLikeAppShell, readAppShellMarkers } from './app-shell.js';
 import { completeHtmlDocument } from './complete-html-document.js';
 import { extractMainContent } from './extract-main-content.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
@@ -22,6 +23,7 @@ export function extractHtmlPage(
   const { document } = parseHTML(completeHtmlDocument(html));
   const links = collectPageLinks(document, url);
   const metadata = readPageMetadata(document);
+  const shell = readAppShellMarkers(document as unknown as Document);
   const content = extractMainContent(document as unknown as Document, { url, pageTypes: metadata.pageTypes });
   return {
     title: content.title || metadata.title || titleFromUrl(url),
@@ -32,6 +34,7 @@ export function extractHtmlPage(
     publishedAt: metadata.publishedAt,
     modifiedAt: metadata.modifiedAt,
     ...(showsPaywall(content.text, metadata.accessibleForFree) ? { paywalled: true } : {}),
+    ...(looksLikeAppShell(shell, content.text) ? { emptyShell: true } : {}),
   };
 }
 

@@ -38,7 +38,8 @@ const labelledDate = new RegExp(
 const scannedChars = 5000;
 
 /**
- * Dates a page shows rather than declares (seed 001: visible dates and CMS habits): <time>
+ * Dates a page shows rather than declares (visible dates and CMS habits, as in
+ * https://jina.ai/news/snippet-selection-and-url-ranking-in-deepsearch-deepresearch/): <time>
  * elements of the usual themes, then "Published March 5, 2024" / "Last updated: 2024-03-05" in the
  * first part of the text. Used only when meta tags and JSON-LD give none.
  */

@@ -1,0 +1,164 @@
+// npm run bench:distributed — queue mode's throughput with 1, 2 and 3 workers, against the same jobs
+// run in-process by one `deepsearch serve`. Real processes (the built CLI): one API node, N
+// `deepsearch worker`s, a throwaway Redis and Postgres, the fake LLM (fixed latency), SearXNG and
+// web of bench:server, all on 127.0.0.1. Each configuration gets BENCH_JOBS deep searches and
+// BENCH_RESEARCH_JOBS research runs posted at once; every job is followed on its SSE events to
+// `done` and its events compared with the stored ones (none lost, none twice). CPU/job is the CPU
+// time of every process of the configuration (API node and workers), summed, per job.
+// Options: BENCH_WORKERS=1,2,3 BENCH_JOBS=200 BENCH_RESEARCH_JOBS=20 BENCH_WORKER_CONCURRENCY=20
+// BENCH_LATENCY_MS=500
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { hasPostgres, hasRedis, startPostgres, startRedis } from '../test/helpers/scale-services.ts';
+import { oneJob } from './server-async-bench.mjs';
+import { cpuMs, ms, percentile, startBenchWorld, startServer, stopServer } from './server-bench-world.mjs';
+
+const workerCounts = (process.env.BENCH_WORKERS ?? '1,2,3').split(',').filter(Boolean).map(Number);
+const searchJobs = Number(process.env.BENCH_JOBS ?? 200);
+const researchJobs = Number(process.env.BENCH_RESEARCH_JOBS ?? 20);
+const concurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 20);
+const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 500);
+const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+
+if (!hasRedis() || !hasPostgres()) {
+  console.error(
+    'bench:distributed needs redis-server and postgresql installed (apt-get install redis-server postgresql)',
+  );
+  process.exit(1);
+}
+const world = await startBenchWorld({ latencyMs });
+const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+const dataDir = mkdtempSync(join(tmpdir(), 'deepsearch-bench-distributed-'));
+const worldEnv = {
+  PATH: process.env.PATH ?? '',
+  DEEPSEARCH_LLM_BASE_URL: `${world.llm.url}/v1`,
+  DEEPSEARCH_LLM_MODEL: 'fake-model',
+  DEEPSEARCH_LLM_MAX_RETRIES: '0',
+  DEEPSEARCH_SEARXNG_URL: world.searxng.url,
+  DEEPSEARCH_ALLOW_PRIVATE_NETWORK: 'true',
+  XDG_DATA_HOME: dataDir,
+};
+
+function startWorker(env) {
+  const child = spawn(process.execPath, [cliPath, 'worker', '--concurrency', String(concurrency)], {
+    env: { ...worldEnv, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      if (stderr.includes('worker taking jobs')) resolve(child);
+    });
+    child.once('exit', () => reject(new Error(`worker exited: ${stderr}`)));
+  });
+}
+
+/** Posts every job at once, follows each to its end; the numbers of one configuration. */
+async function runJobs(url, pids, label) {
+  await oneJob(url, { mode: 'search', id: `${label}-warmup`, reconnects: 0, latencyMs });
+  const cpuBefore = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const started = performance.now();
+  const specs = [
+    ...Array.from({ length: searchJobs }, (_, index) => ({ mode: 'search', id: `${label}-s${index}` })),
+    ...Array.from({ length: researchJobs }, (_, index) => ({ mode: 'research', id: `${label}-r${index}` })),
+  ];
+  const jobs = await Promise.all(
+    specs.map((spec, index) =>
+      oneJob(url, { ...spec, reconnects: index % 20 === 0 ? 2 : 0, latencyMs }).catch((error) => ({
+        error: error.message,
+      })),
+    ),
+  );
+  const wallSeconds = (performance.now() - started) / 1000;
+  const cpuPerJob = (pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore) / jobs.length;
+  const done = jobs.filter((job) => job.status === 'completed');
+  const pair = (key) =>
+    `${ms(
+      percentile(
+        done.map((job) => job[key]),
+        50,
+      ),
+    )}/${ms(
+      percentile(
+        done.map((job) => job[key]),
+        95,
+      ),
+    )}`;
+  const lost = jobs.reduce((sum, job) => sum + (job.lost ?? 0), 0);
+  const duplicated = jobs.reduce((sum, job) => sum + (job.duplicated ?? 0), 0);
+  const errors = jobs.filter((job) => job.error || job.rejected || job.status !== 'completed');
+  console.log(
+    [
+      label.padEnd(12),
+      String(jobs.length).padStart(5),
+      String(done.length).padStart(5),
+      String(errors.length).padStart(6),
+      (done.length / wallSeconds).toFixed(2).padStart(7),
+      pair('submitMs').padStart(16),
+      pair('firstEventMs').padStart(18),
+      pair('doneMs').padStart(18),
+      ms(cpuPerJob).padStart(9),
+      `${lost}/${duplicated}`.padStart(9),
+    ].join(' '),
+  );
+  if (errors.length > 0) console.log(`  first error: ${errors[0].error ?? errors[0].status ?? 'refused'}`);
+  return { jobsPerSecond: done.length / wallSeconds, cpuPerJob };
+}
+
+console.log(
+  `${searchJobs} deep searches + ${researchJobs} research runs posted at once; fake LLM ${latencyMs} ms per call; workers --concurrency ${concurrency}`,
+);
+console.log(
+  'setup         jobs  done  errors  jobs/s  submit p50/p95  first ev p50/p95  done p50/p95    CPU/job  lost/dup',
+);
+const results = {};
+try {
+  // The reference: one process runs every job, as many at once as a worker of each configuration.
+  const local = await startServer({
+    llmUrl: world.llm.url,
+    searxngUrl: world.searxng.url,
+    args: ['--max-concurrent', String(concurrency), '--max-queue', '1000'],
+    env: { XDG_DATA_HOME: dataDir, DEEPSEARCH_RUNS_FILE: join(dataDir, 'in-process.sqlite') },
+  });
+  results.inProcess = await runJobs(local.url, [local.child.pid], 'in-process');
+  await stopServer(local.child);
+  for (const count of workerCounts) {
+    const flush = new Redis(redis.url);
+    await flush.flushall();
+    flush.disconnect();
+    const env = {
+      DEEPSEARCH_REDIS_URL: redis.url,
+      DEEPSEARCH_DATABASE_URL: await postgres.createDatabase(),
+      DEEPSEARCH_QUEUE_MAX: '1000',
+    };
+    const api = await startServer({
+      llmUrl: world.llm.url,
+      searxngUrl: world.searxng.url,
+      env: { XDG_DATA_HOME: dataDir, ...env },
+    });
+    const workers = await Promise.all(Array.from({ length: count }, () => startWorker(env)));
+    results[count] = await runJobs(
+      api.url,
+      [api.child.pid, ...workers.map((worker) => worker.pid)],
+      `${count} worker${count > 1 ? 's' : ''}`,
+    );
+    await Promise.all([stopServer(api.child), ...workers.map((worker) => stopServer(worker))]);
+  }
+  const one = results[1];
+  for (const count of workerCounts.filter((count) => count > 1 && one))
+    console.log(
+      `${count} workers: ${(results[count].jobsPerSecond / one.jobsPerSecond).toFixed(2)}× the throughput of 1`,
+    );
+  if (one)
+    console.log(
+      `CPU/job with 1 worker: ${((one.cpuPerJob / results.inProcess.cpuPerJob - 1) * 100).toFixed(0)}% over in-process`,
+    );
+} finally {
+  await Promise.all([redis.stop(), postgres.stop(), world.close?.()]);
+  rmSync(dataDir, { recursive: true, force: true });
+}

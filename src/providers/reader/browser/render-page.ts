@@ -1,0 +1,114 @@
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { watchNetwork } from './network-quiet.js';
+
+export interface RenderOptions {
+  url: string;
+  /** The guard proxy every request of the page goes through (loopback included). */
+  proxyUrl: string;
+  userAgent: string;
+  /** For navigation and settling, from the moment the page is asked for; the DOM is read as it is then. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export type Rendered =
+  /** The DOM after the page's scripts ran and its network settled (or the deadline came). */
+  | { kind: 'html'; url: string; html: string; status: number; redirects: number; lastModified?: string }
+  /** Not an HTML page (a PDF, JSON, a download): to be read without a browser. */
+  | { kind: 'document'; url: string; contentType: string }
+  /** The page did not load: `url` is the navigation that failed (a redirect hop, a script's navigation). */
+  | { kind: 'failed'; url: string; reason: string; timedOut: boolean };
+
+/** What a read never loads: nothing of it reaches the text. */
+const skippedResources = new Set(['image', 'media', 'font']);
+const htmlTypes = /^(text\/html|application\/xhtml\+xml)\b/i;
+
+/**
+ * Opens the URL in a fresh context of `browser` (closed after, whatever happens): every request
+ * through the guard proxy, service workers blocked, images, media and fonts not loaded; waits for
+ * the DOM, then for the network to settle, bounded by the deadline; returns the DOM as HTML.
+ */
+export async function renderPage(browser: Browser, options: RenderOptions): Promise<Rendered> {
+  const context = await browser.newContext({
+    proxy: { server: options.proxyUrl, bypass: '<-loopback>' },
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+    userAgent: options.userAgent,
+  });
+  const onAbort = () => void context.close().catch(() => undefined);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await context.route('**/*', (route) =>
+      skippedResources.has(route.request().resourceType())
+        ? route.abort('blockedbyclient')
+        : route.continue(),
+    );
+    return await navigate(context, options);
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await context.close().catch(() => undefined);
+  }
+}
+
+async function navigate(context: BrowserContext, options: RenderOptions): Promise<Rendered> {
+  const page = await context.newPage();
+  const crashed = new Promise<never>((_, reject) =>
+    page.once('crash', () => reject(Object.assign(new Error('the page crashed'), { pageCrashed: true }))),
+  );
+  crashed.catch(() => undefined);
+  const network = watchNetwork(page);
+  let navigation = options.url;
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigation = request.url();
+  });
+  let response: Response | null;
+  const deadline = Date.now() + options.timeoutMs;
+  try {
+    response = await Promise.race([
+      page.goto(options.url, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs }),
+      crashed,
+    ]);
+  } catch (error) {
+    if ((error as { pageCrashed?: boolean }).pageCrashed) throw error;
+    // "page.goto: net::ERR_… at URL": the reason alone.
+    const reason = ((error as Error).message.split('\n')[0] ?? 'navigation failed')
+      .replace(/^page\.goto: /, '')
+      .replace(/ at \S+$/, '');
+    if (!page.context().browser()?.isConnected()) throw error;
+    if (/Download is starting/i.test(reason))
+      return { kind: 'document', url: navigation, contentType: 'a download' };
+    return { kind: 'failed', url: navigation, reason, timedOut: (error as Error).name === 'TimeoutError' };
+  }
+  const contentType = response ? ((await response.allHeaders())['content-type'] ?? '') : 'text/html';
+  if (!htmlTypes.test(contentType))
+    return { kind: 'document', url: response?.url() ?? navigation, contentType };
+  await Promise.race([network.quiet(deadline), crashed]);
+  const url = page.url();
+  if (!/^https?:/i.test(url))
+    return { kind: 'failed', url: navigation, reason: `the page went to ${url}`, timedOut: false };
+  return {
+    kind: 'html',
+    url,
+    html: await Promise.race([readDom(page), crashed]),
+    status: response?.status() ?? 200,
+    redirects: redirectCount(response),
+    ...(response?.headers()['last-modified'] ? { lastModified: response.headers()['last-modified'] } : {}),
+  };
+}
+
+function redirectCount(response: Response | null): number {
+  let count = 0;
+  for (let request = response?.request().redirectedFrom(); request; request = request.redirectedFrom())
+    count++;
+  return count;
+}
+
+/** The DOM as HTML; a script navigating at that moment gets one more try once the new page is in. */
+async function readDom(page: Page): Promise<string> {
+  try {
+    return await page.content();
+  } catch {
+    await page.waitForLoadState('domcontentloaded', { timeout: 2_000 }).catch(() => undefined);
+    return page.content();
+  }
+}

@@ -1,0 +1,87 @@
+import type { RunsConfig, ScaleConfig } from '../config/config-schema.js';
+import type { TaskLimit } from '../core/semaphore.js';
+import { ConfigError } from '../errors/index.js';
+import type { AsyncRunStore } from './async-run-store.js';
+import type { JobQueue } from './job-queue.js';
+import { createPostgresDatabase, type PostgresDatabase } from './postgres/postgres-database.js';
+import { createPostgresRunStore } from './postgres/postgres-run-store.js';
+import { createBullmqJobQueue } from './redis/bullmq-job-queue.js';
+import { openRedis } from './redis/open-redis.js';
+import { createRedisRunEventLog } from './redis/redis-run-event-log.js';
+import { createRedisSemaphore } from './redis/redis-semaphore.js';
+import type { RunEventLog } from './run-event-log.js';
+
+/** The shared pieces one process of a deployment works with (docs/scale-out.md). */
+export interface QueueMode {
+  database: PostgresDatabase;
+  store: AsyncRunStore;
+  log: RunEventLog;
+  queue: JobQueue;
+  /** The cap on LLM calls across every process (scale.llmConcurrency), when one is set. */
+  llmLimit: TaskLimit | undefined;
+  /** Stops taking jobs (handing running ones back after `graceMs`), then closes every connection. */
+  close(options?: { graceMs?: number }): Promise<{ handedBack: string[] }>;
+}
+
+/** Whether the config sets queue mode (both URLs; one alone is refused by the config's schema). */
+export function isQueueMode(
+  scale: ScaleConfig,
+): scale is ScaleConfig & { redisUrl: string; databaseUrl: string } {
+  return Boolean(scale.redisUrl && scale.databaseUrl);
+}
+
+/**
+ * Opens queue mode: Postgres first (its schema brought up to date), then Redis for the queue and
+ * the live events. Either one that cannot be reached (or a Redis that may evict keys) is a
+ * ConfigError at start, naming it; what was opened is closed again.
+ */
+export async function openQueueMode(options: {
+  scale: ScaleConfig;
+  retention: RunsConfig['retention'];
+  /** Background errors (a dropped connection, a lock renewal), for the process's log. */
+  onError: (error: Error) => void;
+}): Promise<QueueMode> {
+  const { scale } = options;
+  if (!isQueueMode(scale))
+    throw new ConfigError(
+      'queue mode needs DEEPSEARCH_REDIS_URL (jobs) and DEEPSEARCH_DATABASE_URL (runs): set both',
+      { code: 'config_scale_missing' },
+    );
+  const database = createPostgresDatabase({ url: scale.databaseUrl, onError: options.onError });
+  const opened: Array<() => Promise<unknown>> = [() => database.close()];
+  try {
+    await database.query('SELECT 1');
+    const store = createPostgresRunStore({ database, retention: options.retention });
+    const log = await createRedisRunEventLog({ url: scale.redisUrl, store });
+    opened.push(() => log.close());
+    const queue = await createBullmqJobQueue({
+      url: scale.redisUrl,
+      maxQueue: scale.maxQueue,
+      maxJobsPerOwner: scale.maxJobsPerOwner,
+      lockMs: scale.lockSeconds * 1000,
+      onError: options.onError,
+    });
+    opened.push(() => queue.close());
+    const capRedis = scale.llmConcurrency ? await openRedis(scale.redisUrl, { name: 'llm-cap' }) : undefined;
+    const llmLimit =
+      capRedis &&
+      createRedisSemaphore({ redis: capRedis, key: 'deepsearch:llm-calls', limit: scale.llmConcurrency! });
+    return {
+      database,
+      store,
+      log,
+      queue,
+      llmLimit,
+      async close(closeOptions) {
+        const closed = await queue.close(closeOptions);
+        capRedis?.disconnect();
+        await log.close();
+        await database.close();
+        return closed;
+      },
+    };
+  } catch (error) {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+    throw error;
+  }
+}

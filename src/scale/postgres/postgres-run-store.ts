@@ -1,0 +1,241 @@
+import type { PoolClient } from 'pg';
+import type { StoredCheckpoint } from '../../agent/run-checkpoint.js';
+import type { StoredPage } from '../../agent/state/page-store.js';
+import type { RunsConfig } from '../../config/config-schema.js';
+import type { AgentEvent } from '../../events/agent-events.js';
+import { finishColumns, json, type Row, toRecord, toSummary } from '../../runs/run-store-rows.js';
+import { RunClaimError, StaleAttemptError } from '../../runs/stale-attempt-error.js';
+import type { AsyncRunStore } from '../async-run-store.js';
+import type { PostgresDatabase } from './postgres-database.js';
+
+export interface PostgresRunStoreOptions {
+  database: PostgresDatabase;
+  retention: RunsConfig['retention'];
+  now?: () => number;
+}
+
+/**
+ * The run store in Postgres, shared by every API node and worker: the SQLite store's semantics
+ * (pages written once per run, events in seq order, retention, list paging and search), with
+ * writes fenced by the attempt in the same transaction (see fence).
+ */
+export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncRunStore {
+  const { database } = options;
+  const now = options.now ?? Date.now;
+  // Pages this process already stored, per run: a checkpoint per step sends only the new ones.
+  const storedPages = new Map<string, Set<string>>();
+  let pruned: Promise<unknown> | undefined;
+  // Retention is applied once on first use, as the SQLite store does when its file opens.
+  const firstUse = () => (pruned ??= prune(database, options.retention, now()).catch(() => undefined));
+  return {
+    async begin(run, status, pid) {
+      await firstUse();
+      await database.query(
+        `INSERT INTO runs (id, owner, source, mode, question, options, settings, status, created_at, started_at, pid)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, started_at = coalesce(EXCLUDED.started_at, runs.started_at),
+           pid = EXCLUDED.pid, finished_at = NULL, error = NULL, settings = EXCLUDED.settings`,
+        [
+          run.id,
+          run.owner,
+          run.source,
+          run.mode,
+          run.question,
+          JSON.stringify(run.options),
+          JSON.stringify(run.settings),
+          status,
+          now(),
+          status === 'running' ? now() : null,
+          pid ?? null,
+        ],
+      );
+    },
+    async claim(runId, claimer) {
+      const { rows } = await database.query(
+        `UPDATE runs SET attempt = attempt + 1, worker = $2, pid = $3, status = 'running',
+           started_at = coalesce(started_at, $4) WHERE id = $1 AND status IN ('queued', 'running') RETURNING attempt`,
+        [runId, claimer.workerId, claimer.pid ?? null, now()],
+      );
+      if (rows[0]) return Number(rows[0].attempt);
+      const { rows: found } = await database.query('SELECT status FROM runs WHERE id = $1', [runId]);
+      throw found[0]
+        ? new RunClaimError({ runId, code: 'run_finished', status: String(found[0].status) })
+        : new RunClaimError({ runId, code: 'run_not_found' });
+    },
+    async append(runId, events, attempt) {
+      if (events.length === 0) return;
+      await database.transaction(async (client) => {
+        await fence(client, runId, attempt, 'last_seq = greatest(last_seq, $3)', [events.at(-1)!.seq]);
+        await client.query(
+          `INSERT INTO run_events (run_id, seq, type, at, data)
+           SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::bigint[], $5::text[]) ON CONFLICT DO NOTHING`,
+          [
+            runId,
+            events.map((event) => event.seq),
+            events.map((event) => event.type),
+            events.map((event) => event.at),
+            events.map((event) => JSON.stringify(event)),
+          ],
+        );
+      });
+    },
+    async checkpoint(runId, checkpoint, usage, attempt) {
+      const known = storedPages.get(runId) ?? new Set<string>();
+      const fresh = checkpoint.state.pages.filter(({ page }) => !known.has(page.url));
+      const pages = checkpoint.state.pages.map(({ keys, page }) => ({ keys, url: page.url }));
+      const state = { ...checkpoint, state: { ...checkpoint.state, pages } };
+      await database.transaction(async (client) => {
+        await fence(client, runId, attempt, 'usage = $3, total_tokens = $4', [
+          JSON.stringify(usage),
+          usage.totalTokens,
+        ]);
+        await client.query(
+          `INSERT INTO run_pages (run_id, url, page) SELECT $1, * FROM unnest($2::text[], $3::text[])
+           ON CONFLICT DO NOTHING`,
+          [runId, fresh.map(({ page }) => page.url), fresh.map(({ page }) => JSON.stringify(page))],
+        );
+        await client.query(
+          `INSERT INTO run_checkpoints (run_id, step, at, version, kind, state) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (run_id) DO UPDATE SET step = EXCLUDED.step, at = EXCLUDED.at, version = EXCLUDED.version,
+             kind = EXCLUDED.kind, state = EXCLUDED.state`,
+          [
+            runId,
+            checkpoint.step,
+            now(),
+            JSON.stringify(checkpoint.$schemaVersion ?? null),
+            checkpoint.kind ?? null,
+            JSON.stringify(state),
+          ],
+        );
+      });
+      for (const { page } of fresh) known.add(page.url);
+      storedPages.set(runId, known);
+    },
+    async finish(runId, outcome, attempt) {
+      await database.transaction((client) =>
+        fence(
+          client,
+          runId,
+          attempt,
+          `status = $3, finished_at = $4, pid = NULL, worker = NULL, result = coalesce($5, result),
+           answer = coalesce($6, answer), error = $7, usage = coalesce($8, usage), total_tokens = coalesce($9, total_tokens)`,
+          finishColumns(outcome, now()),
+        ),
+      );
+      storedPages.delete(runId);
+      await prune(database, options.retention, now());
+    },
+    async get(id) {
+      const { rows } = await database.query(
+        `SELECT runs.*, run_checkpoints.step AS checkpoint_step FROM runs
+         LEFT JOIN run_checkpoints ON run_checkpoints.run_id = runs.id WHERE runs.id = $1`,
+        [id],
+      );
+      return rows[0] ? toRecord(rows[0]) : undefined;
+    },
+    async resolveId(prefix, owner) {
+      const { rows } = await database.query(
+        `SELECT id FROM runs WHERE left(id, length($1)) = $1 ${owner === undefined ? '' : 'AND owner = $2'} LIMIT 2`,
+        owner === undefined ? [prefix] : [prefix, owner],
+      );
+      return rows.length === 1 ? String(rows[0]!.id) : undefined;
+    },
+    async events(runId, afterSeq = 0) {
+      const { rows } = await database.query(
+        'SELECT data FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq',
+        [runId, afterSeq],
+      );
+      return rows.map((row) => JSON.parse(String(row.data)) as AgentEvent);
+    },
+    async checkpointHead(runId) {
+      const { rows } = await database.query('SELECT version, kind FROM run_checkpoints WHERE run_id = $1', [
+        runId,
+      ]);
+      const row = rows[0];
+      return row ? { $schemaVersion: json(row.version), kind: row.kind ?? undefined } : undefined;
+    },
+    restore: (runId) => restore(database, runId),
+    async list(query) {
+      await firstUse();
+      return list(database, query);
+    },
+    async delete(id) {
+      storedPages.delete(id);
+      return (await database.query('DELETE FROM runs WHERE id = $1', [id])).rowCount > 0;
+    },
+    prune: () => prune(database, options.retention, now()),
+    close: () => database.close(),
+  };
+}
+
+/**
+ * Updates the run's row only if `attempt` still holds it, first in the write's transaction: the
+ * row lock orders the write against a concurrent claim (a claim committed first makes this match
+ * nothing; one coming after waits for this write, so the new attempt reads it when it restores).
+ */
+async function fence(
+  client: PoolClient,
+  runId: string,
+  attempt: number,
+  set: string,
+  values: readonly unknown[],
+): Promise<void> {
+  const updated = await client.query(`UPDATE runs SET ${set} WHERE id = $1 AND attempt = $2`, [
+    runId,
+    attempt,
+    ...values,
+  ]);
+  if (updated.rowCount) return;
+  const { rows } = await client.query('SELECT attempt FROM runs WHERE id = $1', [runId]);
+  throw new StaleAttemptError({ runId, attempt, current: rows[0] ? Number(rows[0].attempt) : undefined });
+}
+
+async function restore(database: PostgresDatabase, runId: string) {
+  const { rows } = await database.query(
+    `SELECT run_checkpoints.state, runs.last_seq FROM run_checkpoints
+     JOIN runs ON runs.id = run_checkpoints.run_id WHERE run_id = $1`,
+    [runId],
+  );
+  if (!rows[0]) return undefined;
+  const saved = json<StoredCheckpoint>(rows[0].state)!;
+  const { rows: pageRows } = await database.query('SELECT url, page FROM run_pages WHERE run_id = $1', [
+    runId,
+  ]);
+  const byUrl = new Map(pageRows.map((row) => [String(row.url), String(row.page)]));
+  const savedPages = saved.state.pages as unknown as Array<{ keys: string[]; url: string }>;
+  const pages = savedPages.map(({ keys, url }) => ({ keys, page: json<StoredPage>(byUrl.get(url))! }));
+  return { checkpoint: { ...saved, state: { ...saved.state, pages } }, lastSeq: Number(rows[0].last_seq) };
+}
+
+/** A run of `deepsearch eval`: its options name the question it answered (as the SQLite store asks). */
+const isEvaluation = "((options::jsonb -> 'eval') IS NOT NULL)";
+
+async function list(database: PostgresDatabase, query: Parameters<AsyncRunStore['list']>[0]) {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  if (query.owner !== undefined) where.push(`owner = ${param(query.owner)}`);
+  if (query.before !== undefined) where.push(`created_at < ${param(query.before)}`);
+  if (query.q) {
+    const pattern = param(`%${query.q.replace(/[\\%_]/g, (match) => `\\${match}`)}%`);
+    where.push(`(question ILIKE ${pattern} ESCAPE '\\' OR answer ILIKE ${pattern} ESCAPE '\\')`);
+  }
+  if (query.withoutEvaluations) where.push(`NOT ${isEvaluation}`);
+  const { rows } = await database.query<Row>(
+    `SELECT id, owner, source, status, mode, question, created_at, finished_at, pid, left(answer, 200) AS preview,
+       total_tokens, usage, ${isEvaluation} AS evaluation FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+     ORDER BY created_at DESC, ord DESC LIMIT ${param(query.limit + 1)}`,
+    values,
+  );
+  return { runs: rows.slice(0, query.limit).map(toSummary), hasMore: rows.length > query.limit };
+}
+
+/** Runs older than maxAgeDays, then the oldest finished runs beyond maxRuns (their rows cascade). */
+async function prune(database: PostgresDatabase, retention: RunsConfig['retention'], now: number) {
+  const { rowCount } = await database.query(
+    `DELETE FROM runs WHERE created_at < $1 OR id IN (
+       SELECT id FROM runs WHERE status IN ('completed', 'failed', 'cancelled') ORDER BY created_at DESC, ord DESC OFFSET $2)`,
+    [now - retention.maxAgeDays * 86_400_000, retention.maxRuns],
+  );
+  return rowCount;
+}

@@ -1,0 +1,100 @@
+import type { Pool } from 'pg';
+
+/**
+ * The deployment's schema, as numbered migrations applied in order; `deepsearch_migrations` records
+ * those applied. Every migration is additive (new tables, new columns with defaults), so a node of
+ * the previous release keeps working against a database a newer one migrated: a rolling upgrade
+ * starts the new nodes, which migrate, then stops the old ones.
+ *
+ * Events, checkpoints and pages are kept as JSON text, as SQLite keeps them: they are written and
+ * read whole, never queried inside, and text costs Postgres no parsing. A checkpoint's format
+ * version and kind get their own columns so `runs resume` checks them without loading the state.
+ */
+export const postgresMigrations: readonly string[] = [
+  `CREATE TABLE runs (
+     id text PRIMARY KEY,
+     ord bigserial NOT NULL,
+     owner text NOT NULL,
+     source text NOT NULL,
+     mode text NOT NULL,
+     question text NOT NULL,
+     options text NOT NULL,
+     settings text NOT NULL,
+     status text NOT NULL,
+     created_at bigint NOT NULL,
+     started_at bigint,
+     finished_at bigint,
+     pid integer,
+     result text,
+     answer text,
+     error text,
+     usage text,
+     total_tokens bigint,
+     last_seq integer NOT NULL DEFAULT 0,
+     attempt integer NOT NULL DEFAULT 0,
+     worker text
+   );
+   CREATE INDEX runs_owner_created ON runs (owner, created_at DESC, ord DESC);
+   CREATE INDEX runs_created ON runs (created_at DESC, ord DESC);
+   CREATE TABLE run_events (
+     run_id text NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     seq integer NOT NULL,
+     type text NOT NULL,
+     at bigint NOT NULL,
+     data text NOT NULL,
+     PRIMARY KEY (run_id, seq)
+   );
+   CREATE TABLE run_checkpoints (
+     run_id text PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+     step integer NOT NULL,
+     at bigint NOT NULL,
+     version text,
+     kind text,
+     state text NOT NULL
+   );
+   CREATE TABLE run_pages (
+     run_id text NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+     url text NOT NULL,
+     page text NOT NULL,
+     PRIMARY KEY (run_id, url)
+   );
+   CREATE TABLE domains (
+     host text PRIMARY KEY,
+     first_seen text COLLATE "C",
+     reference_count integer NOT NULL DEFAULT 0,
+     failures integer NOT NULL DEFAULT 0,
+     successes integer NOT NULL DEFAULT 0,
+     paywalled integer NOT NULL DEFAULT 0,
+     blocked integer NOT NULL DEFAULT 0,
+     https boolean,
+     last_problem_at text COLLATE "C"
+   );`,
+];
+
+// Any number, the same in every process: nodes starting together migrate one at a time.
+const migrationLock = 0x6465_6570;
+
+/** Applies the migrations this database lacks, in one transaction, under an advisory lock. */
+export async function migratePostgres(pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLock]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS deepsearch_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await client.query<{ version: number }>(
+      'SELECT coalesce(max(version), 0) AS version FROM deepsearch_migrations',
+    );
+    for (let version = rows[0]!.version; version < postgresMigrations.length; version++) {
+      await client.query(postgresMigrations[version]!);
+      await client.query('INSERT INTO deepsearch_migrations (version) VALUES ($1)', [version + 1]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import type { DeepSearchConfig } from '../config/config-schema.js';
+import { AbortedError, DeepSearchError, InputError, ProviderError } from '../errors/index.js';
+import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import type { ResearchReport } from '../events/research-types.js';
+import type { RunError } from '../runs/run-record.js';
+import { type RecordOptions, runSettings } from '../runs/run-recording.js';
+import type { AskOptions, DeepSearchRuntime, RunOutcome, RunRequest } from '../runtime/create-runtime.js';
+import type { QueueMode } from './open-queue-mode.js';
+import type { RunJobData } from './run-job-handler.js';
+
+/**
+ * The runtime of an API node in queue mode: a deep search or a research run asked of it (a chat
+ * completion, a response, an MCP tool call) is posted to the queue and run by a worker; its
+ * events come back through the event log to the caller's observers as they would from a run in
+ * this process, and its result from the run store. Cancelling the caller's signal cancels the run
+ * wherever it runs. Everything else (one plain LLM call, the structured answer, search and read)
+ * stays the node's own.
+ */
+export function createQueuedRuntime(runtime: DeepSearchRuntime, shared: QueueMode): DeepSearchRuntime {
+  const run = async (request: RunRequest): Promise<RunOutcome> => {
+    if ('resume' in request) return unsupported();
+    if (request.mode === 'research') {
+      const { question, ...options } = request;
+      const result = await runQueued<ResearchReport>(shared, runtime.config, {
+        question,
+        mode: 'research',
+        options,
+        data: {},
+      });
+      return { mode: 'research', result };
+    }
+    const { question, ...options } = request;
+    const result = await runQueued<DeepSearchResult>(shared, runtime.config, {
+      question,
+      mode: 'search',
+      options,
+      data: options.history ? { history: [...options.history] } : {},
+    });
+    return { mode: 'search', result };
+  };
+  return {
+    ...runtime,
+    runs: undefined,
+    run: run as DeepSearchRuntime['run'],
+    ask: async (question, options = {}) =>
+      (await run({ ...options, mode: 'search', question })).result as DeepSearchResult,
+    research: async (topic, options = {}) =>
+      (await run({ ...options, mode: 'research', question: topic })).result as ResearchReport,
+  };
+}
+
+function unsupported(): never {
+  throw new InputError('in queue mode a run is resumed with POST /v1/research/{id}/resume', {
+    code: 'run_not_resumable',
+  });
+}
+
+/** Posts the run, relays its events, and settles as a run in this process would. */
+async function runQueued<Result>(
+  shared: QueueMode,
+  defaults: DeepSearchConfig,
+  input: { question: string; mode: 'search' | 'research'; options: AskOptions; data: RunJobData },
+): Promise<Result> {
+  const { options } = input;
+  const id = options.runId ?? `run_${randomUUID()}`;
+  const record: RecordOptions = options.record || {};
+  const owner = record.owner ?? 'local';
+  await postRun(shared, {
+    id,
+    owner,
+    question: input.question,
+    mode: input.mode,
+    record,
+    config: options.config ?? defaults,
+    data: input.data,
+  });
+  const listeners = [options.onEvent, ...(options.observers ?? [])].filter(
+    (listener): listener is AgentEventListener => listener !== undefined,
+  );
+  const cancel = () =>
+    void shared.queue.cancel(id).then(async (outcome) => {
+      if (outcome === 'removed') await shared.store.finish(id, { status: 'cancelled' }, 0);
+      if (outcome !== 'signalled') await shared.log.end(id);
+    });
+  options.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    if (options.signal?.aborted) cancel();
+    for await (const event of shared.log.follow(id, 0)) relay(listeners, event);
+  } finally {
+    options.signal?.removeEventListener('abort', cancel);
+  }
+  return settled<Result>(shared, id);
+}
+
+/** Stores the run as queued, then enqueues its job; a refused job leaves no run behind. */
+export async function postRun(
+  shared: QueueMode,
+  run: {
+    id: string;
+    owner: string;
+    question: string;
+    mode: string;
+    record: RecordOptions;
+    config: DeepSearchConfig;
+    data: RunJobData;
+  },
+): Promise<{ status: 'queued' | 'running' }> {
+  const settings = runSettings(run.config, run.mode);
+  await shared.store.begin(
+    {
+      id: run.id,
+      owner: run.owner,
+      source: run.record.source ?? 'library',
+      mode: run.mode,
+      question: run.question,
+      options: run.record.options ?? (settings as Record<string, unknown>),
+      settings,
+    },
+    'queued',
+  );
+  try {
+    return await enqueueRun(shared, { id: run.id, owner: run.owner, data: run.data });
+  } catch (error) {
+    await shared.store.delete(run.id).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Enqueues a stored run's job; a full queue, or an owner at its limit, is a BusyError (429, Retry-After). */
+export function enqueueRun(
+  shared: QueueMode,
+  job: { id: string; owner: string; data: RunJobData },
+): Promise<{ status: 'queued' | 'running' }> {
+  return shared.queue.enqueue({ id: job.id, owner: job.owner, data: { ...job.data } });
+}
+
+/** An observer that throws is the caller's problem, never the run's (as in-process observers). */
+function relay(listeners: readonly AgentEventListener[], event: AgentEvent): void {
+  for (const listener of listeners) {
+    try {
+      listener(event);
+    } catch {
+      // detached in spirit: the run goes on for the others
+    }
+  }
+}
+
+async function settled<Result>(shared: QueueMode, id: string): Promise<Result> {
+  const record = await shared.store.get(id);
+  if (record?.status === 'completed' && record.result) return record.result as Result;
+  if (!record || record.status === 'cancelled') throw new AbortedError();
+  throw storedError(record.error);
+}
+
+/** The stored error as the kind of error the API answers it with (400, 502, 500). */
+export function storedError(error: RunError | null): DeepSearchError {
+  const message = error?.message ?? 'the run failed';
+  const code = error?.code ?? 'run_failed';
+  if (error?.type === 'invalid_request_error') return new InputError(message, { code });
+  if (error?.type === 'upstream_error') return new ProviderError(message, { code, providerId: 'worker' });
+  return new DeepSearchError(message, { code });
+}

@@ -1,0 +1,155 @@
+import type { Redis } from 'ioredis';
+import type { AgentEvent } from '../../events/agent-events.js';
+import type { AsyncRunStore } from '../async-run-store.js';
+import { isOver, type RunEventLog, storedBetween } from '../run-event-log.js';
+import { checkNoEviction, openRedis } from './open-redis.js';
+
+// Each event is added with its seq as the entry id (`<seq>-0`): Redis refuses an id not above the
+// stream's last, so a batch arriving late (a worker that lost the run) or twice is dropped, never
+// reordered. pcall: one refused entry does not stop the others.
+const appendScript = `
+for i = 3, #ARGV, 2 do
+  redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[i] .. '-0', 'e', ARGV[i + 1])
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+export interface RedisRunEventLogOptions {
+  url: string;
+  /** Durable events (Postgres in queue mode): read first, and whenever the stream misses some. */
+  store: AsyncRunStore;
+  prefix?: string;
+  /** How long a follower's XREAD blocks before it checks the store (default 5 s). */
+  blockMs?: number;
+  /** Entries kept per stream, about (default 10 000): a follower further behind reads the store. */
+  maxLength?: number;
+  /** A finished run's stream stays this long for late followers (default 10 min), a running one's a day. */
+  endedTtlSeconds?: number;
+}
+
+/**
+ * The log of a deployment: events in the run store, and live in a Redis stream per run
+ * (`<prefix>:events:<runId>`), which a follower on any API node reads with XREAD BLOCK from the
+ * last id it has. The stream only ever holds stored events, so whatever it lacks (trimmed,
+ * expired, a batch dropped as late) is read back from the store: a gap in the ids it delivers is
+ * filled from there, and a follower whose stream is gone goes on from the store alone.
+ */
+export async function createRedisRunEventLog(options: RedisRunEventLogOptions): Promise<RunEventLog> {
+  const { store } = options;
+  const prefix = options.prefix ?? 'deepsearch';
+  const redis = await openRedis(options.url, { name: 'events' });
+  try {
+    await checkNoEviction(redis, options.url);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  const key = (runId: string) => `${prefix}:events:${runId}`;
+  const readers = new Set<Redis>();
+  return {
+    async append(runId, events, attempt) {
+      await store.append(runId, events, attempt);
+      if (events.length === 0) return;
+      const entries = events.flatMap((event) => [event.seq, JSON.stringify(event)]);
+      await redis.eval(appendScript, 1, key(runId), options.maxLength ?? 10_000, 86_400, ...entries);
+    },
+    read: (runId, afterSeq) => store.events(runId, afterSeq),
+    follow: (runId, afterSeq, signal) =>
+      followStream({
+        redis,
+        readers,
+        store,
+        key: key(runId),
+        runId,
+        afterSeq,
+        signal,
+        blockMs: options.blockMs ?? 5000,
+      }),
+    async end(runId) {
+      const lastSeq = (await store.get(runId))?.lastSeq ?? 0;
+      // The end mark sorts right after the last event (`<lastSeq>-1`).
+      await redis
+        .multi()
+        .xadd(key(runId), `${lastSeq}-1`, 'end', '1')
+        .expire(key(runId), options.endedTtlSeconds ?? 600)
+        .exec();
+    },
+    async close() {
+      for (const reader of readers) reader.disconnect();
+      redis.disconnect();
+    },
+  };
+}
+
+type StreamReply = Array<[string, Array<[string, string[]]>]> | null;
+
+/** One follower: the store, then the stream from the last seq delivered, gaps filled from the store. */
+async function* followStream(input: {
+  redis: Redis;
+  readers: Set<Redis>;
+  store: AsyncRunStore;
+  key: string;
+  runId: string;
+  afterSeq: number;
+  signal: AbortSignal | undefined;
+  blockMs: number;
+}): AsyncGenerator<AgentEvent> {
+  const { store, runId, signal } = input;
+  let cursor = input.afterSeq;
+  // Where XREAD goes on from: after the last event delivered, or after an end mark of an earlier
+  // attempt (a cancelled run resumed since) that did not end the run.
+  let position = `${cursor}-0`;
+  // A blocking read holds its connection: each follower has its own, closed when it stops.
+  const reader = input.redis.duplicate();
+  reader.on('error', () => undefined);
+  input.readers.add(reader);
+  const stop = () => reader.disconnect();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    for await (const event of storedBetween(store, runId, cursor)) {
+      yield event;
+      cursor = event.seq;
+    }
+    while (!signal?.aborted) {
+      const reply = (await reader.xread(
+        'BLOCK',
+        input.blockMs,
+        'STREAMS',
+        input.key,
+        position,
+      )) as StreamReply;
+      if (!reply) {
+        // Nothing live for a while: the stream may be gone, or the worker's end mark lost.
+        const over = await isOver(store, runId);
+        for await (const event of storedBetween(store, runId, cursor)) {
+          yield event;
+          cursor = event.seq;
+        }
+        if (over) return;
+        continue;
+      }
+      for (const [id, fields] of reply[0]![1]) {
+        position = id;
+        const ended = id.endsWith('-1');
+        const event = ended ? undefined : (JSON.parse(fields[1]!) as AgentEvent);
+        if (event && event.seq <= cursor) continue;
+        if (!event || event.seq > cursor + 1)
+          for await (const missed of storedBetween(store, runId, cursor, event?.seq)) {
+            yield missed;
+            cursor = missed.seq;
+          }
+        if (!event && (await isOver(store, runId))) return;
+        if (!event) continue;
+        yield event;
+        cursor = event.seq;
+        position = `${cursor}-0`;
+      }
+    }
+  } catch (error) {
+    if (!signal?.aborted) throw error;
+  } finally {
+    signal?.removeEventListener('abort', stop);
+    input.readers.delete(reader);
+    reader.disconnect();
+  }
+}

@@ -1,0 +1,86 @@
+import { EventEmitter, on } from 'node:events';
+import type { AgentEvent } from '../events/agent-events.js';
+import { finishedStatuses } from '../runs/run-record.js';
+import type { AsyncRunStore } from './async-run-store.js';
+
+/**
+ * A run's events as every process sees them: written to the run store (fenced by the attempt, so
+ * a worker that lost the run adds nothing), then published live. A follower gets the stored
+ * events after the id it has, then the live ones, each once and in seq order, and ends when the
+ * run does: what an SSE stream on any API node sends, `Last-Event-ID` included.
+ */
+export interface RunEventLog {
+  append(runId: string, events: readonly AgentEvent[], attempt: number): Promise<void>;
+  read(runId: string, afterSeq?: number): Promise<AgentEvent[]>;
+  /** Stored, then live events after `afterSeq`; ends after the run's last one, or when `signal` aborts. */
+  follow(runId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<AgentEvent>;
+  /** The run is over (its end is stored): followers end once they have its last event. */
+  end(runId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Stored events after `cursor` that come before `before` (a gap in what arrived live). */
+export async function* storedBetween(
+  store: AsyncRunStore,
+  runId: string,
+  cursor: number,
+  before = Number.POSITIVE_INFINITY,
+): AsyncGenerator<AgentEvent> {
+  for (const event of await store.events(runId, cursor)) if (event.seq < before) yield event;
+}
+
+/** Whether the run's events are all stored: it is gone or finished. */
+export async function isOver(store: AsyncRunStore, runId: string): Promise<boolean> {
+  const record = await store.get(runId);
+  return !record || finishedStatuses.has(record.status);
+}
+
+/**
+ * The log of one process (`deepsearch serve` on one machine, the CLI): live events go from the
+ * appending job to the followers through an in-memory emitter, as the EventBus delivers them.
+ */
+export function createMemoryRunEventLog(options: { store: AsyncRunStore }): RunEventLog {
+  const { store } = options;
+  const live = new EventEmitter();
+  live.setMaxListeners(0); // one listener per follower, as many as there are SSE clients
+  return {
+    async append(runId, events, attempt) {
+      await store.append(runId, events, attempt);
+      if (events.length > 0) live.emit(runId, events);
+    },
+    read: (runId, afterSeq) => store.events(runId, afterSeq),
+    async *follow(runId, afterSeq, signal) {
+      const ended = `${runId}\0end`;
+      // Listening before reading the store: an event appended meanwhile is kept, not lost.
+      const arrivals = on(live, runId, { signal, close: [ended] });
+      let cursor = afterSeq;
+      try {
+        for await (const event of storedBetween(store, runId, cursor)) {
+          yield event;
+          cursor = event.seq;
+        }
+        if (await isOver(store, runId)) {
+          yield* storedBetween(store, runId, cursor);
+          return;
+        }
+        for await (const [events] of arrivals as AsyncIterable<[AgentEvent[]]>) {
+          for (const event of events) {
+            if (event.seq <= cursor) continue;
+            yield event;
+            cursor = event.seq;
+          }
+        }
+      } catch (error) {
+        if (!signal?.aborted) throw error;
+      } finally {
+        await arrivals.return?.();
+      }
+    },
+    async end(runId) {
+      live.emit(`${runId}\0end`);
+    },
+    async close() {
+      live.removeAllListeners();
+    },
+  };
+}

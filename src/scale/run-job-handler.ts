@@ -1,0 +1,98 @@
+import type { ConfigOverrides } from '../config/derive-config.js';
+import { isAbortError } from '../errors/index.js';
+import { resumedConfig } from '../runs/resume-target.js';
+import type { RunRecord } from '../runs/run-record.js';
+import { runError } from '../runs/run-recording.js';
+import { RunClaimError } from '../runs/stale-attempt-error.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
+import type { AsyncRunStore } from './async-run-store.js';
+import { type JobHandler, jobStopReason, type RunningJob } from './job-queue.js';
+import { heldRunContext, type WorkerRunStore } from './worker-run-store.js';
+
+/** What a job carries besides the stored run: a chat's earlier turns, a resume's raised budget. */
+export interface RunJobData {
+  history?: Array<{ question: string; answer: string }>;
+  overrides?: ConfigOverrides;
+}
+
+/**
+ * What a worker does with a job: claims its run in the shared store (a new attempt, fencing any
+ * earlier one), then runs it with the runtime, recorded through the worker's run store. A run
+ * with a checkpoint (a takeover after a crash, a hand-back at shutdown) goes on from it: no
+ * planning again, no finished step or section again, event ids continuing. A run cancelled or
+ * deleted before it started is not claimed and not run.
+ */
+export function createRunJobHandler(options: {
+  runtime: DeepSearchRuntime;
+  store: AsyncRunStore;
+  runs: WorkerRunStore;
+}): JobHandler {
+  const { runtime, store, runs } = options;
+  return async (job) => {
+    let attempt: number;
+    try {
+      attempt = await store.claim(job.id, { workerId: job.workerId, pid: process.pid });
+    } catch (error) {
+      if (error instanceof RunClaimError) return; // ended (cancelled while queued) or deleted
+      throw error;
+    }
+    const [record, restore] = await Promise.all([store.get(job.id), store.restore(job.id)]);
+    if (!record) return;
+    const writeFailed = new AbortController();
+    const keepsRunning = () => {
+      const reason = jobStopReason(job.signal);
+      return reason === 'job_handed_back' || reason === 'job_lease_lost';
+    };
+    runs.hold(job.id, {
+      attempt,
+      record: { ...record, pid: null },
+      restore,
+      keepsRunning,
+      onWriteFailure: (error) => writeFailed.abort(error),
+    });
+    const signal = AbortSignal.any([job.signal, writeFailed.signal]);
+    try {
+      // The run's code knows which run it is for: its LLM calls wait for its writes (llm-call-fetch.ts).
+      await heldRunContext.run(job.id, () =>
+        run(runtime, job, record, { signal, resumes: restore !== undefined }),
+      );
+    } catch (error) {
+      // The runtime records a run's end (failed, cancelled), unless it failed before its recording
+      // began (a question too long for the model): that end is recorded here. A hand-back records none.
+      if (!runs.ended(job.id) && !keepsRunning())
+        runs.finish(job.id, {
+          status: isAbortError(error) ? 'cancelled' : 'failed',
+          error: runError(error, runtime.redact),
+        });
+    } finally {
+      await runs.release(job.id);
+    }
+  };
+}
+
+function run(
+  runtime: DeepSearchRuntime,
+  job: RunningJob,
+  record: RunRecord,
+  input: { signal: AbortSignal; resumes: boolean },
+): Promise<unknown> {
+  const { signal } = input;
+  const recordAs = { owner: record.owner, source: record.source, mode: record.mode, options: record.options };
+  const { history, overrides } = job.data as RunJobData;
+  if (input.resumes) return runtime.run({ resume: record.id, signal, record: recordAs, overrides });
+  const options = {
+    runId: record.id,
+    signal,
+    // The settings stored with the run when it was posted (budget, agent, search, research).
+    config: resumedConfig(runtime.config, record),
+    record: recordAs,
+  };
+  if (record.mode === 'research')
+    return runtime.run({ ...options, mode: 'research', question: record.question });
+  return runtime.run({
+    ...options,
+    mode: 'search',
+    question: record.question,
+    history: Array.isArray(history) ? history : undefined,
+  });
+}

@@ -1,0 +1,82 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { renderConfigurationDoc } from '../../scripts/docs/render-configuration-doc.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** README.md, ARCHITECTURE.md, docs/*.md and the README.md files next to the code. */
+function markdownFiles(): string[] {
+  const found = ['README.md', 'ARCHITECTURE.md'].map((name) => join(root, name)).filter(existsSync);
+  const walk = (folder: string, only?: string) => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) walk(path, only);
+      else if (name.endsWith('.md') && (!only || name === only)) found.push(path);
+    }
+  };
+  walk(join(root, 'docs'));
+  walk(join(root, 'src'), 'README.md');
+  return found;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/`/g, '')
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+function anchors(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const [, heading] of text.matchAll(/^#{1,6} (.+)$/gm)) {
+    const base = slug(heading!);
+    const count = seen.get(base) ?? 0;
+    out.add(count === 0 ? base : `${base}-${count}`);
+    seen.set(base, count + 1);
+  }
+  return out;
+}
+
+/** Relative links `[text](target)` outside code blocks and code spans. */
+function links(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+    .replace(/^```[\s\S]*?^```/gm, '')
+    .replace(/`[^`\n]*`/g, '');
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1]!)
+    .filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
+}
+
+describe('the documentation', () => {
+  it('has docs/configuration.md as npm run docs:config generates it from the settings table', () => {
+    const committed = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
+    // A failure here: run `npm run docs:config` and commit the file.
+    expect(committed).toBe(renderConfigurationDoc());
+  });
+
+  it('has no relative link to a file or heading that does not exist', () => {
+    const broken: string[] = [];
+    for (const file of markdownFiles()) {
+      for (const target of links(file)) {
+        const [path, anchor] = target.split('#') as [string, string | undefined];
+        const goal = path ? resolve(dirname(file), decodeURIComponent(path)) : file;
+        const where = `${relative(root, file)}: (${target})`;
+        if (!existsSync(goal)) broken.push(`${where} no such file`);
+        else if (anchor && goal.endsWith('.md') && !anchors(goal).has(anchor))
+          broken.push(`${where} no such heading`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('keeps README.md to at most 200 lines', () => {
+    expect(readFileSync(join(root, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(200);
+  });
+});

@@ -79,4 +79,8 @@ describe('the documentation', () => {
   it('keeps README.md to at most 200 lines', () => {
     expect(readFileSync(join(root, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(200);
   });
+
+  it('keeps ARCHITECTURE.md a map of at most 250 lines (detail goes to src/<folder>/README.md)', () => {
+    expect(readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(250);
+  });
 });

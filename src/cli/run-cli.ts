@@ -16,6 +16,7 @@ import { addResearchCommand } from './research-command.js';
 import { addRunsCommands } from './runs-command.js';
 import { addSearchCommand } from './search-command.js';
 import { addServeCommand } from './serve-command.js';
+import { withSettingFlags } from './setting-flags.js';
 import { addTrustCommand } from './trust-command.js';
 import { addWorkerCommand } from './worker-command.js';
 
@@ -130,7 +131,7 @@ function addHelpCommand(program: Command, io: CliIo): void {
         if (!next) throw new InputError(`unknown command '${words.join(' ')}' (see deepsearch --help)`);
         command = next;
       }
-      command.outputHelp();
+      withSettingFlags(command).outputHelp();
     });
 }
 

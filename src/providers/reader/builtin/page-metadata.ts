@@ -134,7 +134,8 @@ function readJsonLd(document: DocumentLike): JsonLdFacts {
       // One object marked paid is enough: sites mark the article, not always the page.
       if (free !== undefined && facts.accessibleForFree !== false) facts.accessibleForFree = free;
       const body = node.articleBody;
-      if (typeof body === 'string' && body.length > (facts.articleBody?.length ?? 0)) facts.articleBody = body;
+      if (typeof body === 'string' && body.length > (facts.articleBody?.length ?? 0))
+        facts.articleBody = body;
       if (!dated && (typeof node.datePublished === 'string' || typeof node.dateModified === 'string')) {
         dated = true;
         facts.datePublished = typeof node.datePublished === 'string' ? node.datePublished : undefined;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { AgentEvent } from '../../agent/agent-events.js';
+import type { AgentEvent } from '../../events/agent-events.js';
 import type { AsyncRunStore } from '../async-run-store.js';
 import { isOver, type RunEventLog, storedBetween } from '../run-event-log.js';
 import { checkNoEviction, openRedis } from './open-redis.js';

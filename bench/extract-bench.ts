@@ -3,7 +3,8 @@
  * in one run, over the WCXB dev pages in ../shared/eval/extraction/wcxb-dev/. Pages are split by a
  * hash of their id into a tuning part and a held-out part (extraction-split.ts); both are printed,
  * by page type and for short articles. Prints numbers; asserts nothing.
- * Options: --limit N (first N pages), --type T (one page type), --data DIR, --every N (every Nth page),
+ * Options: --limit N (first N pages), --type T (one page type), --data DIR (default: extraction/wcxb-dev
+ * under the eval folder eval-root.mjs finds), --every N (every Nth page),
  * --part tune|held-out (one part), --dump FILE (per-page scores and signals), --before DIR (also run
  * the extractor compiled in DIR, e.g. main's `.bench-build`, for quality and CPU time in the same run).
  * Then the extraction pool's cost on the same pages (extraction-pool-cost.ts), and the
@@ -23,6 +24,7 @@ import {
 } from '../src/providers/reader/builtin/extract-main-content.js';
 import { readPageMetadata } from '../src/providers/reader/builtin/page-metadata.js';
 import { runClientRenderedSlice } from './client-rendered-slice.js';
+import { evalRoot } from './eval-root.mjs';
 import { measurePoolCost } from './extraction-pool-cost.js';
 import { type PageScore, scorePage, shingles } from './extraction-score.js';
 import { partOf, printExtractionTable, type Run, slicesOf } from './extraction-table.js';
@@ -55,8 +57,8 @@ type ReadPageMetadata = typeof readPageMetadata;
 function createOurExtractor(extract: ExtractMainContent, readMetadata: ReadPageMetadata) {
   return (html: string, url: string): Extraction => {
     const { document } = parseHTML(html);
-    const { pageTypes } = readMetadata(document);
-    const content = extract(document as unknown as Document, { url, pageTypes });
+    const { pageTypes, articleBody } = readMetadata(document);
+    const content = extract(document as unknown as Document, { url, pageTypes, articleBody });
     return {
       text: content.text,
       source: content.source,
@@ -103,7 +105,7 @@ async function main(): Promise<void> {
     options: {
       limit: { type: 'string' },
       type: { type: 'string' },
-      data: { type: 'string', default: resolve('..', 'shared', 'eval', 'extraction', 'wcxb-dev') },
+      data: { type: 'string', default: join(evalRoot, 'extraction', 'wcxb-dev') },
       every: { type: 'string' },
       part: { type: 'string' },
       dump: { type: 'string' },
@@ -131,12 +133,11 @@ async function main(): Promise<void> {
     const html = gunzipSync(readFileSync(join(directory, 'html', `${record.id}.html.gz`))).toString('utf8');
     const truth = shingles(record.main_content);
     const line: Record<string, unknown> = { id: record.id, type: record.page_type };
-    let pageTypes: readonly string[] = [];
+    // The page types the reader reads put the page in the news slice, for every extractor alike.
+    const { pageTypes } = readPageMetadata(parseHTML(html).document);
     for (const extractor of extractors) {
       const page = { record, html, truth, pageTypes };
       const { extraction, score } = measure(runs.get(extractor.name)!, extractor, page);
-      // Ours runs first; the page types it read put the page in the news slice for every extractor.
-      pageTypes = extraction.signals?.pageTypes ?? pageTypes;
       line[extractor.name] = {
         ...score,
         source: extraction.source,

@@ -24,7 +24,11 @@ export function extractHtmlPage(
   const links = collectPageLinks(document, url);
   const metadata = readPageMetadata(document);
   const shell = readAppShellMarkers(document as unknown as Document);
-  const content = extractMainContent(document as unknown as Document, { url, pageTypes: metadata.pageTypes });
+  const content = extractMainContent(document as unknown as Document, {
+    url,
+    pageTypes: metadata.pageTypes,
+    articleBody: metadata.articleBody,
+  });
   return {
     title: content.title || metadata.title || titleFromUrl(url),
     markdown: content.element ? htmlToMarkdown(content.element.innerHTML, options) : '',

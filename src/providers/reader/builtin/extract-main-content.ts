@@ -3,6 +3,7 @@ import { type CandidateComparison, compareCandidates, linkTexts } from './compar
 import { countText, findContentRoot } from './content-root.js';
 import { domToText } from './dom-to-text.js';
 import { readPageShape } from './page-shape.js';
+import { pruneArticle } from './prune-article.js';
 
 export interface MainContent {
   /** The content element (detached from the page when Readability made it). */
@@ -39,6 +40,8 @@ export interface ContentSignals extends CandidateComparison {
 export interface ExtractMainContentOptions {
   url: string;
   pageTypes: readonly string[];
+  /** The page's JSON-LD articleBody (page-metadata.ts): on article pages, what the content is trimmed to. */
+  articleBody?: string;
 }
 
 /**
@@ -47,6 +50,7 @@ export interface ExtractMainContentOptions {
  * article (threads, listings, product and documentation pages). On article pages the two are
  * also compared line by line (compare-candidates.ts): Readability's tighter article wins over ours
  * when ours is that article plus teasers and link lists, or a different part of the page.
+ * On article pages the chosen content is then pruned paragraph by paragraph (prune-article.ts).
  * Mutates the document.
  */
 export function extractMainContent(document: Document, options: ExtractMainContentOptions): MainContent {
@@ -75,10 +79,12 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     pageTypes: options.pageTypes,
   };
   const candidates = { readability: article?.text ?? '', structure: structureText };
+  const prune = (element: Element, text: string) =>
+    isArticlePage(signals) ? pruneArticle(element, { articleBody: options.articleBody }) : text;
   if (article && !preferStructure(signals)) {
     return {
       element: article.content,
-      text: article.text,
+      text: prune(article.content, article.text),
       title: article.title,
       byline: article.byline,
       source: 'readability',
@@ -89,7 +95,7 @@ export function extractMainContent(document: Document, options: ExtractMainConte
   if (!structureText) return { ...emptyContent(options.pageTypes), signals, candidates };
   return {
     element: structure,
-    text: structureText,
+    text: prune(structure, structureText),
     title: article?.title,
     byline: article?.byline,
     source: 'structure',

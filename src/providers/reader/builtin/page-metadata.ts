@@ -21,6 +21,8 @@ export interface PageMetadata {
   pageTypes: string[];
   /** JSON-LD isAccessibleForFree: false when the publisher marks the content as paid. */
   accessibleForFree?: boolean;
+  /** The longest JSON-LD articleBody: the publisher's own article text (extraction trims to it). */
+  articleBody?: string;
 }
 
 // Where sites put their dates, most specific first (Open Graph, Dublin Core, schema.org microdata, CMS habits).
@@ -70,6 +72,7 @@ export function readPageMetadata(document: DocumentLike): PageMetadata {
         .filter(Boolean),
     ],
     accessibleForFree: jsonLd.accessibleForFree,
+    ...(jsonLd.articleBody ? { articleBody: jsonLd.articleBody } : {}),
   };
 }
 
@@ -104,11 +107,12 @@ interface JsonLdFacts {
   datePublished?: string;
   dateModified?: string;
   accessibleForFree?: boolean;
+  articleBody?: string;
 }
 
 /**
  * The first schema.org object in the page's JSON-LD blocks that carries a date (graphs included),
- * and the @type of every object.
+ * the @type of every object, and the longest articleBody.
  */
 function readJsonLd(document: DocumentLike): JsonLdFacts {
   const facts: JsonLdFacts = { types: [] };
@@ -129,6 +133,9 @@ function readJsonLd(document: DocumentLike): JsonLdFacts {
       const free = readAccessibleForFree(node.isAccessibleForFree);
       // One object marked paid is enough: sites mark the article, not always the page.
       if (free !== undefined && facts.accessibleForFree !== false) facts.accessibleForFree = free;
+      const body = node.articleBody;
+      if (typeof body === 'string' && body.length > (facts.articleBody?.length ?? 0))
+        facts.articleBody = body;
       if (!dated && (typeof node.datePublished === 'string' || typeof node.dateModified === 'string')) {
         dated = true;
         facts.datePublished = typeof node.datePublished === 'string' ? node.datePublished : undefined;

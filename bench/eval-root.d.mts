@@ -1,0 +1,2 @@
+/** The shared evaluation folder (see eval-root.mjs). */
+export declare const evalRoot: string;

@@ -1,0 +1,86 @@
+import { domToText } from './dom-to-text.js';
+
+/**
+ * Paragraph-level pruning of the content chosen on an article page (trafilatura prunes its chosen
+ * container the same way). Captions go: they describe a picture, not the story. And where the
+ * publisher's JSON-LD articleBody is the whole article (nearly all of it is in our content, and it
+ * is most of our content, not a teaser's excerpt), the blocks it does not have go too: author
+ * bios, donation and newsletter boxes, "related" lines, teaser lists the container carried along.
+ * Mutates `element`; returns its text after pruning.
+ */
+export interface PruneArticleOptions {
+  /** The page's JSON-LD articleBody (HTML or text), if any. */
+  articleBody?: string;
+}
+
+/** An articleBody shorter than this is a summary, not the article. */
+const articleBodyMinChars = 500;
+/** Share of the articleBody's shingles our content must hold: it is this article, not another. */
+const articleBodyHeld = 0.9;
+/** Share of our content's shingles the articleBody must hold: not an excerpt of a longer text. */
+const articleBodyShare = 0.6;
+/** A block is in the articleBody when its words are, in order, or half its shingles are. */
+const blockHeld = 0.5;
+
+export function pruneArticle(element: Element, options: PruneArticleOptions): string {
+  for (const caption of [...element.querySelectorAll('figcaption')]) caption.remove();
+  const text = domToText(element);
+  const body = articleBodyText(options.articleBody);
+  if (body.length < articleBodyMinChars) return text;
+  const bodyWords = ` ${words(body).join(' ')} `;
+  const bodyShingles = shingles(words(body));
+  const ours = shingles(words(text));
+  let shared = 0;
+  for (const shingle of ours) if (bodyShingles.has(shingle)) shared++;
+  if (shared < bodyShingles.size * articleBodyHeld || shared < ours.size * articleBodyShare) return text;
+  let removed = false;
+  for (const block of leafBlocks(element)) {
+    const blockWords = words(domToText(block));
+    if (blockWords.length === 0 || bodyWords.includes(` ${blockWords.join(' ')} `)) continue;
+    const blockShingles = shingles(blockWords);
+    let held = 0;
+    for (const shingle of blockShingles) if (bodyShingles.has(shingle)) held++;
+    if (held >= blockShingles.size * blockHeld) continue;
+    block.remove();
+    removed = true;
+  }
+  return removed ? domToText(element) : text;
+}
+
+/** The articleBody as plain text: some publishers put HTML in it. */
+function articleBodyText(articleBody: string | undefined): string {
+  return (articleBody ?? '').replace(/<[^>]*>/g, ' ').replace(/&#?\w+;/g, ' ');
+}
+
+const wordPattern = /[\p{L}\p{N}]+/gu;
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(wordPattern) ?? [];
+}
+
+/** Word 4-grams (a shorter text is one shingle): order-aware, robust to a changed word or two. */
+function shingles(tokens: readonly string[]): Set<string> {
+  const result = new Set<string>();
+  if (tokens.length > 0 && tokens.length < 4) result.add(tokens.join(' '));
+  for (let index = 0; index + 4 <= tokens.length; index++) {
+    result.add(`${tokens[index]} ${tokens[index + 1]} ${tokens[index + 2]} ${tokens[index + 3]}`);
+  }
+  return result;
+}
+
+const blockSelector = 'p, li, h1, h2, h3, h4, h5, h6, blockquote, pre, dt, dd, tr';
+
+/**
+ * The innermost text blocks: paragraphs, list items, headings... that hold no other such block,
+ * and <div>s that hold text but no block at all. A table goes row by row; a list item holding a
+ * nested list is judged by its inner items.
+ */
+function leafBlocks(element: Element): Element[] {
+  const blocks: Element[] = [];
+  for (const block of element.querySelectorAll(`${blockSelector}, div`)) {
+    if (block.querySelector(`${blockSelector}, div`)) continue;
+    if (block.closest('pre') && block.tagName !== 'PRE') continue;
+    blocks.push(block);
+  }
+  return blocks;
+}

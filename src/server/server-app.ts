@@ -6,29 +6,29 @@ import type { ServerConfig } from '../config/config-schema.js';
 import { packageVersion } from '../core/package-version.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
-import { createAccessLog, type LogLine } from './access-log.js';
-import { createBearerAuth, createKeyCheck } from './bearer-auth.js';
-import { createChatCompletionsHandler } from './chat-completions-route.js';
-import { createConcurrencyLimiter } from './concurrency-limiter.js';
-import { HttpError } from './http-error.js';
-import { createMcpRoute } from './mcp-route.js';
-import { addMethodNotAllowed } from './method-not-allowed.js';
-import { createQueuedResearchRoutes } from './queued-research-routes.js';
-import { createBodyReader } from './read-request-body.js';
+import { createConcurrencyLimiter } from './concurrency/concurrency-limiter.js';
+import { HttpError } from './http/http-error.js';
+import { toServerErrorResponse } from './http/server-error-response.js';
+import { createAccessLog, type LogLine } from './middleware/access-log.js';
+import { createBearerAuth, createKeyCheck } from './middleware/bearer-auth.js';
+import { createBodyReader } from './middleware/body-reader.js';
+import { addMethodNotAllowed } from './middleware/method-not-allowed.js';
 import {
   allowedOrigins,
   createHostGuard,
   createJsonContentTypeGuard,
   createOriginGuard,
-} from './request-guards.js';
-import { createResearchRoutes } from './research-routes.js';
-import { createResponsesHandler } from './responses-route.js';
+} from './middleware/request-guards.js';
+import { createChatCompletionsHandler } from './routes/chat-completions/chat-completions-route.js';
+import { createMcpRoute } from './routes/mcp/mcp-route.js';
+import { createResponsesHandler } from './routes/responses/responses-route.js';
+import { createQueuedResearchRoutes } from './routes/runs/queued-research-routes.js';
+import { createResearchRoutes } from './routes/runs/research-routes.js';
+import { createWebUiRoute } from './routes/web-ui/web-ui-route.js';
+import { createModelsRoute, serverModels } from './run-request/server-models.js';
 import type { ServerEnv } from './server-env.js';
-import { toServerErrorResponse } from './server-error-response.js';
-import { createModelsRoute, serverModels } from './server-models.js';
-import { createWebUiRoute } from './web-ui-route.js';
 
-export { serverModels } from './server-models.js';
+export { serverModels } from './run-request/server-models.js';
 
 export interface ServerAppOptions {
   runtime: DeepSearchRuntime;

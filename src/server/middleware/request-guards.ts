@@ -1,0 +1,121 @@
+import { isIP } from 'node:net';
+import type { MiddlewareHandler } from 'hono';
+import { echoInput } from '../http/echo-input.js';
+import { HttpError } from '../http/http-error.js';
+
+const forbidden = (message: string, code: string) =>
+  new HttpError(message, { status: 403, type: 'invalid_request_error', code });
+
+/** The host name of a Host header value, lower case, without port or IPv6 brackets. */
+export function hostNameOf(hostHeader: string): string {
+  const value = hostHeader.trim().toLowerCase();
+  if (value.startsWith('[')) {
+    const end = value.indexOf(']');
+    return value.slice(1, end < 0 ? undefined : end);
+  }
+  return value.replace(/:\d*$/, '');
+}
+
+/**
+ * Refuses a request whose Host is a name this server does not answer to (403). A DNS-rebinding
+ * page reaches a loopback server under its own name (Host: evil.example), so names are refused
+ * unless listed; IP literals and localhost are always accepted (a request to them was not
+ * rebound), and so is the address the server is bound to. `*` in allowedHosts turns the check off.
+ */
+export function createHostGuard(options: { boundHost: string; allowedHosts: readonly string[] }) {
+  const allowed = new Set(
+    [...options.allowedHosts, options.boundHost].map((host) => (isIP(host) ? host : hostNameOf(host))),
+  );
+  const anyHost = allowed.has('*');
+  const middleware: MiddlewareHandler = async (c, next) => {
+    if (anyHost) return next();
+    const header = c.req.header('host');
+    if (!header)
+      throw new HttpError('missing Host header', {
+        status: 400,
+        type: 'invalid_request_error',
+        code: 'missing_host',
+      });
+    const name = hostNameOf(header);
+    const accepted =
+      isIP(name) !== 0 ||
+      name === 'localhost' ||
+      name.endsWith('.localhost') ||
+      allowed.has(name) ||
+      [...allowed].some((host) => host.startsWith('.') && name.endsWith(host));
+    if (!accepted) {
+      throw forbidden(
+        `this server does not answer to the host name '${echoInput(name)}' (add it to the server's allowed hosts)`,
+        'host_not_allowed',
+      );
+    }
+    return next();
+  };
+  return middleware;
+}
+
+/**
+ * Whether a request's Origin is one of the configured ones, compared as the guard and the CORS
+ * headers both need it: case and a trailing slash of the setting (`http://App.example/`) aside.
+ */
+export function allowedOrigins(corsOrigins: readonly string[]): (origin: string) => boolean {
+  const allowed = new Set(corsOrigins.map((origin) => origin.trim().replace(/\/+$/, '').toLowerCase()));
+  return (origin) => allowed.has(origin.trim().toLowerCase());
+}
+
+/**
+ * Refuses a cross-origin request from a browser whose Origin the CORS setting does not allow
+ * (403). CORS headers alone only stop a page from reading the answer: a "simple request" (a POST
+ * with text/plain) would still start a paid run. Requests without Origin (not from a browser) and
+ * same-origin ones pass.
+ */
+export function createOriginGuard(options: { corsOrigins: readonly string[] }): MiddlewareHandler {
+  const anyOrigin = options.corsOrigins.includes('*');
+  const allowed = allowedOrigins(options.corsOrigins);
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origin === undefined || anyOrigin) return next();
+    const normalized = origin.trim().toLowerCase();
+    if (allowed(normalized) || isSameOrigin(normalized, c.req.header('host'))) return next();
+    throw forbidden(
+      `cross-origin requests from '${echoInput(origin)}' are not allowed (see the server's CORS origins setting)`,
+      'origin_not_allowed',
+    );
+  };
+}
+
+function isSameOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host === new URL(`http://${host.trim().toLowerCase()}`).host;
+  } catch {
+    return false;
+  }
+}
+
+const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
+
+/** A body is announced by a non-zero Content-Length or by chunked transfer encoding. */
+function hasBody(request: Request): boolean {
+  const length = request.headers.get('content-length');
+  return request.headers.has('transfer-encoding') || (length !== null && length.trim() !== '0');
+}
+
+/**
+ * A body must be sent as `application/json` (415 otherwise; a POST without a body goes on to its
+ * route, which says what is missing). Besides saying what the API reads,
+ * it makes every browser request a CORS-preflighted one, never a "simple request".
+ */
+export function createJsonContentTypeGuard(): MiddlewareHandler {
+  return async (c, next) => {
+    if (!bodyMethods.has(c.req.method) || !hasBody(c.req.raw)) return next();
+    const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      throw new HttpError(
+        `the request body must be sent with Content-Type: application/json${type ? ` (got '${echoInput(type)}')` : ''}`,
+        { status: 415, type: 'invalid_request_error', code: 'unsupported_media_type' },
+      );
+    }
+    return next();
+  };
+}

@@ -1,5 +1,8 @@
 import { DeepSearchError } from '../../errors/index.js';
 
+/** Status logged for a client that went away before its request was read or answered (nginx's convention). */
+export const clientClosedStatus = 499;
+
 export type OpenAiErrorType =
   | 'invalid_request_error'
   | 'authentication_error'

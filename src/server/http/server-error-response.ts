@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isAbortError } from '../../errors/index.js';
-import { clientClosedStatus } from '../middleware/body-reader.js';
 import type { ServerEnv } from '../server-env.js';
+import { clientClosedStatus } from './http-error.js';
 import { type ErrorResponse, toErrorResponse } from './openai-error.js';
 
 /**
@@ -32,4 +33,13 @@ export function toServerErrorResponse(error: unknown, c: Context<ServerEnv>): Er
   if (code === 'cancelled' || code === 'client_closed_request') record.outcome = 'cancelled';
   if (response.detail) record.error = response.detail;
   return response;
+}
+
+/**
+ * The error sent as OpenAI's JSON error body with its status and headers: the app's onError, its
+ * 404 and its 405 all answer through here.
+ */
+export function sendServerError(error: unknown, c: Context<ServerEnv>): Response {
+  const response = toServerErrorResponse(error, c);
+  return c.json(response.body, response.status as ContentfulStatusCode, response.headers);
 }

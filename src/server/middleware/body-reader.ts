@@ -1,11 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import { HttpError } from '../http/http-error.js';
+import { clientClosedStatus, HttpError } from '../http/http-error.js';
 import type { ServerEnv } from '../server-env.js';
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
-
-/** Status logged for a client that went away before its request was read (nginx's convention). */
-export const clientClosedStatus = 499;
 
 /**
  * Reads a request's body before any route sees it: at most `maxBytes` (413 beyond), within

@@ -1,21 +1,30 @@
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
+import { methodNotAllowed } from 'hono/method-not-allowed';
 import { HttpError } from '../http/http-error.js';
+import { sendServerError } from '../http/server-error-response.js';
 import type { ServerEnv } from '../server-env.js';
 
 /**
- * Registered after the routes: any other method on a known path is a 405 with `Allow` (a 404
- * would tell the client the endpoint does not exist, which sends people looking for a typo).
+ * Any other method on a known path is a 405 with `Allow`, in OpenAI's error form (a 404 would tell
+ * the client the endpoint does not exist, which sends people looking for a typo). Hono's middleware
+ * reads the allowed methods from the app's own registered routes, so the route table is written
+ * once: where each sub-app registers its routes.
  */
-export function addMethodNotAllowed(app: Hono<ServerEnv>, routes: Record<string, readonly string[]>): void {
-  for (const [path, methods] of Object.entries(routes)) {
-    const allow = methods.includes('GET') ? [...methods, 'HEAD'] : [...methods];
-    app.all(path, (c) => {
-      throw new HttpError(`${c.req.method} is not allowed on ${c.req.path} (use ${methods.join(' or ')})`, {
-        status: 405,
-        type: 'invalid_request_error',
-        code: 'method_not_allowed',
-        headers: { Allow: allow.join(', ') },
-      });
-    });
-  }
+export function createMethodNotAllowed(app: Hono<ServerEnv>): MiddlewareHandler<ServerEnv> {
+  return methodNotAllowed<ServerEnv>({
+    app,
+    onMethodNotAllowed: (c, allowed) => {
+      const named = allowed.filter((method) => method !== 'HEAD');
+      const error = new HttpError(
+        `${c.req.method} is not allowed on ${c.req.path} (use ${named.join(' or ')})`,
+        {
+          status: 405,
+          type: 'invalid_request_error',
+          code: 'method_not_allowed',
+          headers: { Allow: allowed.join(', ') },
+        },
+      );
+      return sendServerError(error, c);
+    },
+  });
 }

@@ -8,10 +8,12 @@ import {
   missingSearchSetting,
 } from '../../providers/search/search-provider-choice.js';
 import type { RecordOptions } from '../../runs/run-recording.js';
+import type { DeepSearchRuntime } from '../../runtime/create-runtime.js';
 import { echoInput } from '../http/echo-input.js';
+import { invalidValue } from '../http/read-json-object.js';
 import { readAnswerSchema } from './answer-schema-limits.js';
 import { type ChatTurn, messageText, splitConversation } from './chat-history.js';
-import type { ChatMessage, ChatRequest } from './chat-request-schema.js';
+import { type ChatMessage, type ChatRequest, chatRequestSchema } from './chat-request-schema.js';
 import { type ChatUiTask, recognizeChatUiTask } from './chat-ui-tasks.js';
 import { presetForEffort } from './reasoning-effort.js';
 import { directModels, modelNotFound, researchModels, resolveModel } from './server-models.js';
@@ -50,6 +52,20 @@ export interface RunRequestContext {
   models: readonly string[];
   /** Search providers a request may name. */
   searchProviders: readonly string[];
+}
+
+/** A chat request body (or one translated from another API) checked and turned into a RunRequest. */
+export function parseChatRequest(
+  body: Record<string, unknown>,
+  options: { runtime: DeepSearchRuntime; models: readonly string[]; searchProviders: readonly string[] },
+): RunRequest {
+  const parsed = chatRequestSchema.safeParse(body);
+  if (!parsed.success) throw invalidValue(parsed.error);
+  return toRunRequest(parsed.data, {
+    config: options.runtime.config,
+    models: options.models,
+    searchProviders: options.searchProviders,
+  });
 }
 
 /** Checks what the schema cannot (model, conversation shape, provider, answer schema) and builds the run's config. */

@@ -1,7 +1,5 @@
-import { Hono } from 'hono';
 import { echoInput } from '../http/echo-input.js';
 import { HttpError } from '../http/http-error.js';
-import type { ServerEnv } from '../server-env.js';
 
 /**
  * The models this server offers: `deepsearch` runs the deep search; `deepsearch-direct` asks the
@@ -34,19 +32,4 @@ export function modelNotFound(id: string, models: readonly string[] = serverMode
     code: 'model_not_found',
     param: 'model',
   });
-}
-
-const modelObject = (id: string) => ({ id, object: 'model' as const, created: 0, owned_by: 'deepsearch' });
-
-/** GET /models and GET /models/{id}, as OpenAI lists and retrieves models. */
-export function createModelsRoute(): Hono<ServerEnv> {
-  const app = new Hono<ServerEnv>();
-  app.get('/', (c) => c.json({ object: 'list', data: serverModels.map(modelObject) }));
-  app.get('/:id{.+}', (c) => {
-    const requested = c.req.param('id');
-    const model = resolveModel(requested);
-    if (!model) throw modelNotFound(requested);
-    return c.json(modelObject(model));
-  });
-  return app;
 }

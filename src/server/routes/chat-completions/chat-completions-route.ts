@@ -1,30 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { Context } from 'hono';
-import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
-import type { ConcurrencyLimiter } from '../../concurrency/concurrency-limiter.js';
+import { Hono } from 'hono';
 import { takeRequestSlot } from '../../concurrency/request-slot.js';
-import { parseChatRequest, readJsonObject } from '../../run-request/parse-chat-request.js';
-import type { ServerEnv } from '../../server-env.js';
+import { readJsonObject } from '../../http/read-json-object.js';
+import { parseChatRequest } from '../../run-request/run-request.js';
+import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
 import { streamChatCompletion } from './chat-stream.js';
 import { completeChat } from './completion-body.js';
 import { createChunkFactory } from './completion-chunks.js';
 
-export interface ChatCompletionsOptions {
-  runtime: DeepSearchRuntime;
-  limiter: ConcurrencyLimiter;
-  models: readonly string[];
-  searchProviders: readonly string[];
-  /** Fires when the shutdown grace period is over: runs still going are cancelled. */
-  shutdownSignal: AbortSignal;
-  heartbeatMs?: number;
-}
-
 /**
- * POST /v1/chat/completions. Everything about the request is checked before a slot is taken and
- * before any byte of a 200 is sent, so a bad request is always a 4xx, never an error inside a 200.
+ * POST /v1/chat/completions (mounted there: this app's route is `/`). Everything about the request
+ * is checked before a slot is taken and before any byte of a 200 is sent, so a bad request is
+ * always a 4xx, never an error inside a 200.
  */
-export function createChatCompletionsHandler(options: ChatCompletionsOptions) {
-  return async (c: Context<ServerEnv>) => {
+export function createChatCompletionsRoute(options: ApiRouteOptions): Hono<ServerEnv> {
+  return new Hono<ServerEnv>().post('/', async (c) => {
     const request = parseChatRequest(await readJsonObject(c), options);
     request.record = { owner: c.var.owner, source: 'chat-completions' };
     const slot = await takeRequestSlot(c, options, request);
@@ -48,5 +38,5 @@ export function createChatCompletionsHandler(options: ChatCompletionsOptions) {
       heartbeatMs: options.heartbeatMs,
       onEnd: slot.onStreamEnd(),
     });
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Context, Handler } from 'hono';
+import { type Context, Hono } from 'hono';
 import { ownerShareOf } from '../../../core/fair-share.js';
 import { InputError, isBlockedUrlError } from '../../../errors/index.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
@@ -31,12 +31,13 @@ export interface McpRouteOptions {
 }
 
 /**
- * POST/GET/DELETE /mcp: MCP's streamable HTTP transport with sessions (a client's cancellation is a
- * separate POST, which must reach the server running the call). The app's middleware has already
- * checked Host, Origin, the API key and the body; a session belongs to the key that opened it. A
- * call also stops when the connection that carried it closes, and every call at shutdown.
+ * POST/GET/DELETE /mcp (mounted there: this app's routes are `/`): MCP's streamable HTTP transport
+ * with sessions (a client's cancellation is a separate POST, which must reach the server running
+ * the call). The app's middleware has already checked Host, Origin, the API key and the body; a
+ * session belongs to the key that opened it. A call also stops when the connection that carried
+ * it closes, and every call at shutdown.
  */
-export function createMcpRoute(options: McpRouteOptions): Handler<ServerEnv> {
+export function createMcpRoute(options: McpRouteOptions): Hono<ServerEnv> {
   const maxSessions = options.maxSessions ?? 100;
   const sessionsPerOwner = ownerShareOf(maxSessions, options.ownerShare ?? 1);
   const maxBatch = options.maxBatch ?? 16;
@@ -73,7 +74,7 @@ export function createMcpRoute(options: McpRouteOptions): Handler<ServerEnv> {
     return response.body.error.message;
   };
 
-  return async (c) => {
+  return new Hono<ServerEnv>().on(['GET', 'POST', 'DELETE'], '/', async (c) => {
     const body = c.req.method === 'POST' ? await readJson(c) : undefined;
     if (Array.isArray(body) && body.length > maxBatch) {
       return jsonRpcError(c, 400, -32600, `a batch holds at most ${maxBatch} messages (got ${body.length})`);
@@ -115,7 +116,7 @@ export function createMcpRoute(options: McpRouteOptions): Handler<ServerEnv> {
     const stopCalls = session.trackCalls(body);
     c.req.raw.signal.addEventListener('abort', stopCalls, { once: true });
     return session.transport.handleRequest(c.req.raw, { parsedBody: body });
-  };
+  });
 }
 
 type SessionEntry = { owner: string; idle(): boolean; lastUsed: number };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../../errors/index.js';
-import { invalidValue } from '../../run-request/parse-chat-request.js';
+import { invalidValue } from '../../http/read-json-object.js';
 
 const contentPart = z.looseObject({ type: z.string(), text: z.unknown().optional() });
 

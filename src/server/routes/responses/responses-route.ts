@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Context } from 'hono';
+import { Hono } from 'hono';
 import { answerRequest } from '../../answers/answer-request.js';
 import { describeProgress } from '../../answers/progress-reasoning.js';
 import { takeRequestSlot } from '../../concurrency/request-slot.js';
-import { parseChatRequest, readJsonObject } from '../../run-request/parse-chat-request.js';
-import type { ServerEnv } from '../../server-env.js';
-import type { ChatCompletionsOptions } from '../chat-completions/chat-completions-route.js';
+import { readJsonObject } from '../../http/read-json-object.js';
+import { parseChatRequest } from '../../run-request/run-request.js';
+import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
 import {
   messageItem,
   outputTextPart,
@@ -18,12 +18,13 @@ import { toChatBody } from './responses-request.js';
 import { streamResponse } from './responses-stream.js';
 
 /**
- * POST /v1/responses: OpenAI's Responses API over the same run as chat completions. The body is
- * translated into a chat request, so options, checks and errors are the same; the answer comes
- * back as a reasoning item (the progress) and a message item with url_citation annotations.
+ * POST /v1/responses (mounted there: this app's route is `/`): OpenAI's Responses API over the
+ * same run as chat completions. The body is translated into a chat request, so options, checks and
+ * errors are the same; the answer comes back as a reasoning item (the progress) and a message item
+ * with url_citation annotations.
  */
-export function createResponsesHandler(options: ChatCompletionsOptions) {
-  return async (c: Context<ServerEnv>) => {
+export function createResponsesRoute(options: ApiRouteOptions): Hono<ServerEnv> {
+  return new Hono<ServerEnv>().post('/', async (c) => {
     const raw = await readJsonObject(c);
     const request = parseChatRequest(toChatBody(raw), options);
     request.record = { owner: c.var.owner, source: 'responses' };
@@ -70,5 +71,5 @@ export function createResponsesHandler(options: ChatCompletionsOptions) {
       heartbeatMs: options.heartbeatMs,
       onEnd: slot.onStreamEnd(),
     });
-  };
+  });
 }

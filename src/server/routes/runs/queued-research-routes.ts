@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { isResumable, resumableRecord } from '../../../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../../../runs/run-record.js';
-import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
 import { enqueueRun, postRun } from '../../../scale/queued-runtime.js';
-import { readJsonObject } from '../../run-request/parse-chat-request.js';
-import type { ServerEnv } from '../../server-env.js';
+import { readJsonObject } from '../../http/read-json-object.js';
+import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
 import { parseResearchRequest, parseResumeRequest } from './research-request.js';
-import { afterSeq, interruptedError, runListQuery, runNotFound } from './research-routes.js';
 import { streamFollowedEvents } from './run-events-stream.js';
+import { interruptedError, runNotFound } from './run-not-found.js';
 import { runListItem, runObject } from './run-object.js';
+import { afterSeq, runListQuery } from './run-query.js';
 
 /** How long DELETE waits for a running run to end on its worker before answering. */
 const cancelWaitMs = 5000;
@@ -22,13 +22,9 @@ const cancelWaitMs = 5000;
  * whichever worker holds it). A run whose job is gone from the queue while it reads as running
  * (its worker died and it was not taken over) shows as failed, `run_interrupted`, resumable.
  */
-export function createQueuedResearchRoutes(options: {
-  runtime: DeepSearchRuntime;
-  shared: QueueMode;
-  searchProviders: readonly string[];
-  shutdownSignal: AbortSignal;
-  heartbeatMs?: number;
-}): Hono<ServerEnv> {
+export function createQueuedResearchRoutes(
+  options: Omit<ApiRouteOptions, 'models' | 'limiter'> & { shared: QueueMode },
+): Hono<ServerEnv> {
   const { runtime, shared } = options;
   const { store, queue } = shared;
   const app = new Hono<ServerEnv>();

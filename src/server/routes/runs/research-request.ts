@@ -5,8 +5,8 @@ import { InputError } from '../../../errors/index.js';
 import type { ResearchPlan } from '../../../events/research-types.js';
 import { assertFitsContext } from '../../../providers/llm/assert-fits-context.js';
 import { parseOutline } from '../../../research/plan/plan-object.js';
+import { invalidValue } from '../../http/read-json-object.js';
 import { chatRequestSchema } from '../../run-request/chat-request-schema.js';
-import { invalidValue } from '../../run-request/parse-chat-request.js';
 import { presetForEffort } from '../../run-request/reasoning-effort.js';
 import { assertSearchProvider, runConfig } from '../../run-request/run-request.js';
 

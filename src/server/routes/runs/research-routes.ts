@@ -5,29 +5,20 @@ import { findChromium } from '../../../providers/browser/launch-chromium.js';
 import { renderPlanMarkdown } from '../../../research/plan/plan-markdown.js';
 import { isOrphaned, isResumable, resumableRecord } from '../../../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../../../runs/run-record.js';
-import type { RunListQuery, RunStore } from '../../../runs/run-store.js';
-import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
-import type { ConcurrencyLimiter } from '../../concurrency/concurrency-limiter.js';
-import { echoInput } from '../../http/echo-input.js';
-import { HttpError } from '../../http/http-error.js';
-import { readJsonObject } from '../../run-request/parse-chat-request.js';
-import type { ServerEnv } from '../../server-env.js';
+import type { RunStore } from '../../../runs/run-store.js';
+import { readJsonObject } from '../../http/read-json-object.js';
+import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
 import { exportReport, reportFormats } from './report-export.js';
 import { createResearchJobs } from './research-jobs.js';
 import { parseOutlineRequest, parseResearchRequest, parseResumeRequest } from './research-request.js';
 import { streamRunEvents } from './run-events-stream.js';
+import { interruptedError, runNotFound } from './run-not-found.js';
 import { runListItem, runObject } from './run-object.js';
+import { afterSeq, runListQuery } from './run-query.js';
 
-export interface ResearchRoutesOptions {
-  runtime: DeepSearchRuntime;
+export interface ResearchRoutesOptions extends Omit<ApiRouteOptions, 'models'> {
   store: RunStore;
-  limiter: ConcurrencyLimiter;
-  searchProviders: readonly string[];
-  shutdownSignal: AbortSignal;
-  heartbeatMs?: number;
 }
-
-export const maxListLimit = 100;
 
 /**
  * The async run API under /v1: POST /research starts a job that runs whether or not a client
@@ -147,64 +138,4 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
     return c.json({ object: 'list', data, has_more: hasMore });
   });
   return app;
-}
-
-/** GET /runs's query (limit, before, q, include_evaluations), checked, as the run store takes it. */
-export function runListQuery(c: Context<ServerEnv>): RunListQuery {
-  const limit = integerParam(c.req.query('limit'), 'limit', 20);
-  if (limit < 1 || limit > maxListLimit)
-    throw new InputError(`limit must be between 1 and ${maxListLimit}`, {
-      param: 'limit',
-      code: 'invalid_value',
-    });
-  const before = c.req.query('before');
-  return {
-    owner: c.var.owner,
-    limit,
-    q: c.req.query('q') || undefined,
-    before: before === undefined ? undefined : integerParam(before, 'before', 0) * 1000,
-    // `deepsearch eval` records a run per question: the history shows them only when asked.
-    withoutEvaluations: !booleanParam(c.req.query('include_evaluations'), 'include_evaluations'),
-  };
-}
-
-export function booleanParam(value: string | undefined, name: string): boolean {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  throw new InputError(`${name} must be true or false`, { param: name, code: 'invalid_value' });
-}
-
-/** Last-Event-ID (a reconnecting EventSource sends it) or ?after=: events after this seq. */
-export function afterSeq(c: Context<ServerEnv>): number {
-  const header = c.req.header('last-event-id');
-  const raw = header ?? c.req.query('after');
-  return raw === undefined || raw === ''
-    ? 0
-    : integerParam(raw, header !== undefined ? 'Last-Event-ID' : 'after', 0);
-}
-
-export function integerParam(raw: string | undefined, name: string, fallback: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^\d{1,15}$/.test(raw.trim()))
-    throw new InputError(`${name} must be a whole number (got "${raw.slice(0, 40)}")`, {
-      param: name,
-      code: 'invalid_value',
-    });
-  return Number(raw.trim());
-}
-
-export function interruptedError(id: string) {
-  return {
-    message: `the process running it stopped; POST /v1/research/${id}/resume goes on from its last checkpoint`,
-    type: 'server_error',
-    code: 'run_interrupted',
-  };
-}
-
-export function runNotFound(id: string): HttpError {
-  return new HttpError(`no run '${echoInput(id)}'`, {
-    status: 404,
-    type: 'not_found_error',
-    code: 'run_not_found',
-  });
 }

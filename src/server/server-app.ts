@@ -10,11 +10,14 @@ import { sendServerError } from './http/server-error-response.js';
 import { createAccessLog, type LogLine } from './middleware/access-log.js';
 import { createBearerAuth, createKeyCheck } from './middleware/bearer-auth.js';
 import { createBodyReader } from './middleware/body-reader.js';
-import { createDrainGuard } from './middleware/drain-guard.js';
-import { createHostGuard } from './middleware/host-guard.js';
-import { createJsonContentTypeGuard } from './middleware/json-content-type-guard.js';
 import { createMethodNotAllowed } from './middleware/method-not-allowed.js';
-import { createCorsPolicy, createOriginGuard } from './middleware/origin-guard.js';
+import {
+  createCorsPolicy,
+  createDrainGuard,
+  createHostGuard,
+  createJsonContentTypeGuard,
+  createOriginGuard,
+} from './middleware/request-guards.js';
 import { createChatCompletionsRoute } from './routes/chat-completions/chat-completions-route.js';
 import { createHealthRoutes } from './routes/health/health-routes.js';
 import { createMcpRoute } from './routes/mcp/mcp-route.js';

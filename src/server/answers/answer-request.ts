@@ -20,16 +20,19 @@ export interface CompletionContent {
   details: Record<string, unknown>;
 }
 
-/**
- * Answers a request: the deep search with its question, history and config (then the caller's
- * JSON, if asked for), or, in direct mode, one plain LLM call with the conversation.
- */
-export async function answerRequest(input: {
+/** A checked request to run, with the signal that stops it and where its events go. */
+export interface AnswerInput {
   runtime: DeepSearchRuntime;
   request: RunRequest;
   signal: AbortSignal;
   onEvent: AgentEventListener;
-}): Promise<CompletionContent> {
+}
+
+/**
+ * Answers a request: the deep search with its question, history and config (then the caller's
+ * JSON, if asked for), or, in direct mode, one plain LLM call with the conversation.
+ */
+export async function answerRequest(input: AnswerInput): Promise<CompletionContent> {
   const { runtime, request, signal } = input;
   if (request.mode === 'direct') {
     const reply = await runtime.askModel({ ...request.direct, signal });

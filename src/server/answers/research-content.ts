@@ -1,7 +1,4 @@
-import type { AgentEventListener } from '../../events/agent-events.js';
-import type { DeepSearchRuntime } from '../../runtime/create-runtime.js';
-import type { RunRequest } from '../run-request/run-request.js';
-import { type CompletionContent, referenceDetails } from './answer-request.js';
+import { type AnswerInput, type CompletionContent, referenceDetails } from './answer-request.js';
 import { urlCitations } from './url-citations.js';
 
 /**
@@ -9,12 +6,7 @@ import { urlCitations } from './url-citations.js';
  * questions, footnotes) as content, a citation per footnote marker, and the report's parts in
  * `deepsearch` for clients that want them.
  */
-export async function answerResearch(input: {
-  runtime: DeepSearchRuntime;
-  request: RunRequest;
-  signal: AbortSignal;
-  onEvent: AgentEventListener;
-}): Promise<CompletionContent> {
+export async function answerResearch(input: AnswerInput): Promise<CompletionContent> {
   const { runtime, request, signal } = input;
   const { result: report } = await runtime.run({
     mode: 'research',

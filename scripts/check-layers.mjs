@@ -25,6 +25,41 @@ export const layers = [
   ['testing'],
 ];
 
+/**
+ * Inside a folder, its sub-folders as layers too (lowest first; files directly in the folder, its
+ * composition, may import any of them). Each sub-folder named in `siblings` holds folders beside
+ * each other: server/routes/<resource>/ may not import another resource's folder.
+ */
+export const innerLayers = {
+  server: {
+    layers: [['http'], ['run-request'], ['middleware', 'concurrency', 'answers'], ['routes']],
+    siblings: ['routes'],
+  },
+};
+
+/** The forbidden import inside `folder` (a top folder with inner layers), or undefined. */
+function innerProblem(folder, fromParts, toParts) {
+  const inner = innerLayers[folder];
+  const [fromSub, toSub] = [
+    fromParts.length > 2 ? fromParts[1] : undefined,
+    toParts.length > 2 ? toParts[1] : undefined,
+  ];
+  if (!inner || fromSub === undefined || toSub === undefined) return undefined;
+  if (fromSub === toSub) {
+    const sideways = inner.siblings.includes(fromSub) && fromParts.length > 3 && fromParts[2] !== toParts[2];
+    return sideways
+      ? { from: `${folder}/${fromSub}/${fromParts[2]}`, to: `${folder}/${toSub}/${toParts[2]}` }
+      : undefined;
+  }
+  const rank = new Map(inner.layers.flatMap((names, index) => names.map((name) => [name, index])));
+  const unknown = [fromSub, toSub].find((name) => !rank.has(name));
+  if (unknown)
+    return { from: `${folder}/${fromSub}`, to: `${folder}/${toSub}`, unknown: `${folder}/${unknown}` };
+  return rank.get(toSub) >= rank.get(fromSub)
+    ? { from: `${folder}/${fromSub}`, to: `${folder}/${toSub}` }
+    : undefined;
+}
+
 const importPattern =
   /(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^\s*import\s+['"](\.[^'"]+)['"]/gm;
 
@@ -56,8 +91,18 @@ export function checkLayers(root) {
     if (from === undefined) continue;
     for (const match of text.matchAll(importPattern)) {
       const spec = match[1] ?? match[2] ?? match[3];
-      const to = folderOf(resolve(dirname(file), spec));
-      if (to === undefined || to === from) continue;
+      const target = resolve(dirname(file), spec);
+      const to = folderOf(target);
+      if (to === from) {
+        const problem = innerProblem(
+          from,
+          relative(root, file).split('/'),
+          relative(root, target).split('/'),
+        );
+        if (problem) problems.push({ file: relative(root, file), spec, ...problem });
+        continue;
+      }
+      if (to === undefined) continue;
       const unknown = [from, to].find((folder) => !rank.has(folder));
       if (unknown || rank.get(to) >= rank.get(from))
         problems.push({ file: relative(root, file), spec, from, to, unknown });
@@ -83,5 +128,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     );
     process.exit(1);
   }
-  console.log(`layers: ${layers.map((names) => names.join(' ')).join(' < ')}: no import goes up or sideways`);
+  const inner = Object.entries(innerLayers).map(
+    ([folder, { layers: sub, siblings }]) =>
+      `${folder}/: ${sub.map((names) => names.join(' ')).join(' < ')} (${siblings.map((name) => `${name}/*`).join(', ')} side by side)`,
+  );
+  console.log(
+    `layers: ${layers.map((names) => names.join(' ')).join(' < ')}; ${inner.join('; ')}: no import goes up or sideways`,
+  );
 }

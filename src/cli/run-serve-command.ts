@@ -3,7 +3,7 @@ import type { DeepSearchConfig } from '../config/config-schema.js';
 import { ConfigError } from '../errors/index.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
-import { serverModels } from '../server/server-app.js';
+import { serverModels } from '../server/run-request/server-models.js';
 import { assertGuardedBind, startServer } from '../server/start-server.js';
 import type { CliIo } from './cli-io.js';
 import { createCliRuntime } from './create-cli-runtime.js';

@@ -21,7 +21,7 @@ interface Running {
 /**
  * Jobs in this process's memory, as `deepsearch serve` runs them on one machine: a free slot
  * takes a job at once; otherwise it waits in the queue. Slots and queue places are shared between
- * owners by the server's fair-share rule (src/server/fair-share.ts: a freed slot goes to the
+ * owners by the server's fair-share rule (src/core/fair-share.ts: a freed slot goes to the
  * waiting owner holding the fewest; one owner holds at most `ownerShare` of the queue), on top of
  * `maxJobsPerOwner`. Nothing survives the process: close() gives back the ids of the jobs it ran
  * or held unfinished, for the caller to keep them resumable.

@@ -8,7 +8,7 @@ import { describeNonPublicAddress } from '../providers/http/network-guard.js';
 import { searchProviderIds } from '../providers/search/search-registry.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
-import type { LogLine } from './access-log.js';
+import type { LogLine } from './middleware/access-log.js';
 import { createServerApp } from './server-app.js';
 
 export interface StartServerOptions {

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { createBearerAuth } from '../server/bearer-auth.js';
-import { HttpError } from '../server/http-error.js';
-import { toErrorResponse } from '../server/openai-error.js';
-import { createWebUiRoute } from '../server/web-ui-route.js';
+import { HttpError } from '../server/http/http-error.js';
+import { toErrorResponse } from '../server/http/openai-error.js';
+import { createBearerAuth } from '../server/middleware/bearer-auth.js';
+import { createWebUiRoute } from '../server/routes/web-ui/web-ui-route.js';
 
 /** What a scripted run does: its events in order; 'hold' keeps it running until it is cancelled. */
 export interface FakeRunScript {

@@ -68,6 +68,28 @@ describe('the layer check run by npm test', () => {
     expect(result.stderr).toContain('folder jobs/ is not in the layer list');
   });
 
+  it("fails inside server/ on a sub-folder importing a higher one or another route's folder", () => {
+    const root = tree({
+      'server/http/error.ts': "import { slot } from '../concurrency/slot.js';\nexport const error = slot;\n",
+      'server/concurrency/slot.ts': 'export const slot = 1;\n',
+      'server/routes/responses/route.ts': "import { chat } from '../chat-completions/route.js';\n",
+      'server/routes/chat-completions/route.ts':
+        "import { error } from '../../http/error.js';\nexport const chat = error;\n",
+      'server/jobs/queue.ts': "import { error } from '../http/error.js';\n",
+      'server/server-app.ts': "import { chat } from './routes/chat-completions/route.js';\n",
+    });
+    const result = check(root);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      'server/http/error.ts: imports ../concurrency/slot.js: server/http/ may not import server/concurrency/',
+    );
+    expect(result.stderr).toContain(
+      'server/routes/responses/route.ts: imports ../chat-completions/route.js: server/routes/responses/ may not import server/routes/chat-completions/',
+    );
+    expect(result.stderr).toContain('folder server/jobs/ is not in the layer list');
+    expect(result.stderr).toContain('3 import(s) break the layering');
+  });
+
   it('fails on shipped code that imports the test runner', () => {
     const root = tree({
       'testing/fake.ts': "import { expect } from 'vitest';\nexport const fake = expect;\n",

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebUiRoute, webUiContentSecurityPolicy } from '../../src/server/web-ui-route.js';
+import { createWebUiRoute, webUiContentSecurityPolicy } from '../../src/server/routes/web-ui/web-ui-route.js';
 import { buildWebUi } from '../browser/web-ui-browser.js';
 import { startTestServer, type TestServer } from '../helpers/server-harness.js';
 

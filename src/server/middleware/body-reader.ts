@@ -1,0 +1,79 @@
+import type { MiddlewareHandler } from 'hono';
+import { clientClosedStatus, HttpError } from '../http/http-error.js';
+import type { ServerEnv } from '../server-env.js';
+
+const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Reads a request's body before any route sees it: at most `maxBytes` (413 beyond), within
+ * `timeoutMs` (408 when a client trickles or never ends a chunked body), and a client that hangs
+ * up mid-body is a client error (499 in the log), never a 500. Routes then read the buffered text
+ * with `c.req.text()` / `c.req.json()` as usual, so every route, present and future, is covered.
+ */
+export function createBodyReader(options: {
+  maxBytes: number;
+  timeoutMs: number;
+}): MiddlewareHandler<ServerEnv> {
+  return async (c, next) => {
+    if (!bodyMethods.has(c.req.method)) return next();
+    const declared = Number(c.req.header('content-length'));
+    if (Number.isFinite(declared) && declared > options.maxBytes) throw tooLarge(options.maxBytes);
+    const text = await readBody(c.req.raw, options);
+    (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+    return next();
+  };
+}
+
+async function readBody(request: Request, options: { maxBytes: number; timeoutMs: number }): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new HttpError(`the request body was not received within ${options.timeoutMs / 1000}s`, {
+          status: 408,
+          type: 'invalid_request_error',
+          code: 'request_timeout',
+          headers: { connection: 'close' },
+        }),
+      );
+    }, options.timeoutMs);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), timedOut]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > options.maxBytes) throw tooLarge(options.maxBytes);
+      chunks.push(value);
+    }
+  } catch (error) {
+    // What is left of the body is not read: the response closes the connection instead.
+    try {
+      reader.releaseLock();
+    } catch {
+      // a read still pending: the stream is dropped with the connection anyway
+    }
+    if (error instanceof HttpError) throw error;
+    throw new HttpError('the client closed the connection before sending the whole request', {
+      status: clientClosedStatus,
+      type: 'invalid_request_error',
+      code: 'client_closed_request',
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError(`the request body is larger than ${maxBytes} bytes`, {
+    status: 413,
+    type: 'invalid_request_error',
+    code: 'request_too_large',
+    headers: { connection: 'close' },
+  });
+}

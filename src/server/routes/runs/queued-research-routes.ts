@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { type Context, Hono } from 'hono';
+import { isResumable, resumableRecord } from '../../../runs/resume-target.js';
+import { finishedStatuses, type RunRecord } from '../../../runs/run-record.js';
+import type { QueueMode } from '../../../scale/open-queue-mode.js';
+import { enqueueRun, postRun } from '../../../scale/queued-runtime.js';
+import { readJsonObject } from '../../http/read-json-object.js';
+import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
+import { parseResearchRequest, parseResumeRequest } from './research-request.js';
+import { streamFollowedEvents } from './run-events-stream.js';
+import { interruptedError, runNotFound } from './run-not-found.js';
+import { runListItem, runObject } from './run-object.js';
+import { afterSeq, runListQuery } from './run-query.js';
+
+/** How long DELETE waits for a running run to end on its worker before answering. */
+const cancelWaitMs = 5000;
+
+/**
+ * The async run API of an API node in queue mode (docs/scale-out.md), the same routes and
+ * answers as createResearchRoutes: POST enqueues the run for a worker; GET, /events and DELETE
+ * work on any node (the run is in Postgres, its live events in Redis, a cancel is published to
+ * whichever worker holds it). A run whose job is gone from the queue while it reads as running
+ * (its worker died and it was not taken over) shows as failed, `run_interrupted`, resumable.
+ */
+export function createQueuedResearchRoutes(
+  options: Omit<ApiRouteOptions, 'models' | 'limiter'> & { shared: QueueMode },
+): Hono<ServerEnv> {
+  const { runtime, shared } = options;
+  const { store, queue } = shared;
+  const app = new Hono<ServerEnv>();
+  const interrupted = async (run: Pick<RunRecord, 'id' | 'status'>) =>
+    (run.status === 'running' || run.status === 'queued') && !(await queue.has(run.id));
+  const owned = async (c: Context<ServerEnv>) => {
+    const id = c.req.param('id') ?? '';
+    const record = await store.get(id);
+    if (!record || record.owner !== c.var.owner) throw runNotFound(id);
+    const lost = await interrupted(record);
+    const shown: RunRecord = lost
+      ? { ...record, status: 'failed', error: interruptedError(record.id) }
+      : record;
+    return { record, shown, lost };
+  };
+  // What resume would take: the record as it is, with no process holding it when its job is gone.
+  const resumable = async (record: RunRecord, lost: boolean, owner: string) => {
+    const head = await store.checkpointHead(record.id);
+    const view = {
+      get: () => (lost ? { ...record, pid: null } : { ...record, pid: process.pid }),
+      checkpointHead: () => head,
+    };
+    return { view, ok: isResumable({ store: view, runId: record.id, owner }) };
+  };
+
+  app.post('/research', async (c) => {
+    const request = parseResearchRequest(await readJsonObject(c), {
+      config: runtime.config,
+      searchProviders: options.searchProviders,
+    });
+    const createdAt = Math.floor(Date.now() / 1000);
+    const id = `run_${randomUUID()}`;
+    const owner = c.var.owner;
+    const { status } = await postRun(shared, {
+      id,
+      owner,
+      question: request.question,
+      mode: request.mode,
+      record: { owner, source: 'research', mode: request.mode, options: request.options },
+      config: request.config,
+      data: {},
+    });
+    c.var.record.outcome = status;
+    return c.json(
+      { id, object: 'run', status, mode: request.mode, question: request.question, created_at: createdAt },
+      202,
+    );
+  });
+  app.post('/research/:id/resume', async (c) => {
+    const { record, lost } = await owned(c);
+    const text = await c.req.text();
+    const budget = parseResumeRequest(text.trim() ? await readJsonObject(c) : {});
+    // Refused here with its reason (400): still running, complete, no checkpoint.
+    const { view } = await resumable(record, lost, c.var.owner);
+    resumableRecord({ store: view, runId: record.id, owner: c.var.owner });
+    await store.begin(record, 'queued');
+    const { status } = await enqueueRun(shared, {
+      id: record.id,
+      owner: record.owner,
+      data: { overrides: { budget } },
+    });
+    const { finished_at: _earlierEnd, ...run } = runObject(record);
+    return c.json({ ...run, status }, 202);
+  });
+  for (const base of ['/research', '/runs']) {
+    app.get(`${base}/:id`, async (c) => {
+      const { record, shown, lost } = await owned(c);
+      const { ok } = await resumable(record, lost, c.var.owner);
+      return c.json({ ...runObject(shown), resumable: ok });
+    });
+    app.get(`${base}/:id/events`, async (c) => {
+      const { record } = await owned(c);
+      return streamFollowedEvents(c, {
+        follow: (signal) => shared.log.follow(record.id, afterSeq(c), signal),
+        heartbeatMs: options.heartbeatMs ?? 15_000,
+        shutdownSignal: options.shutdownSignal,
+        finalStatus: async () => {
+          const now = await store.get(record.id);
+          if (!now) return 'cancelled';
+          return (await interrupted(now)) ? 'failed' : now.status;
+        },
+      });
+    });
+    app.delete(`${base}/:id`, async (c) => {
+      const { record, lost } = await owned(c);
+      if (!finishedStatuses.has(record.status) && !lost) {
+        const outcome = await queue.cancel(record.id);
+        if (outcome === 'removed') await store.finish(record.id, { status: 'cancelled' }, record.attempt);
+        if (outcome !== 'signalled') await shared.log.end(record.id);
+        else await untilFinished(shared, record.id);
+        return c.json({ id: record.id, object: 'run', status: 'cancelled' });
+      }
+      await store.delete(record.id);
+      return c.json({ id: record.id, object: 'run', deleted: true });
+    });
+  }
+  app.get('/runs', async (c) => {
+    const { runs, hasMore } = await store.list(runListQuery(c));
+    const data = await Promise.all(
+      runs.map(async (run) => runListItem((await interrupted(run)) ? { ...run, status: 'failed' } : run)),
+    );
+    return c.json({ object: 'list', data, has_more: hasMore });
+  });
+  return app;
+}
+
+/** Waits (a few seconds at most) for the worker to record the cancelled run's end. */
+async function untilFinished(shared: QueueMode, id: string): Promise<void> {
+  const deadline = Date.now() + cancelWaitMs;
+  while (Date.now() < deadline) {
+    const record = await shared.store.get(id);
+    if (!record || finishedStatuses.has(record.status)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,46 @@
+import type { RunRecord, RunSummary } from '../../../runs/run-record.js';
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** A stored run as the async API shows it (GET /v1/research/{id}). */
+export function runObject(record: RunRecord) {
+  const usage = record.usage;
+  return {
+    id: record.id,
+    object: 'run',
+    status: record.status,
+    mode: record.mode,
+    question: record.question,
+    created_at: seconds(record.createdAt),
+    ...(record.finishedAt !== null ? { finished_at: seconds(record.finishedAt) } : {}),
+    options: record.options,
+    ...(record.status === 'completed' && record.result ? { result: record.result } : {}),
+    ...(record.status === 'failed' && record.error ? { error: record.error } : {}),
+    ...(usage
+      ? {
+          usage: {
+            prompt_tokens: usage.promptTokens,
+            completion_tokens: usage.completionTokens,
+            total_tokens: usage.totalTokens,
+            cost_usd: usage.costUsd,
+          },
+        }
+      : {}),
+  };
+}
+
+/** A line of GET /v1/runs. */
+export function runListItem(summary: RunSummary) {
+  return {
+    id: summary.id,
+    object: 'run',
+    status: summary.status,
+    mode: summary.mode,
+    question: summary.question,
+    created_at: seconds(summary.createdAt),
+    finished_at: summary.finishedAt === null ? null : seconds(summary.finishedAt),
+    answer_preview: summary.answerPreview,
+    total_tokens: summary.totalTokens,
+    evaluation: summary.evaluation,
+  };
+}

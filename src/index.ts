@@ -1,5 +1,4 @@
 export { renderAnswerMarkdown } from './agent/citations/format-footnotes.js';
-export type { DeepSearchInput } from './agent/run-deep-search.js';
 export { type AnswerSchema, parseAnswerSchema } from './agent/structured-answer.js';
 export {
   type DeepSearchOptions,
@@ -8,7 +7,7 @@ export {
   type RunOptions,
 } from './api/deep-search.js';
 export { type ResearchRun, type ResearchRunOptions, research } from './api/research.js';
-export { runDeepSearch } from './api/run-deep-search.js';
+export { type DeepSearchInput, runDeepSearch } from './api/run-deep-search.js';
 export {
   budgetPresets,
   type ConfigOverrides,

@@ -26,7 +26,7 @@ import {
 } from '../providers/spec/wrap-provider.js';
 import { createRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
 import { createRunStore, type RunStore } from '../runs/run-store.js';
-import type { RuntimeOptions } from './create-runtime.js';
+import type { CheckedRuntimeOptions } from './check-runtime-options.js';
 import { createRuntimeSearch } from './runtime-search.js';
 import { createRuntimeTrust, type RuntimeTrust } from './runtime-trust.js';
 
@@ -44,7 +44,7 @@ export interface RunProviders {
  * the options the runtime was made with.
  */
 export interface RuntimeProviders {
-  readonly options: RuntimeOptions;
+  readonly options: CheckedRuntimeOptions;
   readonly config: DeepSearchConfig;
   readonly redact: Redactor;
   readonly parts: RunProviders;
@@ -67,7 +67,7 @@ export interface RuntimeProviders {
  * Turns the config (and the caller's replacements) into providers. Unknown provider names fail
  * here, at start; missing keys fail when the provider is first called, naming the variable to set.
  */
-export function createRuntimeProviders(options: RuntimeOptions): RuntimeProviders {
+export function createRuntimeProviders(options: CheckedRuntimeOptions): RuntimeProviders {
   const { config } = options;
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
@@ -149,7 +149,7 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
 }
 
 /** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
-function createSourceReader(options: RuntimeOptions, extractor: ContentExtractor): PageReader {
+function createSourceReader(options: CheckedRuntimeOptions, extractor: ContentExtractor): PageReader {
   const sources = createPageReader({
     ...options.config.reader,
     fetch: options.fetch,
@@ -162,7 +162,7 @@ function createSourceReader(options: RuntimeOptions, extractor: ContentExtractor
 }
 
 /** config.runs.file's store when runs are enabled and a file is set; else runs are not recorded. */
-function createConfiguredRunStore({ config, loadSqlite }: RuntimeOptions): RunStore | undefined {
+function createConfiguredRunStore({ config, loadSqlite }: CheckedRuntimeOptions): RunStore | undefined {
   if (!config.runs.enabled || !config.runs.file) return undefined;
   return createRunStore({ file: config.runs.file, retention: config.runs.retention, loadDriver: loadSqlite });
 }

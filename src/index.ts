@@ -72,5 +72,4 @@ export {
   type RunRequest,
   type RuntimeOptions,
 } from './runtime/create-runtime.js';
-export { createServerApp, type ServerAppOptions } from './server/server-app.js';
-export { type RunningServer, type StartServerOptions, startServer } from './server/start-server.js';
+// The server is its own entry (deepsearch/server), the providers' kit too (deepsearch/providers).

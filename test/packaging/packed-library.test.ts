@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -241,5 +249,76 @@ console.log(researched.title, resumed.mode === 'research' ? resumed.result.secti
     );
     expect(checked.output).toBe('');
     expect(checked.code).toBe(0);
+  }, 90_000);
+
+  it('loads every subpath export from the tarball, and nothing else', async () => {
+    const probe = `
+const entries = { '.': 'deepsearch', server: 'deepsearch/server', providers: 'deepsearch/providers', testing: 'deepsearch/testing' };
+const loaded = {};
+for (const [name, specifier] of Object.entries(entries)) loaded[name] = Object.keys(await import(specifier)).sort();
+const internal = await import('deepsearch/dist/providers/search/fallback-search.js').then(() => 'loaded', (error) => error.code);
+console.log(JSON.stringify({ loaded, internal }));`;
+    // No vitest in this app: deepsearch/testing loading here shows it imports no test runner.
+    expect(existsSync(join(app, 'node_modules/vitest'))).toBe(false);
+    const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', probe], { cwd: app });
+    const { loaded, internal } = JSON.parse(stdout) as { loaded: Record<string, string[]>; internal: string };
+    expect(loaded['.']).toEqual(
+      expect.arrayContaining(['createRuntime', 'deepSearch', 'research', 'loadConfig']),
+    );
+    expect(loaded['.']).not.toContain('startServer');
+    expect(loaded.server).toEqual(['createServerApp', 'startServer']);
+    expect(loaded.providers).toEqual(
+      expect.arrayContaining([
+        'wrapSearchProvider',
+        'wrapPageReader',
+        'createConcurrencyLimitMiddleware',
+        'createBraveSearch',
+      ]),
+    );
+    expect(loaded.testing).toEqual(
+      expect.arrayContaining(['createFakeSearch', 'createFakeReader', 'createScriptedLlm', 'scriptedStep']),
+    );
+    expect(internal).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+  }, 60_000);
+
+  it('type-checks and runs a custom versioned search provider wrapped with middleware, through every subpath', async () => {
+    copyFileSync(join(root, 'test/packaging/fixtures/subpath-usage.ts'), join(app, 'subpath-usage.ts'));
+    writeFileSync(
+      join(app, 'tsconfig.usage.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          skipLibCheck: true,
+          types: ['node'],
+          outDir: 'out',
+        },
+        files: ['subpath-usage.ts'],
+      }),
+    );
+    const tsc = join(app, 'node_modules/typescript/bin/tsc');
+    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.usage.json'], {
+      cwd: app,
+      timeout: 60_000,
+    }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(checked).toBe('');
+    const { stdout } = await run(process.execPath, ['out/subpath-usage.js'], {
+      cwd: app,
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '', HOME: work },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      searchId: 'tides',
+      version: 'v1',
+      asked: ['brest spring tides'],
+      answer: expect.stringContaining('Spring tides in Brest reach 7.5 metres'),
+      references: ['https://tides.example/brest'],
+      models: expect.arrayContaining(['deepsearch']),
+    });
   }, 90_000);
 });

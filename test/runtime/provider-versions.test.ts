@@ -10,7 +10,7 @@ import { createTestConfig } from '../../src/testing/test-config.js';
 
 const page = 'https://tides.example/brest';
 const html =
-  '<html><head><title>Brest tides</title></head><body><article><p>Spring tides in Brest reach 7.5 metres.</p></article></body></html>';
+  '<html><head><title>Brest tides</title></head><body><article><p>Spring tides in Brest reach 7.5 metres. Neap tides stay near 4 metres.</p></article></body></html>';
 
 /** A custom search written before interfaces carried specificationVersion. */
 function legacySearch(id: string) {

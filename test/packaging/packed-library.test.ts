@@ -35,6 +35,8 @@ function documentedExample(file: string, marker: string): string {
 
 /** The deep search example of the README's "Use as a library". */
 const readmeLibraryExample = () => documentedExample('README.md', '## Use as a library');
+/** docs/library.md's custom search provider wrapped with middleware (type-checked, not run: it calls an intranet). */
+const libraryMiddlewareExample = () => documentedExample('docs/library.md', '## Writing a middleware');
 /** The research example of docs/library.md, after the paragraph on `research(topic, options)`. */
 const libraryResearchExample = () =>
   documentedExample('docs/library.md', '`research(topic, options)` is the same for research mode');
@@ -180,50 +182,8 @@ describe('the packed package as a library', () => {
   it('type-checks the example and typed uses of the API with tsc against the installed package', async () => {
     writeFileSync(join(app, 'example.ts'), readmeLibraryExample());
     writeFileSync(join(app, 'research-example.ts'), libraryResearchExample());
-    writeFileSync(
-      join(app, 'typed.ts'),
-      `import {
-  type AgentEvent,
-  AbortedError,
-  budgetPresets,
-  createRuntime,
-  type DeepSearchResult,
-  type DeepSearchRun,
-  deepSearch,
-  loadConfig,
-  type ResearchReport,
-  type ResearchRun,
-  type RunOutcome,
-  research,
-} from 'deepsearch';
-
-const runtime = createRuntime({ config: loadConfig({ file: { llm: { model: 'm' } } }) });
-const run: DeepSearchRun = deepSearch('q', { runtime, overrides: { budget: budgetPresets.low } });
-for await (const event of run.events) {
-  const typed: AgentEvent = event;
-  if (typed.type === 'search-end') console.log(typed.queries.join(', '), typed.hits);
-}
-const result: DeepSearchResult = await run.result.catch((error: unknown) => {
-  if (error instanceof AbortedError) throw error;
-  throw error;
-});
-const quotes: string[] = result.references.map((reference) => reference.quote);
-console.log(quotes, result.confidence satisfies 'high' | 'medium' | 'low');
-// @ts-expect-error a run needs a runtime or a config
-deepSearch('q', {});
-// @ts-expect-error unknown budget setting
-deepSearch('q', { runtime, overrides: { budget: { maxStep: 3 } } });
-const task: ResearchRun = research('t', { runtime, overrides: { research: { concurrency: 2 } } });
-const report: ResearchReport = await task.result;
-console.log(report.sections.map((section) => section.coverage), report.factCheck.supported);
-// @ts-expect-error unknown research setting
-research('t', { runtime, overrides: { research: { maxHop: 2 } } });
-const searched: DeepSearchResult = (await runtime.run({ mode: 'search', question: 'q' })).result;
-const researched: ResearchReport = (await runtime.run({ mode: 'research', question: 't' })).result;
-const resumed: RunOutcome = await runtime.run({ resume: searched.runId, overrides: { budget: budgetPresets.low } });
-console.log(researched.title, resumed.mode === 'research' ? resumed.result.sections : resumed.result.answer);
-`,
-    );
+    writeFileSync(join(app, 'middleware-example.ts'), libraryMiddlewareExample());
+    copyFileSync(join(root, 'test/packaging/fixtures/typed-api.ts'), join(app, 'typed.ts'));
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
@@ -236,7 +196,7 @@ console.log(researched.title, resumed.mode === 'research' ? resumed.result.secti
           skipLibCheck: true,
           types: ['node'],
         },
-        files: ['example.ts', 'research-example.ts', 'typed.ts'],
+        files: ['example.ts', 'research-example.ts', 'middleware-example.ts', 'typed.ts'],
       }),
     );
     const tsc = join(app, 'node_modules/typescript/bin/tsc');

@@ -41,6 +41,28 @@ const libraryMiddlewareExample = () => documentedExample('docs/library.md', '## 
 const libraryResearchExample = () =>
   documentedExample('docs/library.md', '`research(topic, options)` is the same for research mode');
 
+/** tsc from the app's own node_modules (as a TypeScript user has it) over `files`; emits to outDir when given. */
+async function typeCheck(
+  app: string,
+  options: { config: string; files: string[]; outDir?: string },
+): Promise<{ code: number; output: string }> {
+  const compilerOptions = {
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    skipLibCheck: true,
+    types: ['node'],
+    ...(options.outDir ? { outDir: options.outDir } : { noEmit: true }),
+  };
+  writeFileSync(join(app, options.config), JSON.stringify({ compilerOptions, files: options.files }));
+  const tsc = join(app, 'node_modules/typescript/bin/tsc');
+  return run(process.execPath, [tsc, '-p', options.config], { cwd: app, timeout: 60_000 }).then(
+    () => ({ code: 0, output: '' }),
+    (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),
+  );
+}
+
 /**
  * The package as users get it: the tarball `npm pack` makes (from the build `npm test` has just
  * made: no second build), installed in an empty folder, imported by the README's example run
@@ -184,29 +206,10 @@ describe('the packed package as a library', () => {
     writeFileSync(join(app, 'research-example.ts'), libraryResearchExample());
     writeFileSync(join(app, 'middleware-example.ts'), libraryMiddlewareExample());
     copyFileSync(join(root, 'test/packaging/fixtures/typed-api.ts'), join(app, 'typed.ts'));
-    writeFileSync(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'es2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-        },
-        files: ['example.ts', 'research-example.ts', 'middleware-example.ts', 'typed.ts'],
-      }),
-    );
-    const tsc = join(app, 'node_modules/typescript/bin/tsc');
-    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], {
-      cwd: app,
-      timeout: 60_000,
-    }).then(
-      () => ({ code: 0, output: '' }),
-      (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),
-    );
+    const checked = await typeCheck(app, {
+      config: 'tsconfig.json',
+      files: ['example.ts', 'research-example.ts', 'middleware-example.ts', 'typed.ts'],
+    });
     expect(checked.output).toBe('');
     expect(checked.code).toBe(0);
   }, 90_000);
@@ -243,30 +246,14 @@ console.log(JSON.stringify({ loaded, internal }));`;
 
   it('type-checks and runs a custom versioned search provider wrapped with middleware, through every subpath', async () => {
     copyFileSync(join(root, 'test/packaging/fixtures/subpath-usage.ts'), join(app, 'subpath-usage.ts'));
-    writeFileSync(
-      join(app, 'tsconfig.usage.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'es2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          skipLibCheck: true,
-          types: ['node'],
-          outDir: 'out',
-        },
-        files: ['subpath-usage.ts'],
-      }),
-    );
-    const tsc = join(app, 'node_modules/typescript/bin/tsc');
-    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.usage.json'], {
-      cwd: app,
-      timeout: 60_000,
-    }).then(
-      () => '',
-      (error: { stdout: string }) => error.stdout,
-    );
-    expect(checked).toBe('');
+    // Emitted as well as checked: what runs below is what tsc made of the typed source.
+    const checked = await typeCheck(app, {
+      config: 'tsconfig.usage.json',
+      files: ['subpath-usage.ts'],
+      outDir: 'out',
+    });
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
     const { stdout } = await run(process.execPath, ['out/subpath-usage.js'], {
       cwd: app,
       timeout: 60_000,

@@ -61,7 +61,7 @@ describe("a caller's providers entering createRuntime and runDeepSearch", () => 
       /search 'next' has specificationVersion "v2", which this deepsearch does not implement: set specificationVersion: 'v1'/,
     );
     expect(() => createRuntime({ config, reranker: { id: 'x' } as never })).toThrow(
-      /reranker: not a reranker provider: it needs rerank\(\)/,
+      /reranker does not implement Reranker: it needs rerank\(\)/,
     );
     expect(() =>
       createRuntime({

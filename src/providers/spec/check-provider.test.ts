@@ -51,7 +51,7 @@ describe('checkProvider', () => {
 
   it('refuses what is not a provider of its kind, naming the methods it lacks', () => {
     expect(() => checkProvider('llm', { specificationVersion: 'v1', generateText: search } as never)).toThrow(
-      /llm: not a llm provider: it needs generateObject\(\) and generateText\(\) .*\(missing: generateObject\)/,
+      /llm does not implement LlmClient: it needs generateObject\(\) and generateText\(\) .*\(missing: generateObject\)/,
     );
     expect(() => checkProvider('embedding', undefined as never)).toThrow(ConfigError);
     expect(() => checkProvider('reranker', 'bm25' as never)).toThrow(/missing: rerank/);

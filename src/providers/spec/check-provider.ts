@@ -15,16 +15,16 @@ export type UnversionedProvider<P> = Omit<P, 'specificationVersion'> & {
 /** What an entry point takes: a versioned provider, or (deprecated) an unversioned one. */
 export type ProviderInput<P> = P | UnversionedProvider<P>;
 
-const requiredMethods = {
-  search: ['search'],
-  reader: ['read'],
-  embedding: ['embed'],
-  reranker: ['rerank'],
-  codeRunner: ['run'],
-  llm: ['generateObject', 'generateText'],
+const kinds = {
+  search: { methods: ['search'], interface: 'SearchProvider' },
+  reader: { methods: ['read'], interface: 'PageReader' },
+  embedding: { methods: ['embed'], interface: 'EmbeddingProvider' },
+  reranker: { methods: ['rerank'], interface: 'Reranker' },
+  codeRunner: { methods: ['run'], interface: 'CodeRunner' },
+  llm: { methods: ['generateObject', 'generateText'], interface: 'LlmClient' },
 } as const;
 
-export type ProviderKind = keyof typeof requiredMethods;
+export type ProviderKind = keyof typeof kinds;
 
 /** Unversioned providers already warned about in this process: one warning each, not one per run. */
 const warned = new Set<string>();
@@ -37,29 +37,29 @@ const warned = new Set<string>();
  */
 export function checkProvider<P>(kind: ProviderKind, provider: ProviderInput<P>, option: string = kind): P {
   const value = provider as Record<string, unknown> | null | undefined;
-  const methods = requiredMethods[kind];
+  const { methods, interface: name } = kinds[kind];
   const missing = methods.filter((method) => typeof value?.[method] !== 'function');
   if (typeof value !== 'object' || value === null || missing.length > 0) {
     const wanted = methods.map((method) => `${method}()`).join(' and ');
     throw new ConfigError(
-      `${option}: not a ${kind} provider: it needs ${wanted} and specificationVersion: 'v1' (missing: ${missing.join(', ') || 'an object'})`,
+      `${option} does not implement ${name}: it needs ${wanted} and specificationVersion: 'v1' (missing: ${missing.join(', ') || 'an object'})`,
       { code: 'config_provider_invalid' },
     );
   }
-  const name = typeof value.id === 'string' ? `${option} '${value.id}'` : option;
+  const named = typeof value.id === 'string' ? `${option} '${value.id}'` : option;
   const version = value.specificationVersion;
   if (version === undefined) {
-    const key = `${kind}:${name}`;
+    const key = `${kind}:${named}`;
     if (!warned.has(key)) {
       warned.add(key);
       process.emitWarning(
-        `${name} has no specificationVersion: add specificationVersion: 'v1' to it. Unversioned providers are accepted for now and will be refused by a later major version.`,
+        `${named} has no specificationVersion: add specificationVersion: 'v1' to it. Unversioned providers are accepted for now and will be refused by a later major version.`,
         { type: 'DeprecationWarning', code: 'DEEPSEARCH_UNVERSIONED_PROVIDER' },
       );
     }
   } else if (!(specificationVersions as readonly unknown[]).includes(version)) {
     throw new ConfigError(
-      `${name} has specificationVersion ${JSON.stringify(version)}, which this deepsearch does not implement: set specificationVersion: 'v1' (supported: ${specificationVersions.join(', ')})`,
+      `${named} has specificationVersion ${JSON.stringify(version)}, which this deepsearch does not implement: set specificationVersion: 'v1' (supported: ${specificationVersions.join(', ')})`,
       { code: 'config_provider_version' },
     );
   }

@@ -161,7 +161,8 @@ export interface DeepSearchRuntime {
 
 /**
  * The one place that turns config into providers and an agent. Unknown provider names, and a
- * caller's provider that is none or names an unknown specificationVersion, fail here, at start; missing keys fail when the provider is first called, naming the variable to set.
+ * caller's provider that is none or names an unknown specificationVersion, fail here, at start;
+ * missing keys fail when the provider is first called, naming the variable to set.
  * The parts share one RuntimeProviders (runtime-providers.ts); every run goes through `run`
  * (run-runtime.ts), one recorded-run wrapper (recorded-run.ts) for both modes.
  */

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The package as users get it: `npm pack`, install the tarball in an empty folder, and run the
 # installed `deepsearch` from there (--version, an offline `read` of a local file, and one run of
-# code in the sandbox process, whose entry file and permissions depend on the installed layout). Catches a
-# `files` list that leaves something out, a bin that is not executable, a dependency that is only
-# in devDependencies, and test fakes shipped by mistake.
+# code in the sandbox process, whose entry file and permissions depend on the installed layout), and
+# import each subpath export. Catches a `files` list that leaves something out, a bin that is not
+# executable, a dependency that is only in devDependencies, and shipped code that loads vitest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
@@ -11,8 +11,15 @@ trap 'rm -rf "$work"' EXIT
 
 tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 echo "packed $tarball"
-if tar -tzf "$work/$tarball" | grep -E '^package/(dist/testing/|src/|test/)|\.test\.js$'; then
+if tar -tzf "$work/$tarball" | grep -E '^package/(src/|test/)|\.test\.js$'; then
   echo "the tarball ships test files (above)" >&2
+  exit 1
+fi
+# dist/testing ships (the deepsearch/testing fakes), but nothing shipped may load the test runner.
+mkdir "$work/unpacked"
+tar -xzf "$work/$tarball" -C "$work/unpacked"
+if grep -rlE "from ['\"]vitest['\"]|import\(['\"]vitest['\"]\)" "$work/unpacked/package/dist" --include='*.js'; then
+  echo "shipped files import vitest (above)" >&2
   exit 1
 fi
 
@@ -59,4 +66,18 @@ if [ "$computed" != "6" ]; then
   echo "a coding run from the installed package printed: $computed" >&2
   exit 1
 fi
-echo "packed package OK: deepsearch $actual installs, runs, reads a local file and runs code in its sandbox"
+# Every subpath export loads from the installed package (deepsearch/testing without vitest installed).
+loaded="$(env -i PATH="$PATH" HOME="$work" node --input-type=module --eval "
+const names = [];
+for (const specifier of ['deepsearch', 'deepsearch/server', 'deepsearch/providers', 'deepsearch/testing']) {
+  const entry = await import(specifier);
+  if (Object.keys(entry).length === 0) throw new Error(specifier + ' exports nothing');
+  names.push(specifier);
+}
+console.log(names.join(' '));
+")"
+if [ "$loaded" != "deepsearch deepsearch/server deepsearch/providers deepsearch/testing" ]; then
+  echo "the subpath exports did not all load: $loaded" >&2
+  exit 1
+fi
+echo "packed package OK: deepsearch $actual installs, runs, reads a local file, runs code in its sandbox and loads $loaded"

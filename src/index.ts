@@ -1,5 +1,4 @@
 export { renderAnswerMarkdown } from './agent/citations/format-footnotes.js';
-export type { DeepSearchInput } from './agent/run-deep-search.js';
 export { type AnswerSchema, parseAnswerSchema } from './agent/structured-answer.js';
 export {
   type DeepSearchOptions,
@@ -8,7 +7,7 @@ export {
   type RunOptions,
 } from './api/deep-search.js';
 export { type ResearchRun, type ResearchRunOptions, research } from './api/research.js';
-export { runDeepSearch } from './api/run-deep-search.js';
+export { type DeepSearchInput, runDeepSearch } from './api/run-deep-search.js';
 export {
   budgetPresets,
   type ConfigOverrides,
@@ -73,5 +72,4 @@ export {
   type RunRequest,
   type RuntimeOptions,
 } from './runtime/create-runtime.js';
-export { createServerApp, type ServerAppOptions } from './server/server-app.js';
-export { type RunningServer, type StartServerOptions, startServer } from './server/start-server.js';
+// The server is its own entry (deepsearch/server), the providers' kit too (deepsearch/providers).

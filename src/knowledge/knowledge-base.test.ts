@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient, StructuredRequest } from '../providers/spec/llm-client.js';
+import type { SearchProvider } from '../providers/spec/search-provider.js';
+import { wrapSearchProvider } from '../providers/spec/wrap-provider.js';
 import { createLexicalEmbedding } from '../retrieval/lexical-embedding.js';
 import { makeDocx } from '../testing/make-docx.js';
 import { makePdf } from '../testing/make-pdf.js';
 import { createKnowledgeBase, type KnowledgeBase } from './knowledge-base.js';
 import { createKnowledgeReader } from './knowledge-reader.js';
-import { createLocalSearch, withLocalHits } from './local-search-provider.js';
+import { createLocalHitsMiddleware, createLocalSearch } from './local-search-provider.js';
 
 let folder: string;
 let kb: KnowledgeBase;
@@ -150,6 +152,7 @@ describe('knowledge base', () => {
     writeCorpus();
     await open(lexicalService()).add({ inputs: ['docs/audit.md'], cwd: folder, collection: 'default' });
     const other: EmbeddingProvider = {
+      specificationVersion: 'v1',
       id: 'test',
       model: 'tiny-3',
       builtin: false,
@@ -174,10 +177,15 @@ describe('knowledge base', () => {
     const page = await createKnowledgeReader({ knowledgeBase: kb }).read(hits[0]!.url);
     expect(page.url).toBe(hits[0]!.url);
     expect(page.text).toContain('Session tokens expire after one hour of inactivity.');
-    const merged = withLocalHits(
-      { id: 'web', search: async () => [{ url: 'https://example.org/', title: 'Web', snippet: 'web' }] },
-      local,
-    );
+    const merged = wrapSearchProvider<SearchProvider>({
+      provider: {
+        specificationVersion: 'v1',
+        id: 'web',
+        search: async () => [{ url: 'https://example.org/', title: 'Web', snippet: 'web' }],
+      },
+      middleware: createLocalHitsMiddleware({ local }),
+    });
+    expect(merged.id).toBe('web+local');
     const mixed = await merged.search('session tokens');
     expect(mixed[0]!.title).toMatch(/^\[local\] /);
     expect(mixed.at(-1)!.url).toBe('https://example.org/');
@@ -191,6 +199,7 @@ describe('knowledge base', () => {
     writeCorpus();
     const requests: Array<StructuredRequest<unknown>> = [];
     const llm: LlmClient = {
+      specificationVersion: 'v1',
       generateText: () => Promise.reject(new Error('analysis makes structured calls only')),
       async generateObject<T>(request: StructuredRequest<T>) {
         requests.push(request as StructuredRequest<unknown>);

@@ -11,6 +11,7 @@ import { parseKnowledgeUrl } from './knowledge-url.js';
  */
 export function createKnowledgeReader(options: { knowledgeBase: KnowledgeBase }): PageReader {
   return {
+    specificationVersion: 'v1',
     id: 'kb',
     async read(url: string): Promise<Page> {
       const parts = parseKnowledgeUrl(url);

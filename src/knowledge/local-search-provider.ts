@@ -1,3 +1,4 @@
+import type { SearchProviderMiddleware } from '../providers/spec/provider-middleware.js';
 import type { SearchHit, SearchOptions, SearchProvider } from '../providers/spec/search-provider.js';
 import type { KnowledgeBase } from './knowledge-base.js';
 import type { KnowledgeHit } from './search-knowledge.js';
@@ -14,6 +15,7 @@ export function createLocalSearch(options: {
   collection?: string;
 }): SearchProvider {
   return {
+    specificationVersion: 'v1',
     id: localSearchId,
     async search(query: string, searchOptions: SearchOptions = {}): Promise<SearchHit[]> {
       const { hits } = await options.knowledgeBase.search({
@@ -41,19 +43,24 @@ export function toSearchHit(hit: KnowledgeHit): SearchHit {
 /**
  * Web search with the knowledge base's hits merged in (`ask --kb`): both run for every query,
  * local hits first and labelled "[local]", so each search step sees one's own documents too.
- * A failing knowledge base never hides the web results.
+ * A failing knowledge base never hides the web results. The wrapped provider's id is `web+local`.
  */
-export function withLocalHits(web: SearchProvider, local: SearchProvider, localCount = 3): SearchProvider {
+export function createLocalHitsMiddleware(options: {
+  local: SearchProvider;
+  /** Local hits asked for per query (default 3). */
+  count?: number;
+}): SearchProviderMiddleware {
+  const { local, count = 3 } = options;
   return {
-    id: `${web.id}+${local.id}`,
-    async search(query, searchOptions = {}) {
+    overrideId: ({ id }) => `${id}+${local.id}`,
+    async wrapSearch({ doSearch, query, options: searchOptions, provider }) {
       const [webHits, localHits] = await Promise.all([
-        web.search(query, searchOptions),
-        local.search(query, { count: localCount, signal: searchOptions.signal }).catch((error: unknown) => {
+        doSearch(query, searchOptions),
+        local.search(query, { count, signal: searchOptions.signal }).catch((error: unknown) => {
           searchOptions.onNotice?.({
             kind: 'fallback',
             providerId: local.id,
-            nextProviderId: web.id,
+            nextProviderId: provider.id,
             reason: error instanceof Error ? error.message : String(error),
           });
           return [];

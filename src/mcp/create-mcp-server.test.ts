@@ -67,6 +67,7 @@ describe('createMcpServer', () => {
   it('turns a provider failure into a tool error with its message, redacting configured secrets', async () => {
     const secret = 'sk-search-secret-0123456789';
     const failing: SearchProvider = {
+      specificationVersion: 'v1',
       id: 'failing',
       search: async () => {
         throw new ProviderError(`search refused key ${secret}: HTTP 401`, {

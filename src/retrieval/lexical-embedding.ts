@@ -10,6 +10,7 @@ export const lexicalEmbeddingDimensions = 1024;
  */
 export function createLexicalEmbedding(): EmbeddingProvider {
   return {
+    specificationVersion: 'v1',
     id: 'builtin',
     model: `hashed-ngrams-${lexicalEmbeddingDimensions}`,
     builtin: true,

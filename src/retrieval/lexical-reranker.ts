@@ -4,6 +4,7 @@ import { scoreDocumentsLexically } from './lexical-chunk-scorer.js';
 /** The built-in reranker: BM25 of each document against the query, scaled to [0, 1]. */
 export function createLexicalReranker(): Reranker {
   return {
+    specificationVersion: 'v1',
     id: 'builtin',
     model: 'bm25',
     builtin: true,

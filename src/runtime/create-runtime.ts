@@ -10,6 +10,7 @@ import type { ResearchEstimate, ResearchPlan, ResearchReport } from '../events/r
 import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
 import type { DeepSearchLlmClient } from '../providers/llm/create-llm-client.js';
+import type { ProviderInput } from '../providers/spec/check-provider.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { TextRequest, TextResult } from '../providers/spec/llm-client.js';
@@ -19,6 +20,7 @@ import type { SearchProvider } from '../providers/spec/search-provider.js';
 import type { HostHealth, TrustProfile } from '../retrieval/host-health.js';
 import type { RecordOptions } from '../runs/run-recording.js';
 import type { RunStore } from '../runs/run-store.js';
+import { checkRuntimeOptions } from './check-runtime-options.js';
 import { outlineRuntime } from './outline-runtime.js';
 import { runRuntime } from './run-runtime.js';
 import { createRuntimeProviders } from './runtime-providers.js';
@@ -27,18 +29,21 @@ export interface RuntimeOptions {
   config: DeepSearchConfig;
   /** Used by every HTTP provider instead of the outbound fetch (config.network's proxies); tests pass their own. */
   fetch?: typeof globalThis.fetch;
-  /** Replace a provider (tests, or a library user's own implementation). */
-  search?: SearchProvider;
-  reader?: PageReader;
+  /**
+   * Replace a provider (tests, or a library user's own implementation of the interface, with
+   * `specificationVersion: 'v1'`; one without a version still works, with a deprecation warning).
+   */
+  search?: ProviderInput<SearchProvider>;
+  reader?: ProviderInput<PageReader>;
   /**
    * Readers of more source schemes beside http(s) and file:, by scheme: {"kb:": knowledgeBaseReader}.
    * Used with the reader built from the config (not with `reader`); never cached.
    */
-  sourceReaders?: Readonly<Record<string, PageReader>>;
-  embedding?: EmbeddingProvider;
-  reranker?: Reranker;
+  sourceReaders?: Readonly<Record<string, ProviderInput<PageReader>>>;
+  embedding?: ProviderInput<EmbeddingProvider>;
+  reranker?: ProviderInput<Reranker>;
   /** Runs the coding action's JavaScript; default: QuickJS in WebAssembly with config.sandbox's limits. */
-  codeRunner?: CodeRunner;
+  codeRunner?: ProviderInput<CodeRunner>;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
   /**
    * Called once when the cache's native module cannot load; the run then goes on without the
@@ -155,13 +160,14 @@ export interface DeepSearchRuntime {
 }
 
 /**
- * The one place that turns config into providers and an agent. Unknown provider names fail here,
- * at start; missing keys fail when the provider is first called, naming the variable to set.
+ * The one place that turns config into providers and an agent. Unknown provider names, and a
+ * caller's provider that is none or names an unknown specificationVersion, fail here, at start;
+ * missing keys fail when the provider is first called, naming the variable to set.
  * The parts share one RuntimeProviders (runtime-providers.ts); every run goes through `run`
  * (run-runtime.ts), one recorded-run wrapper (recorded-run.ts) for both modes.
  */
 export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
-  const runtime = createRuntimeProviders(options);
+  const runtime = createRuntimeProviders(checkRuntimeOptions(options));
   const { llm } = runtime.parts;
   return {
     ...runtime.parts,

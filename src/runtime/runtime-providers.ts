@@ -7,19 +7,26 @@ import { createKnowledgeReader } from '../knowledge/knowledge-reader.js';
 import { createProviderCache } from '../providers/cache/create-provider-cache.js';
 import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { createLlmClient, type DeepSearchLlmClient } from '../providers/llm/create-llm-client.js';
+import { createRedactErrorsMiddleware } from '../providers/middleware/redact-errors-middleware.js';
 import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
 import { acquireExtractionPool } from '../providers/reader/extraction/shared-extraction-pool.js';
 import { createPageReader } from '../providers/reader/reader-registry.js';
-import { withRedactedErrors } from '../providers/redact-provider-errors.js';
 import { createQuickJsCodeRunner } from '../providers/sandbox/quickjs-code-runner.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 import type { Reranker } from '../providers/spec/reranker.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
+import {
+  wrapEmbeddingProvider,
+  wrapLlmClient,
+  wrapPageReader,
+  wrapReranker,
+  wrapSearchProvider,
+} from '../providers/spec/wrap-provider.js';
 import { createRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
 import { createRunStore, type RunStore } from '../runs/run-store.js';
-import type { RuntimeOptions } from './create-runtime.js';
+import type { CheckedRuntimeOptions } from './check-runtime-options.js';
 import { createRuntimeSearch } from './runtime-search.js';
 import { createRuntimeTrust, type RuntimeTrust } from './runtime-trust.js';
 
@@ -37,7 +44,7 @@ export interface RunProviders {
  * the options the runtime was made with.
  */
 export interface RuntimeProviders {
-  readonly options: RuntimeOptions;
+  readonly options: CheckedRuntimeOptions;
   readonly config: DeepSearchConfig;
   readonly redact: Redactor;
   readonly parts: RunProviders;
@@ -60,7 +67,7 @@ export interface RuntimeProviders {
  * Turns the config (and the caller's replacements) into providers. Unknown provider names fail
  * here, at start; missing keys fail when the provider is first called, naming the variable to set.
  */
-export function createRuntimeProviders(options: RuntimeOptions): RuntimeProviders {
+export function createRuntimeProviders(options: CheckedRuntimeOptions): RuntimeProviders {
   const { config } = options;
   // Only providers built from the config are cached: injected ones (tests, a library user's own)
   // are used as given.
@@ -72,10 +79,11 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
   const redact = createRedactor(configSecrets(config));
   // Every service call goes through the config's proxy (HTTPS_PROXY...) unless the caller brings a fetch.
   const fetch = options.fetch ?? createOutboundFetch({ proxy: resolveProxySettings(config) });
-  const llm = withRedactedErrors(
-    createLlmClient({ config, fetch, createModel: options.createModel }),
-    redact,
-  );
+  const redaction = createRedactErrorsMiddleware(redact);
+  const llm = wrapLlmClient({
+    provider: createLlmClient({ config, fetch, createModel: options.createModel }),
+    middleware: redaction,
+  });
   // Starts its sandbox process (and loads the engine there) on the first run of code, not here;
   // an injected runner is the caller's to close.
   const ownCodeRunner = options.codeRunner ? undefined : createQuickJsCodeRunner(config.sandbox);
@@ -119,13 +127,13 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
     redact,
     parts: {
       llm,
-      reader: withRedactedErrors(reader, redact),
-      embedding: withRedactedErrors(embedding, redact),
-      reranker: withRedactedErrors(reranker, redact),
+      reader: wrapPageReader({ provider: reader, middleware: redaction }),
+      embedding: wrapEmbeddingProvider({ provider: embedding, middleware: redaction }),
+      reranker: wrapReranker({ provider: reranker, middleware: redaction }),
       codeRunner,
     },
     search,
-    runSearch: (runConfig) => withRedactedErrors(searchFor(runConfig), redact),
+    runSearch: (runConfig) => wrapSearchProvider({ provider: searchFor(runConfig), middleware: redaction }),
     knowledgeBase,
     trust,
     runs,
@@ -141,7 +149,7 @@ export function createRuntimeProviders(options: RuntimeOptions): RuntimeProvider
 }
 
 /** Every source scheme's reader: web and file: from the config, then the caller's (kb:...). */
-function createSourceReader(options: RuntimeOptions, extractor: ContentExtractor): PageReader {
+function createSourceReader(options: CheckedRuntimeOptions, extractor: ContentExtractor): PageReader {
   const sources = createPageReader({
     ...options.config.reader,
     fetch: options.fetch,
@@ -154,7 +162,7 @@ function createSourceReader(options: RuntimeOptions, extractor: ContentExtractor
 }
 
 /** config.runs.file's store when runs are enabled and a file is set; else runs are not recorded. */
-function createConfiguredRunStore({ config, loadSqlite }: RuntimeOptions): RunStore | undefined {
+function createConfiguredRunStore({ config, loadSqlite }: CheckedRuntimeOptions): RunStore | undefined {
   if (!config.runs.enabled || !config.runs.file) return undefined;
   return createRunStore({ file: config.runs.file, retention: config.runs.retention, loadDriver: loadSqlite });
 }

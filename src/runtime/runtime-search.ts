@@ -1,9 +1,14 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
-import { createLocalSearch, localSearchId, withLocalHits } from '../knowledge/local-search-provider.js';
+import {
+  createLocalHitsMiddleware,
+  createLocalSearch,
+  localSearchId,
+} from '../knowledge/local-search-provider.js';
 import type { NetworkPolicy, ProviderCache } from '../providers/cache/create-provider-cache.js';
 import { createSearchProvider } from '../providers/search/search-registry.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
+import { wrapSearchProvider } from '../providers/spec/wrap-provider.js';
 
 /** The runtime's search: the config's provider, and the one a run's own config names. */
 export interface RuntimeSearch {
@@ -36,7 +41,12 @@ export function createRuntimeSearch(options: {
     // Local hits change as documents are added: never served from the cache.
     const usesLocal = searchConfig.provider.split(',').some((id) => id.trim() === localSearchId);
     const cached = usesLocal ? provider : cache.search(provider, searchConfig, network);
-    return knowledge.merge && localSearch && !usesLocal ? withLocalHits(cached, localSearch()) : cached;
+    return knowledge.merge && localSearch && !usesLocal
+      ? wrapSearchProvider({
+          provider: cached,
+          middleware: createLocalHitsMiddleware({ local: localSearch() }),
+        })
+      : cached;
   };
   const search = options.search ?? makeSearch(config.search, config.knowledge);
   const otherSearch = new Map<string, SearchProvider>();

@@ -14,6 +14,7 @@ export interface FakeReader extends PageReader {
 export function createFakeReader(pages: Record<string, string>): FakeReader {
   const calls: string[] = [];
   return {
+    specificationVersion: 'v1',
     id: 'fake',
     calls,
     async read(url: string, options: ReadOptions = {}): Promise<Page> {

@@ -42,6 +42,7 @@ export function createFakeResearchWorld(
   };
   const queries: string[] = [];
   const search: FakeResearchWorld['search'] = {
+    specificationVersion: 'v1',
     id: 'fake',
     queries,
     async search(query): Promise<SearchHit[]> {

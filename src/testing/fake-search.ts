@@ -10,6 +10,7 @@ export interface FakeSearch extends SearchProvider {
 export function createFakeSearch(results: Record<string, SearchHit[]>): FakeSearch {
   const calls: FakeSearch['calls'] = [];
   return {
+    specificationVersion: 'v1',
     id: 'fake',
     calls,
     async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {

@@ -347,6 +347,7 @@ describe('cancellation and provider failures', () => {
 
   it('stops the run when search rejects its key, instead of treating it as no results', async () => {
     const searchProvider: SearchProvider = {
+      specificationVersion: 'v1',
       id: 'locked',
       search: async () => {
         throw new AuthenticationError('search rejected the key: check BRAVE_API_KEY', {
@@ -364,6 +365,7 @@ describe('cancellation and provider failures', () => {
   it('records a failing search and carries on once something was found', async () => {
     let calls = 0;
     const searchProvider: SearchProvider = {
+      specificationVersion: 'v1',
       id: 'flaky',
       search: async () => {
         if (++calls === 1) return [parasiteHits[0]!];
@@ -386,6 +388,7 @@ describe('cancellation and provider failures', () => {
 
   it('stops with the provider error when every search fails and nothing was found or read', async () => {
     const searchProvider: SearchProvider = {
+      specificationVersion: 'v1',
       id: 'down',
       search: async () => {
         throw new ProviderError('cannot reach SearXNG at http://127.0.0.1:9', { providerId: 'searxng' });

@@ -13,6 +13,7 @@ describe('failures in the diary', () => {
   it("name no address of the run's own services, while the person still sees them", async () => {
     let searches = 0;
     const failingSearch: SearchProvider = {
+      specificationVersion: 'v1',
       id: 'searxng',
       search: async () => {
         if (searches++ === 0)

@@ -29,6 +29,7 @@ Low tide followed at 17:58.
 /** Records the sources asked of each scheme. */
 function spying(reader: PageReader, calls: string[]): PageReader {
   return {
+    specificationVersion: 'v1',
     id: reader.id,
     read: (url, options) => {
       calls.push(url);
@@ -120,6 +121,7 @@ describe('local sources in the loop', () => {
     const web = createFakeReader({ [webUrl]: html });
     // As if a reader had kept the page's file: links (the builtin extractor already drops them).
     const leakyWeb: PageReader = {
+      specificationVersion: 'v1',
       id: 'leaky',
       read: async (url, options): Promise<Page> => {
         const page = await web.read(url, options);

@@ -136,6 +136,7 @@ describe('URL ranking in the loop', () => {
   it('awaits a rerank service and orders the list by its scores, once per question and URL', async () => {
     const calls: string[][] = [];
     const reranker: Reranker = {
+      specificationVersion: 'v1',
       id: 'test-reranker',
       model: 'm',
       builtin: false,
@@ -171,6 +172,7 @@ describe('URL ranking in the loop', () => {
   it('records failed and paywalled hosts, and sinks them in later rankings', async () => {
     const health = new HostHealth();
     const reader: PageReader = {
+      specificationVersion: 'v1',
       id: 'paywall',
       read: async (url) => {
         if (url.includes('paywall.example')) {
@@ -224,6 +226,7 @@ describe('embeddings in the loop', () => {
     const lexical = createLexicalEmbedding();
     const seen: Array<{ task: string; lateChunking: boolean | undefined; count: number }> = [];
     const embedding: EmbeddingProvider = {
+      specificationVersion: 'v1',
       id: 'test-embedding',
       model: 'm',
       builtin: false,

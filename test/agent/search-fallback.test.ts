@@ -14,6 +14,7 @@ const oscarsUrl = 'https://en.wikipedia.org/wiki/91st_Academy_Awards';
 
 function failing(id: string, error: Error): SearchProvider {
   return {
+    specificationVersion: 'v1',
     id,
     search: async () => {
       throw error;

@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,9 +35,33 @@ function documentedExample(file: string, marker: string): string {
 
 /** The deep search example of the README's "Use as a library". */
 const readmeLibraryExample = () => documentedExample('README.md', '## Use as a library');
+/** docs/library.md's custom search provider wrapped with middleware (type-checked, not run: it calls an intranet). */
+const libraryMiddlewareExample = () => documentedExample('docs/library.md', '## Writing a middleware');
 /** The research example of docs/library.md, after the paragraph on `research(topic, options)`. */
 const libraryResearchExample = () =>
   documentedExample('docs/library.md', '`research(topic, options)` is the same for research mode');
+
+/** tsc from the app's own node_modules (as a TypeScript user has it) over `files`; emits to outDir when given. */
+async function typeCheck(
+  app: string,
+  options: { config: string; files: string[]; outDir?: string },
+): Promise<{ code: number; output: string }> {
+  const compilerOptions = {
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    skipLibCheck: true,
+    types: ['node'],
+    ...(options.outDir ? { outDir: options.outDir } : { noEmit: true }),
+  };
+  writeFileSync(join(app, options.config), JSON.stringify({ compilerOptions, files: options.files }));
+  const tsc = join(app, 'node_modules/typescript/bin/tsc');
+  return run(process.execPath, [tsc, '-p', options.config], { cwd: app, timeout: 60_000 }).then(
+    () => ({ code: 0, output: '' }),
+    (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),
+  );
+}
 
 /**
  * The package as users get it: the tarball `npm pack` makes (from the build `npm test` has just
@@ -172,74 +204,68 @@ describe('the packed package as a library', () => {
   it('type-checks the example and typed uses of the API with tsc against the installed package', async () => {
     writeFileSync(join(app, 'example.ts'), readmeLibraryExample());
     writeFileSync(join(app, 'research-example.ts'), libraryResearchExample());
-    writeFileSync(
-      join(app, 'typed.ts'),
-      `import {
-  type AgentEvent,
-  AbortedError,
-  budgetPresets,
-  createRuntime,
-  type DeepSearchResult,
-  type DeepSearchRun,
-  deepSearch,
-  loadConfig,
-  type ResearchReport,
-  type ResearchRun,
-  type RunOutcome,
-  research,
-} from 'deepsearch';
-
-const runtime = createRuntime({ config: loadConfig({ file: { llm: { model: 'm' } } }) });
-const run: DeepSearchRun = deepSearch('q', { runtime, overrides: { budget: budgetPresets.low } });
-for await (const event of run.events) {
-  const typed: AgentEvent = event;
-  if (typed.type === 'search-end') console.log(typed.queries.join(', '), typed.hits);
-}
-const result: DeepSearchResult = await run.result.catch((error: unknown) => {
-  if (error instanceof AbortedError) throw error;
-  throw error;
-});
-const quotes: string[] = result.references.map((reference) => reference.quote);
-console.log(quotes, result.confidence satisfies 'high' | 'medium' | 'low');
-// @ts-expect-error a run needs a runtime or a config
-deepSearch('q', {});
-// @ts-expect-error unknown budget setting
-deepSearch('q', { runtime, overrides: { budget: { maxStep: 3 } } });
-const task: ResearchRun = research('t', { runtime, overrides: { research: { concurrency: 2 } } });
-const report: ResearchReport = await task.result;
-console.log(report.sections.map((section) => section.coverage), report.factCheck.supported);
-// @ts-expect-error unknown research setting
-research('t', { runtime, overrides: { research: { maxHop: 2 } } });
-const searched: DeepSearchResult = (await runtime.run({ mode: 'search', question: 'q' })).result;
-const researched: ResearchReport = (await runtime.run({ mode: 'research', question: 't' })).result;
-const resumed: RunOutcome = await runtime.run({ resume: searched.runId, overrides: { budget: budgetPresets.low } });
-console.log(researched.title, resumed.mode === 'research' ? resumed.result.sections : resumed.result.answer);
-`,
-    );
-    writeFileSync(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'es2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-        },
-        files: ['example.ts', 'research-example.ts', 'typed.ts'],
-      }),
-    );
-    const tsc = join(app, 'node_modules/typescript/bin/tsc');
-    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], {
-      cwd: app,
-      timeout: 60_000,
-    }).then(
-      () => ({ code: 0, output: '' }),
-      (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),
-    );
+    writeFileSync(join(app, 'middleware-example.ts'), libraryMiddlewareExample());
+    copyFileSync(join(root, 'test/packaging/fixtures/typed-api.ts'), join(app, 'typed.ts'));
+    const checked = await typeCheck(app, {
+      config: 'tsconfig.json',
+      files: ['example.ts', 'research-example.ts', 'middleware-example.ts', 'typed.ts'],
+    });
     expect(checked.output).toBe('');
     expect(checked.code).toBe(0);
+  }, 90_000);
+
+  it('loads every subpath export from the tarball, and nothing else', async () => {
+    const probe = `
+const entries = { '.': 'deepsearch', server: 'deepsearch/server', providers: 'deepsearch/providers', testing: 'deepsearch/testing' };
+const loaded = {};
+for (const [name, specifier] of Object.entries(entries)) loaded[name] = Object.keys(await import(specifier)).sort();
+const internal = await import('deepsearch/dist/providers/search/fallback-search.js').then(() => 'loaded', (error) => error.code);
+console.log(JSON.stringify({ loaded, internal }));`;
+    // No vitest in this app: deepsearch/testing loading here shows it imports no test runner.
+    expect(existsSync(join(app, 'node_modules/vitest'))).toBe(false);
+    const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', probe], { cwd: app });
+    const { loaded, internal } = JSON.parse(stdout) as { loaded: Record<string, string[]>; internal: string };
+    expect(loaded['.']).toEqual(
+      expect.arrayContaining(['createRuntime', 'deepSearch', 'research', 'loadConfig']),
+    );
+    expect(loaded['.']).not.toContain('startServer');
+    expect(loaded.server).toEqual(['createServerApp', 'startServer']);
+    expect(loaded.providers).toEqual(
+      expect.arrayContaining([
+        'wrapSearchProvider',
+        'wrapPageReader',
+        'createConcurrencyLimitMiddleware',
+        'createBraveSearch',
+      ]),
+    );
+    expect(loaded.testing).toEqual(
+      expect.arrayContaining(['createFakeSearch', 'createFakeReader', 'createScriptedLlm', 'scriptedStep']),
+    );
+    expect(internal).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+  }, 60_000);
+
+  it('type-checks and runs a custom versioned search provider wrapped with middleware, through every subpath', async () => {
+    copyFileSync(join(root, 'test/packaging/fixtures/subpath-usage.ts'), join(app, 'subpath-usage.ts'));
+    // Emitted as well as checked: what runs below is what tsc made of the typed source.
+    const checked = await typeCheck(app, {
+      config: 'tsconfig.usage.json',
+      files: ['subpath-usage.ts'],
+      outDir: 'out',
+    });
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
+    const { stdout } = await run(process.execPath, ['out/subpath-usage.js'], {
+      cwd: app,
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '', HOME: work },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      searchId: 'tides',
+      version: 'v1',
+      asked: ['brest spring tides'],
+      answer: expect.stringContaining('Spring tides in Brest reach 7.5 metres'),
+      references: ['https://tides.example/brest'],
+      models: expect.arrayContaining(['deepsearch']),
+    });
   }, 90_000);
 });

@@ -49,6 +49,7 @@ describe('research writer, cancelled while drafting', () => {
     // Every call waits until the run is cancelled; the first one started (comparing sources) is
     // the first to fail, while the sections' drafts are still pending.
     const llm: LlmClient = {
+      specificationVersion: 'v1',
       generateObject: (request) => {
         calls.push(request.schemaName ?? '');
         return new Promise((_, reject) =>

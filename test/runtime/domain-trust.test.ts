@@ -47,6 +47,7 @@ function runOnce(file: string, options: { runs?: number; loadSqlite?: () => type
       ],
     }),
     reader: {
+      specificationVersion: 'v1',
       id: 'fake',
       read: async (url, options) => {
         if (url === blocked)

@@ -17,6 +17,7 @@ function runtimeWith(file: string, steps: Parameters<typeof createScriptedLlm>[0
     config: createTestConfig({ retrieval: { hostHealthFile: file }, budget: { maxSteps: 3 } }),
     search: createFakeSearch({ news: [{ url: paywalled, title: 'Election results', snippet: '' }] }),
     reader: {
+      specificationVersion: 'v1',
       id: 'paywall',
       read: async (url) => {
         throw new ProviderError(`${url} answered HTTP 402`, { providerId: 'builtin', statusCode: 402 });

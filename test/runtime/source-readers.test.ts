@@ -11,6 +11,7 @@ const note = 'Spring tides in Brest reach 7.5 metres. Neap tides stay near 4 met
 /** Stands in for the knowledge base's reader: kb: ids to stored notes. */
 function knowledgeBaseReader(calls: string[]): PageReader {
   return {
+    specificationVersion: 'v1',
     id: 'kb',
     read: async (url): Promise<Page> => {
       calls.push(url);

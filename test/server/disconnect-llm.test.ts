@@ -18,6 +18,7 @@ afterEach(async () => {
 function createEndlessSearch(): SearchProvider & { calls: string[] } {
   const calls: string[] = [];
   return {
+    specificationVersion: 'v1',
     id: 'endless',
     calls,
     async search(query) {

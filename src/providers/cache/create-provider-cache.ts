@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { CacheConfig, SearchConfig } from '../../config/config-schema.js';
 import type { PageReader } from '../spec/page-reader.js';
 import type { SearchProvider } from '../spec/search-provider.js';
-import { createCachedReader, createCachedSearch } from './cached-providers.js';
+import { wrapPageReader, wrapSearchProvider } from '../spec/wrap-provider.js';
+import { createReaderCacheMiddleware, createSearchCacheMiddleware } from './cache-middleware.js';
 import { createSqliteCache, type ResponseCache, type SqliteDriverLoader } from './sqlite-cache.js';
 
 /**
@@ -45,15 +46,24 @@ export function createProviderCache(
       onUnavailable: options.onUnavailable,
     });
   return {
-    search: (search, searchConfig, network) =>
-      createCachedSearch({
-        search,
-        cache,
-        ttlSeconds: config.ttlSeconds.search,
-        scope: searchScope(searchConfig, network),
+    search: (provider, searchConfig, network) =>
+      wrapSearchProvider({
+        provider,
+        middleware: createSearchCacheMiddleware({
+          cache,
+          ttlSeconds: config.ttlSeconds.search,
+          scope: searchScope(searchConfig, network),
+        }),
       }),
-    reader: (reader, network) =>
-      createCachedReader({ reader, cache, ttlSeconds: config.ttlSeconds.page, scope: networkScope(network) }),
+    reader: (provider, network) =>
+      wrapPageReader({
+        provider,
+        middleware: createReaderCacheMiddleware({
+          cache,
+          ttlSeconds: config.ttlSeconds.page,
+          scope: networkScope(network),
+        }),
+      }),
     close: () => cache.close(),
   };
 }

@@ -29,6 +29,7 @@ export function createGoogleEmbedding(settings: EmbeddingServiceSettings = {}): 
   const model = (settings.model ?? 'gemini-embedding-001').replace(/^models\//, '');
   const keyHint = settings.keyHint ?? 'GEMINI_API_KEY';
   return {
+    specificationVersion: 'v1',
     id: providerId,
     model,
     builtin: false,

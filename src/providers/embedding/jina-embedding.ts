@@ -21,6 +21,7 @@ export function createJinaEmbedding(settings: EmbeddingServiceSettings = {}): Em
   const model = settings.model ?? 'jina-embeddings-v3';
   const keyHint = settings.keyHint ?? 'JINA_API_KEY';
   return {
+    specificationVersion: 'v1',
     id: providerId,
     model,
     builtin: false,

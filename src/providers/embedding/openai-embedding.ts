@@ -20,6 +20,7 @@ export function createOpenAiEmbedding(settings: OpenAiEmbeddingSettings = {}): E
   const keyHint =
     settings.keyHint ?? (flavour === 'openai' ? 'OPENAI_API_KEY' : 'DEEPSEARCH_EMBEDDING_API_KEY');
   return {
+    specificationVersion: 'v1',
     id: providerId,
     model: model || '(unset)',
     builtin: false,

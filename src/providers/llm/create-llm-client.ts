@@ -93,6 +93,7 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   };
 
   return {
+    specificationVersion: 'v1',
     contextWindow(role, signal) {
       const { settings } = stateFor(role);
       if (settings.provider === 'local-embedded' && !options.createModel) {

@@ -89,6 +89,7 @@ function loadOnFirstRead(id: string, create: () => Promise<PageReader>): PageRea
     return reader;
   };
   return {
+    specificationVersion: 'v1',
     id,
     freeToPrefetch: true,
     read: (url, options) => load().then((loaded) => loaded.read(url, options)),

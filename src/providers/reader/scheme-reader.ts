@@ -35,6 +35,7 @@ export function createSchemeReader(options: SchemeReaderOptions): SchemeReader {
   };
   for (const [scheme, reader] of Object.entries(options.readers)) register(scheme, reader);
   return {
+    specificationVersion: 'v1',
     id: options.id ?? readers.get('https:')?.id ?? 'sources',
     get schemes() {
       return [...readers.keys()];

@@ -36,6 +36,7 @@ const teiResponseSchema = z.array(z.looseObject({ index: z.number().int(), score
 /** A reranker over HTTP; long lists go in several requests, scores come back in input order. */
 export function createHttpReranker(settings: HttpRerankerSettings): Reranker {
   return {
+    specificationVersion: 'v1',
     id: settings.id,
     model: settings.model ?? '(server default)',
     builtin: false,

@@ -62,6 +62,7 @@ export function createQuickJsCodeRunner(settings: QuickJsCodeRunnerSettings): Qu
   }
   const pool = createSandboxHostPool({ size: concurrency, limits, startTimeoutMs });
   return {
+    specificationVersion: 'v1',
     id: 'quickjs',
     async run(request: CodeRunRequest): Promise<CodeRunResult> {
       const inputJson = toInputJson(request.input);

@@ -9,6 +9,7 @@ type Outcome = SearchHit[] | Error;
 function scripted(id: string, ...outcomes: Outcome[]): SearchProvider & { calls: string[] } {
   const calls: string[] = [];
   return {
+    specificationVersion: 'v1',
     id,
     calls,
     async search(query) {

@@ -11,6 +11,7 @@ import type { SearchHit, SearchNotice, SearchOptions, SearchProvider } from '../
 export function createFallbackSearch(providers: readonly SearchProvider[]): SearchProvider {
   if (providers.length === 0) throw new Error('a fallback chain needs at least one provider');
   return {
+    specificationVersion: 'v1',
     id: providers.map((provider) => provider.id).join(','),
     async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
       const failures: unknown[] = [];

@@ -69,6 +69,7 @@ export function createHttpSearchProvider<Body>(
   settings: HttpSearchSettings = {},
 ): SearchProvider {
   return {
+    specificationVersion: 'v1',
     id: spec.id,
     async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
       const count = options.count ?? defaultCount;

@@ -92,6 +92,7 @@ describe('createSearchProvider', () => {
     const provider = createSearchProvider({
       ...config,
       localSearch: () => ({
+        specificationVersion: 'v1',
         id: 'local',
         search: async (_query, options) => {
           asked.push(options?.count);

@@ -1,14 +1,16 @@
 import type { SearchConfig } from '../../config/config-schema.js';
 import { ConfigError } from '../../errors/index.js';
 import { isPrivateHostLiteral } from '../http/network-guard.js';
-import type { SearchOptions, SearchProvider } from '../spec/search-provider.js';
+import { createConcurrencyLimitMiddleware } from '../middleware/concurrency-limit-middleware.js';
+import type { SearchProviderMiddleware } from '../spec/provider-middleware.js';
+import type { SearchProvider } from '../spec/search-provider.js';
+import { wrapSearchProvider } from '../spec/wrap-provider.js';
 import { createBraveSearch } from './brave/brave-search.js';
 import { createDuckDuckGoSearch } from './duckduckgo/duckduckgo-search.js';
 import { createExaSearch } from './exa/exa-search.js';
 import { createFallbackSearch } from './fallback-search.js';
 import type { HttpSearchSettings } from './http-search-provider.js';
 import { createJinaSearch } from './jina/jina-search.js';
-import { withConcurrencyLimit } from './limit-concurrency.js';
 import { effectiveSearchProvider } from './search-provider-choice.js';
 import { createSearxngSearch } from './searxng/searxng-search.js';
 import { createSerperSearch } from './serper/serper-search.js';
@@ -72,16 +74,17 @@ export const searchProviderIds: readonly string[] = Object.keys(searchProviders)
 export function createSearchProvider(settings: SearchProviderSettings): SearchProvider {
   const ids = parseProviderChain(effectiveSearchProvider(settings));
   const allowPrivateNetwork = settings.allowPrivateNetwork ?? false;
-  const providers = ids.map((id) => {
-    const limited = withConcurrencyLimit(searchProviders[id]!(settings), concurrencyFor(settings, id));
-    return allowPrivateNetwork ? limited : withoutPrivateHits(limited);
-  });
+  const providers = ids.map((id) =>
+    wrapSearchProvider({
+      provider: searchProviders[id]!(settings),
+      middleware: [
+        ...(allowPrivateNetwork ? [] : [dropPrivateHits]),
+        createConcurrencyLimitMiddleware({ max: concurrencyFor(settings, id) }),
+      ],
+    }),
+  );
   const provider = providers.length === 1 ? providers[0]! : createFallbackSearch(providers);
-  return {
-    id: provider.id,
-    search: (query: string, options: SearchOptions = {}) =>
-      provider.search(query, { ...options, count: options.count ?? settings.resultsPerQuery }),
-  };
+  return wrapSearchProvider({ provider, middleware: defaultCount(settings.resultsPerQuery) });
 }
 
 /** The provider ids of "a,b,c", each checked against the registry. */
@@ -116,21 +119,27 @@ function concurrencyFor(settings: SearchProviderSettings, id: string): number {
   return settings.providerConcurrency[id] ?? defaultProviderConcurrency[id] ?? settings.concurrency;
 }
 
-function withoutPrivateHits(provider: SearchProvider): SearchProvider {
+/** Asks for `count` hits unless the call says how many. */
+function defaultCount(count: number): SearchProviderMiddleware {
   return {
-    id: provider.id,
-    async search(query: string, options?: SearchOptions) {
-      const hits = await provider.search(query, options);
-      const kept = hits.filter((hit) => !isPrivateHostLiteral(hit.url));
-      // Said, not silent: the person may have meant an intranet search and need the flag.
-      if (kept.length < hits.length) {
-        options?.onNotice?.({
-          kind: 'private-hits-dropped',
-          providerId: provider.id,
-          urls: hits.filter((hit) => isPrivateHostLiteral(hit.url)).map((hit) => hit.url),
-        });
-      }
-      return kept;
-    },
+    wrapSearch: ({ doSearch, query, options }) =>
+      doSearch(query, { ...options, count: options.count ?? count }),
   };
 }
+
+/** Drops hits whose host is localhost or a private IP literal, and says so. */
+const dropPrivateHits: SearchProviderMiddleware = {
+  async wrapSearch({ doSearch, query, options, provider }) {
+    const hits = await doSearch(query, options);
+    const kept = hits.filter((hit) => !isPrivateHostLiteral(hit.url));
+    // Said, not silent: the person may have meant an intranet search and need the flag.
+    if (kept.length < hits.length) {
+      options.onNotice?.({
+        kind: 'private-hits-dropped',
+        providerId: provider.id,
+        urls: hits.filter((hit) => isPrivateHostLiteral(hit.url)).map((hit) => hit.url),
+      });
+    }
+    return kept;
+  },
+};

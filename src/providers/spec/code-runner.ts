@@ -47,6 +47,8 @@ export type CodeRunResult =
  * is not JSON).
  */
 export interface CodeRunner {
+  /** The version of this interface the runner implements (see check-provider.ts). */
+  readonly specificationVersion: 'v1';
   readonly id: string;
   run(request: CodeRunRequest): Promise<CodeRunResult>;
 }

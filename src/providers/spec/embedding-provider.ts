@@ -22,6 +22,8 @@ export interface EmbeddingResult {
 }
 
 export interface EmbeddingProvider {
+  /** The version of this interface the provider implements (see check-provider.ts). */
+  readonly specificationVersion: 'v1';
   readonly id: string;
   readonly model: string;
   /** True for the built-in lexical fallback, which needs no service. */

@@ -125,6 +125,8 @@ export interface TextResult {
 
 /** What the agent needs from an LLM: validated objects, with usage; and plain text for direct questions. */
 export interface LlmClient {
+  /** The version of this interface the client implements (see check-provider.ts). */
+  readonly specificationVersion: 'v1';
   generateObject<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>>;
   generateText(request: TextRequest): Promise<TextResult>;
 }

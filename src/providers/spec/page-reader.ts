@@ -37,6 +37,8 @@ export interface ReadOptions {
 }
 
 export interface PageReader {
+  /** The version of this interface the reader implements (see check-provider.ts). */
+  readonly specificationVersion: 'v1';
   readonly id: string;
   read(url: string, options?: ReadOptions): Promise<Page>;
   /**

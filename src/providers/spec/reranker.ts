@@ -3,6 +3,8 @@ export interface RerankOptions {
 }
 
 export interface Reranker {
+  /** The version of this interface the reranker implements (see check-provider.ts). */
+  readonly specificationVersion: 'v1';
   readonly id: string;
   readonly model: string;
   /** True for the built-in lexical fallback, which needs no service. */

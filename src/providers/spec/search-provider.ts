@@ -46,6 +46,8 @@ export interface DroppedHitsNotice {
 }
 
 export interface SearchProvider {
+  /** The version of this interface the provider implements (see check-provider.ts). */
+  readonly specificationVersion: 'v1';
   readonly id: string;
   search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
 }

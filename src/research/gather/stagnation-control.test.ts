@@ -68,6 +68,7 @@ describe('measureDiversity', () => {
 
   it('falls back to terms when the embedding service fails, and is 0 when nothing new was read', async () => {
     const failing = {
+      specificationVersion: 'v1' as const,
       id: 'down',
       model: 'x',
       builtin: false,

@@ -47,6 +47,7 @@ afterAll(async () => {
 function spyBrowser(outcome: (url: string) => Promise<Page>): PageReader & { calls: string[] } {
   const calls: string[] = [];
   return {
+    specificationVersion: 'v1',
     id: 'browser',
     calls,
     read: (url) => {

@@ -16,6 +16,7 @@ export interface AutoReaderSettings {
 export function createAutoReader(settings: AutoReaderSettings): PageReader {
   const { builtin, browser } = settings;
   return {
+    specificationVersion: 'v1',
     id: 'auto',
     freeToPrefetch: true,
     prepare: () => builtin.prepare?.() ?? Promise.resolve(),

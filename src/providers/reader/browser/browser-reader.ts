@@ -102,6 +102,7 @@ export function createBrowserReader(settings: BrowserReaderSettings): PageReader
     }
   };
   return {
+    specificationVersion: 'v1',
     id: 'browser',
     freeToPrefetch: true,
     prepare: () =>

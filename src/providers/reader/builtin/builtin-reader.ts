@@ -64,6 +64,7 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
   const robots = settings.respectRobotsTxt ? createReaderRobotsPolicy(fetchOptions) : undefined;
   const extractor = () => settings.extractor ?? defaultExtractor();
   return {
+    specificationVersion: 'v1',
     id: 'builtin',
     // The extraction process starts while the first page is fetched (or the first LLM call runs).
     prepare: async () => extractor().prepare?.(),

@@ -139,11 +139,13 @@ describe('createSchemeReader and the registry', () => {
     const reader = createSchemeReader({
       readers: {
         'https:': {
+          specificationVersion: 'v1',
           id: 'web',
           read: () => Promise.reject(new Error('unused')),
           prepare: async () => void prepared.push('web'),
         },
         'kb:': {
+          specificationVersion: 'v1',
           id: 'kb',
           read: () => Promise.reject(new Error('unused')),
           prepare: async () => void prepared.push('kb'),
@@ -163,6 +165,7 @@ describe('createSchemeReader and the registry', () => {
   it('takes more schemes through register (how the knowledge base adds kb:)', async () => {
     const reader = createSchemeReader({ readers: {} });
     reader.register('kb', {
+      specificationVersion: 'v1',
       id: 'kb',
       read: async (url) => ({
         requestedUrl: url,

@@ -32,6 +32,7 @@ export function createFileReader(settings: FileReaderSettings = {}): PageReader 
   const cwd = settings.cwd ?? process.cwd();
   let roots: Promise<string[]> | undefined;
   return {
+    specificationVersion: 'v1',
     id: 'file',
     async read(url: string, options: ReadOptions = {}): Promise<Page> {
       throwIfAborted(options.signal);

@@ -43,6 +43,7 @@ const jinaResponseSchema = z.looseObject({
 export function createJinaReader(settings: JinaReaderSettings = {}): PageReader {
   const timeoutMs = settings.timeoutMs ?? 30_000;
   return {
+    specificationVersion: 'v1',
     id: 'jina',
     async read(url: string, options: ReadOptions = {}): Promise<Page> {
       assertWebUrl(url);

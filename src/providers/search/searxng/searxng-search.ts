@@ -41,6 +41,7 @@ const searxngTimeRanges: Readonly<Record<TimeRange, string>> = {
 /** Search through a SearXNG instance's JSON API (GET /search?format=json). */
 export function createSearxngSearch(settings: SearxngSearchSettings = {}): SearchProvider {
   return {
+    specificationVersion: 'v1',
     id: providerId,
     async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
       const url = buildSearchUrl(requireBaseUrl(settings.baseURL), query, options);

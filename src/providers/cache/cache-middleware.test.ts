@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeReader } from '../../testing/fake-reader.js';
 import { createFakeSearch } from '../../testing/fake-search.js';
-import { createCachedReader, createCachedSearch } from './cached-providers.js';
+import type { PageReader } from '../spec/page-reader.js';
+import type { SearchProvider } from '../spec/search-provider.js';
+import { wrapPageReader, wrapSearchProvider } from '../spec/wrap-provider.js';
+import {
+  createReaderCacheMiddleware,
+  createSearchCacheMiddleware,
+  type ReaderCacheOptions,
+  type SearchCacheOptions,
+} from './cache-middleware.js';
 import { createSqliteCache, type ResponseCache } from './sqlite-cache.js';
 
 let dir: string;
@@ -22,9 +30,14 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const createCachedSearch = ({ search, ...options }: SearchCacheOptions & { search: SearchProvider }) =>
+  wrapSearchProvider({ provider: search, middleware: createSearchCacheMiddleware(options) });
+const createCachedReader = ({ reader, ...options }: ReaderCacheOptions & { reader: PageReader }) =>
+  wrapPageReader({ provider: reader, middleware: createReaderCacheMiddleware(options) });
+
 const hits = [{ url: 'https://tides.example/', title: 'Tides', snippet: 'high tide at noon' }];
 
-describe('createCachedSearch', () => {
+describe('createSearchCacheMiddleware', () => {
   it('answers a repeated search from the cache while fresh, and asks again once expired', async () => {
     const engine = createFakeSearch({ tides: hits });
     const search = createCachedSearch({ search: engine, cache, ttlSeconds: 3600, scope: 'searxng' });
@@ -69,7 +82,7 @@ describe('createCachedSearch', () => {
   });
 });
 
-describe('createCachedReader', () => {
+describe('createReaderCacheMiddleware', () => {
   const url = 'https://tides.example/';
   const html =
     '<html><head><title>Tides</title></head><body><article><p>High tide is at noon today, low tide at six in the evening.</p></article></body></html>';
@@ -124,5 +137,27 @@ describe('createCachedReader', () => {
     await permissive.read(url);
     await strict.read(url);
     expect(fake.calls).toEqual([url, url]);
+  });
+
+  it("keeps the reader's other members: version, id, prepare and a live freeToPrefetch", async () => {
+    let prepared = 0;
+    let free = false;
+    const inner: PageReader = {
+      specificationVersion: 'v1',
+      id: 'web',
+      get freeToPrefetch() {
+        return free;
+      },
+      prepare: async () => {
+        prepared++;
+      },
+      read: createFakeReader({ [url]: html }).read,
+    };
+    const reader = createCachedReader({ reader: inner, cache, ttlSeconds: 60 });
+    expect(reader).toMatchObject({ specificationVersion: 'v1', id: 'web', freeToPrefetch: false });
+    free = true;
+    expect(reader.freeToPrefetch).toBe(true);
+    await reader.prepare?.();
+    expect(prepared).toBe(1);
   });
 });

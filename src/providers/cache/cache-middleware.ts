@@ -1,10 +1,10 @@
-import type { Page, PageReader, ReadOptions } from '../spec/page-reader.js';
-import type { SearchOptions, SearchProvider, TimeRange } from '../spec/search-provider.js';
+import type { Page } from '../spec/page-reader.js';
+import type { PageReaderMiddleware, SearchProviderMiddleware } from '../spec/provider-middleware.js';
+import type { SearchOptions, TimeRange } from '../spec/search-provider.js';
 import { isNetworkUrl } from '../spec/source-schemes.js';
 import type { ResponseCache } from './sqlite-cache.js';
 
-export interface CachedSearchOptions {
-  search: SearchProvider;
+export interface SearchCacheOptions {
   cache: ResponseCache;
   ttlSeconds: number;
   /** What else decides the answer besides the query (provider chain, endpoints), part of every key. */
@@ -15,18 +15,17 @@ export interface CachedSearchOptions {
 const windowTtlSeconds: Partial<Record<TimeRange, number>> = { hour: 10 * 60, day: 4 * 3600 };
 
 /**
- * The same provider, answering a search it made before from the cache while the entry is fresh.
+ * Answers a search the provider made before from the cache while the entry is fresh.
  * Only non-empty answers are kept: an empty one may be a passing failure of the whole chain.
  */
-export function createCachedSearch(options: CachedSearchOptions): SearchProvider {
-  const { search, cache } = options;
+export function createSearchCacheMiddleware(options: SearchCacheOptions): SearchProviderMiddleware {
+  const { cache } = options;
   return {
-    id: search.id,
-    async search(query: string, searchOptions: SearchOptions = {}) {
+    async wrapSearch({ doSearch, query, options: searchOptions }) {
       const key = searchKey(options.scope, query, searchOptions);
       const cached = cache.get('search', key);
       if (Array.isArray(cached)) return cached;
-      const hits = await search.search(query, searchOptions);
+      const hits = await doSearch(query, searchOptions);
       if (hits.length > 0)
         cache.set('search', key, hits, ttlFor(options.ttlSeconds, searchOptions.timeRange));
       return hits;
@@ -52,8 +51,7 @@ function ttlFor(ttlSeconds: number, timeRange: TimeRange | undefined): number {
   return cap === undefined ? ttlSeconds : Math.min(ttlSeconds, cap);
 }
 
-export interface CachedReaderOptions {
-  reader: PageReader;
+export interface ReaderCacheOptions {
   cache: ResponseCache;
   ttlSeconds: number;
   /**
@@ -64,23 +62,20 @@ export interface CachedReaderOptions {
 }
 
 /**
- * The same reader, answering a URL it read before from the cache while the entry is fresh.
- * Failed reads are not kept, nor app shells read without their scripts: the page may be back, or
- * rendered, the next time. Only network sources are cached:
- * a local file or knowledge-base entry is read fresh each time (it is cheap and may have changed).
+ * Answers a URL the reader read before from the cache while the entry is fresh (keyed on the
+ * reader's id). Failed reads are not kept, nor app shells read without their scripts: the page may
+ * be back, or rendered, the next time. Only network sources are cached: a local file or
+ * knowledge-base entry is read fresh each time (it is cheap and may have changed).
  */
-export function createCachedReader(options: CachedReaderOptions): PageReader {
-  const { reader, cache } = options;
+export function createReaderCacheMiddleware(options: ReaderCacheOptions): PageReaderMiddleware {
+  const { cache } = options;
   return {
-    id: reader.id,
-    ...(reader.freeToPrefetch ? { freeToPrefetch: true } : {}),
-    ...(reader.prepare ? { prepare: () => reader.prepare!() } : {}),
-    async read(url: string, readOptions?: ReadOptions): Promise<Page> {
-      if (!isNetworkUrl(url)) return reader.read(url, readOptions);
-      const key = JSON.stringify(options.scope ? [reader.id, options.scope, url] : [reader.id, url]);
+    async wrapRead({ doRead, url, options: readOptions, provider }): Promise<Page> {
+      if (!isNetworkUrl(url)) return doRead(url, readOptions);
+      const key = JSON.stringify(options.scope ? [provider.id, options.scope, url] : [provider.id, url]);
       const cached = cache.get('page', key);
       if (isPage(cached)) return cached;
-      const page = await reader.read(url, readOptions);
+      const page = await doRead(url, readOptions);
       // An app shell read without its scripts (no browser, or it failed) may render the next time.
       if (!page.emptyShell) cache.set('page', key, page, options.ttlSeconds);
       return page;

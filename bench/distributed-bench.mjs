@@ -76,7 +76,7 @@ function startWorker(env) {
 async function runJobs(url, { pids, servers = [], label, counting }) {
   await oneJob(url, { mode: 'search', id: `${label}-warmup`, reconnects: 0, latencyMs });
   const counted = await counting?.();
-  const cpuBefore = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const cpuBefore = pids.map((pid) => cpuMs(pid));
   const serversBefore = servers.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
   const started = performance.now();
   const specs = [
@@ -91,7 +91,8 @@ async function runJobs(url, { pids, servers = [], label, counting }) {
     ),
   );
   const wallSeconds = (performance.now() - started) / 1000;
-  const cpuPerJob = (pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore) / jobs.length;
+  const cpuUsed = pids.map((pid, index) => (cpuMs(pid) - cpuBefore[index]) / jobs.length);
+  const cpuPerJob = cpuUsed.reduce((sum, used) => sum + used, 0);
   const serversPerJob = (servers.reduce((sum, pid) => sum + treeCpuMs(pid), 0) - serversBefore) / jobs.length;
   const done = jobs.filter((job) => job.status === 'completed');
   const pair = (key) =>
@@ -126,6 +127,8 @@ async function runJobs(url, { pids, servers = [], label, counting }) {
     ].join(' '),
   );
   if (errors.length > 0) console.log(`  first error: ${errors[0].error ?? errors[0].status ?? 'refused'}`);
+  if (pids.length > 1)
+    console.log(`  CPU/job: API node ${ms(cpuUsed[0])}, workers ${cpuUsed.slice(1).map(ms).join(' + ')}`);
   await counted?.report();
   return { jobsPerSecond: done.length / wallSeconds, cpuPerJob, serversPerJob };
 }
@@ -145,6 +148,7 @@ try {
     searxngUrl: world.searxng.url,
     args: ['--max-concurrent', String(concurrency), '--max-queue', '1000'],
     env: { XDG_DATA_HOME: dataDir, DEEPSEARCH_RUNS_FILE: join(dataDir, 'in-process.sqlite') },
+    nodeFlags,
   });
   results.inProcess = await runJobs(local.url, { pids: [local.child.pid], label: 'in-process' });
   await stopServer(local.child);

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../agent/agent-events.js';
+import { finishedStatuses } from '../../runs/run-record.js';
 import type { AsyncRunStore } from '../async-run-store.js';
 import { isOver, type RunEventLog, storedBetween } from '../run-event-log.js';
 import { checkNoEviction, openRedis } from './open-redis.js';
@@ -38,7 +39,7 @@ export interface RedisRunEventLogOptions {
 export async function createRedisRunEventLog(options: RedisRunEventLogOptions): Promise<RunEventLog> {
   const { store } = options;
   const prefix = options.prefix ?? 'deepsearch';
-  const redis = await openRedis(options.url, { name: 'events' });
+  const redis = await openRedis(options.url, { name: 'events', autoPipelining: true });
   try {
     await checkNoEviction(redis, options.url);
   } catch (error) {
@@ -94,19 +95,27 @@ async function* followStream(input: {
       yield event;
       cursor = event.seq;
     }
+    // How long to wait for live entries before asking the store: blockMs, then longer and longer
+    // while the run says nothing (a queued run waiting for a worker), so waiting costs little.
+    let quietMs = input.blockMs;
     while (!signal?.aborted) {
-      const entries = await subscription.next(input.blockMs, signal);
+      const entries = await subscription.next(quietMs, signal);
       if (signal?.aborted) return;
       if (entries.length === 0) {
         // Nothing live for a while: the stream may be gone, or the worker's end mark lost.
-        const over = await isOver(store, runId);
-        for await (const event of storedBetween(store, runId, cursor)) {
-          yield event;
-          cursor = event.seq;
-        }
+        const record = await store.get(runId);
+        const over = !record || finishedStatuses.has(record.status);
+        const behind = over || (record?.lastSeq ?? 0) > cursor;
+        if (behind)
+          for await (const event of storedBetween(store, runId, cursor)) {
+            yield event;
+            cursor = event.seq;
+          }
         if (over) return;
+        quietMs = behind ? input.blockMs : Math.min(quietMs * 2, input.blockMs * 6);
         continue;
       }
+      quietMs = input.blockMs;
       // An end mark (`<seq>-1`) of an earlier attempt (a cancelled run resumed since) ends nothing:
       // the reading goes on after it.
       for (const [id, fields] of entries) {

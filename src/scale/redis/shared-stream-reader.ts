@@ -106,7 +106,7 @@ export function createSharedStreamReader(options: {
   let running = false;
   const run = async () => {
     if (!reader) {
-      reader = redis.duplicate({ connectionName: 'deepsearch:events-reader' });
+      reader = redis.duplicate({ connectionName: 'deepsearch:events-reader', enableAutoPipelining: false });
       reader.on('error', () => undefined); // a read in flight reports its own
     }
     try {

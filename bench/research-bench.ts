@@ -6,7 +6,7 @@
  * with the configured concurrency. Prints LLM calls, tokens, wall time, the share of time not spent waiting on the
  * model, and the most model calls in flight at once (sections in parallel).
  */
-import type { AgentEvent } from '../src/agent/agent-events.js';
+import type { AgentEvent } from '../src/events/agent-events.js';
 import { createLlmClient } from '../src/providers/llm/create-llm-client.js';
 import { runResearch } from '../src/research/run-research.js';
 import { createFakeResearchWorld, type WorldFact } from '../src/testing/fake-research-world.js';

@@ -1,16 +1,14 @@
-export type { AgentEvent, AgentEventListener, AgentEventType } from './agent/agent-events.js';
-export type {
-  AnswerOrigin,
-  BudgetReport,
-  Confidence,
-  DeepSearchResult,
-  Reference,
-  TimingReport,
-  UsageReport,
-} from './agent/agent-types.js';
 export { renderAnswerMarkdown } from './agent/citations/format-footnotes.js';
 export type { DeepSearchInput } from './agent/run-deep-search.js';
 export { type AnswerSchema, parseAnswerSchema } from './agent/structured-answer.js';
+export {
+  type DeepSearchOptions,
+  type DeepSearchRun,
+  deepSearch,
+  type RunOptions,
+} from './api/deep-search.js';
+export { type ResearchRun, type ResearchRunOptions, research } from './api/research.js';
+export { runDeepSearch } from './api/run-deep-search.js';
 export {
   budgetPresets,
   type ConfigOverrides,
@@ -24,13 +22,40 @@ export {
   readConfigFile,
   redactConfig,
 } from './config/index.js';
+// The errors a caller tells apart; the redaction and retry helpers stay internal.
 export {
-  type DeepSearchOptions,
-  type DeepSearchRun,
-  deepSearch,
-  type RunOptions,
-} from './deep-search.js';
-export * from './errors/index.js';
+  AbortedError,
+  AuthenticationError,
+  BlockedUrlError,
+  ConfigError,
+  DeepSearchError,
+  type DeepSearchErrorOptions,
+  InputError,
+  isAbortError,
+  isAuthenticationError,
+  isBlockedUrlError,
+  isConfigError,
+  isDeepSearchError,
+  isInputError,
+  isProviderError,
+  isStructuredOutputError,
+  ProviderError,
+  type ProviderErrorOptions,
+  type Redactor,
+  StructuredOutputError,
+} from './errors/index.js';
+export type { AgentEvent, AgentEventListener, AgentEventType } from './events/agent-events.js';
+export type {
+  AnswerOrigin,
+  BudgetReport,
+  Confidence,
+  DeepSearchResult,
+  Reference,
+  TimingReport,
+  UsageReport,
+} from './events/agent-types.js';
+export type * from './events/research-types.js';
+export type { RunHandle } from './events/run-handle.js';
 export { createLlmClient } from './providers/llm/create-llm-client.js';
 export {
   createQuickJsCodeRunner,
@@ -38,10 +63,15 @@ export {
 } from './providers/sandbox/quickjs-code-runner.js';
 export type * from './providers/spec/index.js';
 export { parsePlanMarkdown, renderPlanMarkdown } from './research/plan/plan-markdown.js';
-export type * from './research/research-types.js';
-export { type ResearchRun, type ResearchRunOptions, research } from './research.js';
-export { runDeepSearch } from './run-deep-search.js';
-export type { RunHandle } from './run-handle.js';
-export { type AskOptions, createRuntime, type DeepSearchRuntime, type RuntimeOptions } from './runtime.js';
+export {
+  type AskOptions,
+  createRuntime,
+  type DeepSearchRuntime,
+  type ResearchOptions,
+  type ResumeOptions,
+  type RunOutcome,
+  type RunRequest,
+  type RuntimeOptions,
+} from './runtime/create-runtime.js';
 export { createServerApp, type ServerAppOptions } from './server/server-app.js';
 export { type RunningServer, type StartServerOptions, startServer } from './server/start-server.js';

@@ -1,6 +1,13 @@
 import type { BudgetConfig, LlmRole } from '../config/config-schema.js';
+import { anySignal } from '../core/link-signals.js';
+import type {
+  BudgetReport,
+  RoleUsage,
+  StopReason,
+  TimingReport,
+  UsageReport,
+} from '../events/agent-types.js';
 import type { LlmCallRecord } from '../providers/spec/llm-client.js';
-import type { BudgetReport, RoleUsage, StopReason, TimingReport, UsageReport } from './agent-types.js';
 
 /** Share of tokens and time for regular steps; the rest is kept for the forced final answer. */
 const regularShare = 0.85;
@@ -95,8 +102,8 @@ export class Budget {
       'regular steps are out of time',
     );
     const hard = this.deadline(this.maxTimeMs - spent, 'the run is out of time');
-    this.regularSignal = this.parent ? AbortSignal.any([regular, this.parent.regularSignal]) : regular;
-    this.hardSignal = this.parent ? AbortSignal.any([hard, this.parent.hardSignal]) : hard;
+    this.regularSignal = anySignal(regular, this.parent?.regularSignal);
+    this.hardSignal = anySignal(hard, this.parent?.hardSignal);
   }
 
   /** A budget for a sub-run, drawn from what this one has left; `release()` it when done. */

@@ -1,5 +1,6 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { isProviderError, isStructuredOutputError } from '../errors/index.js';
+import type { AgentEventBody } from '../events/agent-events.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type {
@@ -12,7 +13,6 @@ import type { PageReader } from '../providers/spec/page-reader.js';
 import type { Reranker } from '../providers/spec/reranker.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
 import type { HostHealth } from '../retrieval/host-health.js';
-import type { AgentEventBody } from './agent-events.js';
 import type { Budget } from './budget.js';
 import type { AgentState } from './state/agent-state.js';
 import { stopRunWith } from './steps/step-errors.js';

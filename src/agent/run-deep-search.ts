@@ -1,5 +1,9 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
+import { anySignal } from '../core/link-signals.js';
 import { InputError, throwIfAborted } from '../errors/index.js';
+import type { AgentEventListener, PartLabel } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import { EventBus } from '../events/event-bus.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient } from '../providers/spec/llm-client.js';
@@ -10,10 +14,7 @@ import { HostHealth } from '../retrieval/host-health.js';
 import { createLexicalEmbedding } from '../retrieval/lexical-embedding.js';
 import { createLexicalReranker } from '../retrieval/lexical-reranker.js';
 import { findSourceUrls } from '../retrieval/normalize-url.js';
-import type { AgentEventListener, PartLabel } from './agent-events.js';
-import type { DeepSearchResult } from './agent-types.js';
 import { Budget } from './budget.js';
-import { EventBus } from './event-bus.js';
 import { detectLanguage } from './language.js';
 import type { RunCheckpoint, RunRestore } from './run-checkpoint.js';
 import type { RunContext } from './run-context.js';
@@ -124,8 +125,8 @@ export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}):
     emit: (event) => events.emit(event),
     runId: events.runId,
     cancelSignal: input.signal,
-    signal: combine(input.signal, budget.regularSignal),
-    finalSignal: combine(input.signal, budget.hardSignal),
+    signal: anySignal(budget.regularSignal, input.signal),
+    finalSignal: anySignal(budget.hardSignal, input.signal),
     today: (input.now?.() ?? new Date()).toISOString().slice(0, 10),
     language: detectLanguage(question, input.config.agent.language),
     step: restored?.step ?? 0,
@@ -160,8 +161,4 @@ function seedState(state: AgentState, question: string, history: DeepSearchInput
       step: 0,
     });
   }
-}
-
-function combine(signal: AbortSignal | undefined, deadline: AbortSignal): AbortSignal {
-  return signal ? AbortSignal.any([signal, deadline]) : deadline;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../errors/index.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
 import type { LlmClient, TokenUsage } from '../providers/spec/llm-client.js';
-import type { DeepSearchResult } from './agent-types.js';
 import { findSchemaPattern } from './find-schema-pattern.js';
 import { structuredAnswerPrompt, structuredAnswerSystemPrompt } from './prompts/structured-answer-prompt.js';
 

@@ -1,4 +1,4 @@
-import type { AgentEventListener } from '../agent/agent-events.js';
+import type { AgentEventListener } from '../events/agent-events.js';
 import type { CliIo } from './cli-io.js';
 import { createProgressRenderer } from './progress-renderer.js';
 import { createSpinner, withSpinner } from './spinner.js';

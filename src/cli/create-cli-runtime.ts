@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DeepSearchConfig } from '../config/config-schema.js';
-import { createRuntime, type DeepSearchRuntime, type RuntimeOptions } from '../runtime.js';
+import { createRuntime, type DeepSearchRuntime, type RuntimeOptions } from '../runtime/create-runtime.js';
 import type { CliIo } from './cli-io.js';
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeChromium } from '../providers/browser/launch-chromium.js';
 import type { Page } from '../providers/spec/page-reader.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { createTestConfig } from '../testing/test-config.js';
 import { checkBrowser } from './doctor-browser-check.js';
 import { checkReader } from './doctor-checks.js';

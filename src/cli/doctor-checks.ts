@@ -6,7 +6,7 @@ import { isConfigError, isDeepSearchError } from '../errors/index.js';
 import { createSqliteCache, type SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
 import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { structuredOutputUnsupportedCode } from '../providers/llm/to-provider-error.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { plural } from './terminal-style.js';
 
 /** One line of `deepsearch doctor`: what was checked, how it went, and what to do when it failed. */

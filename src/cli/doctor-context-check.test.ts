@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextWindow } from '../providers/llm/probe-context-window.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { createTestConfig } from '../testing/test-config.js';
 import { checkContextWindow } from './doctor-context-check.js';
 

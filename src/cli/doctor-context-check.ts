@@ -1,6 +1,6 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { smallContextTokens } from '../providers/llm/fit-context-window.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { CheckResult } from './doctor-checks.js';
 
 const contextFix =

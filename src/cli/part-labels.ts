@@ -1,4 +1,4 @@
-import type { AgentEvent, PartLabel } from '../agent/agent-events.js';
+import type { AgentEvent, PartLabel } from '../events/agent-events.js';
 import type { Terminal } from './terminal-style.js';
 
 /**

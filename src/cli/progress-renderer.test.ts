@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../agent/agent-events.js';
+import type { AgentEvent } from '../events/agent-events.js';
 import { createProgressRenderer } from './progress-renderer.js';
 import { createTerminal } from './terminal-style.js';
 

@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../agent/agent-events.js';
 import { unreachable } from '../agent/unreachable.js';
+import type { AgentEvent } from '../events/agent-events.js';
 import { personaNames } from '../research/persona-names.js';
 import { createPartLabels, labelledTerminal } from './part-labels.js';
 import { renderRetrievalDebug } from './render-retrieval-debug.js';

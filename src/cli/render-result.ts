@@ -1,4 +1,4 @@
-import type { DeepSearchResult } from '../agent/agent-types.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
 import { formatTokens, plural, type Terminal } from './terminal-style.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../agent/agent-events.js';
+import type { AgentEvent } from '../events/agent-events.js';
 import { clipLine, type Terminal } from './terminal-style.js';
 
 type RetrievalEvent = Extract<AgentEvent, { type: 'search-plan' | 'url-ranking' }>;

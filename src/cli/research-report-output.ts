@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { InputError } from '../errors/index.js';
+import type { ResearchReport } from '../events/research-types.js';
 import { renderReport } from '../research/render-report.js';
-import type { ResearchReport } from '../research/research-types.js';
 import type { CliIo } from './cli-io.js';
 import { assertWritableFile } from './output-file.js';
 import type { ReportFormat, ResearchCommandFlags } from './research-command.js';

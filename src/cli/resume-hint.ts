@@ -1,6 +1,6 @@
 import { isAbortError } from '../errors/index.js';
 import { isResumable } from '../runs/resume-target.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { CliIo } from './cli-io.js';
 
 /**

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { AgentEventListener } from '../agent/agent-events.js';
-import type { DeepSearchResult } from '../agent/agent-types.js';
 import { redactConfig } from '../config/redact-config.js';
-import { deepSearch } from '../deep-search.js';
 import { InputError } from '../errors/index.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
 import { describeRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
@@ -65,15 +64,17 @@ async function ask(io: CliIo, options: AskCommandOptions): Promise<void> {
       answerWithProgress(
         io,
         { json: options.json, quiet: options.quiet, debug: config.debug, output: options.output },
-        (onEvent) =>
-          deepSearch(question, {
-            runtime,
-            runId,
-            signal: io.signal,
-            observers: onEvent ? [onEvent] : [],
-            bufferEvents: false,
-            record: { source: 'cli' },
-          }).result,
+        async (onEvent) =>
+          (
+            await runtime.run({
+              mode: 'search',
+              question,
+              runId,
+              signal: io.signal,
+              observers: onEvent ? [onEvent] : [],
+              record: { source: 'cli' },
+            })
+          ).result,
       ),
     );
   } finally {

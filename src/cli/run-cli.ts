@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { packageVersion } from '../core/package-version.js';
 import { createRedactor, InputError, type Redactor, type Secret } from '../errors/index.js';
 import { addAskCommand } from './ask-command.js';
 import type { CliIo } from './cli-io.js';
@@ -9,7 +10,6 @@ import { addInitCommand } from './init-command.js';
 import { addKbCommand } from './kb-command.js';
 import { addMcpCommand } from './mcp-command.js';
 import { addModelCommand } from './model-command.js';
-import { packageVersion } from './package-version.js';
 import { addReadCommand } from './read-command.js';
 import { ReportedFailure } from './reported-failure.js';
 import { addResearchCommand } from './research-command.js';

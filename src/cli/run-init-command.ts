@@ -6,6 +6,7 @@ import { defaultConfigFileName } from '../config/config-file.js';
 import { loadConfig } from '../config/load-config.js';
 import { proxyVariables } from '../config/network-setting-sources.js';
 import { resolveProxySettings } from '../config/proxy-settings.js';
+import { anySignal } from '../core/link-signals.js';
 import { AbortedError, InputError, isConfigError } from '../errors/index.js';
 import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { discoverLocalLlm, parseLocalLlmCandidates } from '../providers/llm/discover-local-llm.js';
@@ -82,7 +83,7 @@ async function ask(io: CliIo, answers: InitAnswers): Promise<InitAnswers> {
   // In a terminal readline reads Ctrl-C itself (raw mode) instead of the process getting SIGINT.
   const interrupted = new AbortController();
   prompt.on('SIGINT', () => interrupted.abort());
-  const signal = AbortSignal.any([io.signal, interrupted.signal]);
+  const signal = anySignal(io.signal, interrupted.signal);
   const question = async (text: string, current: string | undefined): Promise<string | undefined> => {
     // Ctrl-C or SIGTERM while waiting for an answer ends init at once, writing nothing.
     const reply = await prompt

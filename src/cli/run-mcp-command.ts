@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { packageVersion } from '../core/package-version.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { describeToolError } from '../mcp/describe-tool-error.js';
 import type { CliIo } from './cli-io.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
-import { packageVersion } from './package-version.js';
 
 export interface McpCommandOptions {
   flags: Record<string, unknown>;

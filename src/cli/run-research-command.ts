@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError } from '../errors/index.js';
+import type { ResearchPlan } from '../events/research-types.js';
 import { parsePlanMarkdown, renderPlanMarkdown } from '../research/plan/plan-markdown.js';
-import type { ResearchPlan } from '../research/research-types.js';
 import { type CliIo, readPipedStdin } from './cli-io.js';
 import { startCliProgress } from './cli-progress.js';
 import { createCliRuntime } from './create-cli-runtime.js';
@@ -57,13 +57,16 @@ export async function runResearchCommand(
     // The progress stops before the report or the resume hint is written.
     const report = await withResumeHint(io, runtime, runId, () =>
       runtime
-        .research(topic, {
+        .run({
+          mode: 'research',
+          question: topic,
           runId,
           plan: outline ? { ...outline, topic } : undefined,
           signal: io.signal,
           onEvent: progress.onEvent,
           record: { source: 'cli' },
         })
+        .then((outcome) => outcome.result)
         .finally(progress.stop),
     );
     await deliverReport(io, flags, report, config.runs.enabled);

@@ -3,7 +3,8 @@ import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { applyServiceSettings } from '../config/service-settings.js';
 import { settingSources } from '../config/setting-sources.js';
-import type { ResearchReport } from '../research/research-types.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import type { ResearchReport } from '../events/research-types.js';
 import { resumedConfig } from '../runs/resume-target.js';
 import type { RunRecord } from '../runs/run-record.js';
 import type { CliIo } from './cli-io.js';
@@ -62,7 +63,8 @@ export async function runResumeCommand(io: CliIo, options: ResumeCommandOptions)
       const progress = startCliProgress(io, { quiet: options.quiet, debug: config.debug });
       let done: ResearchReport;
       try {
-        done = await runtime.resumeResearch(id, { ...resumeOptions, onEvent: progress.onEvent });
+        done = (await runtime.run({ ...resumeOptions, resume: id, onEvent: progress.onEvent }))
+          .result as ResearchReport;
       } finally {
         progress.stop();
       }
@@ -72,7 +74,8 @@ export async function runResumeCommand(io: CliIo, options: ResumeCommandOptions)
     await answerWithProgress(
       io,
       { json: options.json, quiet: options.quiet, debug: config.debug },
-      (onEvent) => runtime.resume(id, { ...resumeOptions, onEvent }),
+      async (onEvent) =>
+        (await runtime.run({ ...resumeOptions, resume: id, onEvent })).result as DeepSearchResult,
     );
   } finally {
     runtime.close();

@@ -1,7 +1,7 @@
-import type { AgentEvent } from '../agent/agent-events.js';
-import type { DeepSearchResult } from '../agent/agent-types.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { ConfigError, InputError } from '../errors/index.js';
+import type { AgentEvent } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
 import { isOrphaned } from '../runs/resume-target.js';
 import { runMarkdown } from '../runs/run-markdown.js';
 import type { RunRecord } from '../runs/run-record.js';

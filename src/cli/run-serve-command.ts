@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { ConfigError } from '../errors/index.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
 import { serverModels } from '../server/server-app.js';
 import { assertGuardedBind, startServer } from '../server/start-server.js';

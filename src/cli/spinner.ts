@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../agent/agent-events.js';
+import type { AgentEvent } from '../events/agent-events.js';
 
 const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 

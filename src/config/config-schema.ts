@@ -92,9 +92,6 @@ export const vendorKeysSchema = z
   })
   .strict();
 
-export const embeddingProviderIds = ['builtin', 'jina', 'openai', 'openai-compatible', 'google'] as const;
-export const rerankProviderIds = ['builtin', 'jina', 'cohere', 'tei', 'infinity', 'vllm'] as const;
-
 /** Embeddings for query dedup and snippet scoring; `builtin` is lexical and needs no service. */
 export const embeddingConfigSchema = z
   .object({

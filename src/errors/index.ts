@@ -21,9 +21,11 @@ export {
 } from './redact-secrets.js';
 export {
   BlockedUrlError,
+  BusyError,
   ConfigError,
   InputError,
   isBlockedUrlError,
+  isBusyError,
   isConfigError,
   isInputError,
 } from './user-errors.js';

@@ -38,3 +38,21 @@ export function isInputError(error: unknown): error is InputError {
 export function isBlockedUrlError(error: unknown): error is BlockedUrlError {
   return error instanceof BlockedUrlError;
 }
+
+/**
+ * A request refused because the service is at capacity (`server_busy`) or the caller is at its
+ * share (`owner_busy`): the API answers 429 with Retry-After.
+ */
+export class BusyError extends DeepSearchError {
+  declare readonly code: 'server_busy' | 'owner_busy';
+  readonly retryAfterSeconds: number;
+
+  constructor(input: { code: 'server_busy' | 'owner_busy'; message: string; retryAfterSeconds: number }) {
+    super(input.message, { code: input.code });
+    this.retryAfterSeconds = input.retryAfterSeconds;
+  }
+}
+
+export function isBusyError(error: unknown): error is BusyError {
+  return error instanceof BusyError;
+}

@@ -1,8 +1,8 @@
-import type { DeepSearchResult } from '../agent/agent-types.js';
 import type { PriceTable } from '../config/config-schema.js';
 import { isAbortError, isAuthenticationError, isConfigError } from '../errors/index.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
 import type { LlmCallRecord } from '../providers/spec/llm-client.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { costOfCalls, tokensOfCalls } from './cost-of-calls.js';
 import type { EvalQuestion, EvalRecord, EvalReference } from './eval-types.js';
 import { gradeAnswer } from './judge/grade-answer.js';
@@ -32,12 +32,14 @@ export async function evaluateQuestion(options: EvaluateQuestionOptions): Promis
   const base = { id: question.id, question: question.question, expected: question.answer };
   let result: DeepSearchResult;
   try {
-    result = await runtime.ask(question.question, {
+    ({ result } = await runtime.run({
+      mode: 'search',
+      question: question.question,
       signal: options.signal,
       // Marked as an evaluation's: the web page's history leaves them out unless asked.
       record: { source: 'cli', options: { eval: { questionId: question.id } } },
       observers: [(event) => void (event.type === 'llm-call' && calls.push(event))],
-    });
+    }));
   } catch (error) {
     if (stopsEvaluation(error)) throw error;
     return {

@@ -1,7 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { isAuthenticationError } from '../errors/index.js';
-import { createRuntime } from '../runtime.js';
+import { createRuntime } from '../runtime/create-runtime.js';
 import { createFakeReader } from '../testing/fake-reader.js';
 import { createFakeSearch } from '../testing/fake-search.js';
 import { createScriptedLlm, type ScriptedStep } from '../testing/scripted-llm.js';

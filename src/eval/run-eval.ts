@@ -1,5 +1,6 @@
 import type { PriceTable } from '../config/config-schema.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import { anySignal } from '../core/link-signals.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { EvalQuestion, EvalRecord } from './eval-types.js';
 import { evaluateQuestion, stopsEvaluation } from './evaluate-question.js';
 
@@ -27,7 +28,7 @@ export interface EvalRun {
  */
 export async function runEval(options: RunEvalOptions): Promise<EvalRun> {
   const stop = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const signal = anySignal(stop.signal, options.signal);
   const records: EvalRecord[] = [];
   let stoppedBy: unknown;
   let next = 0;

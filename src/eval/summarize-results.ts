@@ -1,4 +1,4 @@
-import type { Confidence } from '../agent/agent-types.js';
+import type { Confidence } from '../events/agent-types.js';
 import type { EvalRecord } from './eval-types.js';
 
 export interface Spread {

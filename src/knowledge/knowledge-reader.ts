@@ -1,8 +1,8 @@
 import { ProviderError } from '../errors/index.js';
 import { markdownToText } from '../providers/reader/markdown-to-text.js';
-import type { Page, PageReader, ReadOptions } from '../providers/spec/page-reader.js';
+import type { Page, PageReader } from '../providers/spec/page-reader.js';
 import type { KnowledgeBase } from './knowledge-base.js';
-import { isKnowledgeUrl, parseKnowledgeUrl } from './knowledge-url.js';
+import { parseKnowledgeUrl } from './knowledge-url.js';
 
 /**
  * Reads `kb:` URLs from the store: the document's stored text as the page, so a quote is verified
@@ -33,14 +33,5 @@ export function createKnowledgeReader(options: { knowledgeBase: KnowledgeBase })
         contentType: document.contentType,
       };
     },
-  };
-}
-
-/** A reader that sends `kb:` URLs to the knowledge base and every other URL to `web`. */
-export function withKnowledgeReader(web: PageReader, knowledge: PageReader): PageReader {
-  return {
-    id: web.id,
-    read: (url: string, options?: ReadOptions) =>
-      isKnowledgeUrl(url) ? knowledge.read(url, options) : web.read(url, options),
   };
 }

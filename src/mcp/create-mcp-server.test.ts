@@ -6,7 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../errors/index.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
-import { createRuntime, type DeepSearchRuntime } from '../runtime.js';
+import { createRuntime, type DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { createFakeReader } from '../testing/fake-reader.js';
 import { createFakeResearchWorld } from '../testing/fake-research-world.js';
 import { createFakeSearch } from '../testing/fake-search.js';

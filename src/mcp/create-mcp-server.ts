@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentEventListener } from '../agent/agent-events.js';
-import { linkSignals } from '../link-signals.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import { linkSignals } from '../core/link-signals.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { McpTool } from './mcp-tool.js';
 import { mcpTools } from './mcp-tools.js';
 import { progressMessage } from './progress-message.js';

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import type { DeepSearchResult } from '../agent/agent-types.js';
 import { renderAnswerMarkdown } from '../agent/citations/format-footnotes.js';
 import { referenceJson } from '../agent/citations/reference-json.js';
 import { budgetPresets, reasoningEfforts } from '../config/budget-presets.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
-import { definedOnly } from '../config/derive-config.js';
-import { deepSearch } from '../deep-search.js';
+import { definedOnly, deriveConfig } from '../config/derive-config.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
 import { defineMcpTool } from './mcp-tool.js';
 
 const hostList = (what: string) =>
@@ -74,13 +73,13 @@ export const deepSearchTool = defineMcpTool({
   outputSchema,
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run(input, context) {
-    const result = await deepSearch(input.question, {
-      runtime: context.runtime,
+    const { result } = await context.runtime.run({
+      mode: 'search',
+      question: input.question,
       signal: context.signal,
-      overrides: overridesOf(input),
+      config: deriveConfig(context.runtime.config, overridesOf(input)),
       observers: [context.onEvent],
-      bufferEvents: false,
-    }).result;
+    });
     return { text: answerText(result), structured: structuredResult(result) };
   },
 });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { AgentEventListener } from '../agent/agent-events.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 
 /** What a tool gets besides its arguments. */
 export interface McpToolContext {

@@ -1,6 +1,6 @@
-import type { AgentEvent } from '../agent/agent-events.js';
 import { clipText } from '../agent/clip-text.js';
 import { unreachable } from '../agent/unreachable.js';
+import type { AgentEvent } from '../events/agent-events.js';
 import { personaNames } from '../research/persona-names.js';
 
 const clip = (text: string, max = 160) => clipText(text, max);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { referenceJson } from '../agent/citations/reference-json.js';
+import { deriveConfig } from '../config/derive-config.js';
 import { parsePlanMarkdown } from '../research/plan/plan-markdown.js';
-import { research } from '../research.js';
 import { inputSchema as deepSearchInput, overridesOf } from './deep-search-tool.js';
 import { defineMcpTool } from './mcp-tool.js';
 
@@ -62,14 +62,14 @@ export const researchTool = defineMcpTool({
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run(input, context) {
     const plan = input.outline ? parsePlanMarkdown(input.outline, { topic: input.topic }) : undefined;
-    const report = await research(input.topic, {
-      runtime: context.runtime,
+    const { result: report } = await context.runtime.run({
+      mode: 'research',
+      question: input.topic,
       signal: context.signal,
       plan,
-      overrides: overridesOf(input),
+      config: deriveConfig(context.runtime.config, overridesOf(input)),
       observers: [context.onEvent],
-      bufferEvents: false,
-    }).result;
+    });
     return {
       text: report.markdown,
       structured: {

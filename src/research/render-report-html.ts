@@ -1,10 +1,10 @@
 import { Marked, type Tokens } from 'marked';
-import type { Reference } from '../agent/agent-types.js';
+import type { Reference } from '../events/agent-types.js';
+import type { Contradiction } from '../events/research-types.js';
 import { hostOf } from '../retrieval/normalize-url.js';
 import { type ReportLabels, reportLabels } from './render-labels.js';
 import type { RenderableReport } from './render-report-markdown.js';
 import { reportStyle } from './render-report-style.js';
-import type { Contradiction } from './research-types.js';
 
 /**
  * The report as one self-contained HTML page: inline style, footnotes as links to the

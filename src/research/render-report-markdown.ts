@@ -1,7 +1,7 @@
-import type { Reference } from '../agent/agent-types.js';
+import type { Reference } from '../events/agent-types.js';
+import type { Contradiction } from '../events/research-types.js';
 import { hostOf } from '../retrieval/normalize-url.js';
 import { reportLabels } from './render-labels.js';
-import type { Contradiction } from './research-types.js';
 import type { WrittenReport } from './write/write-report.js';
 
 /** What a report renderer needs: the written report and the language it is in. */

@@ -1,5 +1,5 @@
+import type { ResearchReport } from '../events/research-types.js';
 import { renderReportHtml } from './render-report-html.js';
-import type { ResearchReport } from './research-types.js';
 
 /** The formats a finished report is written in (the CLI's --format, the API's export). */
 export type ReportTextFormat = 'md' | 'html' | 'json';

@@ -5,9 +5,8 @@ import {
   type StoredRestore,
 } from '../agent/run-checkpoint.js';
 import type { RunContext } from '../agent/run-context.js';
-import type { ResearchEstimate } from './plan/estimate-research.js';
+import type { ResearchEstimate, ResearchPlan, SectionEvidence } from '../events/research-types.js';
 import type { ProposedFact } from './plan/probe-data-points.js';
-import type { ResearchPlan, SectionEvidence } from './research-types.js';
 import type { DraftedReport, WrittenReport } from './write/write-report.js';
 
 export type { ResearchEstimate };

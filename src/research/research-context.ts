@@ -1,17 +1,18 @@
-import type { PartLabel } from '../agent/agent-events.js';
-import type { DeepSearchResult } from '../agent/agent-types.js';
 import type { Budget, ChildBudgetLimits } from '../agent/budget.js';
-import type { EventBus } from '../agent/event-bus.js';
 import type { RunContext } from '../agent/run-context.js';
 import { type DeepSearchInput, prepareRun } from '../agent/run-deep-search.js';
 import { runLoop } from '../agent/run-loop.js';
+import { anySignal } from '../core/link-signals.js';
+import type { PartLabel } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { Persona, ResearchPlan } from '../events/research-types.js';
 import {
   type ResearchCheckpoint,
   ResearchProgress,
   type ResearchRestore,
   taskRestore,
 } from './research-checkpoint.js';
-import type { Persona, ResearchPlan } from './research-types.js';
 
 export interface ResearchInput
   extends Omit<DeepSearchInput, 'question' | 'history' | 'restore' | 'onCheckpoint'> {
@@ -76,7 +77,7 @@ export function createResearchContext(input: ResearchInput): ResearchContext {
       context.emit({ type: 'persona', persona, message, ...(section ? { section } : {}) }),
     runPart: async (question, options = {}) => {
       const part = prepareRun(
-        { ...partInput, question, signal: combine(input.signal, options.signal) },
+        { ...partInput, question, signal: anySignal(input.signal, options.signal) },
         {
           budget: options.budget ?? context.budget,
           childLimits: options.limits,
@@ -89,9 +90,4 @@ export function createResearchContext(input: ResearchInput): ResearchContext {
       return runLoop(part);
     },
   };
-}
-
-function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
-  if (a && b) return AbortSignal.any([a, b]);
-  return a ?? b;
 }

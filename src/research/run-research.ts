@@ -1,11 +1,12 @@
 import { AbortedError, throwIfAborted } from '../errors/index.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
 import { gatherEvidence } from './gather/gather-evidence.js';
 import { estimateResearch } from './plan/estimate-research.js';
 import { planResearch } from './plan/plan-research.js';
 import { renderReportMarkdown } from './render-report-markdown.js';
 import type { ResearchEstimate } from './research-checkpoint.js';
 import { createResearchContext, type ResearchContext, type ResearchInput } from './research-context.js';
-import type { ResearchPlan, ResearchReport } from './research-types.js';
 import { type WrittenReport, writeReport } from './write/write-report.js';
 
 export type { ResearchInput } from './research-context.js';
@@ -17,8 +18,20 @@ export type { ResearchInput } from './research-context.js';
  * then write the report from what was found. Progress comes as persona events.
  */
 export async function runResearch(input: ResearchInput): Promise<ResearchReport> {
+  return prepareResearch(input).run();
+}
+
+/**
+ * The task's context and bus without starting it (as prepareRun for deep search): the runtime
+ * reports on the bus what it learns after the run (a trust profile it could not save).
+ */
+export function prepareResearch(input: ResearchInput): { events: EventBus; run(): Promise<ResearchReport> } {
   const research = createResearchContext(input);
-  const { task, events, progress } = research;
+  return { events: research.events, run: () => executeResearch(research) };
+}
+
+async function executeResearch(research: ResearchContext): Promise<ResearchReport> {
+  const { task, events, progress, input } = research;
   const { budget } = task;
   task.emit({ type: 'run-start', question: input.topic, language: task.language.name });
   for (const message of input.notices ?? []) task.emit({ type: 'warning', step: 0, message });

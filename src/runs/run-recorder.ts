@@ -1,7 +1,7 @@
-import type { AgentEvent, AgentEventListener } from '../agent/agent-events.js';
 import type { StoredCheckpoint } from '../agent/run-checkpoint.js';
 import type { RunsConfig } from '../config/config-schema.js';
 import type { Redactor } from '../errors/index.js';
+import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
 import { addCallCost, emptyRunUsage } from './run-cost.js';
 import type { RunUsage } from './run-record.js';
 import type { RunFinish, RunStore } from './run-store.js';

@@ -1,8 +1,8 @@
-import type { AgentEventListener } from '../agent/agent-events.js';
 import type { StoredCheckpoint } from '../agent/run-checkpoint.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { serviceSettings } from '../config/service-settings.js';
 import { isAbortError, isInputError, isProviderError, type Redactor } from '../errors/index.js';
+import type { AgentEventListener } from '../events/agent-events.js';
 import type { RunError, RunRecord, RunSettings, RunSource } from './run-record.js';
 import { createRunRecorder } from './run-recorder.js';
 import type { RunStore } from './run-store.js';

@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { AgentEvent } from '../agent/agent-events.js';
 import type { StoredCheckpoint, StoredRestore } from '../agent/run-checkpoint.js';
 import type { StoredPage } from '../agent/state/page-store.js';
 import type { RunsConfig } from '../config/config-schema.js';
+import type { AgentEvent } from '../events/agent-events.js';
 import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
 import { createStatementCache } from '../providers/storage/statement-cache.js';
 import type { NewRun, RunError, RunRecord, RunStatus, RunSummary, RunUsage } from './run-record.js';

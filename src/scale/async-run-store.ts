@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../agent/agent-events.js';
 import type { StoredCheckpoint, StoredRestore } from '../agent/run-checkpoint.js';
+import type { AgentEvent } from '../events/agent-events.js';
 import type { NewRun, RunRecord, RunSummary, RunUsage } from '../runs/run-record.js';
 import type { RunFinish, RunListQuery, RunStore } from '../runs/run-store.js';
 import type { RunClaimer } from '../runs/stale-attempt-error.js';

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { createFairSharePolicy, type FairShareState } from '../server/fair-share.js';
+import { createFairSharePolicy, type FairShareState } from '../core/fair-share.js';
 import {
   busyMessage,
   type JobHandler,

@@ -1,4 +1,4 @@
-import { DeepSearchError } from '../errors/index.js';
+import { BusyError, DeepSearchError } from '../errors/index.js';
 
 /** What a job carries besides its id and owner: JSON, as a queue in Redis stores it. */
 export type JobData = Record<string, unknown>;
@@ -75,15 +75,7 @@ export function jobStopReason(signal: AbortSignal): JobStopReason | undefined {
 }
 
 /** A job refused at the door (HTTP 429, with Retry-After). */
-export class JobQueueBusyError extends DeepSearchError {
-  declare readonly code: 'server_busy' | 'owner_busy';
-  readonly retryAfterSeconds: number;
-
-  constructor(input: { code: 'server_busy' | 'owner_busy'; message: string; retryAfterSeconds: number }) {
-    super(input.message, { code: input.code });
-    this.retryAfterSeconds = input.retryAfterSeconds;
-  }
-}
+export class JobQueueBusyError extends BusyError {}
 
 export function jobExists(id: string): DeepSearchError {
   return new DeepSearchError(`run ${id} is already queued or running`, { code: 'job_exists' });

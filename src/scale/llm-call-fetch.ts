@@ -1,7 +1,7 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { llmRoles } from '../config/config-schema.js';
 import { resolveLlmSettings } from '../config/resolve-llm-settings.js';
-import type { ConcurrencyLimit } from '../providers/search/limit-concurrency.js';
+import type { TaskLimit } from '../core/semaphore.js';
 
 /**
  * A worker's fetch for the calls to the config's LLM servers (a role's base URL); any other
@@ -14,7 +14,7 @@ import type { ConcurrencyLimit } from '../providers/search/limit-concurrency.js'
 export function createLlmCallFetch(options: {
   fetch: typeof globalThis.fetch;
   config: DeepSearchConfig;
-  limit?: ConcurrencyLimit;
+  limit?: TaskLimit;
   before?: () => Promise<void> | undefined;
 }): typeof globalThis.fetch {
   const { fetch, limit } = options;

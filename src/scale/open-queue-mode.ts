@@ -1,6 +1,6 @@
 import type { RunsConfig, ScaleConfig } from '../config/config-schema.js';
+import type { TaskLimit } from '../core/semaphore.js';
 import { ConfigError } from '../errors/index.js';
-import type { ConcurrencyLimit } from '../providers/search/limit-concurrency.js';
 import type { AsyncRunStore } from './async-run-store.js';
 import type { JobQueue } from './job-queue.js';
 import { createPostgresDatabase, type PostgresDatabase } from './postgres/postgres-database.js';
@@ -18,7 +18,7 @@ export interface QueueMode {
   log: RunEventLog;
   queue: JobQueue;
   /** The cap on LLM calls across every process (scale.llmConcurrency), when one is set. */
-  llmLimit: ConcurrencyLimit | undefined;
+  llmLimit: TaskLimit | undefined;
   /** Stops taking jobs (handing running ones back after `graceMs`), then closes every connection. */
   close(options?: { graceMs?: number }): Promise<{ handedBack: string[] }>;
 }

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent, AgentEventListener } from '../agent/agent-events.js';
-import type { DeepSearchResult } from '../agent/agent-types.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { AbortedError, DeepSearchError, InputError, ProviderError } from '../errors/index.js';
-import type { ResearchReport } from '../research/research-types.js';
+import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import type { ResearchReport } from '../events/research-types.js';
 import type { RunError } from '../runs/run-record.js';
 import { type RecordOptions, runSettings } from '../runs/run-recording.js';
-import type { AskOptions, DeepSearchRuntime } from '../runtime.js';
-import { HttpError } from '../server/http-error.js';
-import { JobQueueBusyError } from './job-queue.js';
+import type { AskOptions, DeepSearchRuntime, RunOutcome, RunRequest } from '../runtime/create-runtime.js';
 import type { QueueMode } from './open-queue-mode.js';
 import type { RunJobData } from './run-job-handler.js';
 
@@ -21,25 +19,35 @@ import type { RunJobData } from './run-job-handler.js';
  * stays the node's own.
  */
 export function createQueuedRuntime(runtime: DeepSearchRuntime, shared: QueueMode): DeepSearchRuntime {
-  return {
-    ...runtime,
-    runs: undefined,
-    ask: (question, options = {}) =>
-      runQueued<DeepSearchResult>(shared, runtime.config, {
+  const run = async (request: RunRequest): Promise<RunOutcome> => {
+    if ('resume' in request) return unsupported();
+    if (request.mode === 'research') {
+      const { question, ...options } = request;
+      const result = await runQueued<ResearchReport>(shared, runtime.config, {
         question,
-        mode: 'search',
-        options,
-        data: options.history ? { history: [...options.history] } : {},
-      }),
-    research: (topic, options = {}) =>
-      runQueued<ResearchReport>(shared, runtime.config, {
-        question: topic,
         mode: 'research',
         options,
         data: {},
-      }),
-    resume: unsupported,
-    resumeResearch: unsupported,
+      });
+      return { mode: 'research', result };
+    }
+    const { question, ...options } = request;
+    const result = await runQueued<DeepSearchResult>(shared, runtime.config, {
+      question,
+      mode: 'search',
+      options,
+      data: options.history ? { history: [...options.history] } : {},
+    });
+    return { mode: 'search', result };
+  };
+  return {
+    ...runtime,
+    runs: undefined,
+    run: run as DeepSearchRuntime['run'],
+    ask: async (question, options = {}) =>
+      (await run({ ...options, mode: 'search', question })).result as DeepSearchResult,
+    research: async (topic, options = {}) =>
+      (await run({ ...options, mode: 'research', question: topic })).result as ResearchReport,
   };
 }
 
@@ -120,26 +128,12 @@ export async function postRun(
   }
 }
 
-/** Enqueues a stored run's job; a full queue, or an owner at its limit, is a 429 with Retry-After. */
-export async function enqueueRun(
+/** Enqueues a stored run's job; a full queue, or an owner at its limit, is a BusyError (429, Retry-After). */
+export function enqueueRun(
   shared: QueueMode,
   job: { id: string; owner: string; data: RunJobData },
 ): Promise<{ status: 'queued' | 'running' }> {
-  try {
-    return await shared.queue.enqueue({ id: job.id, owner: job.owner, data: { ...job.data } });
-  } catch (error) {
-    throw error instanceof JobQueueBusyError ? busy(error) : error;
-  }
-}
-
-/** A full queue (or an owner at its limit) is a 429 with Retry-After, as the in-process server answers. */
-function busy(error: JobQueueBusyError): HttpError {
-  return new HttpError(error.message, {
-    status: 429,
-    type: 'rate_limit_error',
-    code: error.code,
-    headers: { 'retry-after': String(error.retryAfterSeconds) },
-  });
+  return shared.queue.enqueue({ id: job.id, owner: job.owner, data: { ...job.data } });
 }
 
 /** An observer that throws is the caller's problem, never the run's (as in-process observers). */

@@ -1,5 +1,5 @@
 import { EventEmitter, on } from 'node:events';
-import type { AgentEvent } from '../agent/agent-events.js';
+import type { AgentEvent } from '../events/agent-events.js';
 import { finishedStatuses } from '../runs/run-record.js';
 import type { AsyncRunStore } from './async-run-store.js';
 

@@ -4,7 +4,7 @@ import { resumedConfig } from '../runs/resume-target.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { runError } from '../runs/run-recording.js';
 import { RunClaimError } from '../runs/stale-attempt-error.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { AsyncRunStore } from './async-run-store.js';
 import { type JobHandler, jobStopReason, type RunningJob } from './job-queue.js';
 import type { WorkerRunStore } from './worker-run-store.js';
@@ -74,15 +74,9 @@ function run(
   input: { signal: AbortSignal; resumes: boolean },
 ): Promise<unknown> {
   const { signal } = input;
-  const research = record.mode === 'research';
   const recordAs = { owner: record.owner, source: record.source, mode: record.mode, options: record.options };
   const { history, overrides } = job.data as RunJobData;
-  if (input.resumes) {
-    const resumeOptions = { signal, record: recordAs, overrides };
-    return research
-      ? runtime.resumeResearch(record.id, resumeOptions)
-      : runtime.resume(record.id, resumeOptions);
-  }
+  if (input.resumes) return runtime.run({ resume: record.id, signal, record: recordAs, overrides });
   const options = {
     runId: record.id,
     signal,
@@ -90,6 +84,12 @@ function run(
     config: resumedConfig(runtime.config, record),
     record: recordAs,
   };
-  if (research) return runtime.research(record.question, options);
-  return runtime.ask(record.question, { ...options, history: Array.isArray(history) ? history : undefined });
+  if (record.mode === 'research')
+    return runtime.run({ ...options, mode: 'research', question: record.question });
+  return runtime.run({
+    ...options,
+    mode: 'search',
+    question: record.question,
+    history: Array.isArray(history) ? history : undefined,
+  });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { streamChatCompletion } from './chat-stream.js';
 import { completeChat } from './completion-body.js';
 import { createChunkFactory } from './completion-chunks.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { type ChunkFactory, toOpenAiUsage } from './completion-chunks.js';
 import { answerRequest } from './completion-content.js';
 import { describeProgress } from './progress-reasoning.js';

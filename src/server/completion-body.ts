@@ -1,4 +1,4 @@
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { type CompletionIdentity, type OpenAiUsage, toOpenAiUsage } from './completion-chunks.js';
 import { answerRequest } from './completion-content.js';
 import { describeProgress } from './progress-reasoning.js';

@@ -1,10 +1,9 @@
-import type { AgentEventListener } from '../agent/agent-events.js';
-import type { DeepSearchResult, Reference } from '../agent/agent-types.js';
 import { renderAnswerMarkdown } from '../agent/citations/format-footnotes.js';
 import { referenceJson } from '../agent/citations/reference-json.js';
-import { deepSearch } from '../deep-search.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchResult, Reference } from '../events/agent-types.js';
 import type { TokenUsage } from '../providers/spec/llm-client.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { answerResearch } from './research-content.js';
 import type { RunRequest } from './run-request.js';
 import { type UrlCitation, urlCitations } from './url-citations.js';
@@ -42,15 +41,15 @@ export async function answerRequest(input: {
     };
   }
   if (request.mode === 'research') return answerResearch(input);
-  const result = await deepSearch(request.question, {
-    runtime,
+  const { result } = await runtime.run({
+    mode: 'search',
+    question: request.question,
     config: request.config,
     signal,
     history: request.history,
     observers: [input.onEvent],
-    bufferEvents: false,
     record: request.record,
-  }).result;
+  });
   const details = deepsearchDetails(result);
   if (request.answerSchema) {
     const structured = await runtime.structureAnswer(result, { answerSchema: request.answerSchema, signal });

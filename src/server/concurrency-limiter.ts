@@ -1,5 +1,5 @@
-import { AbortedError } from '../errors/index.js';
-import { type Admission, createFairSharePolicy, type FairShareState } from './fair-share.js';
+import { type Admission, createFairSharePolicy, type FairShareState } from '../core/fair-share.js';
+import { createSemaphore, type SemaphoreState } from '../core/semaphore.js';
 import { HttpError } from './http-error.js';
 
 export interface ConcurrencyLimiter {
@@ -14,15 +14,11 @@ export interface ConcurrencyLimiter {
   runningOf(owner: string): number;
 }
 
-interface Waiter {
-  owner: string;
-  wake: () => void;
-}
-
 /**
  * At most `maxConcurrent` holders at once, then up to `maxQueue` waiting, shared between keys by
- * the fair-share policy (fair-share.ts); beyond that a 429 whose Retry-After is the average time a
- * slot was held lately. A waiter whose signal fires (the client left) gives up its place.
+ * the fair-share policy (fair-share.ts) over the core semaphore; beyond that a 429 whose
+ * Retry-After is the average time a slot was held lately. A waiter whose signal fires (the client
+ * left) gives up its place.
  */
 export function createConcurrencyLimiter(options: {
   maxConcurrent: number;
@@ -31,47 +27,23 @@ export function createConcurrencyLimiter(options: {
   ownerShare?: number;
 }): ConcurrencyLimiter {
   const policy = createFairSharePolicy({ ...options, ownerShare: options.ownerShare ?? 1 });
-  const runningByOwner = new Map<string, number>();
-  const waiting: Waiter[] = [];
   const recentHoldMs: number[] = [];
-  const count = (owner: string) => waiting.reduce((sum, waiter) => sum + (waiter.owner === owner ? 1 : 0), 0);
-  const state: FairShareState = {
-    get running() {
-      return [...runningByOwner.values()].reduce((sum, held) => sum + held, 0);
-    },
-    get queued() {
-      return waiting.length;
-    },
-    runningOf: (owner) => runningByOwner.get(owner) ?? 0,
-    queuedOf: count,
-  };
-
-  const grant = (owner: string): (() => void) => {
-    runningByOwner.set(owner, state.runningOf(owner) + 1);
-    const started = performance.now();
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = state.runningOf(owner) - 1;
-      if (left > 0) runningByOwner.set(owner, left);
-      else runningByOwner.delete(owner);
-      recentHoldMs.push(performance.now() - started);
+  const slots = createSemaphore({
+    max: options.maxConcurrent,
+    pickNext: (owners, held) => policy.pickNext(owners, fairShareState(held)),
+    onRelease: (heldMs) => {
+      recentHoldMs.push(heldMs);
       if (recentHoldMs.length > 20) recentHoldMs.shift();
-      const next = policy.pickNext(
-        waiting.map((waiter) => waiter.owner),
-        state,
-      );
-      if (next >= 0) waiting.splice(next, 1)[0]!.wake();
-    };
-  };
+    },
+  });
+  const state = fairShareState(slots);
   const refuse = (admission: Exclude<Admission, 'run' | 'queue'>, owner: string) => {
     const average = recentHoldMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, recentHoldMs.length);
     const retryAfter = String(Math.max(1, Math.ceil(average / 1000)));
     const message =
       admission === 'owner_busy'
-        ? `this API key is busy: it has ${state.runningOf(owner)} running and ${count(owner)} waiting (its share of the queue is ${policy.ownerQueue}); retry later`
-        : `the server is busy (${state.running} running, ${waiting.length} waiting); retry later`;
+        ? `this API key is busy: it has ${state.runningOf(owner)} running and ${state.queuedOf(owner)} waiting (its share of the queue is ${policy.ownerQueue}); retry later`
+        : `the server is busy (${state.running} running, ${state.queued} waiting); retry later`;
     return new HttpError(message, {
       status: 429,
       type: 'rate_limit_error',
@@ -82,33 +54,32 @@ export function createConcurrencyLimiter(options: {
 
   return {
     get running() {
-      return state.running;
+      return slots.active;
     },
     get queued() {
-      return waiting.length;
+      return slots.waiting;
     },
     runningOf: state.runningOf,
     acquire({ owner, signal }) {
-      if (signal?.aborted) return Promise.reject(new AbortedError(undefined, { cause: signal.reason }));
-      const admission = policy.admit(owner, state);
-      if (admission === 'run') return Promise.resolve(grant(owner));
-      if (admission !== 'queue') return Promise.reject(refuse(admission, owner));
-      return new Promise((resolve, reject) => {
-        const onAbort = () => {
-          const position = waiting.indexOf(waiter);
-          if (position >= 0) waiting.splice(position, 1);
-          reject(new AbortedError(undefined, { cause: signal?.reason }));
-        };
-        const waiter: Waiter = {
-          owner,
-          wake: () => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(grant(owner));
-          },
-        };
-        waiting.push(waiter);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
+      const admission = signal?.aborted ? 'run' : policy.admit(owner, state);
+      if (admission !== 'run' && admission !== 'queue') return Promise.reject(refuse(admission, owner));
+      // An aborted signal is refused by the semaphore with an AbortedError, before any admission.
+      // Returned as is: a slot granted at once is an already settled promise (research-jobs.ts).
+      return slots.acquire({ key: owner, signal });
     },
+  };
+}
+
+/** The semaphore's counts as the fair-share policy reads them. */
+function fairShareState(slots: SemaphoreState): FairShareState {
+  return {
+    get running() {
+      return slots.active;
+    },
+    get queued() {
+      return slots.waiting;
+    },
+    runningOf: (owner) => slots.heldBy(owner),
+    queuedOf: (owner) => slots.waitingOf(owner),
   };
 }

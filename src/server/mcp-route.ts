@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Handler } from 'hono';
+import { ownerShareOf } from '../core/fair-share.js';
 import { InputError, isBlockedUrlError } from '../errors/index.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { LogLine } from './access-log.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
-import { ownerShareOf } from './fair-share.js';
 import { HttpError } from './http-error.js';
 import { toErrorResponse } from './openai-error.js';
 import type { ServerEnv } from './server-env.js';

@@ -1,8 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { linkSignals } from '../link-signals.js';
+import { linkSignals } from '../core/link-signals.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { HttpError } from './http-error.js';
 
 /** One client's MCP session on the HTTP server: its MCP server, transport and running calls. */

@@ -2,6 +2,7 @@ import { configOverrideErrorCode } from '../config/derive-config.js';
 import {
   isAbortError,
   isAuthenticationError,
+  isBusyError,
   isConfigError,
   isInputError,
   isProviderError,
@@ -52,6 +53,11 @@ export function toErrorResponse(error: unknown, options: { requestId?: string } 
       headers: error.headers,
     };
   }
+  if (isBusyError(error))
+    return {
+      ...respond(429, 'rate_limit_error', error.message, error.code),
+      headers: { 'retry-after': String(error.retryAfterSeconds) },
+    };
   if (isInputError(error))
     return respond(400, 'invalid_request_error', error.message, error.code, error.param ?? null);
   if (isConfigError(error)) {

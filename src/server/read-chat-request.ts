@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { InputError } from '../errors/index.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { chatRequestSchema } from './chat-request-schema.js';
 import { type RunRequest, toRunRequest } from './run-request.js';
 import type { ServerEnv } from './server-env.js';

@@ -1,9 +1,9 @@
 import { InputError } from '../errors/index.js';
+import type { ResearchReport } from '../events/research-types.js';
 import type { ChromiumStatus } from '../providers/browser/launch-chromium.js';
 import { printHtmlToPdf } from '../providers/browser/print-pdf.js';
 import { downloadName } from '../research/download-name.js';
 import { renderReport } from '../research/render-report.js';
-import type { ResearchReport } from '../research/research-types.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { HttpError } from './http-error.js';
 

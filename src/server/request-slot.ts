@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { anySignal } from '../core/link-signals.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import type { RunRequest } from './run-request.js';
 import type { ServerEnv } from './server-env.js';
@@ -30,7 +31,7 @@ export async function takeRequestSlot(
   const record = c.var.record;
   record.model = request.model;
   record.stream = request.stream;
-  const signal = AbortSignal.any([c.req.raw.signal, options.shutdownSignal]);
+  const signal = anySignal(c.req.raw.signal, options.shutdownSignal);
   const release = await options.limiter.acquire({ owner: c.var.owner, signal });
   return {
     signal,

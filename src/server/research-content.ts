@@ -1,5 +1,5 @@
-import type { AgentEventListener } from '../agent/agent-events.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { type CompletionContent, referenceDetails } from './completion-content.js';
 import type { RunRequest } from './run-request.js';
 import { urlCitations } from './url-citations.js';
@@ -16,7 +16,9 @@ export async function answerResearch(input: {
   onEvent: AgentEventListener;
 }): Promise<CompletionContent> {
   const { runtime, request, signal } = input;
-  const report = await runtime.research(request.question, {
+  const { result: report } = await runtime.run({
+    mode: 'research',
+    question: request.question,
     signal,
     config: request.config,
     onEvent: input.onEvent,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { InputError } from '../errors/index.js';
 import type { RunStore } from '../runs/run-store.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { createTestConfig } from '../testing/test-config.js';
 import { createConcurrencyLimiter } from './concurrency-limiter.js';
 import { createResearchJobs } from './research-jobs.js';
@@ -35,7 +35,13 @@ describe('createResearchJobs', () => {
       limiter,
       shutdownSignal: new AbortController().signal,
     });
-    const input = { question: 'q', mode: 'search', owner: 'local', options: {}, config: createTestConfig() };
+    const input = {
+      question: 'q',
+      mode: 'search' as const,
+      owner: 'local',
+      options: {},
+      config: createTestConfig(),
+    };
     await expect(jobs.start(input)).rejects.toThrow('disk full');
     await expect(jobs.start(input)).rejects.toThrow('disk full');
     expect(limiter.running).toBe(0);
@@ -46,7 +52,7 @@ describe('createResearchJobs', () => {
     const store = fakeStore();
     const refusal = new InputError('run run_1 is still running', { code: 'run_running' });
     const jobs = createResearchJobs({
-      runtime: fakeRuntime({ resume: vi.fn(async () => Promise.reject(refusal)) }),
+      runtime: fakeRuntime({ run: vi.fn(async () => Promise.reject(refusal)) }),
       store,
       limiter: createConcurrencyLimiter({ maxConcurrent: 1, maxQueue: 0 }),
       shutdownSignal: new AbortController().signal,
@@ -60,7 +66,7 @@ describe('createResearchJobs', () => {
   it('records a failed resume as failed', async () => {
     const store = fakeStore();
     const jobs = createResearchJobs({
-      runtime: fakeRuntime({ resume: vi.fn(async () => Promise.reject(new Error('model down'))) }),
+      runtime: fakeRuntime({ run: vi.fn(async () => Promise.reject(new Error('model down'))) }),
       store,
       limiter: createConcurrencyLimiter({ maxConcurrent: 1, maxQueue: 0 }),
       shutdownSignal: new AbortController().signal,

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent } from '../agent/agent-events.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
+import { anySignal } from '../core/link-signals.js';
 import { InputError, isAbortError } from '../errors/index.js';
-import type { ResearchPlan } from '../research/research-types.js';
+import type { AgentEvent } from '../events/agent-events.js';
+import type { ResearchPlan } from '../events/research-types.js';
 import type { RunStatus } from '../runs/run-record.js';
 import { runSettings } from '../runs/run-recording.js';
 import type { RunStore } from '../runs/run-store.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { toErrorResponse } from './openai-error.js';
 
@@ -30,7 +31,7 @@ export interface ResearchJobs {
   /** Starts a job: 429 at once when the queue is full; otherwise queued or running. */
   start(input: {
     question: string;
-    mode: string;
+    mode: 'search' | 'research';
     owner: string;
     options: Record<string, unknown>;
     config: DeepSearchConfig;
@@ -68,7 +69,7 @@ export function createResearchJobs(options: {
     run: (signal: AbortSignal, observe: (event: AgentEvent) => void) => Promise<unknown>,
   ) => {
     const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, options.shutdownSignal]);
+    const signal = anySignal(controller.signal, options.shutdownSignal);
     const slot = limiter.acquire({ owner, signal });
     const status = await grantedAtOnce(slot);
     try {
@@ -148,22 +149,16 @@ export function createResearchJobs(options: {
             process.pid,
           ),
         (signal, observe) =>
-          input.mode === 'research'
-            ? runtime.research(input.question, {
-                runId: id,
-                plan: input.plan,
-                signal,
-                config: input.config,
-                observers: [observe],
-                record,
-              })
-            : runtime.ask(input.question, {
-                runId: id,
-                signal,
-                config: input.config,
-                observers: [observe],
-                record,
-              }),
+          runtime.run({
+            mode: input.mode,
+            question: input.question,
+            runId: id,
+            plan: input.plan,
+            signal,
+            config: input.config,
+            observers: [observe],
+            record,
+          }),
       );
       return { id, status };
     },
@@ -173,8 +168,11 @@ export function createResearchJobs(options: {
         input.id,
         input.owner,
         () => undefined,
-        (signal, observe) => {
-          const resumeOptions = {
+        // A research run goes on from its last phase and ends with its report: run() picks the
+        // path from the stored run's mode.
+        (signal, observe) =>
+          runtime.run({
+            resume: input.id,
             owner: input.owner,
             overrides: input.overrides,
             signal,
@@ -185,12 +183,7 @@ export function createResearchJobs(options: {
               mode: stored?.mode,
               options: stored?.options,
             },
-          };
-          // A research run goes on from its last phase and ends with its report.
-          return stored?.mode === 'research'
-            ? runtime.resumeResearch(input.id, resumeOptions)
-            : runtime.resume(input.id, resumeOptions);
-        },
+          }),
       );
       return { status };
     },

@@ -1,11 +1,12 @@
 import { type Context, Hono } from 'hono';
+import { anySignal } from '../core/link-signals.js';
 import { InputError } from '../errors/index.js';
 import { findChromium } from '../providers/browser/launch-chromium.js';
 import { renderPlanMarkdown } from '../research/plan/plan-markdown.js';
 import { isOrphaned, isResumable, resumableRecord } from '../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
 import type { RunListQuery, RunStore } from '../runs/run-store.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { echoInput } from './echo-input.js';
 import { HttpError } from './http-error.js';
@@ -65,7 +66,7 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       config: runtime.config,
       searchProviders: options.searchProviders,
     });
-    const signal = AbortSignal.any([c.req.raw.signal, options.shutdownSignal]);
+    const signal = anySignal(c.req.raw.signal, options.shutdownSignal);
     const release = await options.limiter.acquire({ owner: c.var.owner, signal });
     try {
       const { plan, estimate } = await runtime.outline(question, { signal, config });

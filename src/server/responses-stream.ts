@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { answerRequest } from './completion-content.js';
 import { toErrorResponse } from './openai-error.js';
 import { describeProgress } from './progress-reasoning.js';

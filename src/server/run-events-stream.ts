@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { AgentEvent } from '../agent/agent-events.js';
+import type { AgentEvent } from '../events/agent-events.js';
 import type { RunStore } from '../runs/run-store.js';
 import type { ResearchJob } from './research-jobs.js';
 import type { ServerEnv } from './server-env.js';

@@ -6,7 +6,7 @@ import { ConfigError } from '../errors/index.js';
 import { closeChromium } from '../providers/browser/launch-chromium.js';
 import { describeNonPublicAddress } from '../providers/http/network-guard.js';
 import { searchProviderIds } from '../providers/search/search-registry.js';
-import type { DeepSearchRuntime } from '../runtime.js';
+import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
 import type { LogLine } from './access-log.js';
 import { createServerApp } from './server-app.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Reference } from '../agent/agent-types.js';
 import { renderAnswerMarkdown } from '../agent/citations/format-footnotes.js';
+import type { Reference } from '../events/agent-types.js';
 import { urlCitations } from './url-citations.js';
 
 const references: Reference[] = [

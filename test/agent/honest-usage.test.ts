@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
 import { runDeepSearch } from '../../src/agent/run-deep-search.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';

@@ -1,14 +1,14 @@
-import type { AgentEvent } from '../../src/agent/agent-events.js';
-import type { DeepSearchResult } from '../../src/agent/agent-types.js';
 import { runDeepSearch as runAgentOnly } from '../../src/agent/run-deep-search.js';
+import { runDeepSearch } from '../../src/api/run-deep-search.js';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
+import type { DeepSearchResult } from '../../src/events/agent-types.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import type { EmbeddingProvider } from '../../src/providers/spec/embedding-provider.js';
 import type { PageReader } from '../../src/providers/spec/page-reader.js';
 import type { Reranker } from '../../src/providers/spec/reranker.js';
 import type { SearchHit, SearchProvider } from '../../src/providers/spec/search-provider.js';
 import type { HostHealth } from '../../src/retrieval/host-health.js';
-import { runDeepSearch } from '../../src/run-deep-search.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../../src/testing/scripted-llm.js';

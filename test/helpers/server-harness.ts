@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { DeepSearchConfig, ServerConfig } from '../../src/config/config-schema.js';
 import type { SearchHit } from '../../src/providers/spec/search-provider.js';
-import { createRuntime } from '../../src/runtime.js';
+import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import { createFakeReader, type FakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch, type FakeSearch } from '../../src/testing/fake-search.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
-import { deepSearch } from '../../src/deep-search.js';
+import { deepSearch } from '../../src/api/deep-search.js';
 import { AbortedError, ConfigError, InputError } from '../../src/errors/index.js';
-import { createRuntime } from '../../src/runtime.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
+import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createScriptedLlm, type ScriptedStep } from '../../src/testing/scripted-llm.js';

@@ -185,6 +185,7 @@ describe('the packed package as a library', () => {
   loadConfig,
   type ResearchReport,
   type ResearchRun,
+  type RunOutcome,
   research,
 } from 'deepsearch';
 
@@ -209,6 +210,10 @@ const report: ResearchReport = await task.result;
 console.log(report.sections.map((section) => section.coverage), report.factCheck.supported);
 // @ts-expect-error unknown research setting
 research('t', { runtime, overrides: { research: { maxHop: 2 } } });
+const searched: DeepSearchResult = (await runtime.run({ mode: 'search', question: 'q' })).result;
+const researched: ResearchReport = (await runtime.run({ mode: 'research', question: 't' })).result;
+const resumed: RunOutcome = await runtime.run({ resume: searched.runId, overrides: { budget: budgetPresets.low } });
+console.log(researched.title, resumed.mode === 'research' ? resumed.result.sections : resumed.result.answer);
 `,
     );
     writeFileSync(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
 import { isAbortError } from '../../src/errors/index.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
+import type { ResearchPlan, ResearchReport } from '../../src/events/research-types.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
-import type { ResearchPlan, ResearchReport } from '../../src/research/research-types.js';
 import { runResearch } from '../../src/research/run-research.js';
 import { findQuote } from '../../src/retrieval/find-quote.js';
 import { createFakeResearchWorld, type WorldFact } from '../../src/testing/fake-research-world.js';

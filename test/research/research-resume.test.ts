@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import { isResearchRestore, type ResearchCheckpoint } from '../../src/research/research-checkpoint.js';
 import type { ResearchInput } from '../../src/research/research-context.js';

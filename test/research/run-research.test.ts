@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import { runResearch } from '../../src/research/run-research.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';

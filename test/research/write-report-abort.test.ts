@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AbortedError } from '../../src/errors/index.js';
+import type { ResearchEvidence } from '../../src/events/research-types.js';
 import type { LlmClient } from '../../src/providers/spec/llm-client.js';
 import { createResearchContext } from '../../src/research/research-context.js';
-import type { ResearchEvidence } from '../../src/research/research-types.js';
 import { writeReport } from '../../src/research/write/write-report.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
-import type { Reference } from '../../src/agent/agent-types.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
+import type { Reference } from '../../src/events/agent-types.js';
+import type { ResearchEvidence } from '../../src/events/research-types.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import { renderReportHtml } from '../../src/research/render-report-html.js';
 import { renderReportMarkdown } from '../../src/research/render-report-markdown.js';
 import { createResearchContext } from '../../src/research/research-context.js';
-import type { ResearchEvidence } from '../../src/research/research-types.js';
 import { writeReport } from '../../src/research/write/write-report.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
 import { outputReserve } from '../../src/agent/context/build-agent-prompt.js';
-import { createRuntime } from '../../src/runtime.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
+import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';

@@ -6,7 +6,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/errors/index.js';
 import { KnowledgeStore } from '../../src/knowledge/knowledge-store.js';
-import { createRuntime } from '../../src/runtime.js';
+import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { runCliInMemory } from '../../src/testing/run-cli-in-memory.js';

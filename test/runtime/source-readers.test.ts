@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page, PageReader } from '../../src/providers/spec/page-reader.js';
-import { createRuntime } from '../../src/runtime.js';
+import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createScriptedLlm } from '../../src/testing/scripted-llm.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';

@@ -2,11 +2,8 @@
 // through Redis (two semaphores on one key stand for two worker processes).
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSemaphore, type TaskLimit } from '../../src/core/semaphore.js';
 import { AbortedError } from '../../src/errors/index.js';
-import {
-  type ConcurrencyLimit,
-  createConcurrencyLimit,
-} from '../../src/providers/search/limit-concurrency.js';
 import { openRedis } from '../../src/scale/redis/open-redis.js';
 import { createRedisSemaphore } from '../../src/scale/redis/redis-semaphore.js';
 import { needServices, type RunningService, startRedis } from '../helpers/scale-services.js';
@@ -26,13 +23,13 @@ let keys = 0;
 const implementations: Array<{
   name: string;
   available: boolean;
-  pair(limit: number): Promise<ConcurrencyLimit[]>;
+  pair(limit: number): Promise<TaskLimit[]>;
 }> = [
   {
     name: 'in-process',
     available: true,
     async pair(limit) {
-      const one = createConcurrencyLimit(limit);
+      const one = createSemaphore({ max: limit });
       return [one, one];
     },
   },

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configSchema } from '../../src/config/config-schema.js';
-import { createConcurrencyLimit } from '../../src/providers/search/limit-concurrency.js';
+import { createSemaphore } from '../../src/core/semaphore.js';
 import { createLlmCallFetch } from '../../src/scale/llm-call-fetch.js';
 
 let server: Server;
@@ -46,7 +46,7 @@ describe('createLlmCallFetch', () => {
 
   it('holds a place per LLM call until its body is read; other requests pass at once', async () => {
     const config = configSchema.parse({ llm: { baseURL: `${base}/v1`, model: 'm' } });
-    const limit = createConcurrencyLimit(1);
+    const limit = createSemaphore({ max: 1 });
     const capped = createLlmCallFetch({ fetch: globalThis.fetch, limit, config });
     log.length = 0;
     const calls = ['/v1/chat/completions?1', '/v1/chat/completions?2'].map(async (path) =>
@@ -72,7 +72,7 @@ describe('createLlmCallFetch', () => {
 
   it('frees the place when the caller cancels the body or the call fails', async () => {
     const config = configSchema.parse({ llm: { baseURL: `${base}/v1`, model: 'm' } });
-    const limit = createConcurrencyLimit(1);
+    const limit = createSemaphore({ max: 1 });
     const capped = createLlmCallFetch({ fetch: globalThis.fetch, limit, config });
     const response = await capped(`${base}/v1/chat/completions?cancelled`);
     await response.body!.cancel();

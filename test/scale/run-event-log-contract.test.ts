@@ -2,7 +2,7 @@
 // store (one process), and a Redis stream per run over the Postgres store (a deployment), where
 // the follower reads through another connection, as an SSE client on another API node does.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
 import { createRunStore } from '../../src/runs/run-store.js';
 import { StaleAttemptError } from '../../src/runs/stale-attempt-error.js';
 import { type AsyncRunStore, toAsyncRunStore } from '../../src/scale/async-run-store.js';

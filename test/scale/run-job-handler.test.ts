@@ -1,11 +1,11 @@
 // The worker's job handler over the shared run store (here the SQLite adapter, which fences like
 // Postgres), with a stand-in runtime that records as the real one does, through the worker's store.
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
 import { configSchema } from '../../src/config/config-schema.js';
 import { createRedactor, InputError } from '../../src/errors/index.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
 import { createRunStore } from '../../src/runs/run-store.js';
-import type { AskOptions, DeepSearchRuntime } from '../../src/runtime.js';
+import type { AskOptions, DeepSearchRuntime, RunRequest } from '../../src/runtime/create-runtime.js';
 import { toAsyncRunStore } from '../../src/scale/async-run-store.js';
 import { JobStoppedError, type RunningJob } from '../../src/scale/job-queue.js';
 import { createMemoryRunEventLog } from '../../src/scale/run-event-log.js';
@@ -26,7 +26,9 @@ function setup(
   const runtime = {
     config: configSchema.parse({}),
     redact: createRedactor(['sk-secret-key']),
-    ask: (question: string, options: AskOptions) => ask(question, options, runs),
+    // The handler's one entry: a new run here (a resume is the takeover test's, in bullmq-takeover).
+    run: (request: RunRequest) =>
+      ask((request as { question: string }).question, request as AskOptions, runs),
   } as unknown as DeepSearchRuntime;
   const handler = createRunJobHandler({ runtime, store, runs });
   return { store, handler };

@@ -1,7 +1,7 @@
 // The run store's contract, run against both implementations: today's SQLite store (through the
 // async adapter) and the Postgres store, on a real Postgres started for this file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
+import type { AgentEvent } from '../../src/events/agent-events.js';
 import type { NewRun } from '../../src/runs/run-record.js';
 import { createRunStore } from '../../src/runs/run-store.js';
 import { RunClaimError, StaleAttemptError } from '../../src/runs/stale-attempt-error.js';

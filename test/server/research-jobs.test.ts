@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
-import { createRuntime } from '../../src/runtime.js';
+import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import {
   type FakeOpenAiReply,

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime } from '../../src/runtime.js';
+import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { createTestConfig } from '../../src/testing/test-config.js';

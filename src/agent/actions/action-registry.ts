@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ActionName as EventActionName } from '../../events/agent-types.js';
 import type { ActionDefinition, ActionGate, ActionLimits } from './action-definition.js';
 import { answerAction } from './answer-action.js';
 import { codingAction } from './coding-action.js';
@@ -15,6 +16,10 @@ export const actionRegistry = [searchAction, visitAction, reflectAction, codingA
 
 type RegisteredAction = (typeof actionRegistry)[number];
 export type ActionName = RegisteredAction['name'];
+// The events layer spells the names out (events/agent-types.ts); both directions must hold.
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const namesMatchEvents: SameNames<ActionName, EventActionName> = true;
+void namesMatchEvents;
 type PayloadOf<A> = A extends ActionDefinition<string, infer Payload> ? Payload : never;
 
 /** One validated step: `think`, the action's name, and that action's payload under its name. */

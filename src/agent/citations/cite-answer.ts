@@ -1,5 +1,5 @@
+import type { Reference } from '../../events/agent-types.js';
 import type { AnswerPayload } from '../actions/answer-action.js';
-import type { Reference } from '../agent-types.js';
 import type { AgentState } from '../state/agent-state.js';
 import { alignFootnotes } from './format-footnotes.js';
 import { verifyReferences } from './verify-references.js';

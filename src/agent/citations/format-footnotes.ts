@@ -1,4 +1,4 @@
-import type { Reference } from '../agent-types.js';
+import type { Reference } from '../../events/agent-types.js';
 
 const marker = /\[\^(\d+)\]/g;
 const definitionLine = /^\s*\[\^\d+\]:.*$/gm;

@@ -1,6 +1,6 @@
+import type { Reference } from '../../events/agent-types.js';
 import { bestMatchingSentence, findQuote, type QuoteMatch } from '../../retrieval/find-quote.js';
 import { hostOf, urlKey } from '../../retrieval/normalize-url.js';
-import type { Reference } from '../agent-types.js';
 import type { AgentState } from '../state/agent-state.js';
 
 export interface ProposedReference {

@@ -1,3 +1,4 @@
+import { anySignal } from '../../core/link-signals.js';
 import type { Page } from '../../providers/spec/page-reader.js';
 import { urlKey } from '../../retrieval/normalize-url.js';
 import type { RunContext } from '../run-context.js';
@@ -13,7 +14,7 @@ export function prefetchPages(context: RunContext, urls: readonly string[]): voi
   for (const url of urls) {
     const key = urlKey(url);
     if (!key || visited.has(key) || prefetched.has(key)) continue;
-    const signal = AbortSignal.any([context.signal, context.state.prefetchController.signal]);
+    const signal = anySignal(context.signal, context.state.prefetchController.signal);
     const read = context.reader.read(url, { signal });
     // A read nobody visits must not surface as an unhandled rejection.
     read.catch(() => undefined);

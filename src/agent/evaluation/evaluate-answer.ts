@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { isAuthenticationError, isStructuredOutputError } from '../../errors/index.js';
-import type { Reference } from '../agent-types.js';
+import type { Reference } from '../../events/agent-types.js';
 import { chooseCriteriaPrompt, chooseCriteriaSystemPrompt } from '../prompts/choose-criteria-prompt.js';
 import { evaluationPrompt, evaluationSystemPrompt } from '../prompts/evaluation-prompts.js';
 import { callLlm, type RunContext } from '../run-context.js';

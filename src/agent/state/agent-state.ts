@@ -1,6 +1,6 @@
+import type { ActionName, KnowledgeItem, Reference } from '../../events/agent-types.js';
 import type { Page } from '../../providers/spec/page-reader.js';
 import type { SearchHit } from '../../providers/spec/search-provider.js';
-import type { ActionName, KnowledgeItem, Reference } from '../agent-types.js';
 import { GapQueue, type GapQueueSnapshot } from '../gap-queue.js';
 import { Diary, type DiaryEntry } from './diary.js';
 import { PageStore, type StoredPage } from './page-store.js';

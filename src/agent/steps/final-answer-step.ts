@@ -1,6 +1,6 @@
 import { AbortedError, isAuthenticationError, isConfigError } from '../../errors/index.js';
+import type { StopReason } from '../../events/agent-types.js';
 import { finalAnswerSchema } from '../actions/final-answer-schema.js';
-import type { StopReason } from '../agent-types.js';
 import { answerDraft } from '../answer-draft.js';
 import { citeAnswer } from '../citations/cite-answer.js';
 import { buildAgentPrompt } from '../context/build-agent-prompt.js';

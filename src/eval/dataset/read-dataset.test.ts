@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { detectDatasetFormat, readDataset } from './read-dataset.js';
 
-const fixtures = fileURLToPath(new URL('../../../test/fixtures/eval/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../../../test/fixtures/eval', import.meta.url));
 const fixture = (name: string) => join(fixtures, name);
-const shared = fileURLToPath(new URL('../../../../shared/eval/qa/', import.meta.url));
+const shared = fileURLToPath(new URL('../../../../shared/eval/qa', import.meta.url));
 
 function tempFile(name: string, content: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'eval-dataset-')), name);

@@ -1,12 +1,12 @@
+import { createSemaphore } from '../../core/semaphore.js';
 import { ProviderError } from '../../errors/index.js';
-import { createConcurrencyLimit } from '../search/limit-concurrency.js';
 import { type ChromiumStatus, launchChromium } from './launch-chromium.js';
 
 /** The made-up address the document is served at; nothing else loads. */
 const documentUrl = 'https://report.invalid/';
 
 // Printing takes a renderer process each; more at once would only queue inside Chromium.
-const printing = createConcurrencyLimit(2);
+const printing = createSemaphore({ max: 2 });
 
 export interface PrintPdfOptions {
   chromium: ChromiumStatus;

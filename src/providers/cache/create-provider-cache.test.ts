@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { trackServers } from '../../../test/helpers/llm-wire-contract.js';
 import { cacheConfigSchema, searchConfigSchema } from '../../config/config-schema.js';
-import { createRuntime } from '../../runtime.js';
+import { createRuntime } from '../../runtime/create-runtime.js';
 import { createFakeReader } from '../../testing/fake-reader.js';
 import { createFakeSearch } from '../../testing/fake-search.js';
 import { startFakeSearxng } from '../../testing/fake-searxng-server.js';
 import { startFakeWeb } from '../../testing/fake-web-server.js';
-import { trackServers } from '../../testing/llm-wire-contract.js';
 import { createTestConfig } from '../../testing/test-config.js';
 import { createProviderCache, defaultCacheDir, searchScope } from './create-provider-cache.js';
 

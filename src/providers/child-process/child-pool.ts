@@ -1,5 +1,5 @@
+import { createSemaphore } from '../../core/semaphore.js';
 import { isAbortError } from '../../errors/index.js';
-import { createConcurrencyLimit } from '../search/limit-concurrency.js';
 import type { ChildFailure } from './ipc-child.js';
 
 /** A child the pool keeps: alive until it dies or is killed. */
@@ -39,7 +39,7 @@ export function createChildPool<Child extends PooledChild>(
   const slots: Array<Child | undefined> = Array.from({ length: options.size }, () => undefined);
   // The slots not in use: the limit lets at most `size` tasks through, so one is always free.
   const free = slots.map((_, slot) => slot).reverse();
-  const limit = createConcurrencyLimit(options.size);
+  const limit = createSemaphore({ max: options.size });
   const childFor = async (slot: number, signal: AbortSignal | undefined): Promise<StartedChild<Child>> => {
     const current = slots[slot];
     if (current?.alive) return { ok: true, child: current };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { anySignal } from '../../core/link-signals.js';
 import {
   AbortedError,
   AuthenticationError,
@@ -68,7 +69,7 @@ export async function sendRequest(options: Omit<RequestJsonOptions<unknown>, 'sc
   // Checks the signal before sending and drops credential headers on a cross-origin redirect.
   const fetchImpl = withSafeRedirects(options.fetch ?? globalThis.fetch);
   const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const signal = anySignal(timeout, options.signal);
   const hasBody = options.body !== undefined;
   try {
     return await fetchImpl(options.url, {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { startFakeAnthropic } from '../../testing/fake-anthropic-server.js';
 import {
   describeLlmWireContract,
   trackServers,
@@ -8,7 +7,8 @@ import {
   wireConfig,
   wireKey,
   wireRequest,
-} from '../../testing/llm-wire-contract.js';
+} from '../../../test/helpers/llm-wire-contract.js';
+import { startFakeAnthropic } from '../../testing/fake-anthropic-server.js';
 import { createLlmClient } from './create-llm-client.js';
 
 const spec = { provider: 'anthropic', model: 'claude-haiku-4-5' } as const;

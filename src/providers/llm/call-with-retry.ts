@@ -1,3 +1,4 @@
+import { anySignal } from '../../core/link-signals.js';
 import { throwIfAborted } from '../../errors/index.js';
 import type { RetryNotice } from '../spec/llm-client.js';
 import { withRetry } from '../with-retry.js';
@@ -42,7 +43,7 @@ export function callWithRetry<T>(
       throwIfAborted(request.signal);
       const started = performance.now();
       const timeout = AbortSignal.timeout(limits.timeoutMs);
-      const abortSignal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+      const abortSignal = anySignal(timeout, request.signal);
       const toError = (error: unknown) =>
         toProviderError(error, {
           ...limits.errorContext,

@@ -1,3 +1,4 @@
+import { anySignal } from '../../core/link-signals.js';
 import { ConfigError } from '../../errors/index.js';
 
 /** A local server that may be running: Ollama lists models at /api/tags, the others at /v1/models. */
@@ -53,7 +54,7 @@ async function probe(
 ): Promise<string | undefined> {
   const fetcher = options.fetch ?? globalThis.fetch;
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 800);
-  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const signal = anySignal(timeout, options.signal);
   try {
     const path = candidate.api === 'ollama' ? '/api/tags' : '/v1/models';
     const response = await fetcher(`${candidate.url}${path}`, {

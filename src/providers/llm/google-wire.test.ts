@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError } from '../../errors/index.js';
-import { startFakeGoogle } from '../../testing/fake-google-server.js';
 import {
   describeLlmWireContract,
   rejectionOf,
@@ -9,7 +7,9 @@ import {
   wireConfig,
   wireKey,
   wireRequest,
-} from '../../testing/llm-wire-contract.js';
+} from '../../../test/helpers/llm-wire-contract.js';
+import { AuthenticationError } from '../../errors/index.js';
+import { startFakeGoogle } from '../../testing/fake-google-server.js';
 import { createLlmClient } from './create-llm-client.js';
 
 const spec = { provider: 'google', model: 'gemini-2.5-flash' } as const;

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../../errors/index.js';
-import { startFakeOpenAi } from '../../testing/fake-openai-server.js';
 import {
   describeLlmWireContract,
   rejectionOf,
@@ -9,7 +7,9 @@ import {
   wireConfig,
   wireKey,
   wireRequest,
-} from '../../testing/llm-wire-contract.js';
+} from '../../../test/helpers/llm-wire-contract.js';
+import { ProviderError } from '../../errors/index.js';
+import { startFakeOpenAi } from '../../testing/fake-openai-server.js';
 import { createLlmClient } from './create-llm-client.js';
 
 const spec = { provider: 'openai-compatible', model: 'qwen2.5:7b' } as const;

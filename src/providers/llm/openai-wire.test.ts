@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { startFakeOpenAi } from '../../testing/fake-openai-server.js';
 import {
   describeLlmWireContract,
   trackServers,
@@ -7,7 +6,8 @@ import {
   wireConfig,
   wireKey,
   wireRequest,
-} from '../../testing/llm-wire-contract.js';
+} from '../../../test/helpers/llm-wire-contract.js';
+import { startFakeOpenAi } from '../../testing/fake-openai-server.js';
 import { createLlmClient } from './create-llm-client.js';
 
 const spec = { provider: 'openai', model: 'gpt-4.1-mini' } as const;

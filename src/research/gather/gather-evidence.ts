@@ -1,8 +1,9 @@
 import type { RunContext } from '../../agent/run-context.js';
+import { anySignal } from '../../core/link-signals.js';
+import type { ResearchEventBody } from '../../events/research-events.js';
+import type { ResearchEvidence, ResearchPlan, SectionEvidence } from '../../events/research-types.js';
 import { probeDataPoints } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
-import type { ResearchEventBody } from '../research-events.js';
-import type { ResearchEvidence, ResearchPlan, SectionEvidence } from '../research-types.js';
 import { advisoryCall } from './advisory-call.js';
 import { BudgetShares } from './budget-shares.js';
 import { HopSlots } from './hop-slots.js';
@@ -31,13 +32,13 @@ export async function gatherEvidence(
   });
   pool.llmAnswered = task.budget.llmAnswered;
   const stop = new AbortController();
-  const signal = research.input.signal ? AbortSignal.any([research.input.signal, stop.signal]) : stop.signal;
+  const signal = anySignal(stop.signal, research.input.signal);
   const context: RunContext = {
     ...task,
     budget: pool,
     cancelSignal: signal,
-    signal: AbortSignal.any([signal, pool.hardSignal]),
-    finalSignal: AbortSignal.any([signal, pool.hardSignal]),
+    signal: anySignal(signal, pool.hardSignal),
+    finalSignal: anySignal(signal, pool.hardSignal),
   };
   try {
     let facts = progress.facts;

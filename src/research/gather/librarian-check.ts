@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { fenceUntrusted } from '../../agent/context/fence-untrusted.js';
 import { callLlm, type RunContext } from '../../agent/run-context.js';
 import type { StoredPage } from '../../agent/state/page-store.js';
+import type { CoverageItem, Finding, PlanSection } from '../../events/research-types.js';
 import { findQuote } from '../../retrieval/find-quote.js';
 import { termsOf } from '../../retrieval/tokenize.js';
-import type { CoverageItem, Finding, PlanSection } from '../research-types.js';
 
 /** Characters of page text shown to the librarian per page and in all. */
 const charsPerPage = 2_400;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callLlm, type RunContext } from '../../agent/run-context.js';
+import type { CoverageItem, PlanSection } from '../../events/research-types.js';
 import { foldText } from '../../retrieval/match-text.js';
-import type { CoverageItem, PlanSection } from '../research-types.js';
 
 export const nextHopSchema = z.object({
   think: z.string().max(2000).default(''),

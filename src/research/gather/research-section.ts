@@ -1,9 +1,15 @@
 import type { Budget } from '../../agent/budget.js';
 import type { RunContext } from '../../agent/run-context.js';
 import type { StoredPage } from '../../agent/state/page-store.js';
+import type {
+  CoverageItem,
+  Finding,
+  PlanSection,
+  ResearchPlan,
+  SectionEvidence,
+} from '../../events/research-types.js';
 import type { ProposedFact } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
-import type { CoverageItem, Finding, PlanSection, ResearchPlan, SectionEvidence } from '../research-types.js';
 import { advisoryCall } from './advisory-call.js';
 import type { BudgetShares } from './budget-shares.js';
 import type { HopSlots } from './hop-slots.js';

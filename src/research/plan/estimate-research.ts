@@ -1,5 +1,5 @@
+import type { ResearchEstimate, ResearchPlan } from '../../events/research-types.js';
 import { smallContextTokens } from '../../providers/llm/fit-context-window.js';
-import type { ResearchPlan } from '../research-types.js';
 
 /**
  * LLM calls one question costs in a hop: its search (with the rewriter's call) and a read, about
@@ -18,15 +18,6 @@ const writingCallFactor = 2;
 const msPerLlmCall = 4_000;
 /** Later hops search only what is missing: about half of the items, by experience. */
 const laterHopShare = 0.5;
-
-export interface ResearchEstimate {
-  tokens: number;
-  timeMs: number;
-  llmCalls: number;
-  /** The budget beside it, so the estimate is not mistaken for it (absent in older checkpoints). */
-  budgetTokens?: number;
-  budgetMs?: number;
-}
 
 /**
  * What the plan is likely to cost, printed before research starts: the data points' probes,

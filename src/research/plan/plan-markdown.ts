@@ -1,5 +1,5 @@
 import { InputError } from '../../errors/index.js';
-import type { DataPoint, DataPointStrategy, PlanSection, ResearchPlan } from '../research-types.js';
+import type { DataPoint, DataPointStrategy, PlanSection, ResearchPlan } from '../../events/research-types.js';
 
 const strategies: readonly DataPointStrategy[] = ['ask-llm', 'entity-overview', 'web-search'];
 export const maxSections = 12;

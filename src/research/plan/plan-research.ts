@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callLlm } from '../../agent/run-context.js';
+import type { DataPointStrategy, ResearchPlan } from '../../events/research-types.js';
 import type { ResearchContext } from '../research-context.js';
-import type { DataPointStrategy, ResearchPlan } from '../research-types.js';
 
 const strategies = [
   'ask-llm',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callLlm, type RunContext } from '../../agent/run-context.js';
+import type { DataPoint, ResearchPlan } from '../../events/research-types.js';
 import type { ResearchContext } from '../research-context.js';
-import type { DataPoint, ResearchPlan } from '../research-types.js';
 
 /** A fact the model proposed for a data point, and the search that is to verify it. */
 export interface ProposedFact {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Reference } from '../../agent/agent-types.js';
 import { callLlm } from '../../agent/run-context.js';
+import type { Reference } from '../../events/agent-types.js';
+import type { ReportSection } from '../../events/research-types.js';
 import type { ResearchContext } from '../research-context.js';
-import type { ReportSection } from '../research-types.js';
 import { tidy } from './cite-sources.js';
 import { formatSources, untrustedRule } from './section-sources.js';
 import { maxSectionChars, synthesisTemperature } from './write-section.js';

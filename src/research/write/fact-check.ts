@@ -1,9 +1,9 @@
-import type { Reference } from '../../agent/agent-types.js';
 import { fenceUntrusted } from '../../agent/context/fence-untrusted.js';
 import { callLlm } from '../../agent/run-context.js';
 import { isAbortError } from '../../errors/index.js';
+import type { Reference } from '../../events/agent-types.js';
+import type { FactCheckReport, ReportSection } from '../../events/research-types.js';
 import type { ResearchContext } from '../research-context.js';
-import type { FactCheckReport, ReportSection } from '../research-types.js';
 import { citeSources } from './cite-sources.js';
 import {
   claimsSchema,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { callLlm } from '../../agent/run-context.js';
+import type { ReportSection } from '../../events/research-types.js';
 import { maxSections } from '../plan/plan-markdown.js';
 import type { ResearchContext } from '../research-context.js';
-import type { ReportSection } from '../research-types.js';
 import { keepKnownFootnotes } from './coherence-pass.js';
 import type { ReportReferences } from './merge-references.js';
 import { formatSources, untrustedRule } from './section-sources.js';

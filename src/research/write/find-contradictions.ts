@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Reference } from '../../agent/agent-types.js';
 import { callLlm } from '../../agent/run-context.js';
+import type { Reference } from '../../events/agent-types.js';
+import type { Contradiction, ResearchEvidence } from '../../events/research-types.js';
 import { urlKey } from '../../retrieval/normalize-url.js';
 import type { ResearchContext } from '../research-context.js';
-import type { Contradiction, ResearchEvidence } from '../research-types.js';
 import { ReportReferences } from './merge-references.js';
 import { formatSources, untrustedRule } from './section-sources.js';
 import { type TrustOf, trustFor } from './source-trust.js';

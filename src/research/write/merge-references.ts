@@ -1,4 +1,4 @@
-import type { Reference } from '../../agent/agent-types.js';
+import type { Reference } from '../../events/agent-types.js';
 import { urlKey } from '../../retrieval/normalize-url.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { Reference } from '../../agent/agent-types.js';
 import { fenceUntrusted } from '../../agent/context/fence-untrusted.js';
-import type { SectionEvidence } from '../research-types.js';
+import type { Reference } from '../../events/agent-types.js';
+import type { SectionEvidence } from '../../events/research-types.js';
 import { ReportReferences } from './merge-references.js';
 
 /**

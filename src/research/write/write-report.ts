@@ -1,15 +1,15 @@
-import type { Reference } from '../../agent/agent-types.js';
 import { doneWithout } from '../../agent/steps/step-errors.js';
+import { createSemaphore } from '../../core/semaphore.js';
 import { isAbortError } from '../../errors/index.js';
-import { createConcurrencyLimit } from '../../providers/search/limit-concurrency.js';
-import type { ResearchContext } from '../research-context.js';
+import type { Reference } from '../../events/agent-types.js';
 import type {
   Contradiction,
   FactCheckReport,
   ReportSection,
   ResearchEvidence,
   SectionEvidence,
-} from '../research-types.js';
+} from '../../events/research-types.js';
+import type { ResearchContext } from '../research-context.js';
 import { coherencePass } from './coherence-pass.js';
 import { createFactCheckCycle, factCheck } from './fact-check.js';
 import { finalReview } from './final-review.js';
@@ -147,7 +147,7 @@ async function draftReport(
       : `writing ${evidence.sections.length} sections in parallel, each from its own evidence`,
   );
   // As many writing calls at once as research runs sections (research.concurrency).
-  const slots = createConcurrencyLimit(research.task.config.research.concurrency);
+  const slots = createSemaphore({ max: research.task.config.research.concurrency });
   const contradictions = orFallback(
     research,
     'comparing sources',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Reference } from '../../agent/agent-types.js';
 import { callLlm } from '../../agent/run-context.js';
+import type { Reference } from '../../events/agent-types.js';
+import type { SectionEvidence } from '../../events/research-types.js';
 import type { ResearchContext } from '../research-context.js';
-import type { SectionEvidence } from '../research-types.js';
 import { citeSources } from './cite-sources.js';
 import { formatSources, sectionSources, untrustedRule } from './section-sources.js';
 

@@ -1,7 +1,7 @@
-import type { AgentEvent } from '../../agent/agent-events.js';
 import type { StoredCheckpoint } from '../../agent/run-checkpoint.js';
 import type { StoredPage } from '../../agent/state/page-store.js';
 import type { RunsConfig } from '../../config/config-schema.js';
+import type { AgentEvent } from '../../events/agent-events.js';
 import { finishColumns, json, type Row, toRecord, toSummary } from '../../runs/run-store-rows.js';
 import { RunClaimError, StaleAttemptError } from '../../runs/stale-attempt-error.js';
 import type { AsyncRunStore } from '../async-run-store.js';

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../agent/agent-events.js';
+import type { AgentEvent } from '../../events/agent-events.js';
 import { finishedStatuses } from '../../runs/run-record.js';
 import type { AsyncRunStore } from '../async-run-store.js';
 import { isOver, type RunEventLog, storedBetween } from '../run-event-log.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { TaskLimit } from '../../core/semaphore.js';
 import { AbortedError } from '../../errors/index.js';
-import type { ConcurrencyLimit } from '../../providers/search/limit-concurrency.js';
 
 // A sorted set of leases (member: lease id, score: when it expires, in Redis's own clock so the
 // workers' clocks need not agree). Expired leases are dropped before counting: a worker that died
@@ -35,11 +35,11 @@ export interface RedisSemaphoreOptions {
 /**
  * A counting semaphore across processes, with leases: the global cap on concurrent LLM calls, so
  * a shared model server is not flooded however many workers run. Same interface as the
- * in-process limit (createConcurrencyLimit), which stands in for it on one machine. A waiter
+ * in-process semaphore (createSemaphore), which stands in for it on one machine. A waiter
  * polls (25 ms, doubling to 400 ms, or at once when a call of this process ends); waiters of
  * different processes are served in no particular order.
  */
-export function createRedisSemaphore(options: RedisSemaphoreOptions): ConcurrencyLimit {
+export function createRedisSemaphore(options: RedisSemaphoreOptions): TaskLimit {
   const leaseMs = options.leaseMs ?? 30_000;
   let active = 0;
   let waiting = 0;

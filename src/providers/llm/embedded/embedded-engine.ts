@@ -1,5 +1,5 @@
 import type { EmbeddedLlmSettings } from '../../../config/config-schema.js';
-import { createConcurrencyLimit } from '../../search/limit-concurrency.js';
+import { createSemaphore } from '../../../core/semaphore.js';
 import { estimateTokens } from '../estimate-tokens.js';
 import { smallContextTokens } from '../fit-context-window.js';
 import {
@@ -134,8 +134,8 @@ async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<Emb
     throw error;
   }
   const lanes = {
-    loop: { sequence: context.getSequence(), limit: createConcurrencyLimit(1) },
-    helpers: { sequence: context.getSequence(), limit: createConcurrencyLimit(1) },
+    loop: { sequence: context.getSequence(), limit: createSemaphore({ max: 1 }) },
+    helpers: { sequence: context.getSequence(), limit: createSemaphore({ max: 1 }) },
   };
   const info: EmbeddedEngineInfo = {
     modelPath: options.modelPath,

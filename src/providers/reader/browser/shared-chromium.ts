@@ -1,13 +1,13 @@
 import type { Browser } from 'playwright-core';
+import { createSemaphore } from '../../../core/semaphore.js';
 import { type ChromiumStatus, closeChromium, launchChromium } from '../../browser/launch-chromium.js';
-import { createConcurrencyLimit } from '../../search/limit-concurrency.js';
 
 /** Pages rendered at once in this process; each is a renderer process and its memory. */
 const maxConcurrentReads = 4;
 /** How long the browser stays up after the last read: bursts of reads share one launch. */
 const idleCloseMs = 10_000;
 
-const limit = createConcurrencyLimit(maxConcurrentReads);
+const limit = createSemaphore({ max: maxConcurrentReads });
 let inFlight = 0;
 let idleTimer: NodeJS.Timeout | undefined;
 /** The browser the last read used, to close when idle (never launched just to be closed). */

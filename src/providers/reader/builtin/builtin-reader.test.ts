@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { useFakeWeb } from '../../../../test/helpers/use-fake-web.js';
 import { AbortedError, BlockedUrlError, ProviderError } from '../../../errors/index.js';
-import { useFakeWeb } from '../../../testing/use-fake-web.js';
 import { createBuiltinReader } from './builtin-reader.js';
 
 const serve = useFakeWeb();

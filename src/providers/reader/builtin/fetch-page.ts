@@ -1,3 +1,4 @@
+import { anySignal } from '../../../core/link-signals.js';
 import { ProviderError, throwIfAborted } from '../../../errors/index.js';
 import { displayUrl } from '../../http/describe-network-error.js';
 import { assertUrlAllowed, type HostLookup } from '../../http/network-guard.js';
@@ -40,7 +41,7 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
  */
 export async function fetchPage(options: FetchPageOptions): Promise<FetchedBody> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const signal = anySignal(timeout, options.signal);
   let url = options.url;
   for (let hop = 0; ; hop++) {
     throwIfAborted(options.signal);

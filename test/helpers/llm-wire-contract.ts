@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { DeepSearchConfig, LlmProviderId } from '../config/config-schema.js';
-import { AuthenticationError, ProviderError } from '../errors/index.js';
-import { createLlmClient } from '../providers/llm/create-llm-client.js';
-import type { StructuredRequest } from '../providers/spec/llm-client.js';
-import { startFakeHttpServer } from './fake-http-server.js';
-import type { FakeLlmServer, FakeReply, FakeReplyScript } from './fake-llm-script.js';
-import { createTestConfig } from './test-config.js';
+import type { DeepSearchConfig, LlmProviderId } from '../../src/config/config-schema.js';
+import { AuthenticationError, ProviderError } from '../../src/errors/index.js';
+import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
+import type { StructuredRequest } from '../../src/providers/spec/llm-client.js';
+import { startFakeHttpServer } from '../../src/testing/fake-http-server.js';
+import type { FakeLlmServer, FakeReply, FakeReplyScript } from '../../src/testing/fake-llm-script.js';
+import { createTestConfig } from '../../src/testing/test-config.js';
 
 /** What the shared wire tests need to see of a request, whatever the vendor. */
 export interface WireRequest {

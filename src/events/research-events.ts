@@ -1,8 +1,8 @@
-import type { ResearchEstimate } from './plan/estimate-research.js';
 import type {
   DataPointStrategy,
   FactCheckReport,
   Persona,
+  ResearchEstimate,
   ResearchPlan,
   ResearchReport,
   SectionCoverage,

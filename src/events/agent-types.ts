@@ -1,7 +1,11 @@
 import type { LlmRole } from '../config/config-schema.js';
 import type { TokenUsage } from '../providers/spec/llm-client.js';
 
-export type { ActionName } from './actions/action-registry.js';
+/**
+ * The agent's action names. Written out here so events and results need nothing from agent/;
+ * agent/actions/action-registry.ts fails to compile if its registered actions drift from it.
+ */
+export type ActionName = 'search' | 'visit' | 'reflect' | 'coding' | 'answer';
 
 /**
  * Answers to sub-questions, earlier chat turns and results computed by the coding action. Pages

@@ -1,29 +1,27 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { AgentEventListener } from './agent/agent-events.js';
-import type { DeepSearchResult } from './agent/agent-types.js';
-import type { AnswerSchema, StructuredAnswer } from './agent/structured-answer.js';
-import type { DeepSearchConfig } from './config/config-schema.js';
-import type { ConfigOverrides } from './config/derive-config.js';
-import type { ResolvedLlmSettings } from './config/resolve-llm-settings.js';
-import type { Redactor } from './errors/index.js';
-import type { KnowledgeBase } from './knowledge/knowledge-base.js';
-import type { SqliteDriverLoader } from './providers/cache/sqlite-cache.js';
-import type { DeepSearchLlmClient } from './providers/llm/create-llm-client.js';
-import type { CodeRunner } from './providers/spec/code-runner.js';
-import type { EmbeddingProvider } from './providers/spec/embedding-provider.js';
-import type { TextRequest, TextResult } from './providers/spec/llm-client.js';
-import type { PageReader } from './providers/spec/page-reader.js';
-import type { Reranker } from './providers/spec/reranker.js';
-import type { SearchProvider } from './providers/spec/search-provider.js';
-import type { ResearchEstimate } from './research/research-checkpoint.js';
-import type { ResearchPlan, ResearchReport } from './research/research-types.js';
-import type { HostHealth, TrustProfile } from './retrieval/host-health.js';
-import type { RecordOptions } from './runs/run-recording.js';
-import type { RunStore } from './runs/run-store.js';
-import { askRuntime } from './runtime-ask.js';
+import type { AnswerSchema, StructuredAnswer } from '../agent/structured-answer.js';
+import type { DeepSearchConfig } from '../config/config-schema.js';
+import type { ConfigOverrides } from '../config/derive-config.js';
+import type { ResolvedLlmSettings } from '../config/resolve-llm-settings.js';
+import type { Redactor } from '../errors/index.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import type { ResearchEstimate, ResearchPlan, ResearchReport } from '../events/research-types.js';
+import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
+import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
+import type { DeepSearchLlmClient } from '../providers/llm/create-llm-client.js';
+import type { CodeRunner } from '../providers/spec/code-runner.js';
+import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
+import type { TextRequest, TextResult } from '../providers/spec/llm-client.js';
+import type { PageReader } from '../providers/spec/page-reader.js';
+import type { Reranker } from '../providers/spec/reranker.js';
+import type { SearchProvider } from '../providers/spec/search-provider.js';
+import type { HostHealth, TrustProfile } from '../retrieval/host-health.js';
+import type { RecordOptions } from '../runs/run-recording.js';
+import type { RunStore } from '../runs/run-store.js';
+import { outlineRuntime } from './outline-runtime.js';
+import { runRuntime } from './run-runtime.js';
 import { createRuntimeProviders } from './runtime-providers.js';
-import { outlineRuntime, researchRuntime, resumeResearchRuntime } from './runtime-research.js';
-import { resumeRuntime } from './runtime-resume.js';
 
 export interface RuntimeOptions {
   config: DeepSearchConfig;
@@ -82,6 +80,27 @@ export interface ResearchOptions extends Omit<AskOptions, 'history'> {
   plan?: ResearchPlan;
 }
 
+/**
+ * One run of the runtime: a new deep search (`mode: 'search'`) or research report
+ * (`mode: 'research'`) on `question`, or `{ resume: runId }`, which goes on with a stored run from
+ * its last checkpoint in the mode it was started in (after a crash, a kill, a cancel, or a budget
+ * stop with a raised budget in `overrides`).
+ */
+export type RunRequest =
+  | ({ mode: 'search'; question: string } & AskOptions)
+  | ({ mode: 'research'; question: string } & ResearchOptions)
+  | ({ resume: string } & ResumeOptions);
+
+/** A finished run: a deep search's answer or a research report, by the run's mode. */
+export type RunOutcome =
+  | { mode: 'search'; result: DeepSearchResult }
+  | { mode: 'research'; result: ResearchReport };
+
+/** The outcome a request can have: its mode's when it names one, either when it resumes. */
+export type RunOutcomeOf<Request extends RunRequest> = Request extends { mode: infer Mode }
+  ? Extract<RunOutcome, { mode: Mode }>
+  : RunOutcome;
+
 export type OutlineOptions = Pick<ResearchOptions, 'signal' | 'config' | 'onEvent' | 'observers'>;
 
 export interface ResearchOutline {
@@ -106,20 +125,13 @@ export interface DeepSearchRuntime {
   readonly knowledgeBase: KnowledgeBase | undefined;
   /** A domain's (or a URL's host's) trust profile with its provisional score; research synthesis weighs sources by it. */
   trustOf(hostOrUrl: string): TrustProfile;
+  /** Runs a deep search or research, or resumes a stored run (see RunRequest). */
+  run<Request extends RunRequest>(request: Request): Promise<RunOutcomeOf<Request>>;
+  /** @deprecated `run({ mode: 'search', question, ...options })`. */
   ask(question: string, options?: AskOptions): Promise<DeepSearchResult>;
-  /**
-   * Goes on with a stored run from its last checkpoint (same run id, events continue its
-   * sequence): after a crash, a kill, a cancel or a budget stop with a raised budget.
-   */
-  resume(runId: string, options?: ResumeOptions): Promise<DeepSearchResult>;
-  /**
-   * Goes on with a stored research run from its last checkpoint: its plan (no planning call),
-   * the sections already gathered, its shared knowledge and budget; then the rest and the report.
-   */
-  resumeResearch(runId: string, options?: ResumeOptions): Promise<ResearchReport>;
   /** The run store, when runs are recorded. */
   readonly runs: RunStore | undefined;
-  /** Research mode: a planned, multi-section, cited report (see src/research/). */
+  /** @deprecated `run({ mode: 'research', question: topic, ...options })`. */
   research(topic: string, options?: ResearchOptions): Promise<ResearchReport>;
   /**
    * Research's plan alone (one planning call, no run recorded), with its estimate: an outline a
@@ -145,8 +157,8 @@ export interface DeepSearchRuntime {
 /**
  * The one place that turns config into providers and an agent. Unknown provider names fail here,
  * at start; missing keys fail when the provider is first called, naming the variable to set.
- * The parts share one RuntimeProviders (runtime-providers.ts): runs (runtime-ask.ts), resume
- * (runtime-resume.ts) and research (runtime-research.ts) each take it.
+ * The parts share one RuntimeProviders (runtime-providers.ts); every run goes through `run`
+ * (run-runtime.ts), one recorded-run wrapper (recorded-run.ts) for both modes.
  */
 export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
   const runtime = createRuntimeProviders(options);
@@ -163,14 +175,16 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     redact: runtime.redact,
     close: () => runtime.close(),
     runs: runtime.runs,
-    ask: (question, askOptions = {}) => askRuntime(runtime, question, askOptions),
-    resume: (runId, resumeOptions = {}) => resumeRuntime(runtime, runId, resumeOptions),
-    research: (topic, researchOptions = {}) => researchRuntime(runtime, topic, researchOptions),
+    run: (request) => runRuntime(runtime, request) as never,
+    ask: async (question, askOptions = {}) =>
+      (await runRuntime(runtime, { ...askOptions, mode: 'search', question })).result as DeepSearchResult,
+    research: async (topic, researchOptions = {}) =>
+      (await runRuntime(runtime, { ...researchOptions, mode: 'research', question: topic }))
+        .result as ResearchReport,
     outline: (topic, outlineOptions = {}) => outlineRuntime(runtime, topic, outlineOptions),
-    resumeResearch: (runId, resumeOptions = {}) => resumeResearchRuntime(runtime, runId, resumeOptions),
     askModel: (request) => llm.generateText({ role: 'agent', ...request }),
     structureAnswer: async (result, structureOptions) => {
-      const { createStructuredAnswer } = await import('./agent/structured-answer.js');
+      const { createStructuredAnswer } = await import('../agent/structured-answer.js');
       return createStructuredAnswer({ llm, result, ...structureOptions });
     },
   };

@@ -23,3 +23,15 @@ export function linkSignals(sources: ReadonlyArray<AbortSignal | undefined>): {
     },
   };
 }
+
+/**
+ * One signal that aborts when any of `sources` does, for work that ends with its caller (a call's
+ * timeout, a deadline): AbortSignal.any over the sources given, the only one itself, none
+ * undefined. A handle that must cancel and unlink on its own uses linkSignals.
+ */
+export function anySignal(first: AbortSignal, ...rest: Array<AbortSignal | undefined>): AbortSignal;
+export function anySignal(...sources: Array<AbortSignal | undefined>): AbortSignal | undefined;
+export function anySignal(...sources: Array<AbortSignal | undefined>): AbortSignal | undefined {
+  const given = sources.filter((source): source is AbortSignal => source !== undefined);
+  return given.length <= 1 ? given[0] : AbortSignal.any(given);
+}

@@ -1,9 +1,9 @@
-import type { DeepSearchConfig } from './config/config-schema.js';
-import type { KnowledgeBase } from './knowledge/knowledge-base.js';
-import { createLocalSearch, localSearchId, withLocalHits } from './knowledge/local-search-provider.js';
-import type { NetworkPolicy, ProviderCache } from './providers/cache/create-provider-cache.js';
-import { createSearchProvider } from './providers/search/search-registry.js';
-import type { SearchProvider } from './providers/spec/search-provider.js';
+import type { DeepSearchConfig } from '../config/config-schema.js';
+import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
+import { createLocalSearch, localSearchId, withLocalHits } from '../knowledge/local-search-provider.js';
+import type { NetworkPolicy, ProviderCache } from '../providers/cache/create-provider-cache.js';
+import { createSearchProvider } from '../providers/search/search-registry.js';
+import type { SearchProvider } from '../providers/spec/search-provider.js';
 
 /** The runtime's search: the config's provider, and the one a run's own config names. */
 export interface RuntimeSearch {

@@ -1,6 +1,6 @@
-import type { AgentEvent, AgentEventListener } from './agent/agent-events.js';
-import { InputError } from './errors/index.js';
-import { linkSignals } from './link-signals.js';
+import { linkSignals } from '../core/link-signals.js';
+import { InputError } from '../errors/index.js';
+import type { AgentEvent, AgentEventListener } from './agent-events.js';
 
 /** A run started by the library API: its events as they happen, and its result. */
 export interface RunHandle<Result> {

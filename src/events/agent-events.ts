@@ -1,9 +1,9 @@
 import type { LlmRole } from '../config/config-schema.js';
 import type { CodeRunErrorKind } from '../providers/spec/code-runner.js';
 import type { LlmCallRecord } from '../providers/spec/llm-client.js';
-import type { ResearchEventBody } from '../research/research-events.js';
 import type { UrlReasons } from '../retrieval/rank-urls.js';
 import type { ActionName, BudgetReport, DeepSearchResult, UsageReport } from './agent-types.js';
+import type { ResearchEventBody } from './research-events.js';
 
 /**
  * A part's purpose, so observers can file its events (which carry the part's own run id) under

@@ -1,8 +1,8 @@
 import { afterEach, expect, it } from 'vitest';
-import { AbortedError, AuthenticationError, ConfigError, ProviderError } from '../errors/index.js';
-import type { HttpSearchSettings } from '../providers/search/http-search-provider.js';
-import type { SearchProvider } from '../providers/spec/search-provider.js';
-import { type FakeHttpServer, startFakeHttpServer } from './fake-http-server.js';
+import { AbortedError, AuthenticationError, ConfigError, ProviderError } from '../../src/errors/index.js';
+import type { HttpSearchSettings } from '../../src/providers/search/http-search-provider.js';
+import type { SearchProvider } from '../../src/providers/spec/search-provider.js';
+import { type FakeHttpServer, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 
 export interface SearchWireContractSpec {
   /** Makes the provider under test against a server at `baseURL`. */

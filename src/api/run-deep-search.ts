@@ -1,6 +1,6 @@
-import type { DeepSearchResult } from './agent/agent-types.js';
-import { type DeepSearchInput, runDeepSearch as runAgent } from './agent/run-deep-search.js';
-import { sharedQuickJsCodeRunner } from './providers/sandbox/quickjs-code-runner.js';
+import { type DeepSearchInput, runDeepSearch as runAgent } from '../agent/run-deep-search.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import { sharedQuickJsCodeRunner } from '../providers/sandbox/quickjs-code-runner.js';
 
 /**
  * The deep search loop on providers the caller built, without a runtime (the library's

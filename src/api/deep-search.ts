@@ -1,10 +1,15 @@
-import type { AgentEventListener } from './agent/agent-events.js';
-import type { DeepSearchResult } from './agent/agent-types.js';
-import type { DeepSearchConfig } from './config/config-schema.js';
-import { type ConfigOverrides, deriveConfig } from './config/derive-config.js';
-import { InputError } from './errors/index.js';
-import { createRunHandle, type RunHandle } from './run-handle.js';
-import { type AskOptions, createRuntime, type DeepSearchRuntime, type RuntimeOptions } from './runtime.js';
+import type { DeepSearchConfig } from '../config/config-schema.js';
+import { type ConfigOverrides, deriveConfig } from '../config/derive-config.js';
+import { InputError } from '../errors/index.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { DeepSearchResult } from '../events/agent-types.js';
+import { createRunHandle, type RunHandle } from '../events/run-handle.js';
+import {
+  type AskOptions,
+  createRuntime,
+  type DeepSearchRuntime,
+  type RuntimeOptions,
+} from '../runtime/create-runtime.js';
 
 /** What every run of the library API takes besides its question. */
 export interface RunOptions {
@@ -46,14 +51,16 @@ export type DeepSearchRun = RunHandle<DeepSearchResult>;
 /**
  * Starts a deep search: `run.events` yields its events as they happen (`for await`), `run.result`
  * its answer with verified references. The CLI's `ask`, the server and the MCP tool all run
- * through here.
+ * through here, on `runtime.run`.
  */
 export function deepSearch(question: string, options: DeepSearchOptions): DeepSearchRun {
   return createRunHandle(options, async ({ observer, signal }) => {
     const { runtime, owned } = runtimeFor(options);
     try {
       const base = options.config ?? runtime.config;
-      return await runtime.ask(question, {
+      const { result } = await runtime.run({
+        mode: 'search',
+        question,
         signal,
         history: options.history,
         runId: options.runId,
@@ -61,6 +68,7 @@ export function deepSearch(question: string, options: DeepSearchOptions): DeepSe
         observers: [observer, ...(options.observers ?? [])],
         record: options.record,
       });
+      return result;
     } finally {
       if (owned) runtime.close();
     }

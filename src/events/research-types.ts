@@ -1,4 +1,4 @@
-import type { Confidence, Reference, UsageReport } from '../agent/agent-types.js';
+import type { Confidence, Reference, UsageReport } from './agent-types.js';
 
 /**
  * How a required data point is found: ask the model and verify
@@ -139,3 +139,13 @@ export interface ResearchReport {
 
 /** Seed 004's personas: who is speaking in a progress line. */
 export type Persona = 'strategist' | 'search' | 'librarian' | 'analyst' | 'synthesizer';
+
+/** What a plan is likely to cost (research/plan/estimate-research.ts makes it). */
+export interface ResearchEstimate {
+  tokens: number;
+  timeMs: number;
+  llmCalls: number;
+  /** The budget beside it, so the estimate is not mistaken for it (absent in older checkpoints). */
+  budgetTokens?: number;
+  budgetMs?: number;
+}

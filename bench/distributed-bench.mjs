@@ -126,7 +126,10 @@ async function runJobs(url, { pids, servers = [], label, counting }) {
       load().padStart(16),
     ].join(' '),
   );
-  if (errors.length > 0) console.log(`  first error: ${errors[0].error ?? errors[0].status ?? 'refused'}`);
+  if (errors.length > 0) {
+    const { error, status, runError } = errors[0];
+    console.log(`  first error: ${error ?? status ?? 'refused'}${runError ? ` (${runError})` : ''}`);
+  }
   if (pids.length > 1)
     console.log(`  CPU/job: API node ${ms(cpuUsed[0])}, workers ${cpuUsed.slice(1).map(ms).join(' + ')}`);
   await counted?.report();

@@ -4,9 +4,13 @@
 // web of bench:server, all on 127.0.0.1. Each configuration gets BENCH_JOBS deep searches and
 // BENCH_RESEARCH_JOBS research runs posted at once; every job is followed on its SSE events to
 // `done` and its events compared with the stored ones (none lost, none twice). CPU/job is the CPU
-// time of every process of the configuration (API node and workers), summed, per job.
+// time of the configuration's deepsearch processes (API node and workers), summed, per job;
+// servers/job that of redis-server and Postgres (its backends included), apart. The closing lines
+// set the ratios against issue 23's targets (2 workers >= 1.6x the jobs/s of 1; CPU/job within
+// 25% of in-process), with the load average: the machine may be shared, so read CPU/job first.
 // Options: BENCH_WORKERS=1,2,3 BENCH_JOBS=200 BENCH_RESEARCH_JOBS=20 BENCH_WORKER_CONCURRENCY=20
-// BENCH_LATENCY_MS=500
+// BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (API node and
+// workers) BENCH_PROFILE=1 (Redis commands and Postgres statements per job, per configuration)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { hasPostgres, hasRedis, startPostgres, startRedis } from '../test/helpers/scale-services.ts';
+import { load, profileSettings, startCounting, treeCpuMs } from './distributed-readings.mjs';
 import { oneJob } from './server-async-bench.mjs';
 import { cpuMs, ms, percentile, startBenchWorld, startServer, stopServer } from './server-bench-world.mjs';
 
@@ -22,6 +27,8 @@ const searchJobs = Number(process.env.BENCH_JOBS ?? 200);
 const researchJobs = Number(process.env.BENCH_RESEARCH_JOBS ?? 20);
 const concurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 20);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 500);
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const profile = process.env.BENCH_PROFILE === '1';
 const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
 if (!hasRedis() || !hasPostgres()) {
@@ -31,7 +38,7 @@ if (!hasRedis() || !hasPostgres()) {
   process.exit(1);
 }
 const world = await startBenchWorld({ latencyMs });
-const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+const [redis, postgres] = await Promise.all([startRedis(), startPostgres(profile ? profileSettings : [])]);
 const dataDir = mkdtempSync(join(tmpdir(), 'deepsearch-bench-distributed-'));
 const worldEnv = {
   PATH: process.env.PATH ?? '',
@@ -44,10 +51,14 @@ const worldEnv = {
 };
 
 function startWorker(env) {
-  const child = spawn(process.execPath, [cliPath, 'worker', '--concurrency', String(concurrency)], {
-    env: { ...worldEnv, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, cliPath, 'worker', '--concurrency', String(concurrency)],
+    {
+      env: { ...worldEnv, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let stderr = '';
     child.stderr.on('data', (chunk) => {
@@ -58,10 +69,15 @@ function startWorker(env) {
   });
 }
 
-/** Posts every job at once, follows each to its end; the numbers of one configuration. */
-async function runJobs(url, pids, label) {
+/**
+ * Posts every job at once, follows each to its end; the numbers of one configuration. `pids`: its
+ * deepsearch processes; `servers`: the Redis and Postgres it uses, if any.
+ */
+async function runJobs(url, { pids, servers = [], label, counting }) {
   await oneJob(url, { mode: 'search', id: `${label}-warmup`, reconnects: 0, latencyMs });
-  const cpuBefore = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const counted = await counting?.();
+  const cpuBefore = pids.map((pid) => cpuMs(pid));
+  const serversBefore = servers.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
   const started = performance.now();
   const specs = [
     ...Array.from({ length: searchJobs }, (_, index) => ({ mode: 'search', id: `${label}-s${index}` })),
@@ -75,7 +91,9 @@ async function runJobs(url, pids, label) {
     ),
   );
   const wallSeconds = (performance.now() - started) / 1000;
-  const cpuPerJob = (pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore) / jobs.length;
+  const cpuUsed = pids.map((pid, index) => (cpuMs(pid) - cpuBefore[index]) / jobs.length);
+  const cpuPerJob = cpuUsed.reduce((sum, used) => sum + used, 0);
+  const serversPerJob = (servers.reduce((sum, pid) => sum + treeCpuMs(pid), 0) - serversBefore) / jobs.length;
   const done = jobs.filter((job) => job.status === 'completed');
   const pair = (key) =>
     `${ms(
@@ -103,18 +121,27 @@ async function runJobs(url, pids, label) {
       pair('firstEventMs').padStart(18),
       pair('doneMs').padStart(18),
       ms(cpuPerJob).padStart(9),
+      (servers.length > 0 ? ms(serversPerJob) : '-').padStart(12),
       `${lost}/${duplicated}`.padStart(9),
+      load().padStart(16),
     ].join(' '),
   );
-  if (errors.length > 0) console.log(`  first error: ${errors[0].error ?? errors[0].status ?? 'refused'}`);
-  return { jobsPerSecond: done.length / wallSeconds, cpuPerJob };
+  if (errors.length > 0) {
+    const { error, status, runError } = errors[0];
+    console.log(`  first error: ${error ?? status ?? 'refused'}${runError ? ` (${runError})` : ''}`);
+  }
+  if (pids.length > 1)
+    console.log(`  CPU/job: API node ${ms(cpuUsed[0])}, workers ${cpuUsed.slice(1).map(ms).join(' + ')}`);
+  await counted?.report();
+  return { jobsPerSecond: done.length / wallSeconds, cpuPerJob, serversPerJob };
 }
 
 console.log(
   `${searchJobs} deep searches + ${researchJobs} research runs posted at once; fake LLM ${latencyMs} ms per call; workers --concurrency ${concurrency}`,
 );
+console.log(`load average at start: ${load()} (${(await import('node:os')).cpus().length} cores)`);
 console.log(
-  'setup         jobs  done  errors  jobs/s  submit p50/p95  first ev p50/p95  done p50/p95    CPU/job  lost/dup',
+  'setup         jobs  done  errors  jobs/s    submit p50/p95  first ev p50/p95      done p50/p95   CPU/job  servers/job  lost/dup  load (1/5/15 min)',
 );
 const results = {};
 try {
@@ -124,8 +151,9 @@ try {
     searxngUrl: world.searxng.url,
     args: ['--max-concurrent', String(concurrency), '--max-queue', '1000'],
     env: { XDG_DATA_HOME: dataDir, DEEPSEARCH_RUNS_FILE: join(dataDir, 'in-process.sqlite') },
+    nodeFlags,
   });
-  results.inProcess = await runJobs(local.url, [local.child.pid], 'in-process');
+  results.inProcess = await runJobs(local.url, { pids: [local.child.pid], label: 'in-process' });
   await stopServer(local.child);
   for (const count of workerCounts) {
     const flush = new Redis(redis.url);
@@ -140,24 +168,41 @@ try {
       llmUrl: world.llm.url,
       searxngUrl: world.searxng.url,
       env: { XDG_DATA_HOME: dataDir, ...env },
+      nodeFlags,
     });
     const workers = await Promise.all(Array.from({ length: count }, () => startWorker(env)));
-    results[count] = await runJobs(
-      api.url,
-      [api.child.pid, ...workers.map((worker) => worker.pid)],
-      `${count} worker${count > 1 ? 's' : ''}`,
-    );
+    results[count] = await runJobs(api.url, {
+      pids: [api.child.pid, ...workers.map((worker) => worker.pid)],
+      servers: [redis.pid, postgres.pid],
+      label: `${count} worker${count > 1 ? 's' : ''}`,
+      counting: profile
+        ? () =>
+            startCounting({
+              redisUrl: redis.url,
+              databaseUrl: env.DEEPSEARCH_DATABASE_URL,
+              jobs: searchJobs + researchJobs,
+            })
+        : undefined,
+    });
     await Promise.all([stopServer(api.child), ...workers.map((worker) => stopServer(worker))]);
   }
+  console.log(`targets (issue 23), load average now ${load()}:`);
   const one = results[1];
-  for (const count of workerCounts.filter((count) => count > 1 && one))
+  for (const count of workerCounts.filter((count) => count > 1 && one)) {
+    const ratio = results[count].jobsPerSecond / one.jobsPerSecond;
+    const target = count === 2 ? ` (target >= 1.60: ${ratio >= 1.6 ? 'met' : 'NOT met'})` : '';
+    console.log(`  ${count} workers / 1 worker, jobs/s: ${ratio.toFixed(2)}×${target}`);
+  }
+  const inProcess = results.inProcess.cpuPerJob;
+  for (const count of workerCounts) {
+    const { cpuPerJob, serversPerJob } = results[count];
+    const over = (value) => `${value >= inProcess ? '+' : ''}${((value / inProcess - 1) * 100).toFixed(0)}%`;
     console.log(
-      `${count} workers: ${(results[count].jobsPerSecond / one.jobsPerSecond).toFixed(2)}× the throughput of 1`,
+      `  CPU/job, ${count} worker${count > 1 ? 's' : ''} vs in-process: ${over(cpuPerJob)} deepsearch processes ` +
+        `(target <= +25%: ${cpuPerJob <= inProcess * 1.25 ? 'met' : 'NOT met'}), ` +
+        `${over(cpuPerJob + serversPerJob)} with redis-server and Postgres`,
     );
-  if (one)
-    console.log(
-      `CPU/job with 1 worker: ${((one.cpuPerJob / results.inProcess.cpuPerJob - 1) * 100).toFixed(0)}% over in-process`,
-    );
+  }
 } finally {
   await Promise.all([redis.stop(), postgres.stop(), world.close?.()]);
   rmSync(dataDir, { recursive: true, force: true });

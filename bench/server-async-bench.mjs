@@ -175,6 +175,8 @@ export async function oneJob(url, { mode, id, reconnects, latencyMs }) {
     status:
       followed.status === record.status ? record.status : `${followed.status} (GET says ${record.status})`,
     events: followed.events.length,
+    // What a failed run stored as its error (code and message), for the benchmark's error line.
+    runError: record.error ? `${record.error.code}: ${record.error.message}` : undefined,
     reconnects: followed.reconnects,
     consistent,
     lost,

@@ -5,9 +5,9 @@ import type { TaskLimit } from '../core/semaphore.js';
 
 /**
  * A worker's fetch for the calls to the config's LLM servers (a role's base URL); any other
- * request (search, pages) passes straight through. Before a call, `before` (the run's writes so
- * far: a call is never made before the checkpoint that precedes it is stored, so a takeover never
- * asks it again). Then, with `limit` (scale.llmConcurrency: the Redis semaphore shared by every
+ * request (search, pages) passes straight through. Before a call, `before` (the writes queued so
+ * far, its run's among them: a call is never made before the checkpoint that precedes it is
+ * stored, so a takeover never asks it again). Then, with `limit` (scale.llmConcurrency: the Redis semaphore shared by every
  * worker), the call waits for a place and holds it until its response body is read to the end,
  * cancelled or broken, a streamed answer included.
  */

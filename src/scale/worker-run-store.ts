@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StoredRestore } from '../agent/run-checkpoint.js';
 import { DeepSearchError } from '../errors/index.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -25,12 +24,15 @@ export interface WorkerRunStore extends RunStore {
   release(runId: string): Promise<void>;
   /** Whether the runtime recorded the run's end (a run that failed before its recording began did not). */
   ended(runId: string): boolean;
-  /** Settles once the run's writes queued so far are done (or one failed: the run stops then). */
-  written(runId: string): Promise<void>;
+  /**
+   * Settles once the writes queued so far, of every run held, are done (or failed: that run stops
+   * then); undefined when none is pending. An LLM call waits for it: the checkpoint before the
+   * call is stored when it is made. Waiting for every run's writes, not only those of the call's
+   * run, spares the worker knowing which run a call is for (AsyncLocalStorage would put a hook on
+   * every promise of the process); the others' are a statement each, in flight already.
+   */
+  written(): Promise<void> | undefined;
 }
-
-/** The run a worker's code is running for (the job handler sets it): its LLM calls wait for its writes. */
-export const heldRunContext = new AsyncLocalStorage<string>();
 
 interface Holding extends HeldRun {
   writes: Promise<void>;
@@ -52,6 +54,7 @@ interface Holding extends HeldRun {
 export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEventLog }): WorkerRunStore {
   const { store, log } = options;
   const held = new Map<string, Holding>();
+  let pending = 0; // writes queued and not yet done, over every run held
   const holding = (runId: string): Holding => {
     const run = held.get(runId);
     if (!run) throw notHeld(runId);
@@ -59,13 +62,15 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
   };
   const write = (runId: string, operation: (run: Holding) => Promise<void>) => {
     const run = holding(runId);
+    pending++;
     run.writes = run.writes.then(async () => {
-      if (run.failure) return;
       try {
-        await operation(run);
+        if (!run.failure) await operation(run);
       } catch (error) {
         run.failure = { error };
         run.onWriteFailure(error);
+      } finally {
+        pending--;
       }
     });
   };
@@ -83,7 +88,10 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
       held.delete(runId);
       if (run.failure) throw run.failure.error;
     },
-    written: async (runId) => held.get(runId)?.writes,
+    written: () =>
+      pending === 0
+        ? undefined
+        : Promise.all([...held.values()].map((run) => run.writes)).then(() => undefined),
     // The claim already marked the run running for this attempt; the API node created it.
     begin: (run) => void holding(run.id),
     claim: notServed('claim (the worker claims in the shared store)'),

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 
 export interface RunningService {
   readonly url: string;
+  /** The server's process (Postgres's postmaster): benchmarks read its CPU time. */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -126,6 +128,7 @@ export async function startRedis(config: Record<string, string> = {}): Promise<R
   await waitForLine(child, /Ready to accept connections/, 'redis-server');
   return {
     url: `redis://127.0.0.1:${port}`,
+    pid: child.pid!,
     async stop() {
       await stopChild(child, 'SIGTERM');
       rmSync(directory, { recursive: true, force: true });
@@ -145,8 +148,11 @@ function postgresUser(): { uid: number; gid: number } | undefined {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-/** A throwaway Postgres cluster: initdb into a temporary folder, fsync off, loopback only. */
-export async function startPostgres(): Promise<PostgresService> {
+/**
+ * A throwaway Postgres cluster: initdb into a temporary folder, fsync off, loopback only;
+ * `extraSettings` adds `-c` settings (a benchmark loads pg_stat_statements).
+ */
+export async function startPostgres(extraSettings: readonly string[] = []): Promise<PostgresService> {
   const bin = postgresBin()!;
   const directory = mkdtempSync(join(os.tmpdir(), 'deepsearch-postgres-'));
   const user = postgresUser();
@@ -170,6 +176,7 @@ export async function startPostgres(): Promise<PostgresService> {
     'fsync=off',
     'synchronous_commit=off',
     'full_page_writes=off',
+    ...extraSettings,
   ];
   const child = spawn(
     join(bin, 'postgres'),
@@ -181,6 +188,7 @@ export async function startPostgres(): Promise<PostgresService> {
   let databases = 0;
   return {
     url,
+    pid: child.pid!,
     async createDatabase() {
       const name = `test_${process.pid}_${++databases}`;
       const pg = (await import('pg')).default;

@@ -200,4 +200,38 @@ describe.skipIf(!available)('Redis run event log', () => {
     expect((await follower.done).map((item) => item.seq)).toEqual([1, 2, 3, 4, 5]);
     await close();
   });
+
+  it('followers of many runs share one blocking read; one joining while it waits gets its events at once', async () => {
+    // A read blocks 30 s: a follower joining meanwhile gets its events only if it wakes the read.
+    const { store, writer, reader, close } = await implementations[1]!.setup(30_000);
+    const runs = ['m1', 'm2', 'm3', 'm4'];
+    const attempts = await Promise.all(runs.map((id) => begin(store, id)));
+    const followers = runs.slice(0, 3).map((id) => collect(reader, id, 0));
+    await writer.append('m1', events('m1', [1]), attempts[0]!);
+    await until(() => followers[0]!.seen.length === 1);
+    const late = collect(reader, 'm4', 0);
+    // Its (empty) stored events read, it waits on the shared read, which did not include its run.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const appended = performance.now();
+    await writer.append('m4', events('m4', [1, 2]), attempts[3]!);
+    await until(() => late.seen.length === 2);
+    expect(performance.now() - appended).toBeLessThan(15_000);
+    await writer.append('m2', events('m2', [1]), attempts[1]!);
+    await until(() => followers[1]!.seen.length === 1);
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis!.url);
+    const clients = String(await admin.client('LIST'));
+    admin.disconnect();
+    // Four followers, one reading connection (the writer's process follows nothing: it has none).
+    expect(clients.match(/name=deepsearch:events-reader /g)).toHaveLength(1);
+    for (const [index, id] of runs.entries()) {
+      await store.finish(id, { status: 'completed' }, attempts[index]!);
+      await writer.end(id);
+    }
+    expect((await late.done).map((item) => item.seq)).toEqual([1, 2]);
+    expect(
+      (await Promise.all(followers.map((follower) => follower.done))).map((seen) => seen.length),
+    ).toEqual([1, 1, 0]);
+    await close();
+  });
 });

@@ -1,17 +1,15 @@
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Pool, QueryResultRow } from 'pg';
 import { maskProxyUrl } from '../../config/proxy-settings.js';
 import { ConfigError } from '../../errors/index.js';
 import { importQueuePackage } from '../import-queue-package.js';
 import { migratePostgres } from './postgres-schema.js';
 
-/** What the stores need of Postgres: queries, transactions, and the pool's end. */
+/** What the stores need of Postgres: queries (a fenced write is one statement), and the pool's end. */
 export interface PostgresDatabase {
   query<Row extends QueryResultRow = Record<string, unknown>>(
     sql: string,
     params?: readonly unknown[],
   ): Promise<{ rows: Row[]; rowCount: number }>;
-  /** Runs `work` in one transaction on one connection; rolled back when it throws. */
-  transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -42,20 +40,6 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): Postgr
     async query<Row extends QueryResultRow>(sql: string, params: readonly unknown[] = []) {
       const result = await (await pool()).query<Row>(sql, params as unknown[]);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-    },
-    async transaction(work) {
-      const client = await (await pool()).connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
     },
     async close() {
       const opened = ready;

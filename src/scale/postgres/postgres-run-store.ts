@@ -1,4 +1,3 @@
-import type { PoolClient } from 'pg';
 import type { StoredCheckpoint } from '../../agent/run-checkpoint.js';
 import type { StoredPage } from '../../agent/state/page-store.js';
 import type { RunsConfig } from '../../config/config-schema.js';
@@ -17,7 +16,7 @@ export interface PostgresRunStoreOptions {
 /**
  * The run store in Postgres, shared by every API node and worker: the SQLite store's semantics
  * (pages written once per run, events in seq order, retention, list paging and search), with
- * writes fenced by the attempt in the same transaction (see fence).
+ * writes fenced by the attempt in the same statement (see fenced).
  */
 export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncRunStore {
   const { database } = options;
@@ -64,19 +63,20 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
     },
     async append(runId, events, attempt) {
       if (events.length === 0) return;
-      await database.transaction(async (client) => {
-        await fence(client, runId, attempt, 'last_seq = greatest(last_seq, $3)', [events.at(-1)!.seq]);
-        await client.query(
+      await fenced(database, runId, attempt, {
+        set: 'last_seq = greatest(last_seq, $3)',
+        writes: [
           `INSERT INTO run_events (run_id, seq, type, at, data)
-           SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::bigint[], $5::text[]) ON CONFLICT DO NOTHING`,
-          [
-            runId,
-            events.map((event) => event.seq),
-            events.map((event) => event.type),
-            events.map((event) => event.at),
-            events.map((event) => JSON.stringify(event)),
-          ],
-        );
+           SELECT $1, * FROM unnest($4::integer[], $5::text[], $6::bigint[], $7::text[]) WHERE EXISTS (SELECT 1 FROM fenced)
+           ON CONFLICT DO NOTHING`,
+        ],
+        values: [
+          events.at(-1)!.seq,
+          events.map((event) => event.seq),
+          events.map((event) => event.type),
+          events.map((event) => event.at),
+          events.map((event) => JSON.stringify(event)),
+        ],
       });
     },
     async checkpoint(runId, checkpoint, usage, attempt) {
@@ -84,44 +84,37 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
       const fresh = checkpoint.state.pages.filter(({ page }) => !known.has(page.url));
       const pages = checkpoint.state.pages.map(({ keys, page }) => ({ keys, url: page.url }));
       const state = { ...checkpoint, state: { ...checkpoint.state, pages } };
-      await database.transaction(async (client) => {
-        await fence(client, runId, attempt, 'usage = $3, total_tokens = $4', [
-          JSON.stringify(usage),
-          usage.totalTokens,
-        ]);
-        await client.query(
-          `INSERT INTO run_pages (run_id, url, page) SELECT $1, * FROM unnest($2::text[], $3::text[])
-           ON CONFLICT DO NOTHING`,
-          [runId, fresh.map(({ page }) => page.url), fresh.map(({ page }) => JSON.stringify(page))],
-        );
-        await client.query(
-          `INSERT INTO run_checkpoints (run_id, step, at, version, kind, state) VALUES ($1, $2, $3, $4, $5, $6)
+      await fenced(database, runId, attempt, {
+        set: 'usage = $3, total_tokens = $4',
+        writes: [
+          `INSERT INTO run_pages (run_id, url, page) SELECT $1, * FROM unnest($5::text[], $6::text[])
+           WHERE EXISTS (SELECT 1 FROM fenced) ON CONFLICT DO NOTHING`,
+          `INSERT INTO run_checkpoints (run_id, step, at, version, kind, state)
+           SELECT $1, $7::integer, $8::bigint, $9::text, $10::text, $11::text WHERE EXISTS (SELECT 1 FROM fenced)
            ON CONFLICT (run_id) DO UPDATE SET step = EXCLUDED.step, at = EXCLUDED.at, version = EXCLUDED.version,
              kind = EXCLUDED.kind, state = EXCLUDED.state`,
-          [
-            runId,
-            checkpoint.step,
-            now(),
-            JSON.stringify(checkpoint.$schemaVersion ?? null),
-            checkpoint.kind ?? null,
-            JSON.stringify(state),
-          ],
-        );
+        ],
+        values: [
+          JSON.stringify(usage),
+          usage.totalTokens,
+          fresh.map(({ page }) => page.url),
+          fresh.map(({ page }) => JSON.stringify(page)),
+          checkpoint.step,
+          now(),
+          JSON.stringify(checkpoint.$schemaVersion ?? null),
+          checkpoint.kind ?? null,
+          JSON.stringify(state),
+        ],
       });
       for (const { page } of fresh) known.add(page.url);
       storedPages.set(runId, known);
     },
     async finish(runId, outcome, attempt) {
-      await database.transaction((client) =>
-        fence(
-          client,
-          runId,
-          attempt,
-          `status = $3, finished_at = $4, pid = NULL, worker = NULL, result = coalesce($5, result),
+      await fenced(database, runId, attempt, {
+        set: `status = $3, finished_at = $4, pid = NULL, worker = NULL, result = coalesce($5, result),
            answer = coalesce($6, answer), error = $7, usage = coalesce($8, usage), total_tokens = coalesce($9, total_tokens)`,
-          finishColumns(outcome, now()),
-        ),
-      );
+        values: finishColumns(outcome, now()),
+      });
       storedPages.delete(runId);
       await prune(database, options.retention, now());
     },
@@ -169,25 +162,28 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
 }
 
 /**
- * Updates the run's row only if `attempt` still holds it, first in the write's transaction: the
- * row lock orders the write against a concurrent claim (a claim committed first makes this match
- * nothing; one coming after waits for this write, so the new attempt reads it when it restores).
+ * A write fenced by the attempt, as one statement (one round trip, its own transaction): the
+ * run's row is updated (`set`, from $3 on) only if `attempt` still holds it, and each of `writes`
+ * runs only if it was (`WHERE EXISTS (SELECT 1 FROM fenced)`). The row lock the update takes
+ * orders the write against a concurrent claim: a claim committed first makes the update match
+ * nothing, and nothing is written; one coming after waits for this write, so the new attempt
+ * reads it when it restores.
  */
-async function fence(
-  client: PoolClient,
+async function fenced(
+  database: PostgresDatabase,
   runId: string,
   attempt: number,
-  set: string,
-  values: readonly unknown[],
+  write: { set: string; writes?: readonly string[]; values: readonly unknown[] },
 ): Promise<void> {
-  const updated = await client.query(`UPDATE runs SET ${set} WHERE id = $1 AND attempt = $2`, [
-    runId,
-    attempt,
-    ...values,
-  ]);
-  if (updated.rowCount) return;
-  const { rows } = await client.query('SELECT attempt FROM runs WHERE id = $1', [runId]);
-  throw new StaleAttemptError({ runId, attempt, current: rows[0] ? Number(rows[0].attempt) : undefined });
+  const steps = (write.writes ?? []).map((sql, index) => `, write${index} AS (${sql})`).join('');
+  const { rows } = await database.query(
+    `WITH fenced AS (UPDATE runs SET ${write.set} WHERE id = $1 AND attempt = $2 RETURNING 1)${steps}
+     SELECT count(*)::integer AS held FROM fenced`,
+    [runId, attempt, ...write.values],
+  );
+  if (rows[0]?.held) return;
+  const { rows: found } = await database.query('SELECT attempt FROM runs WHERE id = $1', [runId]);
+  throw new StaleAttemptError({ runId, attempt, current: found[0] ? Number(found[0].attempt) : undefined });
 }
 
 async function restore(database: PostgresDatabase, runId: string) {

@@ -11,13 +11,22 @@ import { importQueuePackage } from '../import-queue-package.js';
  * that answers a client (`failFast`) gives up after one retry, so a request fails with an error
  * instead of hanging while Redis is away.
  */
-export async function openRedis(url: string, options: { name: string; failFast?: boolean }): Promise<Redis> {
+export async function openRedis(
+  url: string,
+  options: {
+    name: string;
+    failFast?: boolean;
+    /** Commands issued in one tick go out in one write (many runs appending at once). */
+    autoPipelining?: boolean;
+  },
+): Promise<Redis> {
   const Client = await importQueuePackage('ioredis', async () => (await import('ioredis')).Redis);
   const client = new Client(url, {
     lazyConnect: true,
     maxRetriesPerRequest: options.failFast ? 1 : null,
     connectTimeout: 5000,
     connectionName: `deepsearch:${options.name}`,
+    enableAutoPipelining: options.autoPipelining ?? false,
   });
   // Without a listener an emitted error would end the process; commands report their own.
   client.on('error', () => undefined);

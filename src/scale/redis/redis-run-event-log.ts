@@ -1,8 +1,9 @@
-import type { Redis } from 'ioredis';
 import type { AgentEvent } from '../../events/agent-events.js';
+import { finishedStatuses } from '../../runs/run-record.js';
 import type { AsyncRunStore } from '../async-run-store.js';
 import { isOver, type RunEventLog, storedBetween } from '../run-event-log.js';
 import { checkNoEviction, openRedis } from './open-redis.js';
+import { createSharedStreamReader, type SharedStreamReader } from './shared-stream-reader.js';
 
 // Each event is added with its seq as the entry id (`<seq>-0`): Redis refuses an id not above the
 // stream's last, so a batch arriving late (a worker that lost the run) or twice is dropped, never
@@ -30,14 +31,15 @@ export interface RedisRunEventLogOptions {
 /**
  * The log of a deployment: events in the run store, and live in a Redis stream per run
  * (`<prefix>:events:<runId>`), which a follower on any API node reads with XREAD BLOCK from the
- * last id it has. The stream only ever holds stored events, so whatever it lacks (trimmed,
- * expired, a batch dropped as late) is read back from the store: a gap in the ids it delivers is
- * filled from there, and a follower whose stream is gone goes on from the store alone.
+ * last id it has (the followers of one process share one blocking read: shared-stream-reader.ts).
+ * The stream only ever holds stored events, so whatever it lacks (trimmed, expired, a batch
+ * dropped as late) is read back from the store: a gap in the ids it delivers is filled from
+ * there, and a follower whose stream is gone goes on from the store alone.
  */
 export async function createRedisRunEventLog(options: RedisRunEventLogOptions): Promise<RunEventLog> {
   const { store } = options;
   const prefix = options.prefix ?? 'deepsearch';
-  const redis = await openRedis(options.url, { name: 'events' });
+  const redis = await openRedis(options.url, { name: 'events', autoPipelining: true });
   try {
     await checkNoEviction(redis, options.url);
   } catch (error) {
@@ -45,7 +47,8 @@ export async function createRedisRunEventLog(options: RedisRunEventLogOptions): 
     throw error;
   }
   const key = (runId: string) => `${prefix}:events:${runId}`;
-  const readers = new Set<Redis>();
+  const blockMs = options.blockMs ?? 5000;
+  const reader = createSharedStreamReader({ redis, prefix, blockMs });
   return {
     async append(runId, events, attempt) {
       await store.append(runId, events, attempt);
@@ -55,16 +58,7 @@ export async function createRedisRunEventLog(options: RedisRunEventLogOptions): 
     },
     read: (runId, afterSeq) => store.events(runId, afterSeq),
     follow: (runId, afterSeq, signal) =>
-      followStream({
-        redis,
-        readers,
-        store,
-        key: key(runId),
-        runId,
-        afterSeq,
-        signal,
-        blockMs: options.blockMs ?? 5000,
-      }),
+      followStream({ reader, store, key: key(runId), runId, afterSeq, signal, blockMs }),
     async end(runId) {
       const lastSeq = (await store.get(runId))?.lastSeq ?? 0;
       // The end mark sorts right after the last event (`<lastSeq>-1`).
@@ -75,18 +69,15 @@ export async function createRedisRunEventLog(options: RedisRunEventLogOptions): 
         .exec();
     },
     async close() {
-      for (const reader of readers) reader.disconnect();
+      reader.close();
       redis.disconnect();
     },
   };
 }
 
-type StreamReply = Array<[string, Array<[string, string[]]>]> | null;
-
 /** One follower: the store, then the stream from the last seq delivered, gaps filled from the store. */
 async function* followStream(input: {
-  redis: Redis;
-  readers: Set<Redis>;
+  reader: SharedStreamReader;
   store: AsyncRunStore;
   key: string;
   runId: string;
@@ -96,40 +87,38 @@ async function* followStream(input: {
 }): AsyncGenerator<AgentEvent> {
   const { store, runId, signal } = input;
   let cursor = input.afterSeq;
-  // Where XREAD goes on from: after the last event delivered, or after an end mark of an earlier
-  // attempt (a cancelled run resumed since) that did not end the run.
-  let position = `${cursor}-0`;
-  // A blocking read holds its connection: each follower has its own, closed when it stops.
-  const reader = input.redis.duplicate();
-  reader.on('error', () => undefined);
-  input.readers.add(reader);
-  const stop = () => reader.disconnect();
-  signal?.addEventListener('abort', stop, { once: true });
+  // Subscribed before the store is read: an event stored meanwhile arrives live (or is skipped as
+  // already read), never falls between the two.
+  const subscription = input.reader.subscribe(input.key, `${cursor}-0`);
   try {
     for await (const event of storedBetween(store, runId, cursor)) {
       yield event;
       cursor = event.seq;
     }
+    // How long to wait for live entries before asking the store: blockMs, then longer and longer
+    // while the run says nothing (a queued run waiting for a worker), so waiting costs little.
+    let quietMs = input.blockMs;
     while (!signal?.aborted) {
-      const reply = (await reader.xread(
-        'BLOCK',
-        input.blockMs,
-        'STREAMS',
-        input.key,
-        position,
-      )) as StreamReply;
-      if (!reply) {
+      const entries = await subscription.next(quietMs, signal);
+      if (signal?.aborted) return;
+      if (entries.length === 0) {
         // Nothing live for a while: the stream may be gone, or the worker's end mark lost.
-        const over = await isOver(store, runId);
-        for await (const event of storedBetween(store, runId, cursor)) {
-          yield event;
-          cursor = event.seq;
-        }
+        const record = await store.get(runId);
+        const over = !record || finishedStatuses.has(record.status);
+        const behind = over || (record?.lastSeq ?? 0) > cursor;
+        if (behind)
+          for await (const event of storedBetween(store, runId, cursor)) {
+            yield event;
+            cursor = event.seq;
+          }
         if (over) return;
+        quietMs = behind ? input.blockMs : Math.min(quietMs * 2, input.blockMs * 6);
         continue;
       }
-      for (const [id, fields] of reply[0]![1]) {
-        position = id;
+      quietMs = input.blockMs;
+      // An end mark (`<seq>-1`) of an earlier attempt (a cancelled run resumed since) ends nothing:
+      // the reading goes on after it.
+      for (const [id, fields] of entries) {
         const ended = id.endsWith('-1');
         const event = ended ? undefined : (JSON.parse(fields[1]!) as AgentEvent);
         if (event && event.seq <= cursor) continue;
@@ -142,14 +131,11 @@ async function* followStream(input: {
         if (!event) continue;
         yield event;
         cursor = event.seq;
-        position = `${cursor}-0`;
       }
     }
   } catch (error) {
     if (!signal?.aborted) throw error;
   } finally {
-    signal?.removeEventListener('abort', stop);
-    input.readers.delete(reader);
-    reader.disconnect();
+    subscription.stop();
   }
 }

@@ -5,7 +5,7 @@ import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
 import { createLlmCallFetch } from '../scale/llm-call-fetch.js';
 import { isQueueMode, openQueueMode } from '../scale/open-queue-mode.js';
 import { createRunJobHandler } from '../scale/run-job-handler.js';
-import { createWorkerRunStore, heldRunContext } from '../scale/worker-run-store.js';
+import { createWorkerRunStore } from '../scale/worker-run-store.js';
 import type { CliIo } from './cli-io.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
@@ -39,16 +39,12 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     onError: warn,
   });
   const runs = createWorkerRunStore({ store: shared.store, log: shared.log });
-  // An LLM call waits for its run's writes (the checkpoint before it is stored when it is made),
-  // and holds a place under the cap on LLM calls across workers, when one is set.
+  // An LLM call holds a place under the cap on LLM calls across workers, when one is set. (A run
+  // awaits each checkpoint's write before its next step: worker-run-store.ts.)
   const fetch = createLlmCallFetch({
     fetch: createOutboundFetch({ proxy: resolveProxySettings(config) }),
     config,
     limit: shared.llmLimit,
-    before: () => {
-      const runId = heldRunContext.getStore();
-      return runId === undefined ? undefined : runs.written(runId);
-    },
   });
   const runtime = createCliRuntime(io, config, { runStore: runs, fetch });
   const handler = createRunJobHandler({ runtime, store: shared.store, runs });

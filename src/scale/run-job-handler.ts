@@ -7,7 +7,7 @@ import { RunClaimError } from '../runs/stale-attempt-error.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { AsyncRunStore } from './async-run-store.js';
 import { type JobHandler, jobStopReason, type RunningJob } from './job-queue.js';
-import { heldRunContext, type WorkerRunStore } from './worker-run-store.js';
+import type { WorkerRunStore } from './worker-run-store.js';
 
 /** What a job carries besides the stored run: a chat's earlier turns, a resume's raised budget. */
 export interface RunJobData {
@@ -52,10 +52,7 @@ export function createRunJobHandler(options: {
     });
     const signal = AbortSignal.any([job.signal, writeFailed.signal]);
     try {
-      // The run's code knows which run it is for: its LLM calls wait for its writes (llm-call-fetch.ts).
-      await heldRunContext.run(job.id, () =>
-        run(runtime, job, record, { signal, resumes: restore !== undefined }),
-      );
+      await run(runtime, job, record, { signal, resumes: restore !== undefined });
     } catch (error) {
       // The runtime records a run's end (failed, cancelled), unless it failed before its recording
       // began (a question too long for the model): that end is recorded here. A hand-back records none.

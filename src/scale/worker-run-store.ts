@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StoredRestore } from '../agent/run-checkpoint.js';
 import { DeepSearchError } from '../errors/index.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -25,12 +24,7 @@ export interface WorkerRunStore extends RunStore {
   release(runId: string): Promise<void>;
   /** Whether the runtime recorded the run's end (a run that failed before its recording began did not). */
   ended(runId: string): boolean;
-  /** Settles once the run's writes queued so far are done (or one failed: the run stops then). */
-  written(runId: string): Promise<void>;
 }
-
-/** The run a worker's code is running for (the job handler sets it): its LLM calls wait for its writes. */
-export const heldRunContext = new AsyncLocalStorage<string>();
 
 interface Holding extends HeldRun {
   writes: Promise<void>;
@@ -43,9 +37,13 @@ interface Holding extends HeldRun {
  * The runtime records runs through a synchronous RunStore (begin, append, checkpoint, finish, as
  * the agent loop calls them); a worker's runs live in the shared AsyncRunStore. This facade queues
  * each run's writes in order, each fenced by the attempt the worker claimed, events through the
- * event log (stored, then live on the run's stream): the run goes on while they are written.
- * The first write that fails stops the run (onWriteFailure) and nothing more is written for it,
- * so a worker whose run was taken over (StaleAttemptError) writes nothing after. Reads serve the
+ * event log (stored, then live on the run's stream): the run goes on while events are written,
+ * but a checkpoint returns a promise that settles once it (and every write queued before it) is
+ * stored, which the run awaits before its next step or phase: no LLM call after a checkpoint is
+ * made before that checkpoint is stored, so a takeover never asks again what it holds.
+ * The first write that fails stops the run (onWriteFailure aborts it before the checkpoint's
+ * promise settles) and nothing more is written for it, so a worker whose run was taken over
+ * (StaleAttemptError) writes nothing after and makes no further step. Reads serve the
  * claimed record and its checkpoint, as resume reads them, and only for held runs: a worker
  * lists and serves nothing.
  */
@@ -57,7 +55,7 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
     if (!run) throw notHeld(runId);
     return run;
   };
-  const write = (runId: string, operation: (run: Holding) => Promise<void>) => {
+  const write = (runId: string, operation: (run: Holding) => Promise<void>): Promise<void> => {
     const run = holding(runId);
     run.writes = run.writes.then(async () => {
       if (run.failure) return;
@@ -68,6 +66,7 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
         run.onWriteFailure(error);
       }
     });
+    return run.writes;
   };
   const notServed = (what: string) => () => {
     throw new DeepSearchError(`a worker's run store does not ${what}`, { code: 'worker_store' });
@@ -83,17 +82,16 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
       held.delete(runId);
       if (run.failure) throw run.failure.error;
     },
-    written: async (runId) => held.get(runId)?.writes,
     // The claim already marked the run running for this attempt; the API node created it.
     begin: (run) => void holding(run.id),
     claim: notServed('claim (the worker claims in the shared store)'),
-    append: (runId, events) => write(runId, (run) => log.append(runId, events, run.attempt)),
+    append: (runId, events) => void write(runId, (run) => log.append(runId, events, run.attempt)),
     checkpoint: (runId, checkpoint, usage) =>
       write(runId, (run) => store.checkpoint(runId, checkpoint, usage, run.attempt)),
     ended: (runId) => held.get(runId)?.ended ?? false,
     finish(runId, outcome) {
       holding(runId).ended = true;
-      write(runId, async (run) => {
+      void write(runId, async (run) => {
         if (run.keepsRunning()) return;
         await store.finish(runId, outcome, run.attempt);
         await log.end(runId);

@@ -46,7 +46,7 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     config,
     limit: shared.llmLimit,
   });
-  const runtime = createCliRuntime(io, config, { runStore: runs, fetch });
+  const runtime = createCliRuntime(io, config, { runStore: runs, fetch, trustStore: shared.trust });
   const handler = createRunJobHandler({ runtime, store: shared.store, runs });
   try {
     await shared.queue.work({ handler, concurrency: options.concurrency });

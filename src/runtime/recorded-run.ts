@@ -69,7 +69,7 @@ export async function recordedRun<Result extends { references: ReadonlyArray<{ u
           warn: (message) => notices.push(message),
         })
       : undefined;
-  const hostHealth = trust.hostHealth();
+  const hostHealth = await trust.load();
   const run = prepare({
     ...runtime.parts,
     question,
@@ -93,7 +93,9 @@ export async function recordedRun<Result extends { references: ReadonlyArray<{ u
     recording?.settle({ error });
     throw error;
   } finally {
-    trust.settle(hostHealth, cited, (message) => run.events.emit({ type: 'warning', step: 0, message }));
+    await trust.settle(hostHealth, cited, (message) =>
+      run.events.emit({ type: 'warning', step: 0, message }),
+    );
   }
 }
 

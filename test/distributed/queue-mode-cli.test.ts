@@ -199,4 +199,23 @@ describe.skipIf(!available)('the CLI on a queue-mode deployment (real processes 
       `run ${id} is complete: its report is written, so there is nothing to resume`,
     );
   }, 240_000);
+
+  it('a worker with --health-port answers GET /health: 200 while it takes jobs, nothing once it stopped', async () => {
+    const healthy = await startBuiltWorker(workerEnv, 1, ['--health-port', '0']);
+    try {
+      const url = /health at (http:\/\/127\.0\.0\.1:\d+\/health)/.exec(healthy.stderr)?.[1];
+      expect(url).toBeDefined();
+      const answer = await fetch(url!);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ status: 'ok', role: 'worker' });
+      expect((await fetch(url!.replace('/health', '/other'))).status).toBe(404);
+      expect(await healthy.stop()).toBe(0);
+      await expect(fetch(url!)).rejects.toThrow();
+    } finally {
+      await healthy.kill();
+    }
+    const refused = await runBuiltCli(['worker', '--health-port', 'x'], workerEnv);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('expected a port from 0 to 65535 (got "x")');
+  }, 120_000);
 });

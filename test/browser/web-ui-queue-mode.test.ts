@@ -9,7 +9,14 @@ import {
   startRedis,
 } from '../helpers/scale-services.js';
 import { buildWebUi, canRunBrowser, launchChromium, openTab, shot } from './web-ui-browser.js';
-import { ask, expectFootnoteQuote, reopenFromHistory, waitForStatus } from './web-ui-flows.js';
+import {
+  ask,
+  cancelOpenRun,
+  expectFootnoteQuote,
+  reopenFromHistory,
+  resumeOpenRun,
+  waitForStatus,
+} from './web-ui-flows.js';
 import {
   type RealWorld,
   realQuestions,
@@ -63,17 +70,12 @@ describe.runIf(available)('the web UI on a queue-mode API node with a worker', (
       quote: realQuotes.paris.replace(/\.$/, ''),
       href: `${world!.web.url}/wiki/Paris`,
     });
-    // The worker ran it (its id names the worker process), recorded in Postgres.
+    // A worker claimed and ran it (attempt 1; the API node claims nothing), recorded in Postgres.
     const runId = decodeURIComponent(new URL(page.url()).hash.replace('#/runs/', ''));
     const database = createPostgresDatabase({ url: databaseUrl });
     try {
-      const { rows } = await database.query<{ worker: string; status: string }>(
-        'SELECT worker, status FROM runs WHERE id = $1',
-        [runId],
-      );
-      expect(rows).toEqual([
-        { worker: expect.stringContaining(`:${world!.worker!.child.pid}:`), status: 'completed' },
-      ]);
+      const { rows } = await database.query('SELECT attempt, status FROM runs WHERE id = $1', [runId]);
+      expect(rows).toEqual([{ attempt: 1, status: 'completed' }]);
     } finally {
       await database.close();
     }
@@ -91,5 +93,32 @@ describe.runIf(available)('the web UI on a queue-mode API node with a worker', (
     expect(problems).toEqual([]);
     expect(again.problems).toEqual([]);
     expect(world!.llm.problems).toEqual([]);
+  }, 90_000);
+
+  it('cancels a run on its worker from the page, and resumes it there once the model answers', async () => {
+    const { page, problems } = await openTab(browser!, { width: 390, height: 844 });
+    await page.goto(`${world!.url}/`);
+    await ask(page, realQuestions.hang);
+    const timeline = page.locator('#timeline');
+    // The worker's live progress, relayed by the API node while the model keeps it waiting.
+    await timeline.getByText('a slow query', { exact: true }).first().waitFor();
+    await timeline.locator('li[data-kind="step"]', { hasText: 'Step 2' }).waitFor();
+    await shot(page, 'queue-running-mobile-light');
+    await cancelOpenRun(page);
+    await page.locator('#run-error', { hasText: 'The run was cancelled.' }).waitFor();
+    const calls = world!.llm.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Stopped on the worker: no LLM call after the cancel.
+    expect(world!.llm.requests.length).toBe(calls);
+    world!.answerHang();
+    await resumeOpenRun(page);
+    await waitForStatus(page, 'completed');
+    await expect(page.locator('#answer-body p').textContent()).resolves.toBe(
+      'It got one after all, once the model answered.1',
+    );
+    for (const step of ['Step 1', 'Step 2', 'Step 3'])
+      await expect(timeline.locator('li[data-kind="step"]', { hasText: step }).count()).resolves.toBe(1);
+    await shot(page, 'queue-resumed-mobile-light');
+    expect(problems).toEqual([]);
   }, 90_000);
 });

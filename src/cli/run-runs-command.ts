@@ -34,7 +34,13 @@ export async function runRunsCommand(io: CliIo, input: RunsCommandInput): Promis
     if (input.action === 'show') return showRun(io, record, status, input.flags.json ?? false);
     if (input.action === 'export') return await exportRun(io, store, record, input.flags.format ?? 'md');
     if (input.action === 'replay')
-      return replayRun(io, record, status, await store.events(record.id), input.flags.json ?? false);
+      return replayRun({
+        io,
+        record,
+        status,
+        events: await store.events(record.id),
+        json: input.flags.json ?? false,
+      });
     // A run another process (an ask, a server, a worker) is still running would go on writing to a deleted run.
     if (status === 'running' || status === 'queued')
       throw new InputError(
@@ -146,21 +152,25 @@ async function exportRun(io: CliIo, store: AsyncRunStore, record: RunRecord, for
   else io.stdout.write(runMarkdown(record, events));
 }
 
+/** A stored run to replay: its record, what it is now, its events. */
+interface Replay {
+  io: CliIo;
+  record: RunRecord;
+  status: string;
+  events: readonly AgentEvent[];
+  json: boolean;
+}
+
 /** The run's progress from its stored events through the same renderer as ask, then its answer. */
-function replayRun(
-  io: CliIo,
-  record: RunRecord,
-  status: string,
-  events: readonly AgentEvent[],
-  json: boolean,
-): void {
+function replayRun(replay: Replay): void {
+  const { io, record, status, events, json } = replay;
   if (!json) {
     const render = createProgressRenderer(createTerminal(io.stderr, io.env));
     for (const event of events) render(event);
   }
   // A research task's sections end with run-end events of their own: its result is the report.
   if (record.mode === 'research') {
-    replayReport(io, record, status, events, json);
+    replayReport(replay);
     return;
   }
   const result = events.findLast(
@@ -176,13 +186,7 @@ function replayRun(
   else io.stdout.write(`\n${renderResultText(result, createTerminal(io.stdout, io.env))}\n`);
 }
 
-function replayReport(
-  io: CliIo,
-  record: RunRecord,
-  status: string,
-  events: readonly AgentEvent[],
-  json: boolean,
-): void {
+function replayReport({ io, record, status, events, json }: Replay): void {
   const report = events.findLast(
     (event): event is Extract<AgentEvent, { type: 'research-end' }> => event.type === 'research-end',
   )?.report;

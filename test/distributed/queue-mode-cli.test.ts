@@ -20,7 +20,8 @@ import {
   startBuiltWorker,
 } from '../helpers/queue-cluster.js';
 import {
-  researchPlanReply,
+  isOutlook,
+  researchPlanWithOutlook,
   researchRoutes,
   researchSearxngResults,
   researchTopic,
@@ -37,13 +38,8 @@ import {
 
 const available = needServices('redis', 'postgres');
 
-const outlook = 'What is the outlook for heat pumps in Europe?';
-const plan = {
-  ...researchPlanReply,
-  sections: [...researchPlanReply.sections, { heading: 'Outlook', questions: [outlook] }],
-};
-const isOutlook = (request: FakeOpenAiRequest) =>
-  request.route === 'agent_action' && request.prompt.includes(outlook);
+const isOutlookAgentCall = (request: FakeOpenAiRequest) =>
+  request.route === 'agent_action' && isOutlook(request);
 const waitFor = <T>(probe: () => T | Promise<T>, timeout = 60_000) =>
   vi.waitUntil(probe, { timeout, interval: 100 });
 
@@ -74,10 +70,11 @@ beforeAll(async () => {
     routes: {
       ...routes,
       research_plan: () => ({
-        content: JSON.stringify(plan),
+        content: JSON.stringify(researchPlanWithOutlook),
         usage: { prompt_tokens: 900, completion_tokens: 60 },
       }),
-      agent_action: (request) => (holdOutlook && isOutlook(request) ? { delayMs: 120_000 } : agent(request)),
+      agent_action: (request) =>
+        holdOutlook && isOutlookAgentCall(request) ? { delayMs: 120_000 } : agent(request),
     },
   });
   cliEnv = {
@@ -177,7 +174,7 @@ describe.skipIf(!available)('the CLI on a queue-mode deployment (real processes 
     holdOutlook = true;
     const id = await post({ question: researchTopic, mode: 'research' });
     // The first section is gathered and checkpointed; the second one's agent call hangs.
-    await waitFor(() => llm.requests.some(isOutlook));
+    await waitFor(() => llm.requests.some(isOutlookAgentCall));
     const deleted = await fetch(`${api.url}/v1/research/${id}`, { method: 'DELETE' });
     expect(await deleted.json()).toMatchObject({ id, status: 'cancelled' });
     holdOutlook = false;
@@ -190,7 +187,7 @@ describe.skipIf(!available)('the CLI on a queue-mode deployment (real processes 
     expect(resumed.stdout).toContain('## Sales');
     const after = llm.requests.slice(before);
     expect(after.filter((request) => request.route === 'research_plan')).toEqual([]);
-    expect(after.filter((request) => request.route === 'agent_action').every(isOutlook)).toBe(true);
+    expect(after.filter((request) => request.route === 'agent_action').every(isOutlookAgentCall)).toBe(true);
     const shown = (await cli(['runs', 'show', id, '--json'])).json() as { status: string; attempt: number };
     expect(shown).toMatchObject({ status: 'completed', attempt: 2 });
     const again = await cli(['resume', id]);

@@ -14,26 +14,12 @@ import { type AsyncRunStore, toAsyncRunStore } from '../../src/scale/async-run-s
 import { createMemoryRunEventLog } from '../../src/scale/run-event-log.js';
 import { createRunJobHandler } from '../../src/scale/run-job-handler.js';
 import { createWorkerRunStore } from '../../src/scale/worker-run-store.js';
-import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeResearchWorld } from '../../src/testing/fake-research-world.js';
-import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createRoutedLlm } from '../../src/testing/routed-llm.js';
 import { createScriptedLlm } from '../../src/testing/scripted-llm.js';
-import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
-
-const good = 'https://tides.example/brest';
-const page =
-  '<html><head><title>Brest tides</title></head><body><article><h1>Brest tides</h1><p>Spring tides in Brest reach 7.5 metres above chart datum, the harbour office says.</p></article></body></html>';
-const searchSteps = () => [
-  scriptedStep.search(['brest tides']),
-  scriptedStep.visit([good]),
-  scriptedStep.answer('Spring tides in Brest reach 7.5 metres[^1].', [
-    { url: good, quote: 'Spring tides in Brest reach 7.5 metres' },
-  ]),
-  scriptedStep.criteria(),
-  scriptedStep.evaluation('definitive', true),
-];
+import { germanyFacts, germanyPlan } from '../helpers/germany-world.js';
+import { tidesProviders, tidesQuestion, tidesSteps } from '../helpers/tides-world.js';
 
 /** The model with its calls counted as they start. */
 function counted(model: LanguageModelV3, calls: { started: number }): LanguageModelV3 {
@@ -92,10 +78,7 @@ function worker(options: {
   const runs = createWorkerRunStore({ store: slow.store, log: createMemoryRunEventLog({ store: shared }) });
   const runtime = createRuntime({
     config: createTestConfig({ budget: { maxSteps: 40 } }),
-    search:
-      options.world?.search ??
-      createFakeSearch({ 'brest tides': [{ url: good, title: 'Brest tides', snippet: 'tide tables' }] }),
-    reader: options.world?.reader ?? createFakeReader({ [good]: page }),
+    ...(options.world ? { search: options.world.search, reader: options.world.reader } : tidesProviders()),
     createModel: () => counted(options.model, options.calls),
     runStore: runs,
   });
@@ -112,11 +95,11 @@ function worker(options: {
 
 describe("a worker's run awaits each checkpoint before its next LLM call", () => {
   it('deep search: no call is made while a step checkpoint is being stored', async () => {
-    const llm = createScriptedLlm(searchSteps());
+    const llm = createScriptedLlm(tidesSteps());
     const calls = { started: 0 };
     const { shared, writes, post, close } = worker({ model: llm, calls });
     try {
-      await post('run-search', 'search', 'How high do spring tides get in Brest?');
+      await post('run-search', 'search', tidesQuestion);
       llm.assertConsumed();
       expect(await shared.get('run-search')).toMatchObject({ status: 'completed', checkpointStep: 2 });
       expect(writes.map((write) => write.step)).toEqual([1, 2]);
@@ -129,25 +112,10 @@ describe("a worker's run awaits each checkpoint before its next LLM call", () =>
   });
 
   it('research: no call is made while the plan or a gathered section is being stored', async () => {
-    const world = createFakeResearchWorld([
-      {
-        keywords: ['germany'],
-        url: 'https://stats.example/germany',
-        title: 'Heat pumps in Germany',
-        sentence: 'Germany sold 236,000 heat pumps in 2022, up from 86,000 in 2019.',
-      },
-    ]);
-    const plan = {
-      schemaName: 'research_plan',
-      reply: {
-        title: 'Heat pumps in Germany',
-        sections: [{ heading: 'Sales', questions: ['How many heat pumps did Germany sell?'] }],
-        dataPoints: [],
-      },
-    };
+    const world = createFakeResearchWorld(germanyFacts);
     const calls = { started: 0 };
     const { shared, writes, post, close } = worker({
-      model: createRoutedLlm([plan, ...world.routes]),
+      model: createRoutedLlm([germanyPlan, ...world.routes]),
       calls,
       world,
     });
@@ -164,7 +132,7 @@ describe("a worker's run awaits each checkpoint before its next LLM call", () =>
   });
 
   it('a checkpoint refused as stale stops the run before its next LLM call; nothing more is written', async () => {
-    const llm = createScriptedLlm(searchSteps());
+    const llm = createScriptedLlm(tidesSteps());
     const calls = { started: 0 };
     let takenOver = false;
     const { shared, writes, post, close } = worker({
@@ -178,9 +146,7 @@ describe("a worker's run awaits each checkpoint before its next LLM call", () =>
       },
     });
     try {
-      await expect(post('run-taken', 'search', 'How high do spring tides get in Brest?')).rejects.toThrow(
-        StaleAttemptError,
-      );
+      await expect(post('run-taken', 'search', tidesQuestion)).rejects.toThrow(StaleAttemptError);
       // Only the first step's call: the visit step never asked the model.
       expect(calls.started).toBe(1);
       expect(writes).toEqual([]);

@@ -2,18 +2,15 @@
 // trust store, a real Postgres on 127.0.0.1. Two workers' runs on one domain both count: the
 // counts are added in the database, never overwritten.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError } from '../../src/errors/index.js';
 import type { TrustStore } from '../../src/knowledge/trust-store.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { createRuntimeTrust } from '../../src/runtime/runtime-trust.js';
 import { createPostgresDatabase } from '../../src/scale/postgres/postgres-database.js';
 import { createPostgresTrustStore } from '../../src/scale/postgres/postgres-trust-store.js';
-import { createFakeReader } from '../../src/testing/fake-reader.js';
-import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createScriptedLlm } from '../../src/testing/scripted-llm.js';
-import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import { needServices, type PostgresService, startPostgres } from '../helpers/scale-services.js';
+import { tidesProviders, tidesQuestion, tidesSteps } from '../helpers/tides-world.js';
 
 const available = needServices('postgres');
 let postgres: PostgresService | undefined;
@@ -22,41 +19,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => postgres?.stop());
 
-const good = 'https://tides.example/brest';
-const blocked = 'https://walled.example/brest';
-const page =
-  '<html><head><title>Brest tides</title></head><body><article><h1>Brest tides</h1><p>Spring tides in Brest reach 7.5 metres above chart datum, the harbour office says.</p></article></body></html>';
-const question = 'How high do spring tides get in Brest?';
-
 /** One worker's runtime: its own pool on the shared database, as a worker process has. */
 function workerRuntime(url: string) {
   const trustStore = createPostgresTrustStore({ database: createPostgresDatabase({ url }), url });
-  const llm = createScriptedLlm([
-    scriptedStep.search(['brest tides']),
-    scriptedStep.visit([good, blocked]),
-    scriptedStep.answer('Spring tides in Brest reach 7.5 metres[^1].', [
-      { url: good, quote: 'Spring tides in Brest reach 7.5 metres' },
-    ]),
-    scriptedStep.criteria(),
-    scriptedStep.evaluation('definitive', true),
-  ]);
-  const pages = createFakeReader({ [good]: page });
+  const llm = createScriptedLlm(tidesSteps());
   const runtime = createRuntime({
     config: createTestConfig({}),
-    search: createFakeSearch({
-      'brest tides': [
-        { url: good, title: 'Brest tides', snippet: 'tide tables' },
-        { url: blocked, title: 'Brest tides', snippet: 'tide tables' },
-      ],
-    }),
-    reader: {
-      id: 'fake',
-      read: async (url, options) => {
-        if (url === blocked)
-          throw new ProviderError(`${url} answered HTTP 403`, { providerId: 'builtin', statusCode: 403 });
-        return pages.read(url, options);
-      },
-    },
+    ...tidesProviders(),
     createModel: () => llm,
     trustStore,
   });
@@ -76,7 +45,7 @@ describe.skipIf(!available)('domain trust shared through Postgres', () => {
     const url = await postgres!.createDatabase();
     const [first, second] = [workerRuntime(url), workerRuntime(url)];
     try {
-      await Promise.all([first.runtime.ask(question), second.runtime.ask(question)]);
+      await Promise.all([first.runtime.ask(tidesQuestion), second.runtime.ask(tidesQuestion)]);
       first.llm.assertConsumed();
       second.llm.assertConsumed();
       const stored = await first.trustStore.load();

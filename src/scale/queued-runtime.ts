@@ -108,9 +108,9 @@ async function resumeQueued(
 export async function requeueRun(
   shared: QueueMode,
   record: RunRecord | undefined,
-  request: { runId: string; owner?: string; overrides?: ConfigOverrides },
+  request: { runId: string; owner?: string; overrides?: ConfigOverrides; interrupted?: boolean },
 ): Promise<{ record: RunRecord; status: 'queued' | 'running' }> {
-  const view = await queuedResumeView(shared, record);
+  const view = await queuedResumeView(shared, record, request.interrupted);
   const resumable = resumableRecord({ store: view, runId: request.runId, owner: request.owner });
   await shared.store.begin(resumable, 'queued');
   const { status } = await enqueueRun(shared, {
@@ -121,14 +121,18 @@ export async function requeueRun(
   return { record: resumable, status };
 }
 
-/** What resume's checks read of a run in queue mode: nobody holds it once its job is gone. */
+/**
+ * What resume's checks read of a run in queue mode: nobody holds it once its job is gone
+ * (`interrupted`, when the caller asked the queue already).
+ */
 export async function queuedResumeView(
   shared: QueueMode,
   record: RunRecord | undefined,
+  interrupted?: boolean,
 ): Promise<Pick<RunStore, 'get' | 'checkpointHead'>> {
   if (!record) return { get: () => undefined, checkpointHead: () => undefined };
   const [lost, head] = await Promise.all([
-    isInterrupted(shared.queue, record),
+    interrupted ?? isInterrupted(shared.queue, record),
     shared.store.checkpointHead(record.id),
   ]);
   const shown = { ...record, pid: lost ? null : process.pid };

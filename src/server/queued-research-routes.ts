@@ -69,7 +69,7 @@ export function createQueuedResearchRoutes(options: {
     );
   });
   app.post('/research/:id/resume', async (c) => {
-    const { record } = await owned(c);
+    const { record, lost } = await owned(c);
     const text = await c.req.text();
     const budget = parseResumeRequest(text.trim() ? await readJsonObject(c) : {});
     // Refused here with its reason (400): still running, complete, no checkpoint.
@@ -77,14 +77,15 @@ export function createQueuedResearchRoutes(options: {
       runId: record.id,
       owner: c.var.owner,
       overrides: { budget },
+      interrupted: lost,
     });
     const { finished_at: _earlierEnd, ...run } = runObject(record);
     return c.json({ ...run, status }, 202);
   });
   for (const base of ['/research', '/runs']) {
     app.get(`${base}/:id`, async (c) => {
-      const { record, shown } = await owned(c);
-      const view = await queuedResumeView(shared, record);
+      const { record, shown, lost } = await owned(c);
+      const view = await queuedResumeView(shared, record, lost);
       return c.json({
         ...runObject(shown),
         resumable: isResumable({ store: view, runId: record.id, owner: c.var.owner }),

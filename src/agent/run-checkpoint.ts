@@ -42,6 +42,16 @@ export interface RunCheckpoint extends StoredCheckpoint {
 /** Where a resumed run starts: its last checkpoint and the sequence number of its last stored event. */
 export type RunRestore = StoredRestore<RunCheckpoint>;
 
+/**
+ * Where a run hands its checkpoints: the run awaits it before going on, so the next step (or
+ * phase) and its LLM calls start only once the checkpoint is stored (a store in another process,
+ * as a worker's, returns a promise; a local one writes at once). A takeover then never asks again
+ * what a stored checkpoint holds.
+ */
+export type CheckpointHook<Checkpoint extends StoredCheckpoint = StoredCheckpoint> = (
+  checkpoint: Checkpoint,
+) => void | Promise<void>;
+
 export function createCheckpoint(
   context: RunContext,
   criteria: EvaluationCriterion[] | undefined,

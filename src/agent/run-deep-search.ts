@@ -16,7 +16,7 @@ import { createLexicalReranker } from '../retrieval/lexical-reranker.js';
 import { findSourceUrls } from '../retrieval/normalize-url.js';
 import { Budget } from './budget.js';
 import { detectLanguage } from './language.js';
-import type { RunCheckpoint, RunRestore } from './run-checkpoint.js';
+import type { CheckpointHook, RunCheckpoint, RunRestore } from './run-checkpoint.js';
 import type { RunContext } from './run-context.js';
 import { runLoop } from './run-loop.js';
 import { AgentState, type SharedKnowledge } from './state/agent-state.js';
@@ -50,8 +50,8 @@ export interface DeepSearchInput {
   runId?: string;
   /** Goes on from a checkpoint of this run (same runId): its state, budget used and event sequence. */
   restore?: RunRestore;
-  /** Called after every step with the run's state (synchronously: a store writes it before the next step). */
-  onCheckpoint?: (checkpoint: RunCheckpoint) => void;
+  /** Called after every step with the run's state; the next step starts once it settles. */
+  onCheckpoint?: CheckpointHook<RunCheckpoint>;
 }
 
 /** What a run may share with the task it is part of. */
@@ -75,7 +75,7 @@ export interface PreparedRun {
   ownsBudget: boolean;
   parentRunId?: string;
   part?: PartLabel;
-  onCheckpoint?: (checkpoint: RunCheckpoint) => void;
+  onCheckpoint?: CheckpointHook<RunCheckpoint>;
   /** The checkpoint this run goes on from, if it is resumed. */
   restored?: RunCheckpoint;
 }

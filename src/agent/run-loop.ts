@@ -69,7 +69,7 @@ async function loop(run: PreparedRun): Promise<FinalAnswer> {
     });
     return criteria;
   };
-  const checkpoint = () => run.onCheckpoint?.(createCheckpoint(context, chosen));
+  const checkpoint = async () => run.onCheckpoint?.(createCheckpoint(context, chosen));
   let failedInARow = 0;
   while (true) {
     throwIfAborted(context.cancelSignal);
@@ -80,7 +80,7 @@ async function loop(run: PreparedRun): Promise<FinalAnswer> {
       const final = await runStep(context, criteriaOnce);
       failedInARow = 0;
       if (final) return final;
-      checkpoint();
+      await checkpoint();
       // A model that keeps repeating itself has stopped getting anywhere: answer from what it found.
       if (context.state.progress.stalled) {
         budget.exhausted = 'no-progress';
@@ -95,7 +95,7 @@ async function loop(run: PreparedRun): Promise<FinalAnswer> {
         break;
       }
       noteFailedStep(context, context.state.currentQuestion, error);
-      checkpoint();
+      await checkpoint();
       if (++failedInARow >= maxConsecutiveFailedSteps) {
         budget.exhausted = 'errors';
         break;

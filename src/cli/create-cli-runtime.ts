@@ -12,8 +12,8 @@ import type { CliIo } from './cli-io.js';
 export function createCliRuntime(
   io: CliIo,
   config: DeepSearchConfig,
-  /** Parts the command brings (a worker's run store, its LLM-capped fetch). */
-  parts: Pick<RuntimeOptions, 'runStore' | 'fetch'> = {},
+  /** Parts the command brings (a worker's run store, its LLM-capped fetch, queue mode's trust store). */
+  parts: Pick<RuntimeOptions, 'runStore' | 'fetch' | 'trustStore'> = {},
 ): DeepSearchRuntime {
   return createRuntime({
     config,

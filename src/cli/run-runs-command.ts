@@ -1,13 +1,11 @@
-import type { DeepSearchConfig } from '../config/config-schema.js';
-import { ConfigError, InputError } from '../errors/index.js';
+import { InputError } from '../errors/index.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
-import { isOrphaned } from '../runs/resume-target.js';
 import { runMarkdown } from '../runs/run-markdown.js';
 import type { RunRecord } from '../runs/run-record.js';
-import { createRunStore, type RunStore } from '../runs/run-store.js';
+import type { AsyncRunStore } from '../scale/async-run-store.js';
 import type { CliIo } from './cli-io.js';
-import { sqliteLoaderFrom } from './create-cli-runtime.js';
+import { type CliRuns, findRun, openCliRuns } from './cli-runs.js';
 import { loadCliConfig } from './load-cli-config.js';
 import { createProgressRenderer } from './progress-renderer.js';
 import { renderResultText, resultJson } from './render-result.js';
@@ -21,72 +19,63 @@ export interface RunsCommandInput {
   settingFlags: Record<string, unknown>;
 }
 
-/** The run store the CLI's config names (opened on first use; the caller closes it). */
-export function openCliRunStore(io: CliIo, config: DeepSearchConfig): RunStore {
-  if (!config.runs.enabled || !config.runs.file)
-    throw new ConfigError('the run store is off (--no-runs or DEEPSEARCH_NO_RUNS): no runs are kept');
-  return createRunStore({
-    file: config.runs.file,
-    retention: config.runs.retention,
-    loadDriver: sqliteLoaderFrom(io),
-  });
-}
-
-/** A run by its id or a unique prefix of it, or a one-line error saying how to find one. */
-export function findRun(store: RunStore, id: string): RunRecord {
-  const record = store.get(id) ?? store.get(store.resolveId(id) ?? '');
-  if (!record)
-    throw new InputError(`no run '${clipLine(id, 60)}' (deepsearch runs list shows the runs kept)`);
-  return record;
-}
-
-/** `deepsearch runs list|show|export|delete` and `deepsearch replay`. */
+/**
+ * `deepsearch runs list|show|export|delete` and `deepsearch replay`: on this machine's runs, or
+ * in queue mode the deployment's (cli-runs.ts).
+ */
 export async function runRunsCommand(io: CliIo, input: RunsCommandInput): Promise<void> {
   const config = loadCliConfig(io, input.settingFlags, input.flags.config);
-  const store = openCliRunStore(io, config);
+  const runs = await openCliRuns(io, config);
+  const { store } = runs;
   try {
-    if (input.action === 'list') return listRuns(io, store, input.flags);
-    const record = findRun(store, input.id ?? '');
-    if (input.action === 'show') return showRun(io, record, input.flags.json ?? false);
-    if (input.action === 'export') return exportRun(io, store, record, input.flags.format ?? 'md');
-    if (input.action === 'replay') return replayRun(io, store, record, input.flags.json ?? false);
-    // A run another process (an ask, a server) is still running would go on writing to a deleted run.
-    if ((record.status === 'running' || record.status === 'queued') && !isOrphaned(record))
+    if (input.action === 'list') return await listRuns(io, runs, input.flags);
+    const record = await findRun(store, input.id ?? '');
+    const status = await runs.statusOf(record);
+    if (input.action === 'show') return showRun(io, record, status, input.flags.json ?? false);
+    if (input.action === 'export') return await exportRun(io, store, record, input.flags.format ?? 'md');
+    if (input.action === 'replay')
+      return replayRun({
+        io,
+        record,
+        status,
+        events: await store.events(record.id),
+        json: input.flags.json ?? false,
+      });
+    // A run another process (an ask, a server, a worker) is still running would go on writing to a deleted run.
+    if (status === 'running' || status === 'queued')
       throw new InputError(
-        `run ${record.id} is still running (process ${record.pid}): stop it first, then delete it`,
+        runs.shared
+          ? `run ${record.id} is still ${status} on the deployment: cancel it first (DELETE /v1/research/${record.id}), then delete it`
+          : `run ${record.id} is still running (process ${record.pid}): stop it first, then delete it`,
         { code: 'run_running' },
       );
-    store.delete(record.id);
+    await store.delete(record.id);
     io.stderr.write(`deepsearch: deleted run ${record.id}\n`);
   } finally {
-    store.close();
+    await runs.close();
   }
 }
 
-/** What a run is now: a run whose process is gone is `interrupted` (resume it), not running. */
-function statusOf(record: Pick<RunRecord, 'status' | 'pid'>): string {
-  return isOrphaned(record) ? 'interrupted' : record.status;
-}
-
-function listRuns(io: CliIo, store: RunStore, flags: RunsCommandFlags): void {
+async function listRuns(io: CliIo, runs: CliRuns, flags: RunsCommandFlags): Promise<void> {
   const limit = flags.limit === undefined ? 20 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
     throw new InputError(
       `--limit must be a whole number from 1 to 10000 (got "${clipLine(String(flags.limit), 20)}")`,
     );
-  const { runs } = store.list({ limit });
+  const listed = (await runs.store.list({ limit })).runs;
+  // As `runs show` says it: a run whose process (or worker) is gone is interrupted.
+  const statuses = await Promise.all(listed.map((run) => runs.statusOf(run)));
   if (flags.json) {
-    // As `runs show --json` and the text list say it: a run whose process is gone is interrupted.
     io.stdout.write(
       `${JSON.stringify(
-        runs.map((run) => ({ ...run, status: statusOf(run) })),
+        listed.map((run, index) => ({ ...run, status: statuses[index] })),
         null,
         2,
       )}\n`,
     );
     return;
   }
-  if (runs.length === 0) {
+  if (listed.length === 0) {
     io.stdout.write('no runs kept yet: deepsearch ask "..." records one\n');
     return;
   }
@@ -94,7 +83,7 @@ function listRuns(io: CliIo, store: RunStore, flags: RunsCommandFlags): void {
   const row = (id: string, when: string, mode: string, status: string, tokens: string, question: string) =>
     `${id.padEnd(12)}  ${when.padEnd(16)}  ${mode.padEnd(8)}  ${status.padEnd(11)} ${tokens.padStart(7)}  ${question}`;
   terminal.write(terminal.style('dim', row('ID', 'CREATED', 'MODE', 'STATUS', 'TOKENS', 'QUESTION')));
-  for (const run of runs) {
+  for (const [index, run] of listed.entries()) {
     const when = new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ');
     const tokens = run.totalTokens === null ? '-' : formatTokens(run.totalTokens);
     // An evaluation's question is a search run; saying so tells a dataset's hundreds of runs apart.
@@ -104,7 +93,7 @@ function listRuns(io: CliIo, store: RunStore, flags: RunsCommandFlags): void {
         run.id.slice(0, 12),
         when,
         mode,
-        statusOf(run),
+        statuses[index]!,
         tokens,
         clipLine(run.question, terminal.width - 62),
       ),
@@ -112,15 +101,15 @@ function listRuns(io: CliIo, store: RunStore, flags: RunsCommandFlags): void {
   }
 }
 
-function showRun(io: CliIo, record: RunRecord, json: boolean): void {
+function showRun(io: CliIo, record: RunRecord, status: string, json: boolean): void {
   if (json) {
-    io.stdout.write(`${JSON.stringify({ ...record, status: statusOf(record) }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...record, status }, null, 2)}\n`);
     return;
   }
   const terminal = createTerminal(io.stdout, io.env);
   const lines = [
     `run       ${record.id}`,
-    `status    ${statusOf(record)}${checkpointNote(record)}`,
+    `status    ${status}${checkpointNote(record)}`,
     `source    ${record.source} · mode ${record.mode}`,
     `created   ${new Date(record.createdAt).toISOString()}`,
     ...(record.finishedAt ? [`finished  ${new Date(record.finishedAt).toISOString()}`] : []),
@@ -155,25 +144,33 @@ function usageLines(record: RunRecord): string[] {
   ];
 }
 
-function exportRun(io: CliIo, store: RunStore, record: RunRecord, format: string): void {
-  if (format === 'json') {
-    io.stdout.write(`${JSON.stringify({ run: record, events: store.events(record.id) }, null, 2)}\n`);
-    return;
-  }
-  if (format !== 'md') throw new InputError(`--format must be md or json (got "${clipLine(format, 20)}")`);
-  io.stdout.write(runMarkdown(record, store.events(record.id)));
+async function exportRun(io: CliIo, store: AsyncRunStore, record: RunRecord, format: string): Promise<void> {
+  if (format !== 'md' && format !== 'json')
+    throw new InputError(`--format must be md or json (got "${clipLine(format, 20)}")`);
+  const events = await store.events(record.id);
+  if (format === 'json') io.stdout.write(`${JSON.stringify({ run: record, events }, null, 2)}\n`);
+  else io.stdout.write(runMarkdown(record, events));
+}
+
+/** A stored run to replay: its record, what it is now, its events. */
+interface Replay {
+  io: CliIo;
+  record: RunRecord;
+  status: string;
+  events: readonly AgentEvent[];
+  json: boolean;
 }
 
 /** The run's progress from its stored events through the same renderer as ask, then its answer. */
-function replayRun(io: CliIo, store: RunStore, record: RunRecord, json: boolean): void {
-  const events = store.events(record.id);
+function replayRun(replay: Replay): void {
+  const { io, record, status, events, json } = replay;
   if (!json) {
     const render = createProgressRenderer(createTerminal(io.stderr, io.env));
     for (const event of events) render(event);
   }
   // A research task's sections end with run-end events of their own: its result is the report.
   if (record.mode === 'research') {
-    replayReport(io, record, events, json);
+    replayReport(replay);
     return;
   }
   const result = events.findLast(
@@ -181,7 +178,7 @@ function replayRun(io: CliIo, store: RunStore, record: RunRecord, json: boolean)
   )?.result;
   if (!result) {
     io.stderr.write(
-      `deepsearch: run ${record.id} has no answer (${statusOf(record)})${record.checkpointStep !== null ? `: deepsearch resume ${record.id} goes on with it` : ''}\n`,
+      `deepsearch: run ${record.id} has no answer (${status})${record.checkpointStep !== null ? `: deepsearch resume ${record.id} goes on with it` : ''}\n`,
     );
     return;
   }
@@ -189,13 +186,13 @@ function replayRun(io: CliIo, store: RunStore, record: RunRecord, json: boolean)
   else io.stdout.write(`\n${renderResultText(result, createTerminal(io.stdout, io.env))}\n`);
 }
 
-function replayReport(io: CliIo, record: RunRecord, events: readonly AgentEvent[], json: boolean): void {
+function replayReport({ io, record, status, events, json }: Replay): void {
   const report = events.findLast(
     (event): event is Extract<AgentEvent, { type: 'research-end' }> => event.type === 'research-end',
   )?.report;
   if (!report) {
     io.stderr.write(
-      `deepsearch: run ${record.id} has no report (${statusOf(record)})${record.checkpointStep !== null ? `: deepsearch resume ${record.id} goes on with it` : ''}\n`,
+      `deepsearch: run ${record.id} has no report (${status})${record.checkpointStep !== null ? `: deepsearch resume ${record.id} goes on with it` : ''}\n`,
     );
     return;
   }

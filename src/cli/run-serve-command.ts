@@ -81,5 +81,8 @@ async function serveRuntime(
     retention: config.runs.retention,
     onError: (error) => io.stderr.write(`deepsearch: warning: ${error.message}\n`),
   });
-  return { runtime: createQueuedRuntime(createCliRuntime(io, config), queue), queue };
+  return {
+    runtime: createQueuedRuntime(createCliRuntime(io, config, { trustStore: queue.trust }), queue),
+    queue,
+  };
 }

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
+import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError } from '../errors/index.js';
 import { createTrustRecords } from '../knowledge/trust-records.js';
+import { type TrustStore, toTrustStore } from '../knowledge/trust-store.js';
 import { HostHealth, type TrustProfile } from '../retrieval/host-health.js';
 import type { CliIo } from './cli-io.js';
 import { loadCliConfig } from './load-cli-config.js';
@@ -9,15 +11,20 @@ import type { TrustCommandInput } from './trust-command.js';
 
 const domainPattern = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
 
-/** `deepsearch trust list|show`: reads the profiles, never writes them. */
-export function runTrustCommand(io: CliIo, input: TrustCommandInput): void {
+/**
+ * `deepsearch trust list|show`: reads the profiles, never writes them. In queue mode (both
+ * DEEPSEARCH_REDIS_URL and DEEPSEARCH_DATABASE_URL set) they are the deployment's, in Postgres,
+ * unless --kb names a local file.
+ */
+export async function runTrustCommand(io: CliIo, input: TrustCommandInput): Promise<void> {
   const config = loadCliConfig(io, {}, input.flags.config);
-  const records = createTrustRecords({
-    jsonFile: config.retrieval.hostHealthFile,
-    knowledgeFile: input.flags.kb ? resolve(io.cwd, input.flags.kb) : config.knowledge.file,
-  })!;
-  const health = new HostHealth(records.load());
-  records.close();
+  const records = await openTrustProfiles(config, input.flags.kb && resolve(io.cwd, input.flags.kb));
+  let health: HostHealth;
+  try {
+    health = new HostHealth(await records.load());
+  } finally {
+    await records.close();
+  }
   const out = createTerminal(io.stdout, io.env);
   if (input.action === 'list') {
     const profiles = health
@@ -27,12 +34,12 @@ export function runTrustCommand(io: CliIo, input: TrustCommandInput): void {
           b.trust.score - a.trust.score || b.references - a.references || a.host.localeCompare(b.host),
       );
     if (input.flags.json) {
-      io.stdout.write(`${JSON.stringify({ file: records.file, domains: profiles })}\n`);
+      io.stdout.write(`${JSON.stringify({ file: records.location, domains: profiles })}\n`);
       return;
     }
     if (profiles.length === 0) {
       io.stdout.write(
-        `no domains yet in ${records.file}: profiles grow as deepsearch ask reads and cites pages\n`,
+        `no domains yet in ${records.location}: profiles grow as deepsearch ask reads and cites pages\n`,
       );
       return;
     }
@@ -44,10 +51,32 @@ export function runTrustCommand(io: CliIo, input: TrustCommandInput): void {
   }
   const profile = health.trustOf(domainOf(input.domain ?? ''));
   if (input.flags.json) {
-    io.stdout.write(`${JSON.stringify({ file: records.file, ...profile })}\n`);
+    io.stdout.write(`${JSON.stringify({ file: records.location, ...profile })}\n`);
     return;
   }
   io.stdout.write(`${showLines(profile, out).join('\n')}\n`);
+}
+
+/** Queue mode's Postgres (what every worker saves to), or the local knowledge base file / JSON file. */
+async function openTrustProfiles(config: DeepSearchConfig, kbFile: string | undefined): Promise<TrustStore> {
+  const { databaseUrl, redisUrl } = config.scale;
+  if (!kbFile && databaseUrl && redisUrl) {
+    // Loaded only in queue mode, with pg behind them.
+    const [{ createPostgresDatabase }, { createPostgresTrustStore }] = await Promise.all([
+      import('../scale/postgres/postgres-database.js'),
+      import('../scale/postgres/postgres-trust-store.js'),
+    ]);
+    return createPostgresTrustStore({
+      database: createPostgresDatabase({ url: databaseUrl }),
+      url: databaseUrl,
+    });
+  }
+  return toTrustStore(
+    createTrustRecords({
+      jsonFile: config.retrieval.hostHealthFile,
+      knowledgeFile: kbFile ?? config.knowledge.file,
+    })!,
+  );
 }
 
 function domainOf(input: string): string {

@@ -10,11 +10,14 @@ import type { CliIo } from './cli-io.js';
 import { createCliRuntime } from './create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from './first-run-setup.js';
 import { loadCliConfig } from './load-cli-config.js';
+import { listenWorkerHealth, type WorkerHealth } from './worker-health.js';
 
 export interface WorkerCommandOptions {
   flags: Record<string, unknown>;
   configPath: string | undefined;
   concurrency: number;
+  /** GET /health on this port (worker-health.ts); none when unset. */
+  healthPort?: number;
 }
 
 /**
@@ -39,20 +42,26 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     onError: warn,
   });
   const runs = createWorkerRunStore({ store: shared.store, log: shared.log });
-  // An LLM call waits for the runs' writes (the checkpoint before it is stored when it is made),
-  // and holds a place under the cap on LLM calls across workers, when one is set.
+  // An LLM call holds a place under the cap on LLM calls across workers, when one is set. (A run
+  // awaits each checkpoint's write before its next step: worker-run-store.ts.)
   const fetch = createLlmCallFetch({
     fetch: createOutboundFetch({ proxy: resolveProxySettings(config) }),
     config,
     limit: shared.llmLimit,
-    before: runs.written,
   });
-  const runtime = createCliRuntime(io, config, { runStore: runs, fetch });
+  const runtime = createCliRuntime(io, config, { runStore: runs, fetch, trustStore: shared.trust });
   const handler = createRunJobHandler({ runtime, store: shared.store, runs });
+  let health: WorkerHealth | undefined;
   try {
     await shared.queue.work({ handler, concurrency: options.concurrency });
+    if (options.healthPort !== undefined)
+      health = await listenWorkerHealth({
+        host: config.server.host,
+        port: options.healthPort,
+        taking: () => !io.signal.aborted,
+      });
     io.stderr.write(
-      `deepsearch: worker taking jobs (${options.concurrency} at once); SIGTERM or Ctrl-C stops it\n`,
+      `deepsearch: worker taking jobs (${options.concurrency} at once)${health ? `, health at ${health.url}` : ''}; SIGTERM or Ctrl-C stops it\n`,
     );
     if (!io.signal.aborted) await once(io.signal, 'abort');
     const graceSeconds = config.server.shutdownGraceSeconds;
@@ -64,5 +73,7 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     if (handedBack.length > 0)
       io.stderr.write(`deepsearch: handed back to the queue: ${handedBack.join(', ')}\n`);
     runtime.close();
+    // It answered 503 during the grace period; now the process is done.
+    await health?.close();
   }
 }

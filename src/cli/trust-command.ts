@@ -9,7 +9,8 @@ export interface TrustCommandInput {
 
 /**
  * Registers `deepsearch trust list|show <domain>`: the domain trust profiles kept across runs
- * (in the knowledge base's database, or retrieval.hostHealthFile). Loaded only when run.
+ * (in the knowledge base's database, or retrieval.hostHealthFile; in queue mode, in Postgres).
+ * Loaded only when run.
  */
 export function addTrustCommand(program: Command, io: CliIo): void {
   const trust = program
@@ -23,13 +24,13 @@ export function addTrustCommand(program: Command, io: CliIo): void {
       .description(description)
       .option(
         '--kb <path>',
-        "knowledge base file holding the profiles (default: knowledge.sqlite in the user's data directory) [env DEEPSEARCH_KB]",
+        "knowledge base file holding the profiles (default: knowledge.sqlite in the user's data directory; in queue mode, Postgres) [env DEEPSEARCH_KB]",
       )
       .option('--config <path>', 'config file (default ./deepsearch.config.json)')
       .option('--json', 'print JSON');
   const run = async (input: TrustCommandInput) => {
     const { runTrustCommand } = await import('./run-trust-command.js');
-    runTrustCommand(io, input);
+    await runTrustCommand(io, input);
   };
   const list = define('list', 'every domain seen, most trusted first');
   list.action(() => run({ action: 'list', flags: list.opts() }));

@@ -9,6 +9,7 @@ import {
   type HostHealthSnapshot,
   isHostHealthEntry,
 } from '../retrieval/host-health.js';
+import { addChange } from '../retrieval/host-health-change.js';
 
 /**
  * Where domain trust profiles are kept across runs. Saves add a runtime's changes to what is
@@ -183,28 +184,9 @@ function mergeChanges(
   stored: (host: string) => HostHealthEntry | undefined,
 ): HostHealthSnapshot {
   const saved: HostHealthSnapshot = {};
-  for (const change of changes) {
-    const before = stored(change.host);
-    const firstSeen = earliest(before?.firstSeen, change.firstSeen);
-    const lastProblemAt = latest(before?.lastProblemAt, change.lastProblemAt);
-    const https = change.https ?? before?.https;
-    saved[change.host] = {
-      failures: (before?.failures ?? 0) + change.failures,
-      successes: (before?.successes ?? 0) + change.successes,
-      paywalled: (before?.paywalled ?? 0) + change.paywalled,
-      blocked: (before?.blocked ?? 0) + change.blocked,
-      references: (before?.references ?? 0) + change.references,
-      ...(firstSeen ? { firstSeen } : {}),
-      ...(https === undefined ? {} : { https }),
-      ...(lastProblemAt ? { lastProblemAt } : {}),
-    };
-  }
+  for (const change of changes) saved[change.host] = addChange(stored(change.host), change);
   return saved;
 }
-
-// ISO 8601 times of one format compare as strings.
-const earliest = (a?: string, b?: string) => (a && b ? (a < b ? a : b) : (a ?? b));
-const latest = (a?: string, b?: string) => (a && b ? (a > b ? a : b) : (a ?? b));
 
 export function entryOf(row: DomainRow): HostHealthEntry {
   return {

@@ -1,4 +1,5 @@
 import {
+  type CheckpointHook,
   checkpointSchemaVersion,
   type RunRestore,
   type StoredCheckpoint,
@@ -58,16 +59,17 @@ type ProgressData = Pick<
 /**
  * What the research task has done so far (restored from a checkpoint or not), and the writer of
  * its checkpoints: each phase's end saves the whole progress with the shared knowledge and the
- * budget as they are then. A checkpoint is written synchronously, before the next phase starts.
+ * budget as they are then. Each method settles once its checkpoint is stored: the task awaits it
+ * before the next phase starts.
  */
 export class ResearchProgress {
   private saved: ProgressData | undefined;
   private readonly task: RunContext;
-  private readonly onCheckpoint: ((checkpoint: ResearchCheckpoint) => void) | undefined;
+  private readonly onCheckpoint: CheckpointHook<ResearchCheckpoint> | undefined;
 
   constructor(options: {
     task: RunContext;
-    onCheckpoint?: (checkpoint: ResearchCheckpoint) => void;
+    onCheckpoint?: CheckpointHook<ResearchCheckpoint>;
     restored?: ResearchCheckpoint;
   }) {
     this.task = options.task;
@@ -104,26 +106,26 @@ export class ResearchProgress {
     return this.saved?.sections.length ?? 0;
   }
 
-  plan(plan: ResearchPlan, estimate: ResearchEstimate): void {
+  plan(plan: ResearchPlan, estimate: ResearchEstimate): Promise<void> {
     this.saved = { plan, estimate, sections: [] };
-    this.save();
+    return this.save();
   }
 
-  probed(facts: ProposedFact[]): void {
-    this.update({ facts });
+  probed(facts: ProposedFact[]): Promise<void> {
+    return this.update({ facts });
   }
 
-  gathered(evidence: SectionEvidence): void {
-    this.update({ sections: [...this.current().sections, evidence] });
+  gathered(evidence: SectionEvidence): Promise<void> {
+    return this.update({ sections: [...this.current().sections, evidence] });
   }
 
-  drafted(drafted: DraftedReport): void {
-    this.update({ drafted });
+  drafted(drafted: DraftedReport): Promise<void> {
+    return this.update({ drafted });
   }
 
   /** The draft is not needed any more: only the report's assembly is left. */
-  wrote(written: WrittenReport): void {
-    this.update({ drafted: undefined, written });
+  wrote(written: WrittenReport): Promise<void> {
+    return this.update({ drafted: undefined, written });
   }
 
   private current() {
@@ -131,17 +133,18 @@ export class ResearchProgress {
     return this.saved;
   }
 
-  private update(change: Partial<ProgressData>): void {
+  /** The progress changes at once (sections finishing together each add theirs); its save is awaited. */
+  private update(change: Partial<ProgressData>): Promise<void> {
     this.saved = { ...this.current(), ...change };
-    this.save();
+    return this.save();
   }
 
   /** A store that cannot be written costs the resume, not the report: a warning, and the task goes on. */
-  private save(): void {
+  private async save(): Promise<void> {
     if (!this.onCheckpoint) return;
     const saved = this.current();
     try {
-      this.onCheckpoint({
+      await this.onCheckpoint({
         $schemaVersion: checkpointSchemaVersion,
         kind: 'research',
         step: saved.sections.length,

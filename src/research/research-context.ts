@@ -1,4 +1,5 @@
 import type { Budget, ChildBudgetLimits } from '../agent/budget.js';
+import type { CheckpointHook } from '../agent/run-checkpoint.js';
 import type { RunContext } from '../agent/run-context.js';
 import { type DeepSearchInput, prepareRun } from '../agent/run-deep-search.js';
 import { runLoop } from '../agent/run-loop.js';
@@ -22,8 +23,8 @@ export interface ResearchInput
    * the shared knowledge, the budget used and the event sequence.
    */
   restore?: ResearchRestore;
-  /** Called at each phase's end with the task's progress (synchronously: a store writes it at once). */
-  onCheckpoint?: (checkpoint: ResearchCheckpoint) => void;
+  /** Called at each phase's end with the task's progress; the next phase starts once it settles. */
+  onCheckpoint?: CheckpointHook<ResearchCheckpoint>;
   /** A plan a person edited (`--outline FILE`): planning is skipped and this plan is followed. */
   plan?: ResearchPlan;
   /** Warnings to report when the task starts (e.g. the model's window is smaller than configured). */

@@ -39,7 +39,7 @@ async function executeResearch(research: ResearchContext): Promise<ResearchRepor
     const resumed = progress.planned;
     const { plan, estimate } = resumed ?? (await makePlan(research, input));
     task.emit({ type: 'research-plan', plan, estimate });
-    if (!resumed) progress.plan(plan, estimate);
+    if (!resumed) await progress.plan(plan, estimate);
     else
       research.say(
         'strategist',
@@ -118,6 +118,6 @@ async function gatherAndWrite(research: ResearchContext, plan: ResearchPlan): Pr
       return profile.seen ? profile.trust.score : undefined;
     },
   });
-  research.progress.wrote(written);
+  await research.progress.wrote(written);
   return written;
 }

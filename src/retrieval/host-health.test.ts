@@ -122,6 +122,34 @@ describe('trust profiles', () => {
     expect(health.unsavedChanges().map((change) => change.host)).toEqual(['new.example']);
     expect(health.trustOf('old.example')).toMatchObject({ failures: 5, successes: 6 });
   });
+
+  it('keep what changed while a save was on its way unsaved, on top of the stored profile', () => {
+    const health = new HostHealth();
+    health.record('busy.example', 'ok', now);
+    health.record('busy.example', 'failed', now);
+    const sent = health.unsavedChanges();
+    // Another run of this runtime reads the host again before the save answers.
+    health.record('busy.example', 'ok', now);
+    // The store adds the sent change to what another process saved (3 successes).
+    health.markSaved({ 'busy.example': { failures: 1, successes: 4, paywalled: 0 } }, sent);
+    expect(health.unsavedChanges()).toMatchObject([{ host: 'busy.example', successes: 1, failures: 0 }]);
+    expect(health.trustOf('busy.example')).toMatchObject({ failures: 1, successes: 5 });
+    health.markSaved({ 'busy.example': { failures: 1, successes: 5, paywalled: 0 } });
+    expect(health.unsavedChanges()).toEqual([]);
+    expect(health.trustOf('busy.example')).toMatchObject({ failures: 1, successes: 5 });
+  });
+
+  it('read again, take the stored profiles with their own unsaved changes on top', () => {
+    const health = new HostHealth({ 'a.example': { failures: 0, successes: 1, paywalled: 0 } });
+    health.recordReference('https://a.example/x', now);
+    health.refresh({
+      'a.example': { failures: 2, successes: 3, paywalled: 0, references: 4 },
+      'b.example': { failures: 0, successes: 7, paywalled: 0 },
+    });
+    expect(health.trustOf('a.example')).toMatchObject({ failures: 2, successes: 3, references: 5 });
+    expect(health.trustOf('b.example')).toMatchObject({ successes: 7 });
+    expect(health.unsavedChanges()).toMatchObject([{ host: 'a.example', references: 1 }]);
+  });
 });
 
 describe('host lists', () => {

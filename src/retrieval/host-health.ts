@@ -1,3 +1,4 @@
+import { addChange, changeSince } from './host-health-change.js';
 import { hostOf } from './normalize-url.js';
 import { type TrustScore, trustScore } from './trust-score.js';
 
@@ -159,14 +160,36 @@ export class HostHealth {
   }
 
   /**
-   * The changes were saved: `saved` holds the profiles as stored now (with what other processes
-   * added in between), which replace this runtime's; those hosts are clean until changed again.
+   * The changes `sent` (default: all unsaved now) were saved: `saved` holds the profiles as stored
+   * now (with what other processes added in between), which replace this runtime's. What changed
+   * here while the save was on its way (a store in another process) stays unsaved, on top.
    */
-  markSaved(saved: HostHealthSnapshot): void {
+  markSaved(saved: HostHealthSnapshot, sent: readonly HostHealthChange[] = this.unsavedChanges()): void {
+    const sentByHost = new Map(sent.map((change) => [change.host, change]));
     for (const [host, entry] of Object.entries(saved)) {
-      this.unsaved.delete(host);
-      if (isHostHealthEntry(entry)) this.entries.set(host, { ...entry });
+      const change = this.unsaved.get(host);
+      const rest = change && changeSince(change, sentByHost.get(host));
+      if (rest) this.unsaved.set(host, rest);
+      else this.unsaved.delete(host);
+      if (isHostHealthEntry(entry)) this.absorb(host, entry);
     }
+  }
+
+  /** The profiles as stored now (read again): they replace this runtime's, its unsaved changes on top. */
+  refresh(stored: HostHealthSnapshot): void {
+    for (const [host, entry] of Object.entries(stored))
+      if (isHostHealthEntry(entry)) this.absorb(host, entry);
+  }
+
+  private absorb(host: string, stored: HostHealthEntry): void {
+    const change = this.unsaved.get(host);
+    const local = this.entries.get(host);
+    this.entries.set(
+      host,
+      change
+        ? addChange(stored, { ...change, firstSeen: local?.firstSeen, lastProblemAt: local?.lastProblemAt })
+        : { ...stored },
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { StoredCheckpoint } from '../agent/run-checkpoint.js';
+import type { CheckpointHook, StoredCheckpoint } from '../agent/run-checkpoint.js';
 import type { RunsConfig } from '../config/config-schema.js';
 import type { Redactor } from '../errors/index.js';
 import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
@@ -12,8 +12,8 @@ const flushDelayMs = 250;
 export interface RunRecorder {
   /** The observer to give the run. */
   observe: AgentEventListener;
-  /** The checkpoint hook to give the run: pending events, then the state, in one go. */
-  checkpoint: (checkpoint: StoredCheckpoint) => void;
+  /** The checkpoint hook to give the run: pending events, then the state; settles once stored. */
+  checkpoint: CheckpointHook;
   /** Writes the events received so far (SSE reads the store after calling it). */
   flush(): void;
   /** Writes what is left and the run's outcome; the usage is the one counted from its events. */
@@ -72,7 +72,7 @@ export function createRunRecorder(options: {
     },
     checkpoint(checkpoint) {
       flush();
-      store.checkpoint(runId, redactCheckpoint(checkpoint, redact), usage);
+      return store.checkpoint(runId, redactCheckpoint(checkpoint, redact), usage);
     },
     flush,
     finish(outcome) {

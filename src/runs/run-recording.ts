@@ -1,4 +1,4 @@
-import type { StoredCheckpoint } from '../agent/run-checkpoint.js';
+import type { CheckpointHook } from '../agent/run-checkpoint.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { serviceSettings } from '../config/service-settings.js';
 import { isAbortError, isInputError, isProviderError, type Redactor } from '../errors/index.js';
@@ -21,7 +21,7 @@ export interface RecordOptions {
 
 export interface Recording {
   observe: AgentEventListener;
-  checkpoint: (checkpoint: StoredCheckpoint) => void;
+  checkpoint: CheckpointHook;
   settle(outcome: { result: object } | { error: unknown }): void;
 }
 

@@ -53,9 +53,16 @@ export interface RunStore {
   append(runId: string, events: readonly AgentEvent[], attempt?: number): void;
   /**
    * Replaces the run's checkpoint (a deep search's or a research task's; new pages are written
-   * once) and its usage so far: a resumed run counts from there, as its budget does.
+   * once) and its usage so far: a resumed run counts from there, as its budget does. A store that
+   * writes elsewhere (a worker's, to Postgres) returns a promise that settles once it is stored:
+   * the run awaits it before its next step.
    */
-  checkpoint(runId: string, checkpoint: StoredCheckpoint, usage: RunUsage, attempt?: number): void;
+  checkpoint(
+    runId: string,
+    checkpoint: StoredCheckpoint,
+    usage: RunUsage,
+    attempt?: number,
+  ): void | Promise<void>;
   finish(runId: string, outcome: RunFinish, attempt?: number): void;
   get(id: string): RunRecord | undefined;
   /** The id a unique prefix stands for (`runs show 3f2a`). */

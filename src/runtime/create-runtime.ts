@@ -8,6 +8,7 @@ import type { AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { ResearchEstimate, ResearchPlan, ResearchReport } from '../events/research-types.js';
 import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
+import type { TrustStore } from '../knowledge/trust-store.js';
 import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
 import type { DeepSearchLlmClient } from '../providers/llm/create-llm-client.js';
 import type { ProviderInput } from '../providers/spec/check-provider.js';
@@ -54,6 +55,12 @@ export interface RuntimeOptions {
   loadSqlite?: SqliteDriverLoader;
   /** Where runs are recorded; default: config.runs.file when set and runs are enabled, else none. */
   runStore?: RunStore;
+  /**
+   * Where domain trust profiles are read and saved, shared with other processes (queue mode:
+   * Postgres; counts are added, so every worker's count); the caller closes it. Default: the
+   * knowledge base's file (or retrieval.hostHealthFile).
+   */
+  trustStore?: TrustStore;
 }
 
 export interface AskOptions {
@@ -123,7 +130,8 @@ export interface DeepSearchRuntime {
   readonly codeRunner: CodeRunner;
   /**
    * Domain trust profiles (failures, paywalls, blocks, citations, https): loaded on first use
-   * from the knowledge base's database (or retrieval.hostHealthFile) and saved after each run.
+   * from the knowledge base's database (or retrieval.hostHealthFile) and saved after each run;
+   * with a `trustStore`, as read at the last run's start.
    */
   readonly hostHealth: HostHealth;
   /** The local knowledge base of config.knowledge.file (opened on first use), if one is set. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StoredCheckpoint } from '../agent/run-checkpoint.js';
+import type { CheckpointHook } from '../agent/run-checkpoint.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { AgentEventBody, AgentEventListener } from '../events/agent-events.js';
 import { assertFitsContext } from '../providers/llm/assert-fits-context.js';
@@ -23,7 +23,7 @@ export interface RunSetup extends RunProviders {
   onEvent?: AgentEventListener;
   /** The recorder first, then the caller's: what a client is shown is already being stored. */
   observers: AgentEventListener[];
-  onCheckpoint?: (checkpoint: StoredCheckpoint) => void;
+  onCheckpoint?: CheckpointHook;
   /** Warnings found before the run (a smaller window, a store that cannot record): reported at its start. */
   notices: string[];
 }
@@ -69,7 +69,7 @@ export async function recordedRun<Result extends { references: ReadonlyArray<{ u
           warn: (message) => notices.push(message),
         })
       : undefined;
-  const hostHealth = trust.hostHealth();
+  const hostHealth = await trust.load();
   const run = prepare({
     ...runtime.parts,
     question,
@@ -93,7 +93,9 @@ export async function recordedRun<Result extends { references: ReadonlyArray<{ u
     recording?.settle({ error });
     throw error;
   } finally {
-    trust.settle(hostHealth, cited, (message) => run.events.emit({ type: 'warning', step: 0, message }));
+    await trust.settle(hostHealth, cited, (message) =>
+      run.events.emit({ type: 'warning', step: 0, message }),
+    );
   }
 }
 

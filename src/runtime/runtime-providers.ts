@@ -119,7 +119,7 @@ export function createRuntimeProviders(options: CheckedRuntimeOptions): RuntimeP
     : options.sourceReaders;
   const reader =
     options.reader ?? cache.reader(createSourceReader({ ...options, sourceReaders }, extractor), network);
-  const trust = createRuntimeTrust({ config, loadSqlite: options.loadSqlite });
+  const trust = createRuntimeTrust({ config, loadSqlite: options.loadSqlite, store: options.trustStore });
   const runs = options.runStore ?? createConfiguredRunStore(options);
   return {
     options,

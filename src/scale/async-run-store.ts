@@ -50,7 +50,9 @@ export function toAsyncRunStore(store: RunStore): AsyncRunStore {
     begin: call(store.begin),
     claim: call(store.claim),
     append: call(store.append),
-    checkpoint: call(store.checkpoint),
+    checkpoint: async (...args) => {
+      await store.checkpoint(...args);
+    },
     finish: call(store.finish),
     get: call(store.get),
     resolveId: call(store.resolveId),

@@ -1,4 +1,5 @@
 import { BusyError, DeepSearchError } from '../errors/index.js';
+import type { RunRecord } from '../runs/run-record.js';
 
 /** What a job carries besides its id and owner: JSON, as a queue in Redis stores it. */
 export type JobData = Record<string, unknown>;
@@ -103,4 +104,15 @@ export function busyMessage(
   return code === 'owner_busy'
     ? `this API key already has ${detail.limit} runs waiting or running, as many as one key may; wait for one to finish`
     : `the server is busy (${detail.queued} runs waiting, at most ${detail.limit}); retry later`;
+}
+
+/**
+ * Whether a run reading as queued or running has no job any more: its worker died and it was not
+ * taken over (3 takeovers failed, or Redis lost it). Nobody holds it: it is interrupted, resumable.
+ */
+export async function isInterrupted(
+  queue: Pick<JobQueue, 'has'>,
+  run: Pick<RunRecord, 'id' | 'status'>,
+): Promise<boolean> {
+  return (run.status === 'running' || run.status === 'queued') && !(await queue.has(run.id));
 }

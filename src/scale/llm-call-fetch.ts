@@ -5,25 +5,20 @@ import type { TaskLimit } from '../core/semaphore.js';
 
 /**
  * A worker's fetch for the calls to the config's LLM servers (a role's base URL); any other
- * request (search, pages) passes straight through. Before a call, `before` (the writes queued so
- * far, its run's among them: a call is never made before the checkpoint that precedes it is
- * stored, so a takeover never asks it again). Then, with `limit` (scale.llmConcurrency: the Redis semaphore shared by every
- * worker), the call waits for a place and holds it until its response body is read to the end,
- * cancelled or broken, a streamed answer included.
+ * request (search, pages) passes straight through. With `limit` (scale.llmConcurrency: the Redis
+ * semaphore shared by every worker), an LLM call waits for a place and holds it until its
+ * response body is read to the end, cancelled or broken, a streamed answer included.
  */
 export function createLlmCallFetch(options: {
   fetch: typeof globalThis.fetch;
   config: DeepSearchConfig;
   limit?: TaskLimit;
-  before?: () => Promise<void> | undefined;
 }): typeof globalThis.fetch {
   const { fetch, limit } = options;
   const servers = llmServers(options.config);
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!servers.some((base) => url.startsWith(base))) return fetch(input, init);
-    await options.before?.();
-    if (!limit) return fetch(input, init);
+    if (!limit || !servers.some((base) => url.startsWith(base))) return fetch(input, init);
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;

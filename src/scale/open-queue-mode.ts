@@ -1,10 +1,12 @@
 import type { RunsConfig, ScaleConfig } from '../config/config-schema.js';
 import type { TaskLimit } from '../core/semaphore.js';
 import { ConfigError } from '../errors/index.js';
+import type { TrustStore } from '../knowledge/trust-store.js';
 import type { AsyncRunStore } from './async-run-store.js';
 import type { JobQueue } from './job-queue.js';
 import { createPostgresDatabase, type PostgresDatabase } from './postgres/postgres-database.js';
 import { createPostgresRunStore } from './postgres/postgres-run-store.js';
+import { createPostgresTrustStore } from './postgres/postgres-trust-store.js';
 import { createBullmqJobQueue } from './redis/bullmq-job-queue.js';
 import { openRedis } from './redis/open-redis.js';
 import { createRedisRunEventLog } from './redis/redis-run-event-log.js';
@@ -17,6 +19,8 @@ export interface QueueMode {
   store: AsyncRunStore;
   log: RunEventLog;
   queue: JobQueue;
+  /** Domain trust profiles in Postgres, for the process's runtime (closed with the database). */
+  trust: TrustStore;
   /** The cap on LLM calls across every process (scale.llmConcurrency), when one is set. */
   llmLimit: TaskLimit | undefined;
   /** Stops taking jobs (handing running ones back after `graceMs`), then closes every connection. */
@@ -71,6 +75,7 @@ export async function openQueueMode(options: {
       store,
       log,
       queue,
+      trust: createPostgresTrustStore({ database, url: scale.databaseUrl }),
       llmLimit,
       async close(closeOptions) {
         const closed = await queue.close(closeOptions);

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { DeepSearchConfig } from '../config/config-schema.js';
+import type { ConfigOverrides } from '../config/derive-config.js';
 import { AbortedError, DeepSearchError, InputError, ProviderError } from '../errors/index.js';
 import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { ResearchReport } from '../events/research-types.js';
-import type { RunError } from '../runs/run-record.js';
+import { resumableRecord } from '../runs/resume-target.js';
+import type { RunError, RunRecord } from '../runs/run-record.js';
 import { type RecordOptions, runSettings } from '../runs/run-recording.js';
+import type { RunStore } from '../runs/run-store.js';
 import type { AskOptions, DeepSearchRuntime, RunOutcome, RunRequest } from '../runtime/create-runtime.js';
+import { isInterrupted } from './job-queue.js';
 import type { QueueMode } from './open-queue-mode.js';
 import type { RunJobData } from './run-job-handler.js';
 
@@ -20,7 +24,7 @@ import type { RunJobData } from './run-job-handler.js';
  */
 export function createQueuedRuntime(runtime: DeepSearchRuntime, shared: QueueMode): DeepSearchRuntime {
   const run = async (request: RunRequest): Promise<RunOutcome> => {
-    if ('resume' in request) return unsupported();
+    if ('resume' in request) return resumeQueued(shared, request);
     if (request.mode === 'research') {
       const { question, ...options } = request;
       const result = await runQueued<ResearchReport>(shared, runtime.config, {
@@ -51,12 +55,6 @@ export function createQueuedRuntime(runtime: DeepSearchRuntime, shared: QueueMod
   };
 }
 
-function unsupported(): never {
-  throw new InputError('in queue mode a run is resumed with POST /v1/research/{id}/resume', {
-    code: 'run_not_resumable',
-  });
-}
-
 /** Posts the run, relays its events, and settles as a run in this process would. */
 async function runQueued<Result>(
   shared: QueueMode,
@@ -76,18 +74,94 @@ async function runQueued<Result>(
     config: options.config ?? defaults,
     data: input.data,
   });
+  return followQueued<Result>(shared, { id, afterSeq: 0, attempt: 0, options });
+}
+
+/**
+ * A stored run put back on the queue from its last checkpoint (a worker goes on with it), its
+ * events from there relayed: `deepsearch resume` and the library's `run({ resume })` in queue mode.
+ */
+async function resumeQueued(
+  shared: QueueMode,
+  request: Extract<RunRequest, { resume: string }>,
+): Promise<RunOutcome> {
+  const stored = await shared.store.get(request.resume);
+  const { record } = await requeueRun(shared, stored, {
+    runId: request.resume,
+    owner: request.owner,
+    overrides: request.overrides,
+  });
+  const result = await followQueued<DeepSearchResult & ResearchReport>(shared, {
+    id: record.id,
+    afterSeq: record.lastSeq,
+    attempt: record.attempt,
+    options: request,
+  });
+  return { mode: record.mode === 'research' ? 'research' : 'search', result };
+}
+
+/**
+ * Puts a stored run back on the queue, after resume's checks (refused with their reason, 400:
+ * still running, complete, no checkpoint). A run reading as queued or running whose job is gone
+ * (its worker died and it was not taken over) is taken as held by nobody.
+ */
+export async function requeueRun(
+  shared: QueueMode,
+  record: RunRecord | undefined,
+  request: { runId: string; owner?: string; overrides?: ConfigOverrides; interrupted?: boolean },
+): Promise<{ record: RunRecord; status: 'queued' | 'running' }> {
+  const view = await queuedResumeView(shared, record, request.interrupted);
+  const resumable = resumableRecord({ store: view, runId: request.runId, owner: request.owner });
+  await shared.store.begin(resumable, 'queued');
+  const { status } = await enqueueRun(shared, {
+    id: resumable.id,
+    owner: resumable.owner,
+    data: request.overrides ? { overrides: request.overrides } : {},
+  });
+  return { record: resumable, status };
+}
+
+/**
+ * What resume's checks read of a run in queue mode: nobody holds it once its job is gone
+ * (`interrupted`, when the caller asked the queue already).
+ */
+export async function queuedResumeView(
+  shared: QueueMode,
+  record: RunRecord | undefined,
+  interrupted?: boolean,
+): Promise<Pick<RunStore, 'get' | 'checkpointHead'>> {
+  if (!record) return { get: () => undefined, checkpointHead: () => undefined };
+  const [lost, head] = await Promise.all([
+    interrupted ?? isInterrupted(shared.queue, record),
+    shared.store.checkpointHead(record.id),
+  ]);
+  const shown = { ...record, pid: lost ? null : process.pid };
+  return { get: () => shown, checkpointHead: () => head };
+}
+
+/** Relays a queued run's events after `afterSeq` until it ends; cancelling the caller's signal cancels it. */
+async function followQueued<Result>(
+  shared: QueueMode,
+  input: {
+    id: string;
+    afterSeq: number;
+    attempt: number;
+    options: Pick<AskOptions, 'onEvent' | 'observers' | 'signal'>;
+  },
+): Promise<Result> {
+  const { id, options } = input;
   const listeners = [options.onEvent, ...(options.observers ?? [])].filter(
     (listener): listener is AgentEventListener => listener !== undefined,
   );
   const cancel = () =>
     void shared.queue.cancel(id).then(async (outcome) => {
-      if (outcome === 'removed') await shared.store.finish(id, { status: 'cancelled' }, 0);
+      if (outcome === 'removed') await shared.store.finish(id, { status: 'cancelled' }, input.attempt);
       if (outcome !== 'signalled') await shared.log.end(id);
     });
   options.signal?.addEventListener('abort', cancel, { once: true });
   try {
     if (options.signal?.aborted) cancel();
-    for await (const event of shared.log.follow(id, 0)) relay(listeners, event);
+    for await (const event of shared.log.follow(id, input.afterSeq)) relay(listeners, event);
   } finally {
     options.signal?.removeEventListener('abort', cancel);
   }

@@ -24,14 +24,6 @@ export interface WorkerRunStore extends RunStore {
   release(runId: string): Promise<void>;
   /** Whether the runtime recorded the run's end (a run that failed before its recording began did not). */
   ended(runId: string): boolean;
-  /**
-   * Settles once the writes queued so far, of every run held, are done (or failed: that run stops
-   * then); undefined when none is pending. An LLM call waits for it: the checkpoint before the
-   * call is stored when it is made. Waiting for every run's writes, not only those of the call's
-   * run, spares the worker knowing which run a call is for (AsyncLocalStorage would put a hook on
-   * every promise of the process); the others' are a statement each, in flight already.
-   */
-  written(): Promise<void> | undefined;
 }
 
 interface Holding extends HeldRun {
@@ -45,34 +37,35 @@ interface Holding extends HeldRun {
  * The runtime records runs through a synchronous RunStore (begin, append, checkpoint, finish, as
  * the agent loop calls them); a worker's runs live in the shared AsyncRunStore. This facade queues
  * each run's writes in order, each fenced by the attempt the worker claimed, events through the
- * event log (stored, then live on the run's stream): the run goes on while they are written.
- * The first write that fails stops the run (onWriteFailure) and nothing more is written for it,
- * so a worker whose run was taken over (StaleAttemptError) writes nothing after. Reads serve the
+ * event log (stored, then live on the run's stream): the run goes on while events are written,
+ * but a checkpoint returns a promise that settles once it (and every write queued before it) is
+ * stored, which the run awaits before its next step or phase: no LLM call after a checkpoint is
+ * made before that checkpoint is stored, so a takeover never asks again what it holds.
+ * The first write that fails stops the run (onWriteFailure aborts it before the checkpoint's
+ * promise settles) and nothing more is written for it, so a worker whose run was taken over
+ * (StaleAttemptError) writes nothing after and makes no further step. Reads serve the
  * claimed record and its checkpoint, as resume reads them, and only for held runs: a worker
  * lists and serves nothing.
  */
 export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEventLog }): WorkerRunStore {
   const { store, log } = options;
   const held = new Map<string, Holding>();
-  let pending = 0; // writes queued and not yet done, over every run held
   const holding = (runId: string): Holding => {
     const run = held.get(runId);
     if (!run) throw notHeld(runId);
     return run;
   };
-  const write = (runId: string, operation: (run: Holding) => Promise<void>) => {
+  const write = (runId: string, operation: (run: Holding) => Promise<void>): Promise<void> => {
     const run = holding(runId);
-    pending++;
     run.writes = run.writes.then(async () => {
       try {
         if (!run.failure) await operation(run);
       } catch (error) {
         run.failure = { error };
         run.onWriteFailure(error);
-      } finally {
-        pending--;
       }
     });
+    return run.writes;
   };
   const notServed = (what: string) => () => {
     throw new DeepSearchError(`a worker's run store does not ${what}`, { code: 'worker_store' });
@@ -88,20 +81,16 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
       held.delete(runId);
       if (run.failure) throw run.failure.error;
     },
-    written: () =>
-      pending === 0
-        ? undefined
-        : Promise.all([...held.values()].map((run) => run.writes)).then(() => undefined),
     // The claim already marked the run running for this attempt; the API node created it.
     begin: (run) => void holding(run.id),
     claim: notServed('claim (the worker claims in the shared store)'),
-    append: (runId, events) => write(runId, (run) => log.append(runId, events, run.attempt)),
+    append: (runId, events) => void write(runId, (run) => log.append(runId, events, run.attempt)),
     checkpoint: (runId, checkpoint, usage) =>
       write(runId, (run) => store.checkpoint(runId, checkpoint, usage, run.attempt)),
     ended: (runId) => held.get(runId)?.ended ?? false,
     finish(runId, outcome) {
       holding(runId).ended = true;
-      write(runId, async (run) => {
+      void write(runId, async (run) => {
         if (run.keepsRunning()) return;
         await store.finish(runId, outcome, run.attempt);
         await log.end(runId);

@@ -9,6 +9,7 @@ import {
 import { type FakeSearxngResult, startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
 import { type FakeWebPage, startFakeWeb } from '../../src/testing/fake-web-server.js';
 import { alwaysPassingEvaluation } from '../helpers/passing-evaluation.js';
+import { type BuiltWorker, startBuiltWorker } from '../helpers/queue-cluster.js';
 import { researchRoutes, researchSearxngResults, researchWebPages } from '../helpers/research-fake-llm.js';
 import { type BuiltServer, serveBuiltCli } from '../helpers/serve-built-cli.js';
 
@@ -206,6 +207,8 @@ export interface RealWorld {
   searxng: FakeHttpServer;
   llm: FakeOpenAiServer;
   server: BuiltServer;
+  /** Queue mode's worker (the server is then an API node that runs nothing itself). */
+  worker?: BuiltWorker;
   /** From now on the model answers the hang question's steps instead of never replying. */
   answerHang(): void;
   /** The LLM server goes away (connections refused) or comes back at the same address. */
@@ -249,10 +252,11 @@ async function startLlmRelay(target: string) {
 
 /**
  * Starts the fakes and the built server. `research` serves the heat pump research world of
- * test/helpers/research-fake-llm.ts instead of the search scenarios.
+ * test/helpers/research-fake-llm.ts instead of the search scenarios. `queue` (Redis and Postgres
+ * URLs) starts the server as a queue-mode API node and one `deepsearch worker` that runs the runs.
  */
 export async function startRealWorld(
-  options: { apiKey?: string; research?: boolean } = {},
+  options: { apiKey?: string; research?: boolean; queue?: { redisUrl: string; databaseUrl: string } } = {},
 ): Promise<RealWorld> {
   const web = await startFakeWeb({ pages: options.research ? researchWebPages : realPages });
   const searxng = await startFakeSearxng({
@@ -263,7 +267,7 @@ export async function startRealWorld(
     routes: options.research ? researchWorldRoutes(web.url) : searchRoutes(web.url, hang),
   });
   const relay = await startLlmRelay(llm.url);
-  const server = await serveBuiltCli({
+  const env = {
     DEEPSEARCH_LLM_BASE_URL: `${relay.url}/v1`,
     // A model server that is down fails the run at once, not after retries.
     DEEPSEARCH_LLM_MAX_RETRIES: '0',
@@ -271,21 +275,29 @@ export async function startRealWorld(
     DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
     DEEPSEARCH_SEARXNG_URL: searxng.url,
     DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
+    ...(options.queue
+      ? { DEEPSEARCH_REDIS_URL: options.queue.redisUrl, DEEPSEARCH_DATABASE_URL: options.queue.databaseUrl }
+      : {}),
+  };
+  const server = await serveBuiltCli({
+    ...env,
     ...(options.apiKey ? { DEEPSEARCH_API_KEYS: options.apiKey } : {}),
   });
+  const worker = options.queue ? await startBuiltWorker(env, 2) : undefined;
   return {
     url: server.url,
     web,
     searxng,
     llm,
     server,
+    worker,
     answerHang() {
       hang.answers = true;
     },
     llmDown: () => relay.down(),
     llmUp: () => relay.up(),
     async close() {
-      await server.stop();
+      await Promise.all([server.stop(), worker?.stop()]);
       await Promise.all([web.close(), searxng.close(), llm.close(), relay.close()]);
     },
   };

@@ -20,7 +20,8 @@ import {
   startBuiltWorker,
 } from '../helpers/queue-cluster.js';
 import {
-  researchPlanReply,
+  isOutlook,
+  researchPlanWithOutlook,
   researchRoutes,
   researchSearxngResults,
   researchTopic,
@@ -37,12 +38,6 @@ import { sseData } from '../helpers/server-harness.js';
 
 const available = needServices('redis', 'postgres');
 
-const outlook = 'What is the outlook for heat pumps in Europe?';
-const plan = {
-  ...researchPlanReply,
-  sections: [...researchPlanReply.sections, { heading: 'Outlook', questions: [outlook] }],
-};
-const isOutlook = (request: FakeOpenAiRequest) => request.prompt.includes(outlook);
 const agentCalls = (requests: FakeOpenAiRequest[]) =>
   requests.filter((request) => request.route === 'agent_action');
 const waitFor = <T>(probe: () => T | Promise<T>, timeout = 60_000) =>
@@ -74,7 +69,7 @@ beforeAll(async () => {
     routes: {
       ...routes,
       research_plan: () => ({
-        content: JSON.stringify(plan),
+        content: JSON.stringify(researchPlanWithOutlook),
         usage: { prompt_tokens: 900, completion_tokens: 60 },
       }),
       agent_action: (request) => (holdOutlook && isOutlook(request) ? { delayMs: 120_000 } : agent(request)),

@@ -18,9 +18,14 @@ export interface BuiltWorker {
 }
 
 /** `deepsearch worker` from dist/, resolved once it says it takes jobs. */
-export async function startBuiltWorker(env: Record<string, string>, concurrency = 4): Promise<BuiltWorker> {
+export async function startBuiltWorker(
+  env: Record<string, string>,
+  concurrency = 4,
+  /** More flags (--health-port). */
+  args: string[] = [],
+): Promise<BuiltWorker> {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run npm run build first (npm test does)`);
-  const child = spawn(process.execPath, [cliPath, 'worker', '--concurrency', String(concurrency)], {
+  const child = spawn(process.execPath, [cliPath, 'worker', '--concurrency', String(concurrency), ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       NO_COLOR: '1',

@@ -54,6 +54,14 @@ export const researchPlanReply = {
   dataPoints: [{ description: 'heat pump sales in 2023', strategy: 'web-search', section: 1 }],
 };
 
+/** A second section, Outlook, whose agent calls a test can hold: a run stopped after its first section. */
+export const outlookQuestion = 'What is the outlook for heat pumps in Europe?';
+export const researchPlanWithOutlook = {
+  ...researchPlanReply,
+  sections: [...researchPlanReply.sections, { heading: 'Outlook', questions: [outlookQuestion] }],
+};
+export const isOutlook = (request: FakeOpenAiRequest) => request.prompt.includes(outlookQuestion);
+
 /** What the fake pages say about sales, each sentence on its page, as the librarian quotes it. */
 const salesQuotes = [
   { page: '/ehpa', quote: 'Heat pump sales in Europe reached 3 million units in 2022' },

@@ -4,20 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '../../src/errors/index.js';
 import { KnowledgeStore } from '../../src/knowledge/knowledge-store.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
-import { createFakeReader } from '../../src/testing/fake-reader.js';
-import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { runCliInMemory } from '../../src/testing/run-cli-in-memory.js';
 import { createScriptedLlm } from '../../src/testing/scripted-llm.js';
-import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
-
-const good = 'https://tides.example/brest';
-const blocked = 'https://walled.example/brest';
-const page =
-  '<html><head><title>Brest tides</title></head><body><article><h1>Brest tides</h1><p>Spring tides in Brest reach 7.5 metres above chart datum, the harbour office says.</p></article></body></html>';
+import { tidesProviders, tidesSteps, tidesUrl } from '../helpers/tides-world.js';
 
 let folder: string;
 beforeEach(() => {
@@ -25,36 +17,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-const runSteps = () => [
-  scriptedStep.search(['brest tides']),
-  scriptedStep.visit([good, blocked]),
-  scriptedStep.answer('Spring tides in Brest reach 7.5 metres[^1].', [
-    { url: good, quote: 'Spring tides in Brest reach 7.5 metres' },
-  ]),
-  scriptedStep.criteria(),
-  scriptedStep.evaluation('definitive', true),
-];
-
 function runOnce(file: string, options: { runs?: number; loadSqlite?: () => typeof BetterSqlite3 } = {}) {
-  const llm = createScriptedLlm(Array.from({ length: options.runs ?? 1 }, runSteps).flat());
-  const pages = createFakeReader({ [good]: page });
+  const llm = createScriptedLlm(Array.from({ length: options.runs ?? 1 }, tidesSteps).flat());
   const runtime = createRuntime({
     config: createTestConfig({ knowledge: { file } }),
-    search: createFakeSearch({
-      'brest tides': [
-        { url: good, title: 'Brest tides', snippet: 'tide tables' },
-        { url: blocked, title: 'Brest tides', snippet: 'tide tables' },
-      ],
-    }),
-    reader: {
-      specificationVersion: 'v1',
-      id: 'fake',
-      read: async (url, options) => {
-        if (url === blocked)
-          throw new ProviderError(`${url} answered HTTP 403`, { providerId: 'builtin', statusCode: 403 });
-        return pages.read(url, options);
-      },
-    },
+    ...tidesProviders(),
     createModel: () => llm,
     loadSqlite: options.loadSqlite,
   });
@@ -71,7 +38,7 @@ describe('domain trust profiles across runs', () => {
     const first = runOnce(file);
     const result = await first.runtime.ask('How high do spring tides get in Brest?');
     first.llm.assertConsumed();
-    expect(result.references.map((reference) => reference.url)).toEqual([good]);
+    expect(result.references.map((reference) => reference.url)).toEqual([tidesUrl]);
     const afterFirst = first.runtime.trustOf('tides.example');
     expect(afterFirst).toMatchObject({ seen: true, references: 1, successes: 1, https: true });
     first.runtime.close();

@@ -10,33 +10,17 @@ import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { createFakeResearchWorld } from '../../src/testing/fake-research-world.js';
 import { createRoutedLlm } from '../../src/testing/routed-llm.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
-
-const facts = [
-  {
-    keywords: ['germany'],
-    url: 'https://stats.example/germany',
-    title: 'Heat pumps in Germany',
-    sentence: 'Germany sold 236,000 heat pumps in 2022, up from 86,000 in 2019.',
-  },
-];
-const plan = {
-  schemaName: 'research_plan',
-  reply: {
-    title: 'Heat pumps in Germany',
-    sections: [{ heading: 'Sales', questions: ['How many heat pumps did Germany sell?'] }],
-    dataPoints: [],
-  },
-};
+import { germanyFacts, germanyPlan } from '../helpers/germany-world.js';
 
 /** A runtime over the fake world, its runs in an in-memory store, its trust profiles in `hostHealthFile`. */
 function worldRuntime(hostHealthFile?: string) {
-  const world = createFakeResearchWorld(facts);
+  const world = createFakeResearchWorld(germanyFacts);
   const runStore = createRunStore({ file: ':memory:', retention: { maxRuns: 10, maxAgeDays: 10 } });
   const runtime = createRuntime({
     config: createTestConfig({ budget: { maxSteps: 40 }, retrieval: { hostHealthFile } }),
     search: world.search,
     reader: world.reader,
-    createModel: () => createRoutedLlm([plan, ...world.routes]),
+    createModel: () => createRoutedLlm([germanyPlan, ...world.routes]),
     runStore,
   });
   return { runtime, runStore };

@@ -1,5 +1,5 @@
-// A worker's fetch for LLM calls: a call waits for the run's writes, and under the cap holds its
-// place until its body is read, a streamed one included; other requests pass at once. A real HTTP server on 127.0.0.1.
+// A worker's fetch for LLM calls: under the cap a call holds its place until its body is read, a
+// streamed one included; other requests pass at once. A real HTTP server on 127.0.0.1.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -28,22 +28,6 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 describe('createLlmCallFetch', () => {
-  it("makes an LLM call only once `before` settled (the run's writes); other requests do not wait", async () => {
-    const config = configSchema.parse({ llm: { baseURL: `${base}/v1`, model: 'm' } });
-    let stored!: () => void;
-    const writes = new Promise<void>((resolve) => {
-      stored = resolve;
-    });
-    const calls = createLlmCallFetch({ fetch: globalThis.fetch, config, before: () => writes });
-    log.length = 0;
-    const call = calls(`${base}/v1/chat/completions?after-writes`).then((response) => response.text());
-    await (await calls(`${base}/page`)).text();
-    expect(log.filter((line) => line.includes('after-writes'))).toEqual([]);
-    stored();
-    expect(await call).toBe('first part last part');
-    expect(log.filter((line) => line.includes('after-writes'))).toHaveLength(2);
-  });
-
   it('holds a place per LLM call until its body is read; other requests pass at once', async () => {
     const config = configSchema.parse({ llm: { baseURL: `${base}/v1`, model: 'm' } });
     const limit = createSemaphore({ max: 1 });

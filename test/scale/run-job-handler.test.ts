@@ -112,36 +112,3 @@ describe('createRunJobHandler', () => {
     expect(await store.get('r4')).toMatchObject({ status: 'cancelled', attempt: 0 });
   });
 });
-
-describe('createWorkerRunStore', () => {
-  it('written() settles once the writes queued so far are stored; undefined with none pending', async () => {
-    const base = toAsyncRunStore(createRunStore({ file: ':memory:', retention }));
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    // Appends wait for the gate: a write in flight.
-    const store = {
-      ...base,
-      append: async (...args: Parameters<typeof base.append>) => gate.then(() => base.append(...args)),
-    };
-    const runs = createWorkerRunStore({ store, log: createMemoryRunEventLog({ store }) });
-    await post(base, 'w1');
-    const attempt = await base.claim('w1', { workerId: 'host:1:w' });
-    const record = (await base.get('w1'))!;
-    runs.hold('w1', { attempt, record, restore: undefined, keepsRunning: () => false, onWriteFailure() {} });
-    expect(runs.written()).toBeUndefined();
-    runs.append('w1', [warning('w1', 1)]);
-    let settled = false;
-    void runs.written()!.then(() => {
-      settled = true;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(settled).toBe(false);
-    open();
-    await vi.waitUntil(() => settled);
-    expect((await base.events('w1')).map((event) => event.seq)).toEqual([1]);
-    expect(runs.written()).toBeUndefined();
-    await runs.release('w1');
-  });
-});

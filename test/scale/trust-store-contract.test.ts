@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTrustRecords } from '../../src/knowledge/trust-records.js';
+import { type TrustStore, toTrustStore } from '../../src/knowledge/trust-store.js';
 import type { HostHealthChange } from '../../src/retrieval/host-health.js';
 import { createPostgresDatabase } from '../../src/scale/postgres/postgres-database.js';
 import { createPostgresTrustStore } from '../../src/scale/postgres/postgres-trust-store.js';
-import { type TrustStore, toTrustStore } from '../../src/scale/trust-store.js';
 import { needServices, type PostgresService, startPostgres } from '../helpers/scale-services.js';
 
 const postgresAvailable = needServices('postgres');

@@ -49,7 +49,7 @@ export async function gatherEvidence(
           { what: 'probing the data points', instead: 'the sections start without proposed facts' },
           () => probeDataPoints(research, plan, context),
         )) ?? [];
-      progress.probed(facts);
+      await progress.probed(facts);
     }
     const open = plan.sections.filter((section) => !progress.section(section.id));
     const shares = new BudgetShares(pool, config.concurrency);
@@ -66,8 +66,8 @@ export async function gatherEvidence(
         (section) =>
           progress.section(section.id) ??
           researchSection(run, section).then(
-            (evidence) => {
-              progress.gathered(evidence);
+            async (evidence) => {
+              await progress.gathered(evidence);
               task.emit(gatheredEvent(evidence));
               return evidence;
             },

@@ -47,8 +47,8 @@ export interface WriteOptions {
   trustOf?: TrustOf;
   /** A draft from a checkpoint: its writing and coherence calls are not made again. */
   drafted?: DraftedReport;
-  /** Called with the draft before the fact-check starts (a checkpoint). */
-  onDrafted?: (drafted: DraftedReport) => void;
+  /** Called with the draft before the fact-check starts (a checkpoint, awaited). */
+  onDrafted?: (drafted: DraftedReport) => void | Promise<void>;
 }
 
 /**
@@ -72,7 +72,7 @@ export async function writeReport(
     research.say('synthesizer', 'the draft was written before the interruption: checking it');
   } else {
     drafted = await draftReport(research, evidence, references, options.trustOf);
-    options.onDrafted?.(drafted);
+    await options.onDrafted?.(drafted);
   }
   const summary: ReportSection = {
     id: 'summary',

@@ -1,7 +1,7 @@
 import { maskProxyUrl } from '../../config/proxy-settings.js';
 import { type DomainRow, entryOf } from '../../knowledge/trust-records.js';
+import type { TrustStore } from '../../knowledge/trust-store.js';
 import type { HostHealthChange } from '../../retrieval/host-health.js';
-import type { TrustStore } from '../trust-store.js';
 import type { PostgresDatabase } from './postgres-database.js';
 
 // As trust-records.ts reads them: https as 0/1.

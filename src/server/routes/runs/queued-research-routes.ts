@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { isResumable, resumableRecord } from '../../../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../../../runs/run-record.js';
+import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
+import { isInterrupted } from '../../../scale/job-queue.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
-import { enqueueRun, postRun } from '../../../scale/queued-runtime.js';
+import { postRun, queuedResumeView, requeueRun } from '../../../scale/queued-runtime.js';
 import { readJsonObject } from '../../http/read-json-object.js';
 import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
 import { parseResearchRequest, parseResumeRequest } from './research-request.js';
@@ -28,8 +30,7 @@ export function createQueuedResearchRoutes(
   const { runtime, shared } = options;
   const { store, queue } = shared;
   const app = new Hono<ServerEnv>();
-  const interrupted = async (run: Pick<RunRecord, 'id' | 'status'>) =>
-    (run.status === 'running' || run.status === 'queued') && !(await queue.has(run.id));
+  const interrupted = (run: Pick<RunRecord, 'id' | 'status'>) => isInterrupted(queue, run);
   const owned = async (c: Context<ServerEnv>) => {
     const id = c.req.param('id') ?? '';
     const record = await store.get(id);
@@ -39,15 +40,6 @@ export function createQueuedResearchRoutes(
       ? { ...record, status: 'failed', error: interruptedError(record.id) }
       : record;
     return { record, shown, lost };
-  };
-  // What resume would take: the record as it is, with no process holding it when its job is gone.
-  const resumable = async (record: RunRecord, lost: boolean, owner: string) => {
-    const head = await store.checkpointHead(record.id);
-    const view = {
-      get: () => (lost ? { ...record, pid: null } : { ...record, pid: process.pid }),
-      checkpointHead: () => head,
-    };
-    return { view, ok: isResumable({ store: view, runId: record.id, owner }) };
   };
 
   app.post('/research', async (c) => {
@@ -78,13 +70,11 @@ export function createQueuedResearchRoutes(
     const text = await c.req.text();
     const budget = parseResumeRequest(text.trim() ? await readJsonObject(c) : {});
     // Refused here with its reason (400): still running, complete, no checkpoint.
-    const { view } = await resumable(record, lost, c.var.owner);
-    resumableRecord({ store: view, runId: record.id, owner: c.var.owner });
-    await store.begin(record, 'queued');
-    const { status } = await enqueueRun(shared, {
-      id: record.id,
-      owner: record.owner,
-      data: { overrides: { budget } },
+    const { status } = await requeueRun(shared, record, {
+      runId: record.id,
+      owner: c.var.owner,
+      overrides: { budget },
+      interrupted: lost,
     });
     const { finished_at: _earlierEnd, ...run } = runObject(record);
     return c.json({ ...run, status }, 202);
@@ -92,8 +82,11 @@ export function createQueuedResearchRoutes(
   for (const base of ['/research', '/runs']) {
     app.get(`${base}/:id`, async (c) => {
       const { record, shown, lost } = await owned(c);
-      const { ok } = await resumable(record, lost, c.var.owner);
-      return c.json({ ...runObject(shown), resumable: ok });
+      const view = await queuedResumeView(shared, record, lost);
+      return c.json({
+        ...runObject(shown),
+        resumable: isResumable({ store: view, runId: record.id, owner: c.var.owner }),
+      });
     });
     app.get(`${base}/:id/events`, async (c) => {
       const { record } = await owned(c);

@@ -1,5 +1,5 @@
-import type { TrustRecords } from '../knowledge/trust-records.js';
 import type { HostHealthChange, HostHealthSnapshot } from '../retrieval/host-health.js';
+import type { TrustRecords } from './trust-records.js';
 
 /**
  * Domain trust profiles as a deployment shares them (TrustRecords' operations, awaited): saves add

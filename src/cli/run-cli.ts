@@ -10,14 +10,14 @@ import { addMcpCommand } from './commands/mcp/mcp-command.js';
 import { addModelCommand } from './commands/model/model-command.js';
 import { addReadCommand } from './commands/read/read-command.js';
 import { addResearchCommand } from './commands/research/research-command.js';
+import { addResumeCommand } from './commands/resume/resume-command.js';
 import { addRunsCommands } from './commands/runs/runs-command.js';
 import { addSearchCommand } from './commands/search/search-command.js';
 import { addServeCommand } from './commands/serve/serve-command.js';
 import { addTrustCommand } from './commands/trust/trust-command.js';
 import { addWorkerCommand } from './commands/worker/worker-command.js';
 import type { CliIo } from './io/cli-io.js';
-import { exitCodeFor, exitCodes, formatCliError } from './io/exit-codes.js';
-import { ReportedFailure } from './io/reported-failure.js';
+import { exitCodeFor, exitCodes, formatCliError, ReportedFailure } from './io/exit-codes.js';
 
 /** One row each in `deepsearch --help` (a command's own --help shows its longer description). */
 const commandSummaries: Readonly<Record<string, string>> = {
@@ -74,6 +74,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   addEvalCommand(program, io);
   addModelCommand(program, io);
   addRunsCommands(program, io);
+  addResumeCommand(program, io);
   addHelpCommand(program, io);
   for (const command of program.commands) command.summary(commandSummaries[command.name()] ?? '');
   const debug =
@@ -120,7 +121,7 @@ function addHelpCommand(program: Command, io: CliIo): void {
     .argument('[command...]', 'a command, or settings')
     .action(async (words: string[]) => {
       if (words[0] === 'settings') {
-        const { renderSettingsHelp } = await import('./commands/help/settings-help.js');
+        const { renderSettingsHelp } = await import('./help/settings-help.js');
         io.stdout.write(renderSettingsHelp(words.slice(1)));
         return;
       }

@@ -2,16 +2,21 @@ import { writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { InputError } from '../../errors/index.js';
 import type { ResearchReport } from '../../events/research-types.js';
-import { renderReport } from '../../research/render-report.js';
-import type { ReportFormat, ResearchCommandFlags } from '../commands/research/research-command.js';
+import { type ReportTextFormat, renderReport } from '../../research/render-report.js';
 import type { CliIo } from '../io/cli-io.js';
 import { assertWritableFile } from '../io/output-file.js';
 import { createTerminal, formatTokens, plural } from '../io/terminal-style.js';
 
-export type ReportOutputFlags = Pick<ResearchCommandFlags, 'json' | 'format' | 'output' | 'quiet'>;
+/** The flags of research and resume that say where the report goes and in what format. */
+export interface ReportOutputFlags {
+  json?: boolean;
+  format?: ReportTextFormat;
+  output?: string;
+  quiet?: boolean;
+}
 
 /** The format asked for: --json, --format, else the -o file's extension, else markdown. */
-export function reportFormat(flags: ReportOutputFlags): ReportFormat {
+export function reportFormat(flags: ReportOutputFlags): ReportTextFormat {
   if (flags.json) {
     if (flags.format && flags.format !== 'json')
       throw new InputError(`--json and --format ${flags.format} disagree; give one of them`, {

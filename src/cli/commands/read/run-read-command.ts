@@ -5,7 +5,7 @@ import { InputError, isAbortError } from '../../../errors/index.js';
 import { acquireExtractionPool } from '../../../providers/reader/extraction/shared-extraction-pool.js';
 import type { Page } from '../../../providers/spec/page-reader.js';
 import type { CliIo } from '../../io/cli-io.js';
-import { ReportedFailure } from '../../io/reported-failure.js';
+import { ReportedFailure } from '../../io/exit-codes.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
 import type { ReadFormat } from './read-command.js';

@@ -1,7 +1,6 @@
-import { type Command, Option } from 'commander';
-import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
+import type { Command } from 'commander';
+import { addExamples, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
-import { type ReportFormat, reportFormats } from '../research/research-command.js';
 
 export type RunsAction = 'list' | 'show' | 'export' | 'delete' | 'replay';
 
@@ -12,14 +11,6 @@ export interface RunsCommandFlags {
   format?: string;
 }
 
-interface ResumeFlags {
-  json?: boolean;
-  quiet?: boolean;
-  config?: string;
-  output?: string;
-  format?: ReportFormat;
-}
-
 const configOption = ['--config <path>', 'config file (default ./deepsearch.config.json)'] as const;
 const runsFileOption = [
   '--runs-file <path>',
@@ -27,9 +18,8 @@ const runsFileOption = [
 ] as const;
 
 /**
- * Registers `deepsearch runs list|show|export|delete`, `deepsearch replay <id>` and
- * `deepsearch resume <id>`: the run store. Each loads the store (and, for resume, the agent) only
- * when it runs.
+ * Registers `deepsearch runs list|show|export|delete` and `deepsearch replay <id>`: the run store,
+ * loaded only when a command runs (`deepsearch resume` is in commands/resume/).
  */
 export function addRunsCommands(program: Command, io: CliIo): void {
   const runs = program
@@ -84,34 +74,4 @@ export function addRunsCommands(program: Command, io: CliIo): void {
     '<id>',
   ).option('--json', 'print the stored result as JSON, like ask --json');
   replay.action(run('replay', replay));
-
-  const resume = addSettingFlags(
-    program
-      .command('resume')
-      .description('go on with a run from its last checkpoint (after a crash, a kill or a budget stop)')
-      .argument('<id>', 'the run id, or a unique prefix of it')
-      .option('--json', 'print one JSON document, as ask or research does')
-      .option('-o, --output <file>', 'a research run: write the report here')
-      .addOption(new Option('--format <format>', 'a research run: report format').choices([...reportFormats]))
-      .option('--quiet', 'no progress on stderr')
-      .option(...configOption),
-    // A research run takes research's flags too (--max-hops...).
-    { scope: 'research' },
-  );
-  addExamples(resume, [
-    'deepsearch resume 3f2a',
-    'deepsearch resume 3f2a --max-tokens 2000000 --max-steps 60',
-    'deepsearch resume 9c1e -o report.md',
-  ]);
-  resume.action(async (id: string, options: ResumeFlags) => {
-    const { runResumeCommand } = await import('../resume/run-resume-command.js');
-    await runResumeCommand(io, {
-      id,
-      flags: collectSettingFlags(resume),
-      json: options.json ?? false,
-      quiet: options.quiet ?? false,
-      configPath: options.config,
-      report: { output: options.output, format: options.format },
-    });
-  });
 }

@@ -2,7 +2,7 @@ import {
   cliOnlyVariables,
   type SettingReference,
   settingsReference,
-} from '../../../config/settings-reference.js';
+} from '../../config/settings-reference.js';
 
 const header =
   'Every setting: its flag, environment variable, config file key and default. Flags win over\n' +

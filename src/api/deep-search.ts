@@ -50,8 +50,8 @@ export type DeepSearchRun = RunHandle<DeepSearchResult>;
 
 /**
  * Starts a deep search: `run.events` yields its events as they happen (`for await`), `run.result`
- * its answer with verified references. The CLI's `ask`, the server and the MCP tool all run
- * through here, on `runtime.run`.
+ * its answer with verified references, on `runtime.run` (which the CLI's `ask`, the server and
+ * the MCP tool call directly).
  */
 export function deepSearch(question: string, options: DeepSearchOptions): DeepSearchRun {
   return createRunHandle(options, async ({ observer, signal }) => {

@@ -7,7 +7,7 @@ import type { RunError, RunRecord, RunSettings, RunSource } from './run-record.j
 import { createRunRecorder } from './run-recorder.js';
 import type { RunStore } from './run-store.js';
 
-/** How `runtime.ask` records a run (`false`: not at all). */
+/** How `runtime.run` records a run (`false`: not at all). */
 export interface RecordOptions {
   /** Default `local`. */
   owner?: string;

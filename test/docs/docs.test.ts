@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,5 +79,26 @@ describe('the documentation', () => {
 
   it('keeps README.md to at most 200 lines', () => {
     expect(readFileSync(join(root, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(200);
+  });
+
+  it("lists in ARCHITECTURE.md's layer table the folders and layers that check-layers enforces", () => {
+    // The script prints its layer list on success: "layers: errors types < core < ...: no import ...".
+    const run = spawnSync(process.execPath, [join(root, 'scripts/check-layers.mjs'), join(root, 'src')], {
+      encoding: 'utf8',
+    });
+    const list = /^layers: (.+?): /m.exec(run.stdout)?.[1];
+    expect(list, run.stderr).toBeDefined();
+    const enforced = list!
+      .split(' < ')
+      .flatMap((names, index) => names.split(' ').map((name) => `${index + 1} ${name}`));
+    const text = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
+    const documented = [...text.matchAll(/^\|\s*(\d+)\s*\|\s*\[?`(\w+)\/`/gm)].map(
+      (match) => `${match[1]} ${match[2]}`,
+    );
+    expect(documented).toEqual(enforced);
+  });
+
+  it('keeps ARCHITECTURE.md a map of at most 250 lines (detail goes to src/<folder>/README.md)', () => {
+    expect(readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(250);
   });
 });

@@ -12,7 +12,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/build-web.mjs ./scripts/build-web.mjs
+COPY scripts/build-web.mjs scripts/build-cli.mjs ./scripts/
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 ARG EMBEDDED_MODEL=false

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../errors/index.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { LlmClient, TokenUsage } from '../providers/spec/llm-client.js';

@@ -16,6 +16,7 @@ import { addSearchCommand } from './commands/search/search-command.js';
 import { addServeCommand } from './commands/serve/serve-command.js';
 import { addTrustCommand } from './commands/trust/trust-command.js';
 import { addWorkerCommand } from './commands/worker/worker-command.js';
+import { withSettingFlags } from './flags/setting-flags.js';
 import type { CliIo } from './io/cli-io.js';
 import { exitCodeFor, exitCodes, formatCliError, ReportedFailure } from './io/exit-codes.js';
 
@@ -131,7 +132,7 @@ function addHelpCommand(program: Command, io: CliIo): void {
         if (!next) throw new InputError(`unknown command '${words.join(' ')}' (see deepsearch --help)`);
         command = next;
       }
-      command.outputHelp();
+      withSettingFlags(command).outputHelp();
     });
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { llmRoles, searchKeyProviderIds } from './config-ids.js';
 import { networkConfigSchema } from './network-config-schema.js';
 
@@ -15,6 +15,17 @@ export type LlmProviderId = (typeof llmProviderIds)[number];
 
 export const structuredOutputModes = ['auto', 'json-schema', 'prompt'] as const;
 export type StructuredOutputMode = (typeof structuredOutputModes)[number];
+
+/**
+ * Parse options for the config, parsed once per process: without zod's compiled fast path, whose
+ * code generation for each object schema costs a one-off parse (a CLI command) more than it saves.
+ */
+export const oneOffParse = { jitless: true } as const;
+
+/** An absent section's value: the section parsed from {}, every default filled in. */
+function sectionDefaults<Schema extends z.ZodType>(schema: Schema): () => z.output<Schema> {
+  return () => schema.parse({}, oneOffParse);
+}
 
 const providerName = z.string().min(1);
 
@@ -77,7 +88,7 @@ export const llmConfigSchema = llmRoleSettingsSchema
     timeoutSeconds: z.number().positive().default(120),
     maxRetries: z.number().int().min(0).max(10).default(2),
     roles: z.partialRecord(z.enum(llmRoles), llmRoleSettingsSchema).default({}),
-    embedded: embeddedLlmSchema.default(() => embeddedLlmSchema.parse({})),
+    embedded: embeddedLlmSchema.default(sectionDefaults(embeddedLlmSchema)),
   })
   .strict();
 
@@ -224,7 +235,7 @@ export const readerConfigSchema = z
       .object({ apiKey: z.string().min(1).optional(), baseURL: urlSetting.optional() })
       .strict()
       .default({}),
-    extraction: extractionConfigSchema.default(() => extractionConfigSchema.parse({})),
+    extraction: extractionConfigSchema.default(sectionDefaults(extractionConfigSchema)),
   })
   .strict();
 
@@ -476,23 +487,23 @@ export const scaleConfigSchema = z
 
 export const configSchema = z
   .object({
-    llm: llmConfigSchema.default(() => llmConfigSchema.parse({})),
+    llm: llmConfigSchema.default(sectionDefaults(llmConfigSchema)),
     keys: vendorKeysSchema.default({}),
-    search: searchConfigSchema.default(() => searchConfigSchema.parse({})),
-    reader: readerConfigSchema.default(() => readerConfigSchema.parse({})),
-    cache: cacheConfigSchema.default(() => cacheConfigSchema.parse({})),
-    knowledge: knowledgeConfigSchema.default(() => knowledgeConfigSchema.parse({})),
-    budget: budgetConfigSchema.default(() => budgetConfigSchema.parse({})),
-    agent: agentConfigSchema.default(() => agentConfigSchema.parse({})),
-    embedding: embeddingConfigSchema.default(() => embeddingConfigSchema.parse({})),
-    rerank: rerankConfigSchema.default(() => rerankConfigSchema.parse({})),
-    retrieval: retrievalConfigSchema.default(() => retrievalConfigSchema.parse({})),
-    server: serverConfigSchema.default(() => serverConfigSchema.parse({})),
-    sandbox: sandboxConfigSchema.default(() => sandboxConfigSchema.parse({})),
-    research: researchConfigSchema.default(() => researchConfigSchema.parse({})),
-    runs: runsConfigSchema.default(() => runsConfigSchema.parse({})),
-    network: networkConfigSchema.default(() => networkConfigSchema.parse({})),
-    scale: scaleConfigSchema.default(() => scaleConfigSchema.parse({})),
+    search: searchConfigSchema.default(sectionDefaults(searchConfigSchema)),
+    reader: readerConfigSchema.default(sectionDefaults(readerConfigSchema)),
+    cache: cacheConfigSchema.default(sectionDefaults(cacheConfigSchema)),
+    knowledge: knowledgeConfigSchema.default(sectionDefaults(knowledgeConfigSchema)),
+    budget: budgetConfigSchema.default(sectionDefaults(budgetConfigSchema)),
+    agent: agentConfigSchema.default(sectionDefaults(agentConfigSchema)),
+    embedding: embeddingConfigSchema.default(sectionDefaults(embeddingConfigSchema)),
+    rerank: rerankConfigSchema.default(sectionDefaults(rerankConfigSchema)),
+    retrieval: retrievalConfigSchema.default(sectionDefaults(retrievalConfigSchema)),
+    server: serverConfigSchema.default(sectionDefaults(serverConfigSchema)),
+    sandbox: sandboxConfigSchema.default(sectionDefaults(sandboxConfigSchema)),
+    research: researchConfigSchema.default(sectionDefaults(researchConfigSchema)),
+    runs: runsConfigSchema.default(sectionDefaults(runsConfigSchema)),
+    network: networkConfigSchema.default(sectionDefaults(networkConfigSchema)),
+    scale: scaleConfigSchema.default(sectionDefaults(scaleConfigSchema)),
     debug: z.boolean().default(false),
   })
   .strict();

@@ -1,7 +1,7 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ConfigError } from '../errors/index.js';
 import { recordConfigOrigins } from './config-origins.js';
-import { configSchema, type DeepSearchConfig, llmProviderIds } from './config-schema.js';
+import { configSchema, type DeepSearchConfig, llmProviderIds, oneOffParse } from './config-schema.js';
 import { proxyEnvironment } from './network-setting-sources.js';
 import { envAliases, type SettingSource, settingSources } from './setting-sources.js';
 
@@ -54,7 +54,7 @@ export function loadConfig(options: LoadConfigOptions = {}): DeepSearchConfig {
       assign(tree, source.path, parseSource(source, raw, origin), origin, origins);
     }
   }
-  const parsed = configSchema.safeParse(tree);
+  const parsed = configSchema.safeParse(tree, oneOffParse);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, origins), { cause: parsed.error });
   checkLlmProviders(parsed.data, origins);
   recordConfigOrigins(parsed.data, {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Values of a proxy setting that mean "connect directly" (and override a proxy set elsewhere). */
 export const directProxyValues = ['none', 'off', 'direct'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { llmRoles } from './config-ids.js';
 import { configSchema } from './config-schema.js';
 import { cliOnlyVariables, fileOnlySettings } from './file-only-settings.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { renderAnswerMarkdown } from '../agent/citations/format-footnotes.js';
 import { referenceJson } from '../agent/citations/reference-json.js';
 import { budgetPresets, reasoningEfforts } from '../config/budget-presets.js';

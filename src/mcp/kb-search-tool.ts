@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineMcpTool } from './mcp-tool.js';
 
 /**

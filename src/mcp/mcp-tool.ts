@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineMcpTool } from './mcp-tool.js';
 
 /** Longest page text returned: a whole book would fill the client model's context. */

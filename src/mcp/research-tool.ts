@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { referenceJson } from '../agent/citations/reference-json.js';
 import { deriveConfig } from '../config/derive-config.js';
 import { parsePlanMarkdown } from '../research/plan/plan-markdown.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SearchHit } from '../providers/spec/search-provider.js';
 import { timeRanges } from '../providers/spec/search-provider.js';
 import { defineMcpTool } from './mcp-tool.js';

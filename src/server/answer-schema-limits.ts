@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type AnswerSchema, parseAnswerSchema } from '../agent/structured-answer.js';
 import { InputError } from '../errors/index.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { requestEffortSchema } from './reasoning-effort.js';
 
 // Any part may carry text (text, input_text, output_text...); what is not a string is skipped.

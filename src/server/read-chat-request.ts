@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { InputError } from '../errors/index.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { chatRequestSchema } from './chat-request-schema.js';

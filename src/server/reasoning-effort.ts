@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { budgetPresets } from '../config/budget-presets.js';
 import type { BudgetConfig } from '../config/config-schema.js';
 

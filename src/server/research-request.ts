@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { definedOnly } from '../config/derive-config.js';
 import { InputError } from '../errors/index.js';

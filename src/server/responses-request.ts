@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../errors/index.js';
 import { invalidValue } from './read-chat-request.js';
 

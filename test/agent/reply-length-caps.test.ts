@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { actionNames, createActionSchema } from '../../src/agent/actions/action-registry.js';
 import { finalAnswerSchema } from '../../src/agent/actions/final-answer-schema.js';
 import { criteriaChoiceSchema, failureAnalysisSchema } from '../../src/agent/evaluation/criteria.js';

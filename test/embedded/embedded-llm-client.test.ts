@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { actionNames, createActionSchema } from '../../src/agent/actions/action-registry.js';
 import { liftStepReply } from '../../src/agent/actions/lift-step-reply.js';
 import { answerTextPaths } from '../../src/agent/answer-draft.js';

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DeepSearchConfig, LlmProviderId } from '../../src/config/config-schema.js';
 import { AuthenticationError, ProviderError } from '../../src/errors/index.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';

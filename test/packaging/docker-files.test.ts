@@ -63,9 +63,12 @@ function buildContext(): Array<{ path: string; size: number }> {
         // A folder excluded with nothing re-included below it is skipped whole, as Docker does.
         if (
           ignored(path) &&
-          !['src', 'scripts/build-web.mjs', 'scripts/install-embedded-runtime.sh'].some((kept) =>
-            kept.startsWith(path),
-          )
+          ![
+            'src',
+            'scripts/build-web.mjs',
+            'scripts/build-cli.mjs',
+            'scripts/install-embedded-runtime.sh',
+          ].some((kept) => kept.startsWith(path))
         )
           continue;
         walk(full);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { KnowledgeItem } from '../../events/agent-types.js';
 import type { EvaluationCriterion } from '../evaluation/criteria.js';
 import type { RunContext } from '../run-context.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ActionName as EventActionName } from '../../events/agent-types.js';
 import type { ActionDefinition, ActionGate, ActionLimits } from './action-definition.js';
 import { answerAction } from './answer-action.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { runAnswerStep } from '../steps/answer-step.js';
 import { defineAction } from './action-definition.js';
 

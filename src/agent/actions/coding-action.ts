@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { runCodingStep } from '../steps/coding-step.js';
 import { defineAction } from './action-definition.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { answerExample, answerSchema } from './answer-action.js';
 
 /** Beast mode's reply: no choice of action, only the answer. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { runReflectStep } from '../steps/reflect-step.js';
 import { defineAction } from './action-definition.js';
 

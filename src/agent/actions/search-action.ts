@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { runSearchStep } from '../steps/search-step.js';
 import { defineAction } from './action-definition.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { runVisitStep } from '../steps/visit-step.js';
 import { defineAction } from './action-definition.js';
 

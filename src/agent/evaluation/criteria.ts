@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const evaluationCriteria = ['definitive', 'freshness', 'plurality', 'completeness', 'strict'] as const;
 export type EvaluationCriterion = (typeof evaluationCriteria)[number];

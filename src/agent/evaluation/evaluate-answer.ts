@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { isAuthenticationError, isStructuredOutputError } from '../../errors/index.js';
 import type { Reference } from '../../events/agent-types.js';
 import { chooseCriteriaPrompt, chooseCriteriaSystemPrompt } from '../prompts/choose-criteria-prompt.js';

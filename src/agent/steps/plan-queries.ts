@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type TimeRange, timeRanges } from '../../providers/spec/search-provider.js';
 import { type DuplicateQuery, dedupQueries } from '../../retrieval/dedup-queries.js';
 import { rewriteQueriesPrompt, rewriteQueriesSystemPrompt } from '../prompts/rewrite-queries-prompt.js';

@@ -101,18 +101,47 @@ const outputOptions = new Set(['--json', '--quiet', '--output', '--format']);
  * (`scope`), grouped; --help-all adds every other setting it uses. The rest are still accepted,
  * hidden, so a flag shared by a script's several commands never turns into a usage error. The
  * server's own settings (port, host...) exist only on `serve`.
+ *
+ * The flags are defined when the command is about to parse its arguments (its parent's
+ * preSubcommand hook) or show its help (withSettingFlags): some 125 options on each of a dozen
+ * commands cost a short command such as `kb search` more than its search did.
  */
 export function addSettingFlags(command: Command, options: { scope: SettingFlagScope }): Command {
-  const uses = usedBy[options.scope];
   for (const option of command.options) {
     if (!option.helpGroupHeading && outputOptions.has(option.long ?? '')) option.helpGroup('Output:');
   }
+  const parent = command.parent;
+  if (!parent) return defineSettingFlags(command, options.scope);
+  pendingFlags.set(command, options.scope);
+  if (!hookedParents.has(parent)) {
+    hookedParents.add(parent);
+    parent.hook('preSubcommand', (_parent, subcommand) => {
+      withSettingFlags(subcommand);
+    });
+  }
+  return command;
+}
+
+/** Commands whose setting flags are not defined yet, with their scope. */
+const pendingFlags = new WeakMap<Command, SettingFlagScope>();
+const hookedParents = new WeakSet<Command>();
+
+/** The command with its setting flags defined (before showing its help outside of a parse). */
+export function withSettingFlags(command: Command): Command {
+  const scope = pendingFlags.get(command);
+  if (scope === undefined) return command;
+  pendingFlags.delete(command);
+  return defineSettingFlags(command, scope);
+}
+
+function defineSettingFlags(command: Command, scope: SettingFlagScope): Command {
+  const uses = usedBy[scope];
   const others: Option[] = [];
   for (const source of settingSources) {
-    if (!source.flag || (source.path.startsWith('server.') && options.scope !== 'serve')) continue;
+    if (!source.flag || (source.path.startsWith('server.') && scope !== 'serve')) continue;
     const used = source.path === 'debug' || uses(source.path);
     const [heading, summary] = firstRun[source.path] ?? [];
-    const shown = used && heading && (firstRunOnlyFor[source.path]?.includes(options.scope) ?? true);
+    const shown = used && heading && (firstRunOnlyFor[source.path]?.includes(scope) ?? true);
     const option = settingOption(
       source,
       shown ? summary! : `${source.description}${source.env ? ` [env ${source.env}]` : ''}`,
@@ -122,7 +151,7 @@ export function addSettingFlags(command: Command, options: { scope: SettingFlagS
     else {
       option.hideHelp();
       // Per-role flags: in --help-all for the roles the command calls.
-      if (used && (role === undefined || rolesUsedBy[options.scope].includes(role)))
+      if (used && (role === undefined || rolesUsedBy[scope].includes(role)))
         others.push(option.helpGroup('Other settings:'));
     }
     command.addOption(option);

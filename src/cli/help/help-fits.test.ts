@@ -107,6 +107,10 @@ describe('deepsearch help settings', () => {
     const help = await run(['help', 'kb', 'add']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: deepsearch kb add /);
+    // The same help as the command's own --help, its setting flags included (they are defined
+    // only when a command runs or shows its help).
+    expect(help.stdout).toBe((await run(['kb', 'add', '--help'])).stdout);
+    expect(help.stdout).toContain('--embedding-provider');
     const unknown = await run(['help', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe("deepsearch: error: unknown command 'nope' (see deepsearch --help)\n");

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LlmCallRecord, LlmClient, TokenUsage } from '../../providers/spec/llm-client.js';
 import { type Grade, grades } from '../eval-types.js';
 import { gradeAnswerPrompt, gradeAnswerSystemPrompt } from './grade-answer-prompt.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const chunkAnalysisSchema = z.object({
   summary: z.string(),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isAbortError, isAuthenticationError, ProviderError } from '../../errors/index.js';
 import type { EmbeddingResult } from '../spec/embedding-provider.js';
 import { withRetry } from '../with-retry.js';

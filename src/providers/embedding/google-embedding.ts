@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderError } from '../../errors/index.js';
 import { requestJson } from '../http/request-json.js';
 import { joinUrl, requireSetting } from '../http/require-setting.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AbortedError } from '../../errors/index.js';
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../testing/fake-openai-server.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { coerceToSchema } from './coerce-to-schema.js';
 import { toJsonSchema } from './generate-structured.js';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 const typeNames: Readonly<Record<string, string>> = {
   string: 'a string',

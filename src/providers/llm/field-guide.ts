@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { JsonSchemaNode } from './coerce-to-schema.js';
 import { toJsonSchema } from './generate-structured.js';
 

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod';
 import { StructuredOutputError } from '../../errors/index.js';
 import type { StructuredRequest, StructuredResult, TokenUsage } from '../spec/llm-client.js';
 import { callModel, type Reply, type StructuredCallSettings, type StructuredMode } from './call-model.js';

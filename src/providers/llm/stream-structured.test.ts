@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../testing/fake-openai-server.js';
 import { createScriptedLlm, type ScriptedStep } from '../../testing/scripted-llm.js';
 import { createTestConfig } from '../../testing/test-config.js';

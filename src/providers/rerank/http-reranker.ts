@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { requestJson } from '../http/request-json.js';
 import { joinUrl, requireSetting } from '../http/require-setting.js';
 import type { Reranker, RerankOptions } from '../spec/reranker.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ConfigError } from '../../errors/index.js';
 import { requestJson } from '../http/request-json.js';
 import { toIsoDate } from '../http/to-iso-date.js';

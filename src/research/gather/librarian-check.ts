@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { fenceUntrusted } from '../../agent/context/fence-untrusted.js';
 import { callLlm, type RunContext } from '../../agent/run-context.js';
 import type { StoredPage } from '../../agent/state/page-store.js';

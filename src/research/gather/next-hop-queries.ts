@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { callLlm, type RunContext } from '../../agent/run-context.js';
 import type { CoverageItem, PlanSection } from '../../events/research-types.js';
 import { foldText } from '../../retrieval/match-text.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../../errors/index.js';
 import type { ResearchPlan } from '../../events/research-types.js';
 import { maxQuestions, maxSections, parsePlanMarkdown } from './plan-markdown.js';

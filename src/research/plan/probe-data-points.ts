@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { callLlm, type RunContext } from '../../agent/run-context.js';
 import type { DataPoint, ResearchPlan } from '../../events/research-types.js';
 import type { ResearchContext } from '../research-context.js';

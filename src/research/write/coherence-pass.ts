@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { callLlm } from '../../agent/run-context.js';
 import type { Reference } from '../../events/agent-types.js';
 import type { ReportSection } from '../../events/research-types.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { callLlm } from '../../agent/run-context.js';
 import type { ResearchContext } from '../research-context.js';
 import { untrustedRule } from './section-sources.js';

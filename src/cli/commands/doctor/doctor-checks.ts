@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { resolveProxySettings } from '../../../config/proxy-settings.js';
 import { requireApiKey, resolveLlmSettings } from '../../../config/resolve-llm-settings.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../../../errors/index.js';
 
 /** A model `deepsearch model pull` can download by name, pinned to one file. */

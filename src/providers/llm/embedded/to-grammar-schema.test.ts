@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toJsonSchema } from '../generate-structured.js';
 import { toWireSchema } from '../wire-schema.js';
 import { toGrammarSchema } from './to-grammar-schema.js';

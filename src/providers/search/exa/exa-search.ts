@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SearchProvider, TimeRange } from '../../spec/search-provider.js';
 import {
   type BuildRequestInput,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AuthenticationError, ConfigError, isAuthenticationError } from '../../../errors/index.js';
 import { displayUrl } from '../../http/describe-network-error.js';
 import { requestJson } from '../../http/request-json.js';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { settingSources } from '../config/setting-sources.js';
-import type { CliIo } from './cli-io.js';
+import type { CliIo } from './io/cli-io.js';
 import { runCli } from './run-cli.js';
 
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

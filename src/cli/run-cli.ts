@@ -1,24 +1,24 @@
 import { Command, CommanderError } from 'commander';
 import { packageVersion } from '../core/package-version.js';
 import { createRedactor, InputError, type Redactor, type Secret } from '../errors/index.js';
-import { addAskCommand } from './ask-command.js';
-import type { CliIo } from './cli-io.js';
-import { addDoctorCommand } from './doctor-command.js';
-import { addEvalCommand } from './eval-command.js';
-import { exitCodeFor, exitCodes, formatCliError } from './exit-codes.js';
-import { addInitCommand } from './init-command.js';
-import { addKbCommand } from './kb-command.js';
-import { addMcpCommand } from './mcp-command.js';
-import { addModelCommand } from './model-command.js';
-import { addReadCommand } from './read-command.js';
-import { ReportedFailure } from './reported-failure.js';
-import { addResearchCommand } from './research-command.js';
-import { addRunsCommands } from './runs-command.js';
-import { addSearchCommand } from './search-command.js';
-import { addServeCommand } from './serve-command.js';
-import { withSettingFlags } from './setting-flags.js';
-import { addTrustCommand } from './trust-command.js';
-import { addWorkerCommand } from './worker-command.js';
+import { addAskCommand } from './commands/ask/ask-command.js';
+import { addDoctorCommand } from './commands/doctor/doctor-command.js';
+import { addEvalCommand } from './commands/eval/eval-command.js';
+import { addInitCommand } from './commands/init/init-command.js';
+import { addKbCommand } from './commands/kb/kb-command.js';
+import { addMcpCommand } from './commands/mcp/mcp-command.js';
+import { addModelCommand } from './commands/model/model-command.js';
+import { addReadCommand } from './commands/read/read-command.js';
+import { addResearchCommand } from './commands/research/research-command.js';
+import { addResumeCommand } from './commands/resume/resume-command.js';
+import { addRunsCommands } from './commands/runs/runs-command.js';
+import { addSearchCommand } from './commands/search/search-command.js';
+import { addServeCommand } from './commands/serve/serve-command.js';
+import { addTrustCommand } from './commands/trust/trust-command.js';
+import { addWorkerCommand } from './commands/worker/worker-command.js';
+import { withSettingFlags } from './flags/setting-flags.js';
+import type { CliIo } from './io/cli-io.js';
+import { exitCodeFor, exitCodes, formatCliError, ReportedFailure } from './io/exit-codes.js';
 
 /** One row each in `deepsearch --help` (a command's own --help shows its longer description). */
 const commandSummaries: Readonly<Record<string, string>> = {
@@ -75,6 +75,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   addEvalCommand(program, io);
   addModelCommand(program, io);
   addRunsCommands(program, io);
+  addResumeCommand(program, io);
   addHelpCommand(program, io);
   for (const command of program.commands) command.summary(commandSummaries[command.name()] ?? '');
   const debug =
@@ -121,7 +122,7 @@ function addHelpCommand(program: Command, io: CliIo): void {
     .argument('[command...]', 'a command, or settings')
     .action(async (words: string[]) => {
       if (words[0] === 'settings') {
-        const { renderSettingsHelp } = await import('./settings-help.js');
+        const { renderSettingsHelp } = await import('./help/settings-help.js');
         io.stdout.write(renderSettingsHelp(words.slice(1)));
         return;
       }

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { CliIo } from '../cli/cli-io.js';
+import type { CliIo } from '../cli/io/cli-io.js';
 import { runCli } from '../cli/run-cli.js';
 
 /**

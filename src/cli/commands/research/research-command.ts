@@ -1,0 +1,49 @@
+import { type Command, Option } from 'commander';
+import { kbMergeFlagDescription } from '../../flags/kb-merge-flag.js';
+import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
+import type { CliIo } from '../../io/cli-io.js';
+
+export const reportFormats = ['md', 'html', 'json'] as const;
+export type ReportFormat = (typeof reportFormats)[number];
+
+export interface ResearchCommandFlags {
+  output?: string;
+  format?: ReportFormat;
+  json?: boolean;
+  outlineOnly?: boolean;
+  outline?: string;
+  quiet?: boolean;
+  config?: string;
+  /** --kb: true, or the knowledge base file. */
+  kb?: string | boolean;
+  yes?: boolean;
+}
+
+/** Registers `deepsearch research`; research mode and its providers are loaded only when it runs. */
+export function addResearchCommand(program: Command, io: CliIo): void {
+  const command = addSettingFlags(
+    program
+      .command('research')
+      .description('research a topic and write a structured, cited, fact-checked report')
+      .argument('[topic...]', "the topic (else stdin, or the outline's)")
+      .option('-o, --output <file>', 'write the report here (.md, .html or .json)')
+      .addOption(new Option('--format <format>', 'default md').choices([...reportFormats]))
+      .option('--json', 'same as --format json')
+      .option('--outline-only', 'plan only: print the outline to edit, and stop')
+      .option('--outline <file>', 'research this outline instead of planning')
+      .option('--kb [path]', kbMergeFlagDescription)
+      .option('--yes', 'download the default local model without asking')
+      .option('--quiet', 'no progress on stderr')
+      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
+    { scope: 'research' },
+  );
+  addExamples(command, [
+    'deepsearch research "heat pump sales in Europe since 2019" -o report.md',
+    'deepsearch research "..." --outline-only > outline.md',
+    'deepsearch research --outline outline.md -o report.html',
+  ]);
+  command.action(async (words: string[], flags: ResearchCommandFlags) => {
+    const { runResearchCommand } = await import('./run-research-command.js');
+    await runResearchCommand(io, { words, flags, settingFlags: collectSettingFlags(command) });
+  });
+}

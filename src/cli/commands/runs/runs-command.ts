@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import { addExamples, collectSettingFlags } from '../../flags/setting-flags.js';
+import type { CliIo } from '../../io/cli-io.js';
+
+export type RunsAction = 'list' | 'show' | 'export' | 'delete' | 'replay';
+
+export interface RunsCommandFlags {
+  config?: string;
+  json?: boolean;
+  limit?: string;
+  format?: string;
+}
+
+const configOption = ['--config <path>', 'config file (default ./deepsearch.config.json)'] as const;
+const runsFileOption = [
+  '--runs-file <path>',
+  "run store file (default: runs.sqlite in the user's data directory) [env DEEPSEARCH_RUNS_FILE]",
+] as const;
+
+/**
+ * Registers `deepsearch runs list|show|export|delete` and `deepsearch replay <id>`: the run store,
+ * loaded only when a command runs (`deepsearch resume` is in commands/resume/).
+ */
+export function addRunsCommands(program: Command, io: CliIo): void {
+  const runs = program
+    .command('runs')
+    .description('the runs kept in the run store: list, show, export, delete');
+  const run =
+    (action: RunsAction, command: Command) =>
+    async (...values: unknown[]) => {
+      const { runRunsCommand } = await import('./run-runs-command.js');
+      await runRunsCommand(io, {
+        action,
+        id: typeof values[0] === 'string' ? values[0] : undefined,
+        flags: command.opts() as RunsCommandFlags,
+        settingFlags: collectSettingFlags(command),
+      });
+    };
+  const define = (parent: Command, name: string, description: string, argument?: string) => {
+    const command = parent.command(name).description(description);
+    if (argument) command.argument(argument);
+    return command.option(...configOption).option(...runsFileOption);
+  };
+  const list = define(runs, 'list', 'the latest runs, newest first')
+    .option('--json', 'print JSON')
+    .option('--limit <n>', 'runs to show (default 20)');
+  list.action(run('list', list));
+  const show = define(
+    runs,
+    'show',
+    "a run's question, status, usage and cost per role, and answer",
+    '<id>',
+  ).option('--json', 'print the stored run as JSON');
+  show.action(run('show', show));
+  const exported = define(
+    runs,
+    'export',
+    'a run as markdown (answer, sources, timeline) or JSON (with every event)',
+    '<id>',
+  ).option('--format <format>', 'md or json (default md)');
+  exported.action(run('export', exported));
+  const remove = define(runs, 'delete', 'delete a run and its events', '<id>');
+  remove.action(run('delete', remove));
+  addExamples(runs, [
+    'deepsearch runs list',
+    'deepsearch runs show 3f2a',
+    'deepsearch runs export 3f2a --format md > run.md',
+  ]);
+
+  const replay = define(
+    program,
+    'replay',
+    "re-render a stored run's progress and answer from its events (no network)",
+    '<id>',
+  ).option('--json', 'print the stored result as JSON, like ask --json');
+  replay.action(run('replay', replay));
+}

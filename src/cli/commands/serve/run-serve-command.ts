@@ -1,0 +1,88 @@
+import { once } from 'node:events';
+import type { DeepSearchConfig } from '../../../config/config-schema.js';
+import { ConfigError } from '../../../errors/index.js';
+import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
+import type { QueueMode } from '../../../scale/open-queue-mode.js';
+import { serverModels } from '../../../server/run-request/server-models.js';
+import { assertGuardedBind, startServer } from '../../../server/start-server.js';
+import type { CliIo } from '../../io/cli-io.js';
+import { createCliRuntime } from '../../setup/create-cli-runtime.js';
+import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
+import { loadCliConfig } from '../../setup/load-cli-config.js';
+
+export interface ServeCommandOptions {
+  flags: Record<string, unknown>;
+  configPath: string | undefined;
+  yes?: boolean;
+}
+
+/**
+ * `deepsearch serve`: the OpenAI-compatible API until SIGTERM or Ctrl-C, then a graceful stop.
+ * The access log (one JSON line per request) goes to stdout, everything else to stderr.
+ */
+export async function runServeCommand(io: CliIo, options: ServeCommandOptions): Promise<void> {
+  const config = loadCliConfig(io, options.flags, options.configPath);
+  const settings = config.server;
+  // Before the LLM checks: a bind that would be refused anyway fails at once.
+  assertGuardedBind(settings);
+  // Fail at start, not on the first client's request, when search or the LLM (or its key) is not set.
+  await prepareLlm(io, config, { offerDownload: true, yes: options.yes });
+  prepareSearch(io, config);
+  const { runtime, queue } = await serveRuntime(io, config);
+  const server = await startServer({
+    runtime,
+    settings,
+    queue,
+    log: (line) => io.stdout.write(`${line}\n`),
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
+    throw new ConfigError(
+      `cannot listen on ${settings.host}:${settings.port} (${error.code}): choose another --port`,
+      {
+        cause: error,
+      },
+    );
+  });
+  const runsKept = runtime.runs !== undefined || queue !== undefined;
+  // One write: whoever reads the first line (a supervisor, a test) has the page's address too.
+  // The page starts, lists and follows runs: without the run store it can only say so.
+  io.stderr.write(
+    `deepsearch: serving ${serverModels.join(', ')} at ${server.url}/v1 (POST /v1/chat/completions, POST /v1/responses${runsKept ? ', POST /v1/research' : ''}), MCP at ${server.url}/mcp${queue ? '; queue mode: runs go to the workers' : ''}\n` +
+      `deepsearch: web page at ${server.url}/${runsKept ? '' : ' (it needs the run store: runs are off, --no-runs)'}\n`,
+  );
+  if (!io.signal.aborted) await once(io.signal, 'abort');
+  io.stderr.write(
+    `deepsearch: stopping; running requests get up to ${settings.shutdownGraceSeconds}s to finish\n`,
+  );
+  await server.close();
+  await queue?.close();
+  runtime.close();
+}
+
+/**
+ * The node's runtime: its own (runs in this process, SQLite), or in queue mode (both URLs set)
+ * the queued one, whose deep searches and research go to the workers. Postgres and Redis that
+ * cannot be reached are a ConfigError at start.
+ */
+async function serveRuntime(
+  io: CliIo,
+  config: DeepSearchConfig,
+): Promise<{ runtime: DeepSearchRuntime; queue?: QueueMode }> {
+  if (!config.scale.redisUrl || !config.scale.databaseUrl) return { runtime: createCliRuntime(io, config) };
+  // Loaded only in queue mode, with pg, ioredis and bullmq behind them.
+  const [{ openQueueMode }, { createQueuedRuntime }] = await Promise.all([
+    import('../../../scale/open-queue-mode.js'),
+    import('../../../scale/queued-runtime.js'),
+  ]);
+  // The node keeps no run of its own: no SQLite run store is opened.
+  config.runs.file = undefined;
+  const queue = await openQueueMode({
+    scale: config.scale,
+    retention: config.runs.retention,
+    onError: (error) => io.stderr.write(`deepsearch: warning: ${error.message}\n`),
+  });
+  return {
+    runtime: createQueuedRuntime(createCliRuntime(io, config, { trustStore: queue.trust }), queue),
+    queue,
+  };
+}

@@ -1,0 +1,79 @@
+import { once } from 'node:events';
+import { resolveProxySettings } from '../../../config/proxy-settings.js';
+import { ConfigError } from '../../../errors/index.js';
+import { createOutboundFetch } from '../../../providers/http/outbound-fetch.js';
+import { createLlmCallFetch } from '../../../scale/llm-call-fetch.js';
+import { isQueueMode, openQueueMode } from '../../../scale/open-queue-mode.js';
+import { createRunJobHandler } from '../../../scale/run-job-handler.js';
+import { createWorkerRunStore } from '../../../scale/worker-run-store.js';
+import type { CliIo } from '../../io/cli-io.js';
+import { createCliRuntime } from '../../setup/create-cli-runtime.js';
+import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
+import { loadCliConfig } from '../../setup/load-cli-config.js';
+import { listenWorkerHealth, type WorkerHealth } from './worker-health.js';
+
+export interface WorkerCommandOptions {
+  flags: Record<string, unknown>;
+  configPath: string | undefined;
+  concurrency: number;
+  /** GET /health on this port (worker-health.ts); none when unset. */
+  healthPort?: number;
+}
+
+/**
+ * `deepsearch worker`: takes jobs from the queue and runs them, `concurrency` at once, recording
+ * them in Postgres, until SIGTERM or Ctrl-C. Then it takes no new job, gives the running ones
+ * server.shutdownGraceSeconds to end, and hands the rest back to the queue (another worker
+ * resumes them from their last checkpoint; none is marked cancelled).
+ */
+export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions): Promise<void> {
+  const config = loadCliConfig(io, options.flags, options.configPath);
+  if (!isQueueMode(config.scale))
+    throw new ConfigError(
+      'deepsearch worker runs jobs of queue mode: set DEEPSEARCH_REDIS_URL (jobs) and DEEPSEARCH_DATABASE_URL (runs), the same as the `deepsearch serve` nodes that take the requests',
+      { code: 'config_scale_missing' },
+    );
+  await prepareLlm(io, config);
+  prepareSearch(io, config);
+  const warn = (error: Error) => io.stderr.write(`deepsearch: warning: ${error.message}\n`);
+  const shared = await openQueueMode({
+    scale: config.scale,
+    retention: config.runs.retention,
+    onError: warn,
+  });
+  const runs = createWorkerRunStore({ store: shared.store, log: shared.log });
+  // An LLM call holds a place under the cap on LLM calls across workers, when one is set. (A run
+  // awaits each checkpoint's write before its next step: worker-run-store.ts.)
+  const fetch = createLlmCallFetch({
+    fetch: createOutboundFetch({ proxy: resolveProxySettings(config) }),
+    config,
+    limit: shared.llmLimit,
+  });
+  const runtime = createCliRuntime(io, config, { runStore: runs, fetch, trustStore: shared.trust });
+  const handler = createRunJobHandler({ runtime, store: shared.store, runs });
+  let health: WorkerHealth | undefined;
+  try {
+    await shared.queue.work({ handler, concurrency: options.concurrency });
+    if (options.healthPort !== undefined)
+      health = await listenWorkerHealth({
+        host: config.server.host,
+        port: options.healthPort,
+        taking: () => !io.signal.aborted,
+      });
+    io.stderr.write(
+      `deepsearch: worker taking jobs (${options.concurrency} at once)${health ? `, health at ${health.url}` : ''}; SIGTERM or Ctrl-C stops it\n`,
+    );
+    if (!io.signal.aborted) await once(io.signal, 'abort');
+    const graceSeconds = config.server.shutdownGraceSeconds;
+    io.stderr.write(
+      `deepsearch: worker stopping; running jobs get up to ${graceSeconds}s, then go back to the queue\n`,
+    );
+  } finally {
+    const { handedBack } = await shared.close({ graceMs: config.server.shutdownGraceSeconds * 1000 });
+    if (handedBack.length > 0)
+      io.stderr.write(`deepsearch: handed back to the queue: ${handedBack.join(', ')}\n`);
+    runtime.close();
+    // It answered 503 during the grace period; now the process is done.
+    await health?.close();
+  }
+}

@@ -1,0 +1,69 @@
+import type { DeepSearchResult } from '../../events/agent-types.js';
+import { formatTokens, plural, type Terminal } from '../io/terminal-style.js';
+
+/**
+ * The answer for people, as markdown: the text with its [^n] markers, the sources as footnote
+ * definitions (`[^1]: Title <url>`, the quote on an indented continuation line), then confidence
+ * and cost.
+ */
+export function renderResultText(result: DeepSearchResult, terminal: Pick<Terminal, 'style'>): string {
+  const { style } = terminal;
+  const lines: string[] = [result.answer, ''];
+  if (result.references.length > 0) {
+    lines.push(style('bold', 'Sources'), '');
+    for (const reference of result.references) {
+      const kind = reference.quoteKind === 'sentence' ? style('dim', ' (closest sentence)') : '';
+      lines.push(`[^${reference.index}]: ${reference.title} <${reference.url}>`);
+      lines.push(`    "${reference.quote.replace(/\s+/g, ' ')}"${kind}`);
+    }
+    lines.push('');
+  }
+  const colour = result.confidence === 'high' ? 'green' : result.confidence === 'medium' ? 'yellow' : 'red';
+  lines.push(
+    `${style(colour, `Confidence: ${result.confidence}`)} ${style('dim', `— ${result.confidenceReason}`)}`,
+  );
+  lines.push(style('dim', summaryLine(result)));
+  return lines.join('\n');
+}
+
+export function summaryLine(result: DeepSearchResult): string {
+  const roles = Object.entries(result.usage.byRole)
+    .map(([role, usage]) => `${role} ${formatTokens(usage?.totalTokens ?? 0)}`)
+    .join(', ');
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  return (
+    `${plural(result.steps, 'step')} · ${formatTokens(result.usage.totalTokens)} tokens (${roles || 'none'}) · ` +
+    `${plural(result.usage.searchCalls, 'search', 'searches')} · ${plural(result.usage.readCalls, 'page')} · ${seconds}s`
+  );
+}
+
+/** The single JSON document printed by --json. */
+export function resultJson(result: DeepSearchResult): string {
+  return JSON.stringify(
+    {
+      runId: result.runId,
+      question: result.question,
+      answer: result.answer,
+      references: result.references.map(({ index, url, title, quote, quoteKind }) => ({
+        index,
+        url,
+        title,
+        quote,
+        quoteKind,
+      })),
+      confidence: result.confidence,
+      confidenceReason: result.confidenceReason,
+      origin: result.origin,
+      usage: result.usage,
+      steps: result.steps,
+      durationMs: result.durationMs,
+      timing: result.timing,
+      budget: result.budget,
+      visitedUrls: result.visitedUrls,
+      warnings: result.warnings,
+      computations: result.computations,
+    },
+    null,
+    2,
+  );
+}

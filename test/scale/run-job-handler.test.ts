@@ -1,6 +1,6 @@
 // The worker's job handler over the shared run store (here the SQLite adapter, which fences like
 // Postgres), with a stand-in runtime that records as the real one does, through the worker's store.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/config-schema.js';
 import { createRedactor, InputError } from '../../src/errors/index.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';

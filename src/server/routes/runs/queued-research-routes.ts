@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import { isResumable, resumableRecord } from '../../../runs/resume-target.js';
+import { isResumable } from '../../../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../../../runs/run-record.js';
-import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { isInterrupted } from '../../../scale/job-queue.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
 import { postRun, queuedResumeView, requeueRun } from '../../../scale/queued-runtime.js';

@@ -292,8 +292,10 @@ describe('hostile pages and documents (built CLI and server)', () => {
         }
         expect(health.answered).toBeGreaterThan(10);
         expect(health.slowestMs).toBeLessThan(1000);
-        // "Comes back" is given time: the server's heap is reclaimed by V8's idle collections over
-        // the seconds after the run, not at once; the bound itself stays 100 MB.
+        // "Comes back" is given time: the server's heap is reclaimed by V8's memory reducer once the
+        // process has been idle a while, not at once (measured: +93 MB server / +109 MB tree for
+        // the first ~9 s, then +47 / +43), and on a loaded CI machine that idle point comes later;
+        // the bound itself stays 100 MB.
         const grownBy = (now: { server: number; children: number }) => ({
           server: now.server - before.server,
           tree: now.server + now.children - (before.server + before.children),
@@ -306,12 +308,12 @@ describe('hostile pages and documents (built CLI and server)', () => {
               const grown = grownBy(after);
               return Math.max(grown.server, grown.tree);
             },
-            { timeout: 20_000, interval: 1_000 },
+            { timeout: 60_000, interval: 1_000 },
           )
           .toBeLessThan(100 * 1024 * 1024);
         console.log('memory (MB) before', mb(before), 'after', mb(after));
       },
-      120_000,
+      180_000,
     );
   });
 

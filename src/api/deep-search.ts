@@ -8,6 +8,8 @@ import {
   type AskOptions,
   createRuntime,
   type DeepSearchRuntime,
+  type RunOutcomeOf,
+  type RunRequest,
   type RuntimeOptions,
 } from '../runtime/create-runtime.js';
 
@@ -54,21 +56,33 @@ export type DeepSearchRun = RunHandle<DeepSearchResult>;
  * the MCP tool call directly).
  */
 export function deepSearch(question: string, options: DeepSearchOptions): DeepSearchRun {
+  return startRun(options, { mode: 'search', question, history: options.history });
+}
+
+/** The mode's own part of a library run's request; the rest comes from the options. */
+type ModeRequest = Extract<RunRequest, { mode: 'search' }> | Extract<RunRequest, { mode: 'research' }>;
+
+/**
+ * A library run as a handle: `runtime.run` on the caller's runtime (or one made from the config
+ * for this run and closed after it), with the options' overrides, observers, id and record.
+ */
+export function startRun<Request extends ModeRequest>(
+  options: Omit<DeepSearchOptions, 'history'>,
+  request: Request,
+): RunHandle<RunOutcomeOf<Request>['result']> {
   return createRunHandle(options, async ({ observer, signal }) => {
     const { runtime, owned } = runtimeFor(options);
     try {
       const base = options.config ?? runtime.config;
       const { result } = await runtime.run({
-        mode: 'search',
-        question,
+        ...request,
         signal,
-        history: options.history,
         runId: options.runId,
         config: options.overrides ? deriveConfig(base, options.overrides) : options.config,
         observers: [observer, ...(options.observers ?? [])],
         record: options.record,
       });
-      return result;
+      return result as RunOutcomeOf<Request>['result'];
     } finally {
       if (owned) runtime.close();
     }
@@ -76,7 +90,7 @@ export function deepSearch(question: string, options: DeepSearchOptions): DeepSe
 }
 
 /** The caller's runtime, or one made from the config for this run (`owned`: closed after it). */
-export function runtimeFor(options: {
+function runtimeFor(options: {
   runtime?: DeepSearchRuntime;
   config?: DeepSearchConfig;
   runtimeOptions?: Omit<RuntimeOptions, 'config'>;

@@ -1,8 +1,7 @@
-import { deriveConfig } from '../config/derive-config.js';
 import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
-import { createRunHandle, type RunHandle } from '../events/run-handle.js';
+import type { RunHandle } from '../events/run-handle.js';
 import type { DeepSearchOptions, RunOptions } from './deep-search.js';
-import { runtimeFor } from './deep-search.js';
+import { startRun } from './deep-search.js';
 
 /** Research's options: those of every run, where its providers come from, and an edited plan. */
 export type ResearchRunOptions = RunOptions &
@@ -20,23 +19,5 @@ export type ResearchRun = RunHandle<ResearchReport>;
  * the same `runtime.run({ mode: 'research' })`.
  */
 export function research(topic: string, options: ResearchRunOptions): ResearchRun {
-  return createRunHandle(options, async ({ observer, signal }) => {
-    const { runtime, owned } = runtimeFor(options);
-    try {
-      const base = options.config ?? runtime.config;
-      const { result } = await runtime.run({
-        mode: 'research',
-        question: topic,
-        signal,
-        plan: options.plan,
-        runId: options.runId,
-        config: options.overrides ? deriveConfig(base, options.overrides) : options.config,
-        observers: [observer, ...(options.observers ?? [])],
-        record: options.record,
-      });
-      return result;
-    } finally {
-      if (owned) runtime.close();
-    }
-  });
+  return startRun(options, { mode: 'research', question: topic, plan: options.plan });
 }

@@ -5,34 +5,17 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
-import {
-  type FakeOpenAiReply,
-  type FakeOpenAiRequest,
-  type FakeOpenAiServer,
-  startFakeOpenAi,
-} from '../../src/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import type { FakeOpenAiServer } from '../../src/testing/fake-openai-server.js';
 import {
   type BuiltServer,
   type BuiltWorker,
   startApiNode,
   startBuiltWorker,
 } from '../helpers/queue-cluster.js';
-import {
-  researchRoutes,
-  researchSearxngResults,
-  researchTopic,
-  researchWebPages,
-} from '../helpers/research-fake-llm.js';
+import { type QueueWorld, startQueueWorld } from '../helpers/queue-world.js';
+import { researchTopic } from '../helpers/research-fake-llm.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
-import {
-  needServices,
-  type PostgresService,
-  type RunningService,
-  startPostgres,
-  startRedis,
-} from '../helpers/scale-services.js';
+import { needServices, type RunningService, startRedis } from '../helpers/scale-services.js';
 import { sseData } from '../helpers/server-harness.js';
 
 const available = needServices('redis', 'postgres');
@@ -42,10 +25,9 @@ const waitFor = <T>(probe: () => T | Promise<T>, timeout = 60_000) =>
 /** A question whose agent calls hang until released: a run that is surely running. */
 const slowQuestion = 'What is the slowest question?';
 
+let world: QueueWorld | undefined;
 let redis: RunningService | undefined;
-let postgres: PostgresService | undefined;
 let web: FakeHttpServer;
-let searxng: FakeHttpServer;
 let llm: FakeOpenAiServer;
 let baseEnv: Record<string, string>;
 let queueEnv: Record<string, string>;
@@ -53,36 +35,10 @@ const started: Array<BuiltServer | BuiltWorker> = [];
 
 beforeAll(async () => {
   if (!available) return;
-  [redis, postgres, web] = await Promise.all([
-    startRedis(),
-    startPostgres(),
-    startFakeWeb({ pages: researchWebPages }),
-  ]);
-  searxng = await startFakeSearxng({
-    results: researchSearxngResults(web.url),
-  });
-  const routes = researchRoutes(web.url);
-  const agent = routes.agent_action as (request: FakeOpenAiRequest) => FakeOpenAiReply;
-  llm = await startFakeOpenAi({
-    routes: {
-      ...routes,
-      agent_action: (request) =>
-        request.prompt.includes(slowQuestion) ? { delayMs: 120_000 } : agent(request),
-    },
-  });
-  baseEnv = {
-    DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
-    DEEPSEARCH_LLM_MODEL: 'fake-model',
-    DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
-    DEEPSEARCH_SEARXNG_URL: searxng.url,
-    DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
-  };
-  queueEnv = {
-    ...baseEnv,
-    DEEPSEARCH_REDIS_URL: redis.url,
-    DEEPSEARCH_DATABASE_URL: await postgres.createDatabase(),
-    DEEPSEARCH_JOB_LOCK_SECONDS: '2',
-  };
+  world = await startQueueWorld({ hold: (request) => request.prompt.includes(slowQuestion) });
+  ({ redis, web, llm } = world);
+  baseEnv = world.modelEnv;
+  queueEnv = { ...baseEnv, ...world.queueEnv, DEEPSEARCH_JOB_LOCK_SECONDS: '2' };
 }, 120_000);
 
 afterEach(async () => {
@@ -95,7 +51,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([redis?.stop(), postgres?.stop(), web?.close(), searxng?.close(), llm?.close()]);
+  await world?.stop();
 });
 
 async function api(env: Record<string, string> = queueEnv): Promise<BuiltServer> {

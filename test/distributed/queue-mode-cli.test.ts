@@ -4,37 +4,17 @@
 // with it from its checkpoint while the CLI, which has no model of its own, shows its progress.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
-import {
-  type FakeOpenAiReply,
-  type FakeOpenAiRequest,
-  type FakeOpenAiServer,
-  startFakeOpenAi,
-} from '../../src/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import type { FakeOpenAiRequest, FakeOpenAiServer } from '../../src/testing/fake-openai-server.js';
 import {
   type BuiltServer,
   type BuiltWorker,
   startApiNode,
   startBuiltWorker,
 } from '../helpers/queue-cluster.js';
-import {
-  isOutlook,
-  researchPlanWithOutlook,
-  researchRoutes,
-  researchSearxngResults,
-  researchTopic,
-  researchWebPages,
-} from '../helpers/research-fake-llm.js';
+import { type QueueWorld, startQueueWorld } from '../helpers/queue-world.js';
+import { isOutlook, researchPlanWithOutlook, researchTopic } from '../helpers/research-fake-llm.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
-import {
-  needServices,
-  type PostgresService,
-  type RunningService,
-  startPostgres,
-  startRedis,
-} from '../helpers/scale-services.js';
+import { needServices, type RunningService } from '../helpers/scale-services.js';
 
 const available = needServices('redis', 'postgres');
 
@@ -43,10 +23,8 @@ const isOutlookAgentCall = (request: FakeOpenAiRequest) =>
 const waitFor = <T>(probe: () => T | Promise<T>, timeout = 60_000) =>
   vi.waitUntil(probe, { timeout, interval: 100 });
 
+let world: QueueWorld | undefined;
 let redis: RunningService | undefined;
-let postgres: PostgresService | undefined;
-let web: FakeHttpServer;
-let searxng: FakeHttpServer;
 let llm: FakeOpenAiServer;
 let workerEnv: Record<string, string>;
 /** The CLI's: the deployment's URLs, no model and no search (the worker has them). */
@@ -58,37 +36,16 @@ let holdOutlook = false;
 
 beforeAll(async () => {
   if (!available) return;
-  [redis, postgres, web] = await Promise.all([
-    startRedis(),
-    startPostgres(),
-    startFakeWeb({ pages: researchWebPages }),
-  ]);
-  searxng = await startFakeSearxng({ results: researchSearxngResults(web.url) });
-  const routes = researchRoutes(web.url);
-  const agent = routes.agent_action as (request: FakeOpenAiRequest) => FakeOpenAiReply;
-  llm = await startFakeOpenAi({
-    routes: {
-      ...routes,
-      research_plan: () => ({
-        content: JSON.stringify(researchPlanWithOutlook),
-        usage: { prompt_tokens: 900, completion_tokens: 60 },
-      }),
-      agent_action: (request) =>
-        holdOutlook && isOutlookAgentCall(request) ? { delayMs: 120_000 } : agent(request),
-    },
+  world = await startQueueWorld({
+    plan: researchPlanWithOutlook,
+    hold: (request) => holdOutlook && isOutlookAgentCall(request),
   });
-  cliEnv = {
-    DEEPSEARCH_REDIS_URL: redis.url,
-    DEEPSEARCH_DATABASE_URL: await postgres.createDatabase(),
-  };
+  ({ redis, llm } = world);
+  cliEnv = world.queueEnv;
   workerEnv = {
     ...cliEnv,
+    ...world.modelEnv,
     DEEPSEARCH_JOB_LOCK_SECONDS: '5',
-    DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
-    DEEPSEARCH_LLM_MODEL: 'fake-model',
-    DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
-    DEEPSEARCH_SEARXNG_URL: searxng.url,
-    DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
     DEEPSEARCH_RESEARCH_CONCURRENCY: '1',
     DEEPSEARCH_RESEARCH_MAX_HOPS: '1',
   };
@@ -97,7 +54,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([worker?.stop(), api?.stop()]);
-  await Promise.all([redis?.stop(), postgres?.stop(), web?.close(), searxng?.close(), llm?.close()]);
+  await world?.stop();
 });
 
 async function post(body: Record<string, unknown>): Promise<string> {

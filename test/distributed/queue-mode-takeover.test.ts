@@ -4,36 +4,16 @@
 // from the last checkpoint, and a client following it on the other API node sees every event once.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPostgresDatabase, type PostgresDatabase } from '../../src/scale/postgres/postgres-database.js';
-import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
-import {
-  type FakeOpenAiReply,
-  type FakeOpenAiRequest,
-  type FakeOpenAiServer,
-  startFakeOpenAi,
-} from '../../src/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import type { FakeOpenAiRequest, FakeOpenAiServer } from '../../src/testing/fake-openai-server.js';
 import {
   type BuiltServer,
   type BuiltWorker,
   startApiNode,
   startBuiltWorker,
 } from '../helpers/queue-cluster.js';
-import {
-  isOutlook,
-  researchPlanWithOutlook,
-  researchRoutes,
-  researchSearxngResults,
-  researchTopic,
-  researchWebPages,
-} from '../helpers/research-fake-llm.js';
-import {
-  needServices,
-  type PostgresService,
-  type RunningService,
-  startPostgres,
-  startRedis,
-} from '../helpers/scale-services.js';
+import { type QueueWorld, startQueueWorld } from '../helpers/queue-world.js';
+import { isOutlook, researchPlanWithOutlook, researchTopic } from '../helpers/research-fake-llm.js';
+import { needServices } from '../helpers/scale-services.js';
 import { sseData } from '../helpers/server-harness.js';
 
 const available = needServices('redis', 'postgres');
@@ -43,10 +23,7 @@ const agentCalls = (requests: FakeOpenAiRequest[]) =>
 const waitFor = <T>(probe: () => T | Promise<T>, timeout = 60_000) =>
   vi.waitUntil(probe, { timeout, interval: 50 });
 
-let redis: RunningService | undefined;
-let postgres: PostgresService | undefined;
-let web: FakeHttpServer;
-let searxng: FakeHttpServer;
+let world: QueueWorld | undefined;
 let llm: FakeOpenAiServer;
 let database: PostgresDatabase;
 let env: Record<string, string>;
@@ -55,39 +32,18 @@ let holdOutlook = true;
 
 beforeAll(async () => {
   if (!available) return;
-  [redis, postgres, web] = await Promise.all([
-    startRedis(),
-    startPostgres(),
-    startFakeWeb({ pages: researchWebPages }),
-  ]);
-  searxng = await startFakeSearxng({
-    results: researchSearxngResults(web.url),
+  world = await startQueueWorld({
+    plan: researchPlanWithOutlook,
+    hold: (request) => holdOutlook && isOutlook(request),
   });
-  const routes = researchRoutes(web.url);
-  const agent = routes.agent_action as (request: FakeOpenAiRequest) => FakeOpenAiReply;
-  llm = await startFakeOpenAi({
-    routes: {
-      ...routes,
-      research_plan: () => ({
-        content: JSON.stringify(researchPlanWithOutlook),
-        usage: { prompt_tokens: 900, completion_tokens: 60 },
-      }),
-      agent_action: (request) => (holdOutlook && isOutlook(request) ? { delayMs: 120_000 } : agent(request)),
-    },
-  });
-  const databaseUrl = await postgres.createDatabase();
-  database = createPostgresDatabase({ url: databaseUrl });
+  ({ llm } = world);
+  database = createPostgresDatabase({ url: world.queueEnv.DEEPSEARCH_DATABASE_URL! });
   env = {
-    DEEPSEARCH_REDIS_URL: redis.url,
-    DEEPSEARCH_DATABASE_URL: databaseUrl,
+    ...world.queueEnv,
+    ...world.modelEnv,
     // Short enough for a quick takeover, long enough that a loaded machine renews it in time.
     DEEPSEARCH_JOB_LOCK_SECONDS: '5',
     DEEPSEARCH_SHUTDOWN_GRACE: '1',
-    DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
-    DEEPSEARCH_LLM_MODEL: 'fake-model',
-    DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
-    DEEPSEARCH_SEARXNG_URL: searxng.url,
-    DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
     DEEPSEARCH_RESEARCH_CONCURRENCY: '1',
     DEEPSEARCH_RESEARCH_MAX_HOPS: '1',
   };
@@ -95,7 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await database?.close();
-  await Promise.all([redis?.stop(), postgres?.stop(), web?.close(), searxng?.close(), llm?.close()]);
+  await world?.stop();
 });
 
 /** The worker process holding the run now (the worker id names its pid). */

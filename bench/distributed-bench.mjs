@@ -10,7 +10,8 @@
 // 25% of in-process), with the load average: the machine may be shared, so read CPU/job first.
 // Options: BENCH_WORKERS=1,2,3 BENCH_JOBS=200 BENCH_RESEARCH_JOBS=20 BENCH_WORKER_CONCURRENCY=20
 // BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (API node and
-// workers) BENCH_PROFILE=1 (Redis commands and Postgres statements per job, per configuration)
+// workers) BENCH_PROFILE=1 (Redis commands and Postgres statements per job, per configuration). Each
+// configuration also prints what the fakes were asked per job (LLM calls by schema, searches, pages).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { hasPostgres, hasRedis, startPostgres, startRedis } from '../test/helpers/scale-services.ts';
-import { load, profileSettings, startCounting, treeCpuMs } from './distributed-readings.mjs';
+import { load, profileSettings, startCounting, startWorldCount, treeCpuMs } from './distributed-readings.mjs';
 import { oneJob } from './server-async-bench.mjs';
 import { cpuMs, ms, percentile, startBenchWorld, startServer, stopServer } from './server-bench-world.mjs';
 
@@ -74,14 +75,18 @@ function startWorker(env) {
  * deepsearch processes; `servers`: the Redis and Postgres it uses, if any.
  */
 async function runJobs(url, { pids, servers = [], label, counting }) {
-  await oneJob(url, { mode: 'search', id: `${label}-warmup`, reconnects: 0, latencyMs });
+  // The fake LLM follows each question's script by the id in it (\w and -): no space in an id, or
+  // every job of a configuration would share one script and ask different things than in-process.
+  const prefix = label.replace(/\s+/g, '-');
+  await oneJob(url, { mode: 'search', id: `${prefix}-warmup`, reconnects: 0, latencyMs });
   const counted = await counting?.();
+  const asked = startWorldCount(world, searchJobs + researchJobs);
   const cpuBefore = pids.map((pid) => cpuMs(pid));
   const serversBefore = servers.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
   const started = performance.now();
   const specs = [
-    ...Array.from({ length: searchJobs }, (_, index) => ({ mode: 'search', id: `${label}-s${index}` })),
-    ...Array.from({ length: researchJobs }, (_, index) => ({ mode: 'research', id: `${label}-r${index}` })),
+    ...Array.from({ length: searchJobs }, (_, index) => ({ mode: 'search', id: `${prefix}-s${index}` })),
+    ...Array.from({ length: researchJobs }, (_, index) => ({ mode: 'research', id: `${prefix}-r${index}` })),
   ];
   const jobs = await Promise.all(
     specs.map((spec, index) =>
@@ -132,6 +137,7 @@ async function runJobs(url, { pids, servers = [], label, counting }) {
   }
   if (pids.length > 1)
     console.log(`  CPU/job: API node ${ms(cpuUsed[0])}, workers ${cpuUsed.slice(1).map(ms).join(' + ')}`);
+  asked();
   await counted?.report();
   return { jobsPerSecond: done.length / wallSeconds, cpuPerJob, serversPerJob };
 }

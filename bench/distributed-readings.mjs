@@ -92,3 +92,29 @@ export async function startCounting({ redisUrl, databaseUrl, jobs }) {
     },
   };
 }
+
+/**
+ * What the fakes were asked from now on, per job: LLM calls (streamed or not, by schema), searches,
+ * page reads. The same jobs should ask the same in every configuration; a difference is work a
+ * configuration adds (a retry, a call it makes twice).
+ */
+export function startWorldCount(world, jobs) {
+  const marks = { llm: world.llm.requests.length, search: world.searxng.requests.length, web: world.web.requests.length };
+  return () => {
+    const calls = world.llm.requests.slice(marks.llm);
+    const perJob = (count) => (count / jobs).toFixed(2);
+    const bySchema = new Map();
+    for (const call of calls) {
+      const name = call.schemaName ?? 'text';
+      bySchema.set(name, (bySchema.get(name) ?? 0) + 1);
+    }
+    const streamed = calls.filter((call) => call.json?.stream === true).length;
+    const promptKb = calls.reduce((sum, call) => sum + call.body.length, 0) / 1024 / Math.max(1, calls.length);
+    const top = [...bySchema].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    console.log(
+      `  calls/job: LLM ${perJob(calls.length)} (${perJob(streamed)} streamed, ${promptKb.toFixed(1)} KB a request), ` +
+        `searches ${perJob(world.searxng.requests.length - marks.search)}, pages ${perJob(world.web.requests.length - marks.web)}; ` +
+        top.map(([name, count]) => `${name} ${perJob(count)}`).join(', '),
+    );
+  };
+}

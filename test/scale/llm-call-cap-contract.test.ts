@@ -103,3 +103,26 @@ describe.skipIf(!redisAvailable)('Redis LLM call cap', () => {
     expect(performance.now() - started).toBeGreaterThan(250);
   });
 });
+
+describe.skipIf(!redisAvailable)('Redis LLM call cap: by SHA', () => {
+  const scriptCalls = async (client: Redis) => {
+    const info = await client.info('commandstats');
+    const calls = (name: string) =>
+      Number(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+    return { eval: calls('eval'), evalsha: calls('evalsha') };
+  };
+
+  it('sends its script once per connection, then its SHA; after a SCRIPT FLUSH, the source again', async () => {
+    const client = await openRedis(redis!.url, { name: 'sha' });
+    const admin = await openRedis(redis!.url, { name: 'admin' });
+    clients.push(client, admin);
+    const cap = createRedisSemaphore({ redis: client, key: 'cap-sha', limit: 2 });
+    await admin.config('RESETSTAT');
+    for (let call = 0; call < 5; call++) expect(await cap.run(async () => call)).toBe(call);
+    expect(await scriptCalls(admin)).toEqual({ eval: 1, evalsha: 4 });
+    await admin.script('FLUSH');
+    expect(await cap.run(async () => 'after flush')).toBe('after flush');
+    // The SHA was refused (NOSCRIPT), then the source sent again.
+    expect(await scriptCalls(admin)).toEqual({ eval: 2, evalsha: 5 });
+  });
+});

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { JobQueueLimits } from '../job-queue.js';
+import { defineScript } from './redis-script.js';
 
 // The queue's own bookkeeping beside BullMQ's, so admission is one atomic step across API nodes:
 // admitted (hash id -> owner), owners (hash owner -> jobs queued or running), started (set of the
@@ -44,19 +45,13 @@ export function createJobAdmission(redis: Redis, prefix: string): JobAdmission {
   const keys = [`${prefix}:jobs:admitted`, `${prefix}:jobs:owners`, `${prefix}:jobs:started`];
   const durations = `${prefix}:jobs:durations`;
   const cancelKey = (id: string) => `${prefix}:jobs:cancel:${id}`;
+  // Once per job each: sent by SHA, not as source.
+  const admitJob = defineScript(redis, 'deepsearchAdmitJob', { keys: 4, lua: admitScript });
+  const releaseJob = defineScript(redis, 'deepsearchReleaseJob', { keys: 3, lua: releaseScript });
   return {
     async admit(id, owner, limits) {
       const perOwner = limits.maxJobsPerOwner ?? -1;
-      return (await redis.eval(
-        admitScript,
-        4,
-        ...keys,
-        cancelKey(id),
-        id,
-        owner,
-        limits.maxQueue,
-        perOwner,
-      )) as Admission;
+      return (await admitJob(...keys, cancelKey(id), id, owner, limits.maxQueue, perOwner)) as Admission;
     },
     async started(id) {
       await redis.sadd(keys[2]!, id);
@@ -65,7 +60,7 @@ export function createJobAdmission(redis: Redis, prefix: string): JobAdmission {
       await redis.srem(keys[2]!, id);
     },
     async release(id, heldMs) {
-      await redis.eval(releaseScript, 3, ...keys, id);
+      await releaseJob(...keys, id);
       if (heldMs !== undefined)
         await redis.multi().lpush(durations, Math.round(heldMs)).ltrim(durations, 0, 19).exec();
     },

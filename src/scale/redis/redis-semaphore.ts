@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { TaskLimit } from '../../core/semaphore.js';
 import { AbortedError } from '../../errors/index.js';
+import { defineScript } from './redis-script.js';
 
 // A sorted set of leases (member: lease id, score: when it expires, in Redis's own clock so the
 // workers' clocks need not agree). Expired leases are dropped before counting: a worker that died
@@ -44,8 +45,11 @@ export function createRedisSemaphore(options: RedisSemaphoreOptions): TaskLimit 
   let active = 0;
   let waiting = 0;
   const wakers = new Set<() => void>();
+  // By SHA: the acquire runs once per LLM call (and per poll of a waiter), the renewal every leaseMs / 3.
+  const acquireLease = defineScript(options.redis, 'deepsearchAcquireLease', { keys: 1, lua: acquireScript });
+  const renewLease = defineScript(options.redis, 'deepsearchRenewLease', { keys: 1, lua: renewScript });
   const tryAcquire = async (lease: string) =>
-    (await options.redis.eval(acquireScript, 1, options.key, options.limit, leaseMs, lease)) === 1;
+    (await acquireLease(options.key, options.limit, leaseMs, lease)) === 1;
 
   const acquire = async (lease: string, signal: AbortSignal | undefined) => {
     waiting++;
@@ -76,7 +80,7 @@ export function createRedisSemaphore(options: RedisSemaphoreOptions): TaskLimit 
       await acquire(lease, signal);
       active++;
       const renewal = setInterval(() => {
-        options.redis.eval(renewScript, 1, options.key, leaseMs, lease).catch(() => undefined);
+        renewLease(options.key, leaseMs, lease).catch(() => undefined);
       }, leaseMs / 3);
       renewal.unref();
       try {

@@ -31,6 +31,12 @@ export interface RuntimeOptions {
   /** Used by every HTTP provider instead of the outbound fetch (config.network's proxies); tests pass their own. */
   fetch?: typeof globalThis.fetch;
   /**
+   * The fetch for calls to model servers only (LLM, embeddings, reranker), default `fetch`: a
+   * worker's holds each call under the cap on LLM calls across workers, while searches and page
+   * reads keep the runtime's own (the reader's connect-time guard, the browser for app shells).
+   */
+  modelFetch?: typeof globalThis.fetch;
+  /**
    * Replace a provider (tests, or a library user's own implementation of the interface, with
    * `specificationVersion: 'v1'`; one without a version still works, with a deprecation warning).
    */

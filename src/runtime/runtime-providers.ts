@@ -80,15 +80,16 @@ export function createRuntimeProviders(options: CheckedRuntimeOptions): RuntimeP
   // Every service call goes through the config's proxy (HTTPS_PROXY...) unless the caller brings a fetch.
   const fetch = options.fetch ?? createOutboundFetch({ proxy: resolveProxySettings(config) });
   const redaction = createRedactErrorsMiddleware(redact);
+  const modelFetch = options.modelFetch ?? fetch;
   const llm = wrapLlmClient({
-    provider: createLlmClient({ config, fetch, createModel: options.createModel }),
+    provider: createLlmClient({ config, fetch: modelFetch, createModel: options.createModel }),
     middleware: redaction,
   });
   // Starts its sandbox process (and loads the engine there) on the first run of code, not here;
   // an injected runner is the caller's to close.
   const ownCodeRunner = options.codeRunner ? undefined : createQuickJsCodeRunner(config.sandbox);
   const codeRunner = options.codeRunner ?? ownCodeRunner!;
-  const services = createRetrievalProviders({ config, fetch });
+  const services = createRetrievalProviders({ config, fetch: modelFetch });
   const embedding = options.embedding ?? services.embedding;
   const reranker = options.reranker ?? services.reranker;
   // Pages and files are parsed in the process's extraction pool (started on the first read).

@@ -4,21 +4,22 @@ import { resolveLlmSettings } from '../config/resolve-llm-settings.js';
 import type { TaskLimit } from '../core/semaphore.js';
 
 /**
- * A worker's fetch for the calls to the config's LLM servers (a role's base URL); any other
- * request (search, pages) passes straight through. With `limit` (scale.llmConcurrency: the Redis
- * semaphore shared by every worker), an LLM call waits for a place and holds it until its
- * response body is read to the end, cancelled or broken, a streamed answer included.
+ * A worker's fetch for the calls to model servers (the runtime's modelFetch), with a cap on LLM
+ * calls (scale.llmConcurrency: the Redis semaphore shared by every worker): a call to one of the
+ * config's LLM servers (a role's base URL) waits for a place under `limit` and holds it until its
+ * response body is read to the end, cancelled or broken, a streamed answer included; any other
+ * request passes straight through.
  */
 export function createLlmCallFetch(options: {
   fetch: typeof globalThis.fetch;
   config: DeepSearchConfig;
-  limit?: TaskLimit;
+  limit: TaskLimit;
 }): typeof globalThis.fetch {
   const { fetch, limit } = options;
   const servers = llmServers(options.config);
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!limit || !servers.some((base) => url.startsWith(base))) return fetch(input, init);
+    if (!servers.some((base) => url.startsWith(base))) return fetch(input, init);
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;

@@ -13,7 +13,7 @@ export function createCliRuntime(
   io: CliIo,
   config: DeepSearchConfig,
   /** Parts the command brings (a worker's run store, its LLM-capped fetch, queue mode's trust store). */
-  parts: Pick<RuntimeOptions, 'runStore' | 'fetch' | 'trustStore'> = {},
+  parts: Pick<RuntimeOptions, 'runStore' | 'modelFetch' | 'trustStore'> = {},
 ): DeepSearchRuntime {
   return createRuntime({
     config,

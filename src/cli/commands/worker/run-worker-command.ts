@@ -42,14 +42,18 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     onError: warn,
   });
   const runs = createWorkerRunStore({ store: shared.store, log: shared.log });
-  // An LLM call holds a place under the cap on LLM calls across workers, when one is set. (A run
-  // awaits each checkpoint's write before its next step: worker-run-store.ts.)
-  const fetch = createLlmCallFetch({
-    fetch: createOutboundFetch({ proxy: resolveProxySettings(config) }),
-    config,
-    limit: shared.llmLimit,
-  });
-  const runtime = createCliRuntime(io, config, { runStore: runs, fetch, trustStore: shared.trust });
+  // With a cap on LLM calls across workers, a call to a model server holds a place under it;
+  // searches and page reads go as `serve` sends them (the runtime's own fetch: the reader's
+  // connect-time guard, the browser for app shells). Without a cap, the runtime is serve's.
+  // (A run awaits each checkpoint's write before its next step: worker-run-store.ts.)
+  const modelFetch =
+    shared.llmLimit &&
+    createLlmCallFetch({
+      fetch: createOutboundFetch({ proxy: resolveProxySettings(config) }),
+      config,
+      limit: shared.llmLimit,
+    });
+  const runtime = createCliRuntime(io, config, { runStore: runs, modelFetch, trustStore: shared.trust });
   const handler = createRunJobHandler({ runtime, store: shared.store, runs });
   let health: WorkerHealth | undefined;
   try {

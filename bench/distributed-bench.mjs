@@ -9,6 +9,7 @@
 // set the ratios against issue 23's targets (2 workers >= 1.6x the jobs/s of 1; CPU/job within
 // 25% of in-process), with the load average: the machine may be shared, so read CPU/job first.
 // Options: BENCH_WORKERS=1,2,3 BENCH_JOBS=200 BENCH_RESEARCH_JOBS=20 BENCH_WORKER_CONCURRENCY=20
+// BENCH_WARMUP_JOBS=10 (per process, run before and not counted)
 // BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (API node and
 // workers) BENCH_PROFILE=1 (Redis commands and Postgres statements per job, per configuration). Each
 // configuration also prints what the fakes were asked per job (LLM calls by schema, searches, pages).
@@ -28,6 +29,7 @@ const searchJobs = Number(process.env.BENCH_JOBS ?? 200);
 const researchJobs = Number(process.env.BENCH_RESEARCH_JOBS ?? 20);
 const concurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 20);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 500);
+const warmupJobs = Number(process.env.BENCH_WARMUP_JOBS ?? 10);
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const profile = process.env.BENCH_PROFILE === '1';
 const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
@@ -78,7 +80,23 @@ async function runJobs(url, { pids, servers = [], label, counting }) {
   // The fake LLM follows each question's script by the id in it (\w and -): no space in an id, or
   // every job of a configuration would share one script and ask different things than in-process.
   const prefix = label.replace(/\s+/g, '-');
-  await oneJob(url, { mode: 'search', id: `${prefix}-warmup`, reconnects: 0, latencyMs });
+  // Warm-up: every process loads the agent's code and compiles its hot paths on its first runs
+  // (~0.6 s of CPU for a worker's first job, ~0.1 s more for each of the next few), a cost paid
+  // once per process, not per job: a round of warmupJobs per process first (a research run among
+  // them), its CPU shown apart, so CPU/job compares the configurations' steady state.
+  const warmupCount = warmupJobs * Math.max(1, pids.length - 1);
+  const warmupBefore = pids.map((pid) => cpuMs(pid));
+  await Promise.all(
+    Array.from({ length: warmupCount }, (_, index) =>
+      oneJob(url, {
+        mode: index % 10 === 9 ? 'research' : 'search',
+        id: `${prefix}-warmup${index}`,
+        reconnects: 0,
+        latencyMs,
+      }),
+    ),
+  );
+  const warmupCpu = pids.map((pid, index) => ms(cpuMs(pid) - warmupBefore[index]));
   const counted = await counting?.();
   const asked = startWorldCount(world, searchJobs + researchJobs);
   const cpuBefore = pids.map((pid) => cpuMs(pid));
@@ -137,6 +155,7 @@ async function runJobs(url, { pids, servers = [], label, counting }) {
   }
   if (pids.length > 1)
     console.log(`  CPU/job: API node ${ms(cpuUsed[0])}, workers ${cpuUsed.slice(1).map(ms).join(' + ')}`);
+  console.log(`  warm-up (${warmupCount} jobs before, not counted): CPU ${warmupCpu.join(' + ')}`);
   asked();
   await counted?.report();
   return { jobsPerSecond: done.length / wallSeconds, cpuPerJob, serversPerJob };

@@ -99,7 +99,11 @@ export async function startCounting({ redisUrl, databaseUrl, jobs }) {
  * configuration adds (a retry, a call it makes twice).
  */
 export function startWorldCount(world, jobs) {
-  const marks = { llm: world.llm.requests.length, search: world.searxng.requests.length, web: world.web.requests.length };
+  const marks = {
+    llm: world.llm.requests.length,
+    search: world.searxng.requests.length,
+    web: world.web.requests.length,
+  };
   return () => {
     const calls = world.llm.requests.slice(marks.llm);
     const perJob = (count) => (count / jobs).toFixed(2);
@@ -109,7 +113,8 @@ export function startWorldCount(world, jobs) {
       bySchema.set(name, (bySchema.get(name) ?? 0) + 1);
     }
     const streamed = calls.filter((call) => call.json?.stream === true).length;
-    const promptKb = calls.reduce((sum, call) => sum + call.body.length, 0) / 1024 / Math.max(1, calls.length);
+    const promptKb =
+      calls.reduce((sum, call) => sum + call.body.length, 0) / 1024 / Math.max(1, calls.length);
     const top = [...bySchema].sort((a, b) => b[1] - a[1]).slice(0, 8);
     console.log(
       `  calls/job: LLM ${perJob(calls.length)} (${perJob(streamed)} streamed, ${promptKb.toFixed(1)} KB a request), ` +

@@ -12,6 +12,8 @@ import type { JobQueue } from '../../src/scale/job-queue.js';
 import { createPostgresDatabase } from '../../src/scale/postgres/postgres-database.js';
 import { createPostgresRunStore } from '../../src/scale/postgres/postgres-run-store.js';
 import { createBullmqJobQueue } from '../../src/scale/redis/bullmq-job-queue.js';
+import { createJobAdmission } from '../../src/scale/redis/job-admission.js';
+import { openRedis } from '../../src/scale/redis/open-redis.js';
 import {
   freePort,
   hasRedis,
@@ -175,4 +177,47 @@ describe.skipIf(!hasRedis())('BullMQ queue: refused at start', () => {
     expect(performance.now() - started).toBeLessThan(5000);
     await api.close();
   });
+});
+
+describe.skipIf(!hasRedis())('BullMQ queue: reconciling the admitted jobs', () => {
+  it("releases a job admitted but never added (its API node died between the two), not a running one's", async () => {
+    const settings = {
+      url: redis!.url,
+      prefix: 'sweep',
+      maxQueue: 10,
+      maxJobsPerOwner: 1,
+      sweepIntervalMs: 200,
+    };
+    const api = await createBullmqJobQueue({ ...settings, workerId: 'api' });
+    const connection = await openRedis(redis!.url, { name: 'test' });
+    const workers: JobQueue[] = [];
+    let finish = () => {};
+    try {
+      // What an API node that died after admitting and before adding leaves behind.
+      expect(await createJobAdmission(connection, 'sweep').admit('orphan', 'alice', settings)).toBe('ok');
+      await expect(api.enqueue({ id: 'second', owner: 'alice', data: {} })).rejects.toMatchObject({
+        code: 'owner_busy',
+      });
+      const running = new Promise<void>((resolve) => (finish = resolve));
+      for (const workerId of ['one', 'two']) {
+        const worker = await createBullmqJobQueue({ ...settings, workerId });
+        await worker.work({ concurrency: 1, handler: () => running });
+        workers.push(worker);
+      }
+      await api.enqueue({ id: 'held', owner: 'bob', data: {} });
+      await waitFor(async () => (await api.counts()).running === 1);
+      // Two workers sweep, one at a time; the orphan goes once seen gone twice.
+      await waitFor(async () => (await connection.hexists('sweep:jobs:admitted', 'orphan')) === 0);
+      await api.enqueue({ id: 'second', owner: 'alice', data: {} });
+      // The running job kept its place: bob is still at his limit.
+      await expect(api.enqueue({ id: 'third', owner: 'bob', data: {} })).rejects.toMatchObject({
+        code: 'owner_busy',
+      });
+    } finally {
+      finish();
+      for (const worker of workers) await worker.close();
+      await api.close();
+      connection.disconnect();
+    }
+  }, 30_000);
 });

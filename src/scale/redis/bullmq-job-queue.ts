@@ -23,6 +23,8 @@ export interface BullmqJobQueueOptions extends JobQueueLimits {
   lockMs?: number;
   /** How often workers look for jobs whose lock expired (default: lockMs). */
   stalledIntervalMs?: number;
+  /** How often a worker reconciles the admitted jobs with BullMQ's (default: lockMs, at least 5 s). */
+  sweepIntervalMs?: number;
   /** Takeovers of one job (its worker died or hung) before it fails (default 3). */
   maxTakeovers?: number;
   workerId?: string;
@@ -126,6 +128,7 @@ export async function createBullmqJobQueue(options: BullmqJobQueueOptions): Prom
         workerId,
         lockMs,
         stalledIntervalMs: options.stalledIntervalMs ?? lockMs,
+        sweepIntervalMs: options.sweepIntervalMs ?? Math.max(lockMs, 5000),
         maxTakeovers: options.maxTakeovers ?? 3,
         onError: options.onError,
       });

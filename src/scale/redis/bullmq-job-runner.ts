@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { isStaleAttemptError } from '../../runs/stale-attempt-error.js';
 import { type JobData, type JobHandler, JobStoppedError, jobStopReason } from '../job-queue.js';
 import type { JobAdmission } from './job-admission.js';
+import { defineScript } from './redis-script.js';
 
 /** A job as BullMQ stores it (its id is the run's). */
 export interface QueuedJob {
@@ -21,6 +22,7 @@ export interface JobRunnerOptions {
   workerId: string;
   lockMs: number;
   stalledIntervalMs: number;
+  sweepIntervalMs: number;
   maxTakeovers: number;
   onError?: (error: Error) => void;
 }
@@ -57,9 +59,8 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     const started = performance.now();
     let failure: unknown;
     try {
-      await admission.started(id);
       // Cancelled before this worker got it (the cancel was published to no one holding it).
-      if (await redis.exists(admission.cancelKey(id))) stop(id, 'job_cancelled');
+      if (await admission.started(id)) stop(id, 'job_cancelled');
       await handler({ id, owner: job.data.owner, data: job.data.data, signal: controller.signal, workerId });
     } catch (error) {
       failure = error;
@@ -122,25 +123,50 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   };
 }
 
+// The admitted jobs (ARGV) BullMQ no longer holds: no job hash, or finished (completed, failed).
+// KEYS[1]: the sweep's lock, taken for the interval (ARGV[1], ms) by one worker of the deployment.
+const goneScript = `
+if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return false end
+local gone = {}
+for i = 2, #ARGV do
+  local id = ARGV[i]
+  if redis.call('EXISTS', KEYS[2] .. id) == 0 or redis.call('ZSCORE', KEYS[3], id)
+    or redis.call('ZSCORE', KEYS[4], id) then gone[#gone + 1] = id end
+end
+return gone`;
+
 /**
  * Reconciles the queue's bookkeeping with BullMQ's: a job admitted but gone from BullMQ (an API
  * node died between the two steps, or a job failed after too many takeovers) is released once it
- * has been seen gone twice, so its owner's count does not stay taken forever.
+ * has been seen gone twice, so its owner's count does not stay taken forever. One worker of the
+ * deployment sweeps per interval, checking every admitted job in one script: a sweep per worker,
+ * with a round trip per job, cost every worker ~2 Redis calls per job it ran.
  */
 function startSweeper(options: JobRunnerOptions): NodeJS.Timeout {
   const suspects = new Set<string>();
+  const intervalMs = options.sweepIntervalMs;
+  const { queue } = options;
+  const findGone = defineScript(options.redis, 'deepsearchGoneJobs', { keys: 4, lua: goneScript });
   const sweep = async () => {
-    for (const id of await options.admission.admitted()) {
-      const state = await options.queue.getJobState(id);
-      if (state !== 'unknown' && state !== 'completed' && state !== 'failed') suspects.delete(id);
-      else if (!suspects.delete(id)) suspects.add(id);
+    const admitted = await options.admission.admitted();
+    if (admitted.length === 0) return;
+    const keys = [
+      `${queue.opts.prefix}:jobs:sweep`,
+      queue.toKey(''),
+      queue.toKey('completed'),
+      queue.toKey('failed'),
+    ];
+    // Another worker swept this interval: its suspects are its own to confirm.
+    const gone = (await findGone(...keys, Math.round(intervalMs * 0.9), ...admitted)) as string[] | null;
+    if (!gone) return;
+    const goneNow = new Set(gone);
+    for (const id of [...suspects]) if (!goneNow.has(id)) suspects.delete(id);
+    for (const id of gone) {
+      if (!suspects.delete(id)) suspects.add(id);
       else await options.admission.release(id);
     }
   };
-  const timer = setInterval(
-    () => sweep().catch((error: Error) => options.onError?.(error)),
-    Math.max(options.lockMs, 5000),
-  );
+  const timer = setInterval(() => sweep().catch((error: Error) => options.onError?.(error)), intervalMs);
   timer.unref();
   return timer;
 }

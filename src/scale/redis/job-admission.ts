@@ -15,20 +15,30 @@ redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
 redis.call('DEL', KEYS[4])
 return 'ok'`;
 
+// KEYS[4]: how long the last 20 jobs held a worker (ARGV[2], when given), for Retry-After.
 const releaseScript = `
 redis.call('SREM', KEYS[3], ARGV[1])
+if ARGV[2] then
+  redis.call('LPUSH', KEYS[4], ARGV[2])
+  redis.call('LTRIM', KEYS[4], 0, 19)
+end
 local owner = redis.call('HGET', KEYS[1], ARGV[1])
 if not owner then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 if redis.call('HINCRBY', KEYS[2], owner, -1) <= 0 then redis.call('HDEL', KEYS[2], owner) end
 return 1`;
 
+// A worker took the job; whether a cancel was marked for it before (published to no one holding it).
+const startScript = `
+redis.call('SADD', KEYS[1], ARGV[1])
+return redis.call('EXISTS', KEYS[2])`;
+
 export type Admission = 'ok' | 'exists' | 'owner_busy' | 'server_busy';
 
 export interface JobAdmission {
   admit(id: string, owner: string, limits: JobQueueLimits): Promise<Admission>;
-  /** A worker took the job (it no longer counts as queued). */
-  started(id: string): Promise<void>;
+  /** A worker took the job (it no longer counts as queued); true when a cancel was marked for it. */
+  started(id: string): Promise<boolean>;
   /** A worker gave the job back to the queue (it counts as queued again). */
   handedBack(id: string): Promise<void>;
   /** The job is over (finished, failed, cancelled, removed): its owner's count goes down. */
@@ -45,24 +55,21 @@ export function createJobAdmission(redis: Redis, prefix: string): JobAdmission {
   const keys = [`${prefix}:jobs:admitted`, `${prefix}:jobs:owners`, `${prefix}:jobs:started`];
   const durations = `${prefix}:jobs:durations`;
   const cancelKey = (id: string) => `${prefix}:jobs:cancel:${id}`;
-  // Once per job each: sent by SHA, not as source.
+  // Once per job each (one round trip): sent by SHA, not as source.
   const admitJob = defineScript(redis, 'deepsearchAdmitJob', { keys: 4, lua: admitScript });
-  const releaseJob = defineScript(redis, 'deepsearchReleaseJob', { keys: 3, lua: releaseScript });
+  const releaseJob = defineScript(redis, 'deepsearchReleaseJob', { keys: 4, lua: releaseScript });
+  const startJob = defineScript(redis, 'deepsearchStartJob', { keys: 2, lua: startScript });
   return {
     async admit(id, owner, limits) {
       const perOwner = limits.maxJobsPerOwner ?? -1;
       return (await admitJob(...keys, cancelKey(id), id, owner, limits.maxQueue, perOwner)) as Admission;
     },
-    async started(id) {
-      await redis.sadd(keys[2]!, id);
-    },
+    started: async (id) => (await startJob(keys[2]!, cancelKey(id), id)) === 1,
     async handedBack(id) {
       await redis.srem(keys[2]!, id);
     },
     async release(id, heldMs) {
-      await releaseJob(...keys, id);
-      if (heldMs !== undefined)
-        await redis.multi().lpush(durations, Math.round(heldMs)).ltrim(durations, 0, 19).exec();
+      await releaseJob(...keys, durations, id, ...(heldMs === undefined ? [] : [Math.round(heldMs)]));
     },
     async recentMs() {
       return (await redis.lrange(durations, 0, 19)).map(Number);

@@ -36,8 +36,11 @@ export function createRunJobHandler(options: {
       if (error instanceof RunClaimError) return; // ended (cancelled while queued) or deleted
       throw error;
     }
-    const [record, restore] = await Promise.all([store.get(job.id), store.restore(job.id)]);
+    const record = await store.get(job.id);
     if (!record) return;
+    // A run with a checkpoint (a takeover, a hand-back, a resume) goes on from it; most runs are
+    // new and have none to read. The claim fenced every earlier attempt: nothing writes one meanwhile.
+    const restore = record.checkpointStep === null ? undefined : await store.restore(job.id);
     const writeFailed = new AbortController();
     const keepsRunning = () => {
       const reason = jobStopReason(job.signal);

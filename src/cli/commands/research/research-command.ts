@@ -1,14 +1,13 @@
 import { type Command, Option } from 'commander';
+import type { ReportTextFormat } from '../../../research/render-report.js';
 import { kbMergeFlagDescription } from '../../flags/kb-merge-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
-
-export const reportFormats = ['md', 'html', 'json'] as const;
-export type ReportFormat = (typeof reportFormats)[number];
+import { reportFormats } from '../../output/research-report-output.js';
 
 export interface ResearchCommandFlags {
   output?: string;
-  format?: ReportFormat;
+  format?: ReportTextFormat;
   json?: boolean;
   outlineOnly?: boolean;
   outline?: string;

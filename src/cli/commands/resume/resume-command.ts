@@ -1,14 +1,15 @@
 import { type Command, Option } from 'commander';
+import type { ReportTextFormat } from '../../../research/render-report.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
-import { type ReportFormat, reportFormats } from '../research/research-command.js';
+import { reportFormats } from '../../output/research-report-output.js';
 
 interface ResumeFlags {
   json?: boolean;
   quiet?: boolean;
   config?: string;
   output?: string;
-  format?: ReportFormat;
+  format?: ReportTextFormat;
 }
 
 /**

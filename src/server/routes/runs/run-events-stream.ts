@@ -54,8 +54,10 @@ export function streamRunEvents(
           await events.write(event);
           continue;
         }
-        await events.flush();
         if (over) break;
+        await events.flush();
+        // What arrived while the write went out is taken before waiting for more.
+        if (queue.length > 0 || over || stream.aborted) continue;
         await new Promise<void>((resolve) => {
           wake = resolve;
         });

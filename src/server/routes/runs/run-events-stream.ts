@@ -82,7 +82,7 @@ export function streamRunEvents(
 export function streamFollowedEvents(
   c: Context<ServerEnv>,
   input: {
-    follow: (signal: AbortSignal) => AsyncIterable<AgentEvent>;
+    follow: (signal: AbortSignal) => AsyncIterable<AgentEvent> | Promise<readonly AgentEvent[]>;
     heartbeatMs: number;
     shutdownSignal: AbortSignal;
     finalStatus: () => Promise<string>;
@@ -98,7 +98,7 @@ export function streamFollowedEvents(
     }, input.heartbeatMs);
     const events = createEventWriter(stream);
     try {
-      for await (const event of input.follow(signal)) {
+      for await (const event of await input.follow(signal)) {
         if (stream.aborted) break;
         await events.write(event);
       }

@@ -123,13 +123,17 @@ const eventWriterHighWater = 64 * 1024;
  */
 function createEventWriter(stream: SSEStreamingApi) {
   let text = '';
-  let written: Promise<void> | undefined;
+  let written: Promise<unknown> | undefined;
+  let lastWrite: Promise<unknown> = Promise.resolve();
   const writeOut = async () => {
     await new Promise((resolve) => setImmediate(resolve));
     const chunk = text;
     text = '';
     written = undefined;
-    if (!stream.aborted) await stream.write(chunk);
+    // stream.write never rejects (a client gone is `aborted`); the writes go out in order.
+    if (stream.aborted) return;
+    lastWrite = stream.write(chunk);
+    await lastWrite;
   };
   return {
     async write(event: AgentEvent) {
@@ -138,6 +142,9 @@ function createEventWriter(stream: SSEStreamingApi) {
       written ??= writeOut();
       if (text.length > eventWriterHighWater) await written;
     },
-    flush: () => written ?? Promise.resolve(),
+    /** Settles once what was written so far went out. */
+    flush: async () => {
+      await (written ?? lastWrite);
+    },
   };
 }

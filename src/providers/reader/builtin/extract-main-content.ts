@@ -3,7 +3,7 @@ import { type CandidateComparison, compareCandidates, linkTexts } from './compar
 import { countText, findContentRoot } from './content-root.js';
 import { domToText } from './dom-to-text.js';
 import { readPageShape } from './page-shape.js';
-import { pruneArticle } from './prune-article.js';
+import { dropCopyrightNotices, pruneArticle } from './prune-article.js';
 
 export interface MainContent {
   /** The content element (detached from the page when Readability made it). */
@@ -79,10 +79,13 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     pageTypes: options.pageTypes,
   };
   const candidates = { readability: article?.text ?? '', structure: structureText };
-  const prune = (element: Element, text: string) =>
-    isArticlePage(signals)
-      ? pruneArticle(element, { articleBody: options.articleBody, story: isStoryPage(signals) })
-      : text;
+  const prune = (element: Element, text: string) => {
+    const dropped = dropCopyrightNotices(element);
+    if (isArticlePage(signals)) {
+      return pruneArticle(element, { articleBody: options.articleBody, story: isStoryPage(signals) });
+    }
+    return dropped ? domToText(element) : text;
+  };
   if (article && !preferStructure(signals)) {
     return {
       element: article.content,

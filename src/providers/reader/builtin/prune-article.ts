@@ -84,6 +84,26 @@ function dropArticleFurniture(element: Element): void {
   for (const candidate of found) candidate.remove();
 }
 
+// A copyright line ("© 2025 Example Inc.", "Copyright 2024 ...", "... All rights reserved."): the
+// site's footer, or an image credit, left inside the content container.
+const copyrightNotice = /^\s*©|^\s*copyright\s*(?:©|\(c\)|\d{4})|all rights reserved/i;
+/** A block this long that mentions copyright is prose about it, not a notice. */
+const copyrightNoticeMaxChars = 300;
+
+/** Removes copyright notices under `element` (on every page type); says whether it removed any. */
+export function dropCopyrightNotices(element: Element): boolean {
+  let removed = false;
+  for (const block of leafBlocks(element)) {
+    // A manual page's COPYRIGHT section is preformatted text of the document itself.
+    if (block.tagName === 'PRE') continue;
+    const text = block.textContent ?? '';
+    if (countText(text) >= copyrightNoticeMaxChars || !copyrightNotice.test(text)) continue;
+    block.remove();
+    removed = true;
+  }
+  return removed;
+}
+
 /** The articleBody as plain text: some publishers put HTML in it. */
 function articleBodyText(articleBody: string | undefined): string {
   return (articleBody ?? '').replace(/<[^>]*>/g, ' ').replace(/&#?\w+;/g, ' ');

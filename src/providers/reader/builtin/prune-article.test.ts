@@ -120,7 +120,9 @@ describe('pruneArticle on a news story or blog post', () => {
 
   it('matches class words whole: an "authority" section stays', () => {
     const text = pruneArticle(
-      content(`${story.map((topic) => `<p>${paragraph(topic)}</p>`).join('')}<div class="authority-note"><p>${bio}</p></div>`),
+      content(
+        `${story.map((topic) => `<p>${paragraph(topic)}</p>`).join('')}<div class="authority-note"><p>${bio}</p></div>`,
+      ),
       { story: true },
     );
     expect(text).toContain('Jane Doe');
@@ -129,7 +131,11 @@ describe('pruneArticle on a news story or blog post', () => {
 
 describe('extractHtmlPage on a news story without articleBody', () => {
   it("drops the author box from Readability's article (its class names are kept for this)", () => {
-    const jsonLd = JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: 'Budget' });
+    const jsonLd = JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'NewsArticle',
+      headline: 'Budget',
+    });
     const page = extractHtmlPage(
       `<html><head><title>Budget</title><script type="application/ld+json">${jsonLd}</script></head><body><main><article><h1>Council passes budget</h1>${story.map((topic) => `<p>${paragraph(topic)}</p>`).join('')}<div class="author-bio"><img src="jane.jpg"><p>${bio}</p><a href="/staff/jane">More by Jane Doe</a></div><p>Copyright © 2026 City Paper. All rights reserved.</p></article></main></body></html>`,
       'https://news.example.com/budget',

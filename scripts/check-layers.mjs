@@ -28,12 +28,17 @@ export const layers = [
 /**
  * Inside a folder, its sub-folders as layers too (lowest first; files directly in the folder, its
  * composition, may import any of them). Each sub-folder named in `siblings` holds folders beside
- * each other: server/routes/<resource>/ may not import another resource's folder.
+ * each other: server/routes/<resource>/ may not import another resource's folder, nor
+ * cli/commands/<name>/ another command's.
  */
 export const innerLayers = {
   server: {
     layers: [['http'], ['run-request'], ['middleware', 'concurrency', 'answers'], ['routes']],
     siblings: ['routes'],
+  },
+  cli: {
+    layers: [['io'], ['flags', 'help', 'progress'], ['output'], ['setup'], ['commands']],
+    siblings: ['commands'],
   },
 };
 

@@ -90,6 +90,25 @@ describe('the layer check run by npm test', () => {
     expect(result.stderr).toContain('3 import(s) break the layering');
   });
 
+  it("fails inside cli/ on a command importing another command's folder or a shared folder importing up", () => {
+    const root = tree({
+      'cli/commands/resume/run-resume.ts': "import { answer } from '../ask/run-ask.js';\n",
+      'cli/commands/ask/run-ask.ts':
+        "import { print } from '../../output/print.js';\nexport const answer = print;\n",
+      'cli/output/print.ts': "import { setup } from '../setup/setup.js';\nexport const print = setup;\n",
+      'cli/setup/setup.ts': 'export const setup = 1;\n',
+    });
+    const result = check(root);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      'cli/commands/resume/run-resume.ts: imports ../ask/run-ask.js: cli/commands/resume/ may not import cli/commands/ask/',
+    );
+    expect(result.stderr).toContain(
+      'cli/output/print.ts: imports ../setup/setup.js: cli/output/ may not import cli/setup/',
+    );
+    expect(result.stderr).toContain('2 import(s) break the layering');
+  });
+
   it('fails on shipped code that imports the test runner', () => {
     const root = tree({
       'testing/fake.ts': "import { expect } from 'vitest';\nexport const fake = expect;\n",

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { configFlag } from '../../flags/config-flag.js';
 import { kbMergeFlagDescription } from '../../flags/kb-merge-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
@@ -15,7 +16,7 @@ export function addAskCommand(program: Command, io: CliIo): void {
       .option('--quiet', 'no progress on stderr')
       .option('--kb [path]', kbMergeFlagDescription)
       .option('--yes', 'download the default local model without asking')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
+      .addOption(configFlag()),
     { scope: 'ask' },
   );
   addExamples(ask, [

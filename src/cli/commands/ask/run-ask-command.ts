@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { redactConfig } from '../../../config/redact-config.js';
 import { InputError } from '../../../errors/index.js';
-import type { AgentEventListener } from '../../../events/agent-events.js';
-import type { DeepSearchResult } from '../../../events/agent-types.js';
 import { describeRetrievalProviders } from '../../../retrieval/create-retrieval-providers.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { applyKbMergeFlag, splitKbMergeFlag } from '../../flags/kb-merge-flag.js';
@@ -11,10 +9,8 @@ import { type CliIo, readPipedStdin } from '../../io/cli-io.js';
 import { exitCodeFor, formatCliError } from '../../io/exit-codes.js';
 import { assertWritableFile } from '../../io/output-file.js';
 import { createTerminal } from '../../io/terminal-style.js';
-import { renderResultText, resultJson } from '../../output/render-result.js';
-import { deliver } from '../../output/research-report-output.js';
+import { answerWithProgress } from '../../output/answer-with-progress.js';
 import { withResumeHint } from '../../output/resume-hint.js';
-import { startCliProgress } from '../../progress/cli-progress.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
@@ -81,31 +77,6 @@ async function ask(io: CliIo, options: AskCommandOptions): Promise<void> {
     // Its databases (cache, knowledge base, trust profiles, runs) are closed cleanly.
     runtime.close();
   }
-}
-
-/**
- * Runs `start` with live progress on stderr (a spinner in a terminal), then prints the answer, or
- * one JSON document, on stdout or in the `output` file: `ask` and `resume` alike. stdout starts
- * with the answer itself (`| head -1` is its first line); the blank line that sets it apart from
- * the progress goes to stderr, with the progress.
- */
-export async function answerWithProgress(
-  io: CliIo,
-  options: { json: boolean; quiet: boolean; debug: boolean; output?: string },
-  start: (onEvent: AgentEventListener | undefined) => Promise<DeepSearchResult>,
-): Promise<void> {
-  const progress = startCliProgress(io, options);
-  let result: DeepSearchResult;
-  try {
-    result = await start(progress.onEvent);
-  } finally {
-    progress.stop();
-  }
-  // A file gets no colours; a terminal does.
-  const styled = createTerminal(options.output ? { write: () => undefined } : io.stdout, io.env);
-  const text = options.json ? resultJson(result) : renderResultText(result, styled);
-  if (!options.quiet && !options.json && !options.output) io.stderr.write('\n');
-  await deliver(io, options, `${text}\n`, 'answer', result.runId);
 }
 
 /** A failure as --json prints it: the message the error line says, what kind of failure, the exit code. */

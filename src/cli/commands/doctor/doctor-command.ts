@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
@@ -16,7 +17,7 @@ export function addDoctorCommand(program: Command, io: CliIo): void {
       .command('doctor')
       .description('check the LLM, search, the reader and the cache; print a fix for each failure')
       .option('--page <url>', `page the reader check reads (default ${defaultDoctorPage})`)
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
+      .addOption(configFlag()),
     { scope: 'doctor' },
   );
   addExamples(doctor, [

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { datasetFormats } from '../../../eval/eval-types.js';
+import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
@@ -50,7 +51,7 @@ export function addEvalCommand(program: Command, io: CliIo): void {
       .option('--json', 'print the summary as one JSON document on stdout')
       .option('--report <file>', 'write a markdown report here')
       .option('--quiet', 'no progress on stderr')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
+      .addOption(configFlag()),
     { scope: 'eval' },
   );
   addExamples(command, [

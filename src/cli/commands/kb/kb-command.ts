@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
@@ -43,7 +44,7 @@ export function addKbCommand(program: Command, io: CliIo): void {
         '--kb <path>',
         "knowledge base file (default: knowledge.sqlite in the user's data directory) [env DEEPSEARCH_KB]",
       )
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)');
+      .addOption(configFlag());
     return command;
   };
   const run =

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
@@ -11,7 +12,7 @@ export function addMcpCommand(program: Command, io: CliIo): void {
         'serve the MCP tools (deep_search, research, web_search, read_url, kb_search) over stdio, for Claude Desktop, VS Code and other MCP clients',
       )
       .option('--kb <path>', "knowledge base file for kb_search (default: the user's data directory's)")
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
+      .addOption(configFlag()),
     { scope: 'mcp' },
   );
   addExamples(mcp, [

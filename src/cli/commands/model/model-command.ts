@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { configFlag } from '../../flags/config-flag.js';
 import type { CliIo } from '../../io/cli-io.js';
 
 export type ModelAction = 'list' | 'pull' | 'remove' | 'use';
@@ -20,7 +21,7 @@ export function addModelCommand(program: Command, io: CliIo): void {
   const define = (action: ModelAction, description: string, argument?: string) => {
     const command = model.command(action).description(description);
     if (argument) command.argument(argument);
-    command.option('--config <path>', 'config file (default ./deepsearch.config.json)');
+    command.addOption(configFlag());
     command.action(async (target: unknown) => {
       const { runModelCommand } = await import('./run-model-command.js');
       await runModelCommand(io, {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { InputError } from '../../../errors/index.js';
+import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
@@ -15,7 +16,7 @@ export function addReadCommand(program: Command, io: CliIo): void {
       .argument('[inputs...]', 'http(s) URLs, file paths, or - for stdin; several are read concurrently')
       .option('--format <format>', `output: ${readFormats.join(', ')} (json: one line per input)`, 'markdown')
       .option('--json', 'same as --format json: one JSON line per input')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
+      .addOption(configFlag()),
     { scope: 'read' },
   );
   addExamples(read, [

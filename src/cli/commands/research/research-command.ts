@@ -1,14 +1,14 @@
 import { type Command, Option } from 'commander';
+import type { ReportTextFormat } from '../../../research/render-report.js';
+import { configFlag } from '../../flags/config-flag.js';
 import { kbMergeFlagDescription } from '../../flags/kb-merge-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
-
-export const reportFormats = ['md', 'html', 'json'] as const;
-export type ReportFormat = (typeof reportFormats)[number];
+import { reportFormats } from '../../output/research-report-output.js';
 
 export interface ResearchCommandFlags {
   output?: string;
-  format?: ReportFormat;
+  format?: ReportTextFormat;
   json?: boolean;
   outlineOnly?: boolean;
   outline?: string;
@@ -34,7 +34,7 @@ export function addResearchCommand(program: Command, io: CliIo): void {
       .option('--kb [path]', kbMergeFlagDescription)
       .option('--yes', 'download the default local model without asking')
       .option('--quiet', 'no progress on stderr')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
+      .addOption(configFlag()),
     { scope: 'research' },
   );
   addExamples(command, [

@@ -1,14 +1,16 @@
 import { type Command, Option } from 'commander';
+import type { ReportTextFormat } from '../../../research/render-report.js';
+import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
-import { type ReportFormat, reportFormats } from '../research/research-command.js';
+import { reportFormats } from '../../output/research-report-output.js';
 
 interface ResumeFlags {
   json?: boolean;
   quiet?: boolean;
   config?: string;
   output?: string;
-  format?: ReportFormat;
+  format?: ReportTextFormat;
 }
 
 /**
@@ -25,7 +27,7 @@ export function addResumeCommand(program: Command, io: CliIo): void {
       .option('-o, --output <file>', 'a research run: write the report here')
       .addOption(new Option('--format <format>', 'a research run: report format').choices([...reportFormats]))
       .option('--quiet', 'no progress on stderr')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
+      .addOption(configFlag()),
     // A research run takes research's flags too (--max-hops...).
     { scope: 'research' },
   );

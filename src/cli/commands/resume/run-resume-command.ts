@@ -10,6 +10,7 @@ import type { RunRecord } from '../../../runs/run-record.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
 import type { CliIo } from '../../io/cli-io.js';
+import { answerWithProgress } from '../../output/answer-with-progress.js';
 import {
   checkReportOutput,
   deliverReport,
@@ -20,7 +21,6 @@ import { findRun, openCliRuns } from '../../setup/cli-runs.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
-import { answerWithProgress } from '../ask/run-ask-command.js';
 
 export interface ResumeCommandOptions {
   id: string;

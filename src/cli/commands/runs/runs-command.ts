@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
@@ -11,7 +12,6 @@ export interface RunsCommandFlags {
   format?: string;
 }
 
-const configOption = ['--config <path>', 'config file (default ./deepsearch.config.json)'] as const;
 const runsFileOption = [
   '--runs-file <path>',
   "run store file (default: runs.sqlite in the user's data directory) [env DEEPSEARCH_RUNS_FILE]",
@@ -39,7 +39,7 @@ export function addRunsCommands(program: Command, io: CliIo): void {
   const define = (parent: Command, name: string, description: string, argument?: string) => {
     const command = parent.command(name).description(description);
     if (argument) command.argument(argument);
-    return command.option(...configOption).option(...runsFileOption);
+    return command.addOption(configFlag()).option(...runsFileOption);
   };
   const list = define(runs, 'list', 'the latest runs, newest first')
     .option('--json', 'print JSON')

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { timeRanges } from '../../../providers/spec/search-provider.js';
+import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
@@ -31,7 +32,7 @@ export function addSearchCommand(program: Command, io: CliIo): void {
       .option('--site <host>', 'only results from this host')
       .option('--lang <tag>', 'result language, e.g. en, fr-FR')
       .option('--region <code>', 'two-letter country code, e.g. us, de')
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)'),
+      .addOption(configFlag()),
     { scope: 'search' },
   );
   addExamples(command, [

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
@@ -10,7 +11,7 @@ export function addServeCommand(program: Command, io: CliIo): void {
       .description(
         'serve the web page (/), the OpenAI-compatible API (POST /v1/chat/completions, /v1/responses), async runs (/v1/research, /v1/runs) and MCP (/mcp) until SIGTERM or Ctrl-C',
       )
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)')
+      .addOption(configFlag())
       .option('--yes', 'download the default local model without asking'),
     { scope: 'serve' },
   );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { configFlag } from '../../flags/config-flag.js';
 import type { CliIo } from '../../io/cli-io.js';
 
 export interface TrustCommandInput {
@@ -26,7 +27,7 @@ export function addTrustCommand(program: Command, io: CliIo): void {
         '--kb <path>',
         "knowledge base file holding the profiles (default: knowledge.sqlite in the user's data directory; in queue mode, Postgres) [env DEEPSEARCH_KB]",
       )
-      .option('--config <path>', 'config file (default ./deepsearch.config.json)')
+      .addOption(configFlag())
       .option('--json', 'print JSON');
   const run = async (input: TrustCommandInput) => {
     const { runTrustCommand } = await import('./run-trust-command.js');

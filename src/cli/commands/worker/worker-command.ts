@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
@@ -16,7 +17,7 @@ export function addWorkerCommand(program: Command, io: CliIo): void {
         'answer GET /health on this port (at DEEPSEARCH_HOST): 200 while taking jobs, 503 once stopping',
         port,
       )
-      .option('--config <path>', 'config file (default ./deepsearch.config.json) [env DEEPSEARCH_CONFIG]'),
+      .addOption(configFlag()),
     { scope: 'mcp' },
   );
   addExamples(worker, [

@@ -87,11 +87,14 @@ function dropArticleFurniture(element: Element): void {
 // A copyright line ("© 2025 Example Inc.", "Copyright 2024 ...", "... All rights reserved."): the
 // site's footer, or an image credit, left inside the content container.
 const copyrightNotice = /^\s*©|^\s*copyright\s*(?:©|\(c\)|\d{4})|all rights reserved/i;
+const mentionsCopyright = /©|copyright|all rights reserved/i;
 /** A block this long that mentions copyright is prose about it, not a notice. */
 const copyrightNoticeMaxChars = 300;
 
 /** Removes copyright notices under `element` (on every page type); says whether it removed any. */
 export function dropCopyrightNotices(element: Element): boolean {
+  // Most contents have none: skip the walk over their blocks.
+  if (!mentionsCopyright.test(element.textContent ?? '')) return false;
   let removed = false;
   for (const block of leafBlocks(element)) {
     // A manual page's COPYRIGHT section is preformatted text of the document itself.

@@ -7,6 +7,8 @@ import { domToText } from './dom-to-text.js';
  * publisher's JSON-LD articleBody is the whole article (nearly all of it is in our content, and it
  * is most of our content, not a teaser's excerpt), the blocks it does not have go too: author
  * bios, donation and newsletter boxes, "related" lines, teaser lists the container carried along.
+ * On a news story or blog post, elements whose class or id names an author box, bio, byline,
+ * disclosure, disclaimer or caption go as well, articleBody or not.
  * Mutates `element`; returns its text after pruning.
  */
 export interface PruneArticleOptions {

@@ -14,8 +14,11 @@ export interface RunEventLog {
   read(runId: string, afterSeq?: number): Promise<AgentEvent[]>;
   /** Stored, then live events after `afterSeq`; ends after the run's last one, or when `signal` aborts. */
   follow(runId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<AgentEvent>;
-  /** The run is over (its end is stored): followers end once they have its last event. */
-  end(runId: string): Promise<void>;
+  /**
+   * The run is over (its end is stored): followers end once they have its last event. `lastSeq`:
+   * the run's last event, when the caller knows it (read from the store otherwise).
+   */
+  end(runId: string, lastSeq?: number): Promise<void>;
   close(): Promise<void>;
 }
 

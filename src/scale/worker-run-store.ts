@@ -28,6 +28,8 @@ export interface WorkerRunStore extends RunStore {
 
 interface Holding extends HeldRun {
   writes: Promise<void>;
+  /** The run's last event stored: the claimed record's, then this attempt's appends'. */
+  lastSeq: number;
   /** The runtime recorded the run's end (finish was called). */
   ended: boolean;
   failure?: { error: unknown };
@@ -72,7 +74,7 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
   };
   return {
     hold(runId, run) {
-      held.set(runId, { ...run, writes: Promise.resolve(), ended: false });
+      held.set(runId, { ...run, writes: Promise.resolve(), ended: false, lastSeq: run.record.lastSeq });
     },
     async release(runId) {
       const run = held.get(runId);
@@ -84,7 +86,11 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
     // The claim already marked the run running for this attempt; the API node created it.
     begin: (run) => void holding(run.id),
     claim: notServed('claim (the worker claims in the shared store)'),
-    append: (runId, events) => void write(runId, (run) => log.append(runId, events, run.attempt)),
+    append: (runId, events) =>
+      void write(runId, async (run) => {
+        await log.append(runId, events, run.attempt);
+        run.lastSeq = events.at(-1)?.seq ?? run.lastSeq;
+      }),
     checkpoint: (runId, checkpoint, usage) =>
       write(runId, (run) => store.checkpoint(runId, checkpoint, usage, run.attempt)),
     ended: (runId) => held.get(runId)?.ended ?? false,
@@ -93,7 +99,7 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
       void write(runId, async (run) => {
         if (run.keepsRunning()) return;
         await store.finish(runId, outcome, run.attempt);
-        await log.end(runId);
+        await log.end(runId, run.lastSeq);
       });
     },
     get: (id) => held.get(id)?.record,

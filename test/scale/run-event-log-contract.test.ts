@@ -201,6 +201,34 @@ describe.skipIf(!available)('Redis run event log', () => {
     await close();
   });
 
+  it("a batch is one stream entry; a follower takes from it the events after its own, and reads an earlier release's one-event entries", async () => {
+    const { store, writer, reader, close } = await implementations[1]!.setup(200);
+    const attempt = await begin(store, 'b1');
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redis!.url);
+    const key = `log-${prefixes}:events:b1`;
+    await writer.append('b1', events('b1', [1, 2, 3]), attempt);
+    const inside = collect(reader, 'b1', 2); // Last-Event-ID 2: inside the first batch
+    await until(() => inside.seen.length === 1);
+    const whole = collect(reader, 'b1', 0);
+    await writer.append('b1', events('b1', [4, 5, 6]), attempt);
+    // A batch arriving twice (or late) is refused by its id, not added again.
+    await writer.append('b1', events('b1', [4, 5, 6]), attempt);
+    expect(await admin.xlen(key)).toBe(2);
+    expect(await admin.ttl(key)).toBeGreaterThan(3600);
+    // An earlier release's worker wrote one entry per event, `e`: still read.
+    await store.append('b1', events('b1', [7]), attempt);
+    await admin.xadd(key, '7-0', 'e', JSON.stringify(event('b1', 7)));
+    await until(() => whole.seen.length === 7);
+    await store.finish('b1', { status: 'completed' }, attempt);
+    await writer.end('b1', 7);
+    expect((await inside.done).map((item) => item.seq)).toEqual([3, 4, 5, 6, 7]);
+    expect((await whole.done).map((item) => item.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(await admin.ttl(key)).toBeLessThanOrEqual(600);
+    admin.disconnect();
+    await close();
+  });
+
   it('followers of many runs share one blocking read; one joining while it waits gets its events at once', async () => {
     // A read blocks 30 s: a follower joining meanwhile gets its events only if it wakes the read.
     const { store, writer, reader, close } = await implementations[1]!.setup(30_000);

@@ -186,6 +186,18 @@ for (const implementation of implementations) {
       expect(await store.restore('c')).toBeUndefined();
       expect(await store.checkpointHead('c')).toBeUndefined();
       expect(await store.events('c')).toEqual([]);
+      // Its pages went too: a run made again under its id stores its own copy of the page.
+      await store.begin(newRun('c'), 'running');
+      await store.checkpoint(
+        'c',
+        checkpointWith(1, [{ url: 'https://a.example/', text: 'again' }]),
+        usage,
+        0,
+      );
+      expect((await store.restore('c'))!.checkpoint.state.pages.map(({ page }) => page.text)).toEqual([
+        'again',
+      ]);
+      expect((await store.restore('c'))!.lastSeq).toBe(0);
       await store.close();
     });
 

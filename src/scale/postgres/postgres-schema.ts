@@ -2,8 +2,9 @@ import type { Pool } from 'pg';
 
 /**
  * The deployment's schema, as numbered migrations applied in order; `deepsearch_migrations` records
- * those applied. Every migration is additive (new tables, new columns with defaults), so a node of
- * the previous release keeps working against a database a newer one migrated: a rolling upgrade
+ * those applied. Every migration keeps what a node of the previous release relies on (new tables,
+ * new columns with defaults; a run's rows still go with it), so it keeps working against a database
+ * a newer one migrated: a rolling upgrade
  * starts the new nodes, which migrate, then stops the old ones.
  *
  * Events, checkpoints and pages are kept as JSON text, as SQLite keeps them: they are written and
@@ -69,6 +70,23 @@ export const postgresMigrations: readonly string[] = [
      https boolean,
      last_problem_at text COLLATE "C"
    );`,
+  // A run's rows go with it by a trigger instead of foreign keys: every write to them is fenced by
+  // an UPDATE of the run's row in the same statement (postgres-run-store.ts), which already finds
+  // the run and locks it against a concurrent delete, so the key's check of each inserted row (a
+  // query and a row lock per event) bought nothing. One statement-level trigger deletes the rows
+  // of every run a DELETE removes (a run deleted, or pruned), as ON DELETE CASCADE did.
+  `CREATE FUNCTION deepsearch_delete_run_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     DELETE FROM run_events USING gone WHERE run_events.run_id = gone.id;
+     DELETE FROM run_pages USING gone WHERE run_pages.run_id = gone.id;
+     DELETE FROM run_checkpoints USING gone WHERE run_checkpoints.run_id = gone.id;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER runs_delete_rows AFTER DELETE ON runs REFERENCING OLD TABLE AS gone
+     FOR EACH STATEMENT EXECUTE FUNCTION deepsearch_delete_run_rows();
+   ALTER TABLE run_events DROP CONSTRAINT run_events_run_id_fkey;
+   ALTER TABLE run_pages DROP CONSTRAINT run_pages_run_id_fkey;
+   ALTER TABLE run_checkpoints DROP CONSTRAINT run_checkpoints_run_id_fkey;`,
 ];
 
 // Any number, the same in every process: nodes starting together migrate one at a time.

@@ -5,15 +5,10 @@ import { isOver, type RunEventLog, storedBetween } from '../run-event-log.js';
 import { checkNoEviction, openRedis } from './open-redis.js';
 import { createSharedStreamReader, type SharedStreamReader } from './shared-stream-reader.js';
 
-// Each event is added with its seq as the entry id (`<seq>-0`): Redis refuses an id not above the
-// stream's last, so a batch arriving late (a worker that lost the run) or twice is dropped, never
-// reordered. pcall: one refused entry does not stop the others.
-const appendScript = `
-for i = 3, #ARGV, 2 do
-  redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[i] .. '-0', 'e', ARGV[i + 1])
-end
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-return 1`;
+/** What XADD answers for an id not above the stream's last: a late or repeated batch, dropped. */
+const staleEntry = /ID specified in XADD is equal or smaller/;
+/** How long a running run's stream is kept (refreshed at most every half of it). */
+const runningTtlSeconds = 86_400;
 
 export interface RedisRunEventLogOptions {
   url: string;
@@ -49,18 +44,37 @@ export async function createRedisRunEventLog(options: RedisRunEventLogOptions): 
   const key = (runId: string) => `${prefix}:events:${runId}`;
   const blockMs = options.blockMs ?? 5000;
   const reader = createSharedStreamReader({ redis, prefix, blockMs });
+  const maxLength = options.maxLength ?? 10_000;
+  // Runs this process set their stream's time to live for, until when it needs no refresh.
+  const ttlSetUntil = new Map<string, number>();
   return {
     async append(runId, events, attempt) {
       await store.append(runId, events, attempt);
       if (events.length === 0) return;
-      const entries = events.flatMap((event) => [event.seq, JSON.stringify(event)]);
-      await redis.eval(appendScript, 1, key(runId), options.maxLength ?? 10_000, 86_400, ...entries);
+      // One entry per batch, its id the batch's last seq (`<seq>-0`): Redis refuses an id not above
+      // the stream's last, so a batch arriving late (a worker that lost the run) or twice is
+      // dropped, never reordered; a follower takes from it the events after the ones it has.
+      const adding = redis
+        .xadd(key(runId), 'MAXLEN', '~', maxLength, `${events.at(-1)!.seq}-0`, 'b', JSON.stringify(events))
+        .catch((error: Error) => {
+          if (!staleEntry.test(error.message)) throw error;
+        });
+      // The stream's time to live is set once per run and process (refreshed after half of it),
+      // not with every batch: XADD keeps it.
+      const now = Date.now();
+      if ((ttlSetUntil.get(runId) ?? 0) < now) {
+        if (ttlSetUntil.size > 10_000)
+          for (const [id, until] of ttlSetUntil) if (until < now) ttlSetUntil.delete(id);
+        ttlSetUntil.set(runId, now + (runningTtlSeconds * 1000) / 2);
+        await Promise.all([adding, redis.expire(key(runId), runningTtlSeconds)]);
+      } else await adding;
     },
     read: (runId, afterSeq) => store.events(runId, afterSeq),
     follow: (runId, afterSeq, signal) =>
       followStream({ reader, store, key: key(runId), runId, afterSeq, signal, blockMs }),
-    async end(runId) {
-      const lastSeq = (await store.get(runId))?.lastSeq ?? 0;
+    async end(runId, knownLastSeq) {
+      ttlSetUntil.delete(runId);
+      const lastSeq = knownLastSeq ?? (await store.get(runId))?.lastSeq ?? 0;
       // The end mark sorts right after the last event (`<lastSeq>-1`).
       await redis
         .multi()
@@ -119,18 +133,24 @@ async function* followStream(input: {
       // An end mark (`<seq>-1`) of an earlier attempt (a cancelled run resumed since) ends nothing:
       // the reading goes on after it.
       for (const [id, fields] of entries) {
-        const ended = id.endsWith('-1');
-        const event = ended ? undefined : (JSON.parse(fields[1]!) as AgentEvent);
-        if (event && event.seq <= cursor) continue;
-        if (!event || event.seq > cursor + 1)
-          for await (const missed of storedBetween(store, runId, cursor, event?.seq)) {
+        if (id.endsWith('-1')) {
+          if (!(await isOver(store, runId))) continue;
+          // The mark's id holds the run's last seq: the store is read only if some are missing.
+          if (Number.parseInt(id, 10) > cursor) yield* storedBetween(store, runId, cursor);
+          return;
+        }
+        const fresh = entryEvents(fields).filter((event) => event.seq > cursor);
+        if (fresh.length === 0) continue;
+        if (fresh[0]!.seq > cursor + 1)
+          for await (const missed of storedBetween(store, runId, cursor, fresh[0]!.seq)) {
             yield missed;
             cursor = missed.seq;
           }
-        if (!event && (await isOver(store, runId))) return;
-        if (!event) continue;
-        yield event;
-        cursor = event.seq;
+        for (const event of fresh) {
+          if (event.seq <= cursor) continue;
+          yield event;
+          cursor = event.seq;
+        }
       }
     }
   } catch (error) {
@@ -138,4 +158,10 @@ async function* followStream(input: {
   } finally {
     subscription.stop();
   }
+}
+
+/** The events of a stream entry: a batch (`b`, a JSON array), or one event (`e`, an earlier release's). */
+function entryEvents(fields: string[]): AgentEvent[] {
+  const value = fields[1]!;
+  return fields[0] === 'b' ? (JSON.parse(value) as AgentEvent[]) : [JSON.parse(value) as AgentEvent];
 }

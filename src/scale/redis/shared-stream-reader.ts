@@ -43,9 +43,16 @@ export function createSharedStreamReader(options: {
   prefix: string;
   /** How long one read blocks (the followers' own timeouts are theirs). */
   blockMs: number;
+  /**
+   * After a read that brought entries, how long to let more arrive before the next (default 20
+   * ms): with many runs streaming, one read then carries the batches of several instead of one
+   * read (a round trip naming every stream followed) per batch.
+   */
+  gatherMs?: number;
 }): SharedStreamReader {
   const { redis } = options;
   const wakeKey = `${options.prefix}:events:wake:${randomUUID()}`;
+  const gatherMs = options.gatherMs ?? 20;
   const followed = new Map<string, Followed>();
   let reader: Redis | undefined;
   // The wake stream is this process's own (a fresh key): every entry in it is a wake to read.
@@ -70,6 +77,7 @@ export function createSharedStreamReader(options: {
     reading = from;
     woken = false;
     let reply: Array<[string, StreamEntry[]]> | null;
+    let delivered = false;
     try {
       reply = (await connection.xread(
         'BLOCK',
@@ -85,8 +93,12 @@ export function createSharedStreamReader(options: {
     }
     for (const [key, entries] of reply ?? []) {
       if (key === wakeKey) wakePosition = entries.at(-1)![0];
-      else deliver(key, from.get(key)!, entries);
+      else {
+        deliver(key, from.get(key)!, entries);
+        delivered = true;
+      }
     }
+    return delivered;
   };
 
   const deliver = (key: string, readFrom: string, entries: StreamEntry[]) => {
@@ -110,7 +122,9 @@ export function createSharedStreamReader(options: {
       reader.on('error', () => undefined); // a read in flight reports its own
     }
     try {
-      while (followed.size > 0 && !closed) await readOnce(reader);
+      while (followed.size > 0 && !closed)
+        if ((await readOnce(reader)) && gatherMs > 0)
+          await new Promise((resolve) => setTimeout(resolve, gatherMs));
     } catch (error) {
       // The followers fail as their own reads did (each reads the store again when it is retried).
       for (const stream of followed.values())

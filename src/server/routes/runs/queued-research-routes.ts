@@ -89,11 +89,16 @@ export function createQueuedResearchRoutes(
     });
     app.get(`${base}/:id/events`, async (c) => {
       const { record } = await owned(c);
+      // A run already over has nothing live: its stored events and its status as read (a client
+      // replaying it, one coming back after the end) cost no stream read and no second look.
+      const over = finishedStatuses.has(record.status);
       return streamFollowedEvents(c, {
-        follow: (signal) => shared.log.follow(record.id, afterSeq(c), signal),
+        follow: (signal) =>
+          over ? shared.log.read(record.id, afterSeq(c)) : shared.log.follow(record.id, afterSeq(c), signal),
         heartbeatMs: options.heartbeatMs ?? 15_000,
         shutdownSignal: options.shutdownSignal,
         finalStatus: async () => {
+          if (over) return record.status;
           const now = await store.get(record.id);
           if (!now) return 'cancelled';
           return (await interrupted(now)) ? 'failed' : now.status;

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { AgentEvent } from '../../../events/agent-events.js';
 import type { RunStore } from '../../../runs/run-store.js';
 import type { ServerEnv } from '../../server-env.js';
@@ -46,18 +46,23 @@ export function streamRunEvents(
     const ping = setInterval(() => {
       void stream.write(': ping\n\n');
     }, input.heartbeatMs);
+    const events = createEventWriter(stream);
     try {
       while (!stream.aborted) {
         const event = queue.shift();
         if (event) {
-          await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+          await events.write(event);
           continue;
         }
         if (over) break;
+        await events.flush();
+        // What arrived while the write went out is taken before waiting for more.
+        if (queue.length > 0 || over || stream.aborted) continue;
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
       }
+      await events.flush();
       if (!stream.aborted) {
         await stream.writeSSE({ event: 'done', data: JSON.stringify({ status: input.finalStatus() }) });
       }
@@ -77,7 +82,7 @@ export function streamRunEvents(
 export function streamFollowedEvents(
   c: Context<ServerEnv>,
   input: {
-    follow: (signal: AbortSignal) => AsyncIterable<AgentEvent>;
+    follow: (signal: AbortSignal) => AsyncIterable<AgentEvent> | Promise<readonly AgentEvent[]>;
     heartbeatMs: number;
     shutdownSignal: AbortSignal;
     finalStatus: () => Promise<string>;
@@ -91,11 +96,13 @@ export function streamFollowedEvents(
     const ping = setInterval(() => {
       void stream.write(': ping\n\n');
     }, input.heartbeatMs);
+    const events = createEventWriter(stream);
     try {
-      for await (const event of input.follow(signal)) {
+      for await (const event of await input.follow(signal)) {
         if (stream.aborted) break;
-        await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+        await events.write(event);
       }
+      await events.flush();
       if (input.shutdownSignal.aborted) await stream.write('retry: 1000\n\n');
       else if (!stream.aborted)
         await stream.writeSSE({ event: 'done', data: JSON.stringify({ status: await input.finalStatus() }) });
@@ -104,4 +111,40 @@ export function streamFollowedEvents(
       stop.abort();
     }
   });
+}
+
+/** Text waiting for a write beyond this is written before more is taken (a slow client holds the rest back). */
+const eventWriterHighWater = 64 * 1024;
+
+/**
+ * Writes SSE events (as writeSSE formats them) in one write per turn of the event loop rather than
+ * one per event: a batch arriving at once (the stored events, a worker's flush) costs the
+ * connection one write, and each write is a system call.
+ */
+function createEventWriter(stream: SSEStreamingApi) {
+  let text = '';
+  let written: Promise<unknown> | undefined;
+  let lastWrite: Promise<unknown> = Promise.resolve();
+  const writeOut = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    const chunk = text;
+    text = '';
+    written = undefined;
+    // stream.write never rejects (a client gone is `aborted`); the writes go out in order.
+    if (stream.aborted) return;
+    lastWrite = stream.write(chunk);
+    await lastWrite;
+  };
+  return {
+    async write(event: AgentEvent) {
+      // An event's type is a fixed name and its JSON has no line break: one `data:` line each.
+      text += `event: ${event.type}\ndata: ${JSON.stringify(event)}\nid: ${event.seq}\n\n`;
+      written ??= writeOut();
+      if (text.length > eventWriterHighWater) await written;
+    },
+    /** Settles once what was written so far went out. */
+    flush: async () => {
+      await (written ?? lastWrite);
+    },
+  };
 }

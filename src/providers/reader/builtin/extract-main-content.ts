@@ -3,7 +3,7 @@ import { type CandidateComparison, compareCandidates, linkTexts } from './compar
 import { countText, findContentRoot } from './content-root.js';
 import { domToText } from './dom-to-text.js';
 import { readPageShape } from './page-shape.js';
-import { pruneArticle } from './prune-article.js';
+import { dropCopyrightNotices, pruneArticle } from './prune-article.js';
 
 export interface MainContent {
   /** The content element (detached from the page when Readability made it). */
@@ -79,8 +79,13 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     pageTypes: options.pageTypes,
   };
   const candidates = { readability: article?.text ?? '', structure: structureText };
-  const prune = (element: Element, text: string) =>
-    isArticlePage(signals) ? pruneArticle(element, { articleBody: options.articleBody }) : text;
+  const prune = (element: Element, text: string) => {
+    const dropped = dropCopyrightNotices(element);
+    if (isArticlePage(signals)) {
+      return pruneArticle(element, { articleBody: options.articleBody, story: isStoryPage(signals) });
+    }
+    return dropped ? domToText(element) : text;
+  };
   if (article && !preferStructure(signals)) {
     return {
       element: article.content,
@@ -168,6 +173,13 @@ function isArticlePage(signals: ContentSignals): boolean {
   return signals.pageTypes.some((type) => articleTypes.test(type));
 }
 
+// schema.org types of a news story or blog post: a plain "Article" is on every page of some CMSs.
+const storyTypes = /^(?:\w*newsarticle|blogposting|liveblogposting|report)$/;
+
+function isStoryPage(signals: ContentSignals): boolean {
+  return signals.pageTypes.some((type) => storyTypes.test(type));
+}
+
 /** Ours shares almost nothing with a prose article Readability found on an article page: ours is elsewhere. */
 function isArticleElsewhere(signals: ContentSignals): boolean {
   if (signals.containment >= elsewhereShare || signals.readabilityChars < articleMinChars) return false;
@@ -214,6 +226,8 @@ function readArticle(document: Document, url: string): Article | undefined {
     Object.defineProperty(document, 'baseURI', { value: url, configurable: true });
     const article = new Readability<Element>(document, {
       charThreshold: 200,
+      // Its article keeps class names, so pruneArticle can tell author boxes and disclosures apart.
+      keepClasses: true,
       serializer: (element) => element as Element,
     }).parse();
     if (!article?.content) return undefined;

@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { extractHtmlPage } from './extract-html-page.js';
-import { pruneArticle } from './prune-article.js';
+import { dropCopyrightNotices, pruneArticle } from './prune-article.js';
 
 // Each paragraph its own words: shingles are a set, and repeated wording would count once.
 const details: Record<string, string> = {
@@ -85,5 +85,86 @@ describe('extractHtmlPage on a news article with JSON-LD articleBody', () => {
     expect(page.markdown).not.toContain('Jane Doe');
     expect(page.markdown).not.toContain('Photo by');
     expect(page.markdown).toContain('The next hearing');
+  });
+});
+
+describe('pruneArticle on a news story or blog post', () => {
+  const storyHtml = [
+    ...story.map((topic) => `<p>${paragraph(topic)}</p>`),
+    `<div class="post-author-box"><img src="jane.jpg"><p>${bio}</p></div>`,
+    '<p class="affiliate-disclosure">We may earn a commission when you buy through links on this page.</p>',
+  ].join('');
+
+  it('drops author boxes and disclosures named by their class, without an articleBody', () => {
+    const text = pruneArticle(content(storyHtml), { story: true });
+    for (const topic of story) expect(text).toContain(topic);
+    expect(text).not.toContain('Jane Doe');
+    expect(text).not.toContain('commission');
+  });
+
+  it('keeps them on a page that only says "Article" (a CMS types every page so)', () => {
+    const text = pruneArticle(content(storyHtml), {});
+    expect(text).toContain('Jane Doe');
+    expect(text).toContain('commission');
+  });
+
+  it('keeps marked elements that are the content: many of them, or much of the text', () => {
+    const reviews = ['Alice', 'Bob', 'Carol', 'Dan']
+      .map((name, index) => `<p>${paragraph(story[index]!)}</p><div class="review-author">${name} M.</div>`)
+      .join('');
+    expect(pruneArticle(content(reviews), { story: true })).toContain('Carol M.');
+    const card = `<div class="entry-author-card"><p>${paragraph(story[0]!)}</p><p>${paragraph(story[1]!)}</p></div>`;
+    const text = pruneArticle(content(`${card}<p>${paragraph(story[2]!)}</p>`), { story: true });
+    expect(text).toContain('The budget gap');
+  });
+
+  it('matches class words whole: an "authority" section stays', () => {
+    const text = pruneArticle(
+      content(
+        `${story.map((topic) => `<p>${paragraph(topic)}</p>`).join('')}<div class="authority-note"><p>${bio}</p></div>`,
+      ),
+      { story: true },
+    );
+    expect(text).toContain('Jane Doe');
+  });
+});
+
+describe('extractHtmlPage on a news story without articleBody', () => {
+  it("drops the author box from Readability's article (its class names are kept for this)", () => {
+    const jsonLd = JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'NewsArticle',
+      headline: 'Budget',
+    });
+    const page = extractHtmlPage(
+      `<html><head><title>Budget</title><script type="application/ld+json">${jsonLd}</script></head><body><main><article><h1>Council passes budget</h1>${story.map((topic) => `<p>${paragraph(topic)}</p>`).join('')}<div class="author-bio"><img src="jane.jpg"><p>${bio}</p><a href="/staff/jane">More by Jane Doe</a></div><p>Copyright © 2026 City Paper. All rights reserved.</p></article></main></body></html>`,
+      'https://news.example.com/budget',
+    );
+    expect(page.text).toContain('The next hearing');
+    expect(page.text).not.toContain('Jane Doe');
+    expect(page.markdown).not.toContain('Jane Doe');
+    expect(page.text).not.toContain('City Paper');
+  });
+});
+
+describe('dropCopyrightNotices', () => {
+  it('drops short copyright lines and keeps prose about copyright and preformatted text', () => {
+    const element = content(
+      [
+        `<p>${paragraph(story[0]!)}</p>`,
+        '<p>Copyright © 2025 Example Broadcasting. All Rights Reserved.</p>',
+        '<p>©Photo Agency</p>',
+        '<h2>Copyright law in a fragmented world</h2>',
+        '<pre>Copyright 1998-2026 Free Software Foundation, Inc.</pre>',
+      ].join(''),
+    );
+    expect(dropCopyrightNotices(element)).toBe(true);
+    const text = element.textContent ?? '';
+    expect(text).toContain('The council vote');
+    expect(text).not.toContain('Example Broadcasting');
+    expect(text).not.toContain('Photo Agency');
+    expect(text).toContain('Copyright law in a fragmented world');
+    expect(text).toContain('Free Software Foundation');
+    expect(dropCopyrightNotices(content(`<p>${paragraph(story[1]!)}</p>`))).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { countText } from './content-root.js';
 import { domToText } from './dom-to-text.js';
 
 /**
@@ -6,11 +7,15 @@ import { domToText } from './dom-to-text.js';
  * publisher's JSON-LD articleBody is the whole article (nearly all of it is in our content, and it
  * is most of our content, not a teaser's excerpt), the blocks it does not have go too: author
  * bios, donation and newsletter boxes, "related" lines, teaser lists the container carried along.
+ * On a news story or blog post, elements whose class or id names an author box, bio, byline,
+ * disclosure, disclaimer or caption go as well, articleBody or not.
  * Mutates `element`; returns its text after pruning.
  */
 export interface PruneArticleOptions {
   /** The page's JSON-LD articleBody (HTML or text), if any. */
   articleBody?: string;
+  /** The page declares a news story or blog post (not just "Article", which many CMSs put on every page). */
+  story?: boolean;
 }
 
 /** An articleBody shorter than this is a summary, not the article. */
@@ -24,6 +29,7 @@ const blockHeld = 0.5;
 
 export function pruneArticle(element: Element, options: PruneArticleOptions): string {
   for (const caption of [...element.querySelectorAll('figcaption')]) caption.remove();
+  if (options.story) dropArticleFurniture(element);
   const text = domToText(element);
   const body = articleBodyText(options.articleBody);
   if (body.length < articleBodyMinChars) return text;
@@ -45,6 +51,62 @@ export function pruneArticle(element: Element, options: PruneArticleOptions): st
     removed = true;
   }
   return removed ? domToText(element) : text;
+}
+
+// Class and id words of what an article's container carries besides the story, as whole words:
+// author boxes and bios, bylines, affiliate disclosures, disclaimers, captions.
+// Only on news stories and blog posts: on a forum the author's name heads each post, and a service
+// page that a CMS types "Article" has its testimonials' authors and captioned pictures as content.
+const articleFurnitureWords =
+  /(?:^|[\s_-])(?:author|authors|bio|byline|disclosure|disclaimer|caption)(?:$|[\s_-])/i;
+/** Marked elements holding this share of the content's text together are the content, whatever their class says... */
+const furnitureMaxShare = 0.3;
+/** ...and more than this many are the parts of repeated items (a listing's bylines, testimonials' authors). */
+const furnitureMaxCount = 3;
+
+/**
+ * Removes the elements under `element` whose class or id names article furniture, outermost
+ * first; none when together they hold much of the text (a page builder's "author" cards, a
+ * listing's bylines are its content).
+ */
+function dropArticleFurniture(element: Element): void {
+  const total = countText(element.textContent ?? '');
+  const found: Element[] = [];
+  let chars = 0;
+  for (const candidate of element.querySelectorAll('[class], [id]')) {
+    if (found.some((outer) => outer.contains(candidate))) continue;
+    const marker = `${candidate.getAttribute('class') ?? ''} ${candidate.getAttribute('id') ?? ''}`;
+    if (!articleFurnitureWords.test(marker)) continue;
+    const length = countText(candidate.textContent ?? '');
+    if (length === 0) continue;
+    found.push(candidate);
+    chars += length;
+  }
+  if (found.length > furnitureMaxCount || chars >= total * furnitureMaxShare) return;
+  for (const candidate of found) candidate.remove();
+}
+
+// A copyright line ("© 2025 Example Inc.", "Copyright 2024 ...", "... All rights reserved."): the
+// site's footer, or an image credit, left inside the content container.
+const copyrightNotice = /^\s*©|^\s*copyright\s*(?:©|\(c\)|\d{4})|all rights reserved/i;
+const mentionsCopyright = /©|copyright|all rights reserved/i;
+/** A block this long that mentions copyright is prose about it, not a notice. */
+const copyrightNoticeMaxChars = 300;
+
+/** Removes copyright notices under `element` (on every page type); says whether it removed any. */
+export function dropCopyrightNotices(element: Element): boolean {
+  // Most contents have none: skip the walk over their blocks.
+  if (!mentionsCopyright.test(element.textContent ?? '')) return false;
+  let removed = false;
+  for (const block of leafBlocks(element)) {
+    // A manual page's COPYRIGHT section is preformatted text of the document itself.
+    if (block.tagName === 'PRE') continue;
+    const text = block.textContent ?? '';
+    if (countText(text) >= copyrightNoticeMaxChars || !copyrightNotice.test(text)) continue;
+    block.remove();
+    removed = true;
+  }
+  return removed;
 }
 
 /** The articleBody as plain text: some publishers put HTML in it. */

@@ -79,10 +79,11 @@ function dropArticleFurniture(element: Element): void {
     if (!articleFurnitureWords.test(marker)) continue;
     const length = countText(candidate.textContent ?? '');
     if (length === 0) continue;
-    found.push(candidate);
+    // Past the count the answer is known: stop, so a page of thousands of bylines costs no more.
+    if (found.push(candidate) > furnitureMaxCount) return;
     chars += length;
   }
-  if (found.length > furnitureMaxCount || chars >= total * furnitureMaxShare) return;
+  if (chars >= total * furnitureMaxShare) return;
   for (const candidate of found) candidate.remove();
 }
 

@@ -7,9 +7,6 @@ import type { CliIo } from '../io/cli-io.js';
 import { assertWritableFile } from '../io/output-file.js';
 import { createTerminal, formatTokens, plural } from '../io/terminal-style.js';
 
-/** The values of research's and resume's `--format`. */
-export const reportFormats = ['md', 'html', 'json'] as const satisfies readonly ReportTextFormat[];
-
 /** The flags of research and resume that say where the report goes and in what format. */
 export interface ReportOutputFlags {
   json?: boolean;

@@ -1,9 +1,9 @@
 import { type Command, Option } from 'commander';
 import type { ReportTextFormat } from '../../../research/render-report.js';
 import { configFlag } from '../../flags/config-flag.js';
+import { reportFormats } from '../../flags/report-formats.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
-import { reportFormats } from '../../output/research-report-output.js';
 
 interface ResumeFlags {
   json?: boolean;

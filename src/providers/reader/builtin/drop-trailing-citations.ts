@@ -7,6 +7,8 @@ import { leafBlocks } from './leaf-blocks.js';
 const urlText = /\bhttps?:\/\/\S|\bwww\.[\w-]+\.\w/i;
 /** At least this many citation lines make a source list, not a story's one address. */
 const minCitationLines = 3;
+/** A line longer than this is prose that mentions an address, not a citation. */
+const citationMaxChars = 300;
 /** A label above the list ("Sources:", a "References" heading) this short goes with it. */
 const labelMaxChars = 40;
 
@@ -48,7 +50,8 @@ function citationLines(block: Element): number {
   const lines = domToText(block)
     .split('\n')
     .filter((line) => line.trim());
-  return lines.every((line) => urlText.test(line)) ? lines.length : 0;
+  const isCitation = (line: string) => urlText.test(line) && countText(line) <= citationMaxChars;
+  return lines.every(isCitation) ? lines.length : 0;
 }
 
 /** A heading, or a short line ending in a colon: the title of what follows. */

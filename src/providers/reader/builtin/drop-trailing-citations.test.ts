@@ -30,13 +30,16 @@ function pruned(inner: string): { removed: boolean; text: string } {
 }
 
 describe('dropTrailingCitations', () => {
-  it('drops the list of sources that ends a story, and its label', () => {
-    const { removed, text } = pruned(`${story}${sourceList}<p>Back to top</p>`);
+  it('drops the list of sources that ends a story, its label, and the shorter lines after it', () => {
+    const { removed, text } = pruned(
+      `${story}${sourceList}<p>Get our weekly newsletter.</p><p>Back to top</p>`,
+    );
     expect(removed).toBe(true);
     expect(text).toContain('The budget gap');
     expect(text).not.toContain('Accessed');
     expect(text).not.toContain('Article Sources');
-    expect(text).toContain('Back to top');
+    expect(text).not.toContain('newsletter');
+    expect(text).not.toContain('Back to top');
   });
 
   it('drops bare addresses on the lines of one paragraph, and a label ending in a colon', () => {

@@ -18,7 +18,7 @@ const labelMaxChars = 40;
  * https://... Accessed 11 Apr. 2025."), and the short label above it. It is the story's
  * bibliography, not its text. The run must hold three such lines or more, and only what is
  * shorter than the run may follow it (a "back to top" link, a sign-up line): a list of addresses
- * in the middle of a story is part of it. Says whether it removed anything.
+ * in the middle of a story is part of it. What follows goes too. Says whether it removed anything.
  */
 export function dropTrailingCitations(element: Element): boolean {
   // Most stories write out no address at all: skip the walk over their blocks.
@@ -38,9 +38,11 @@ export function dropTrailingCitations(element: Element): boolean {
   const run = blocks.slice(first, last + 1);
   const chars = (list: Element[]) => list.reduce((sum, block) => sum + countText(block.textContent ?? ''), 0);
   if (chars(blocks.slice(last + 1)) >= chars(run)) return false;
+  // The story ended above its sources: the shorter lines after them are the page's, not its.
+  const dropped = blocks.slice(first);
   const label = blocks[first - 1];
-  if (label && isLabel(label)) run.push(label);
-  for (const block of run) block.remove();
+  if (label && isLabel(label)) dropped.push(label);
+  for (const block of dropped) block.remove();
   return true;
 }
 

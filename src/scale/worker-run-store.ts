@@ -66,7 +66,7 @@ interface Holding extends HeldRun {
 export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEventLog }): WorkerRunStore {
   const { store, log } = options;
   const held = new Map<string, Holding>();
-  const batches = createEventBatches(log);
+  const batches = createEventBatches(store, log);
   const holding = (runId: string): Holding => {
     const run = held.get(runId);
     if (!run) throw notHeld(runId);
@@ -171,7 +171,7 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
  * in the next. A run whose attempt no longer holds it gets StaleAttemptError; a failed statement
  * fails every run in it.
  */
-function createEventBatches(log: RunEventLog) {
+function createEventBatches(store: AsyncRunStore, log: RunEventLog) {
   const waiting = new Map<Holding, { resolve: () => void; reject: (error: unknown) => void }>();
   let sending = false;
   let scheduled = false;
@@ -184,15 +184,19 @@ function createEventBatches(log: RunEventLog) {
     });
   };
   const write = async (runs: Array<{ run: Holding; events: AgentEvent[] }>) => {
-    const stale = new Set(
-      await log.appendMany(runs.map(({ run, events }) => ({ runId: run.id, attempt: run.attempt, events }))),
+    const stale = await log.appendMany(
+      runs.map(({ run, events }) => ({ runId: run.id, attempt: run.attempt, events })),
     );
-    return (run: Holding) =>
-      stale.has(run.id)
-        ? new StaleAttemptError({ runId: run.id, attempt: run.attempt, current: undefined })
-        : undefined;
+    // Rare (a run taken over, or deleted): the attempt holding it now is read for the error.
+    const refused = new Map<string, StaleAttemptError>();
+    for (const { run } of runs.filter(({ run }) => stale.includes(run.id))) {
+      const current = (await store.get(run.id).catch(() => undefined))?.attempt;
+      refused.set(run.id, new StaleAttemptError({ runId: run.id, attempt: run.attempt, current }));
+    }
+    return (run: Holding) => refused.get(run.id);
   };
   const sendWaiting = async () => {
+    if (waiting.size === 0) return; // every run asking gave its place to a checkpoint meanwhile
     sending = true;
     const asking = [...waiting];
     waiting.clear();

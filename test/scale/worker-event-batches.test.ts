@@ -89,6 +89,7 @@ describe("a worker's event writes", () => {
     expect((await inner.events('c')).map((event) => event.seq)).toEqual([1]);
     expect([...failures.keys()]).toEqual(['b']);
     expect(failures.get('b')).toBeInstanceOf(StaleAttemptError);
+    expect(failures.get('b')).toMatchObject({ code: 'stale_attempt', attempt: 1, current: 2 });
   });
 
   it("sends a step's last events with its checkpoint and the run's last ones with its end, in order", async () => {

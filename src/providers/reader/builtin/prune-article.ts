@@ -1,5 +1,7 @@
 import { countText } from './content-root.js';
 import { domToText } from './dom-to-text.js';
+import { dropTrailingCitations } from './drop-trailing-citations.js';
+import { leafBlocks } from './leaf-blocks.js';
 
 /**
  * Paragraph-level pruning of the content chosen on an article page (trafilatura prunes its chosen
@@ -8,7 +10,8 @@ import { domToText } from './dom-to-text.js';
  * is most of our content, not a teaser's excerpt), the blocks it does not have go too: author
  * bios, donation and newsletter boxes, "related" lines, teaser lists the container carried along.
  * On a news story or blog post, elements whose class or id names an author box, bio, byline,
- * disclosure, disclaimer or caption go as well, articleBody or not.
+ * disclosure, disclaimer or caption go as well, articleBody or not, and so does the list of
+ * sources that ends it (drop-trailing-citations.ts).
  * Mutates `element`; returns its text after pruning.
  */
 export interface PruneArticleOptions {
@@ -29,7 +32,10 @@ const blockHeld = 0.5;
 
 export function pruneArticle(element: Element, options: PruneArticleOptions): string {
   for (const caption of [...element.querySelectorAll('figcaption')]) caption.remove();
-  if (options.story) dropArticleFurniture(element);
+  if (options.story) {
+    dropArticleFurniture(element);
+    dropTrailingCitations(element);
+  }
   const text = domToText(element);
   const body = articleBodyText(options.articleBody);
   if (body.length < articleBodyMinChars) return text;
@@ -129,21 +135,4 @@ function shingles(tokens: readonly string[]): Set<string> {
     result.add(`${tokens[index]} ${tokens[index + 1]} ${tokens[index + 2]} ${tokens[index + 3]}`);
   }
   return result;
-}
-
-const blockSelector = 'p, li, h1, h2, h3, h4, h5, h6, blockquote, pre, dt, dd, tr';
-
-/**
- * The innermost text blocks: paragraphs, list items, headings... that hold no other such block,
- * and <div>s that hold text but no block at all. A table goes row by row; a list item holding a
- * nested list is judged by its inner items.
- */
-function leafBlocks(element: Element): Element[] {
-  const blocks: Element[] = [];
-  for (const block of element.querySelectorAll(`${blockSelector}, div`)) {
-    if (block.querySelector(`${blockSelector}, div`)) continue;
-    if (block.closest('pre') && block.tagName !== 'PRE') continue;
-    blocks.push(block);
-  }
-  return blocks;
 }

@@ -139,7 +139,13 @@ export async function queuedResumeView(
   let asked = false;
   try {
     resumableRecord({
-      store: { get: () => shown, checkpointHead: () => void (asked = true) },
+      store: {
+        get: () => shown,
+        checkpointHead: () => {
+          asked = true;
+          return undefined;
+        },
+      },
       runId: record.id,
     });
   } catch {

@@ -30,10 +30,14 @@ export function createQueuedResearchRoutes(
   const { store, queue } = shared;
   const app = new Hono<ServerEnv>();
   const interrupted = (run: Pick<RunRecord, 'id' | 'status'>) => isInterrupted(queue, run);
-  const owned = async (c: Context<ServerEnv>) => {
+  const ownedRecord = async (c: Context<ServerEnv>) => {
     const id = c.req.param('id') ?? '';
     const record = await store.get(id);
     if (!record || record.owner !== c.var.owner) throw runNotFound(id);
+    return record;
+  };
+  const owned = async (c: Context<ServerEnv>) => {
+    const record = await ownedRecord(c);
     const lost = await interrupted(record);
     const shown: RunRecord = lost
       ? { ...record, status: 'failed', error: interruptedError(record.id) }
@@ -88,7 +92,8 @@ export function createQueuedResearchRoutes(
       });
     });
     app.get(`${base}/:id/events`, async (c) => {
-      const { record } = await owned(c);
+      // Whether the queue still holds the run matters only to `done`, asked then.
+      const record = await ownedRecord(c);
       const after = afterSeq(c);
       // A run already over has nothing live: its stored events and its status as read (a client
       // replaying it, one coming back after the end) cost no stream read and no second look.

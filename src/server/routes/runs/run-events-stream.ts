@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { AgentEvent } from '../../../events/agent-events.js';
 import type { RunStore } from '../../../runs/run-store.js';
+import { type EventStream, streamEvents } from '../../http/event-stream-response.js';
 import type { ServerEnv } from '../../server-env.js';
 import type { ResearchJob } from './research-jobs.js';
 
@@ -25,7 +25,7 @@ export function streamRunEvents(
 ): Response {
   const { job, store, runId } = input;
   c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
+  return streamEvents(c, async (stream) => {
     const queue: AgentEvent[] = job ? job.eventsAfter(input.after) : store.events(runId, input.after);
     let wake: (() => void) | undefined;
     const notify = () => {
@@ -89,7 +89,7 @@ export function streamFollowedEvents(
   },
 ): Response {
   c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
+  return streamEvents(c, async (stream) => {
     const stop = new AbortController();
     const signal = AbortSignal.any([stop.signal, input.shutdownSignal]);
     stream.onAbort(() => stop.abort());
@@ -121,7 +121,7 @@ const eventWriterHighWater = 64 * 1024;
  * one per event: a batch arriving at once (the stored events, a worker's flush) costs the
  * connection one write, and each write is a system call.
  */
-function createEventWriter(stream: SSEStreamingApi) {
+function createEventWriter(stream: EventStream) {
   let text = '';
   let written: Promise<unknown> | undefined;
   let lastWrite: Promise<unknown> = Promise.resolve();

@@ -62,10 +62,8 @@ export function streamRunEvents(
           wake = resolve;
         });
       }
+      if (!stream.aborted) events.send(doneEvent(input.finalStatus()));
       await events.flush();
-      if (!stream.aborted) {
-        await stream.writeSSE({ event: 'done', data: JSON.stringify({ status: input.finalStatus() }) });
-      }
     } finally {
       clearInterval(ping);
       unsubscribe?.();
@@ -102,10 +100,10 @@ export function streamFollowedEvents(
         if (stream.aborted) break;
         await events.write(event);
       }
+      // The last events, then `done` (or the retry hint), go out in one write.
+      if (input.shutdownSignal.aborted) events.send('retry: 1000\n\n');
+      else if (!stream.aborted) events.send(doneEvent(await input.finalStatus()));
       await events.flush();
-      if (input.shutdownSignal.aborted) await stream.write('retry: 1000\n\n');
-      else if (!stream.aborted)
-        await stream.writeSSE({ event: 'done', data: JSON.stringify({ status: await input.finalStatus() }) });
     } finally {
       clearInterval(ping);
       stop.abort();
@@ -135,16 +133,26 @@ function createEventWriter(stream: EventStream) {
     lastWrite = stream.write(chunk);
     await lastWrite;
   };
+  /** Adds SSE text to what goes out next. */
+  const send = (more: string) => {
+    text += more;
+    written ??= writeOut();
+  };
   return {
     async write(event: AgentEvent) {
       // An event's type is a fixed name and its JSON has no line break: one `data:` line each.
-      text += `event: ${event.type}\ndata: ${JSON.stringify(event)}\nid: ${event.seq}\n\n`;
-      written ??= writeOut();
+      send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\nid: ${event.seq}\n\n`);
       if (text.length > eventWriterHighWater) await written;
     },
+    send,
     /** Settles once what was written so far went out. */
     flush: async () => {
       await (written ?? lastWrite);
     },
   };
+}
+
+/** The `done` event: the run's final status. */
+function doneEvent(status: string): string {
+  return `event: done\ndata: ${JSON.stringify({ status })}\n\n`;
 }

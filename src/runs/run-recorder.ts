@@ -60,13 +60,18 @@ export function createRunRecorder(options: {
       pending.push(JSON.parse(redact(JSON.stringify(event))) as AgentEvent);
       if (event.type === 'step-end' || event.type === 'run-end') flush();
       else if (!timer) {
-        timer = setTimeout(() => {
-          try {
-            flush();
-          } catch {
-            // Kept for the next write; if the store is broken, that one detaches this observer with a warning.
-          }
-        }, flushDelayMs);
+        // Due at the next quarter-second of the clock rather than a quarter second from now: the
+        // timed flushes of a process's runs fall due together, and a worker writes them as one batch.
+        timer = setTimeout(
+          () => {
+            try {
+              flush();
+            } catch {
+              // Kept for the next write; if the store is broken, that one detaches this observer with a warning.
+            }
+          },
+          flushDelayMs - (Date.now() % flushDelayMs),
+        );
         timer.unref?.();
       }
     },

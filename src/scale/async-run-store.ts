@@ -2,7 +2,7 @@ import type { StoredCheckpoint, StoredRestore } from '../agent/run-checkpoint.js
 import type { AgentEvent } from '../events/agent-events.js';
 import type { NewRun, RunRecord, RunSummary, RunUsage } from '../runs/run-record.js';
 import type { RunFinish, RunListQuery, RunStore } from '../runs/run-store.js';
-import type { RunClaimer } from '../runs/stale-attempt-error.js';
+import { isStaleAttemptError, type RunClaimer } from '../runs/stale-attempt-error.js';
 
 /**
  * The run store as every process of a deployment shares it (SQLite on one machine, Postgres for
@@ -18,9 +18,24 @@ export interface AsyncRunStore {
   claim(runId: string, claimer: RunClaimer): Promise<number>;
   /** Appends events in one transaction; a seq already stored is kept as it was. */
   append(runId: string, events: readonly AgentEvent[], attempt: number): Promise<void>;
-  /** Replaces the checkpoint (pages written once per run) and the usage so far. */
-  checkpoint(runId: string, checkpoint: StoredCheckpoint, usage: RunUsage, attempt: number): Promise<void>;
-  finish(runId: string, outcome: RunFinish, attempt: number): Promise<void>;
+  /**
+   * Appends the events of several runs in one transaction, each run's fenced by its own attempt:
+   * the ids of the runs whose attempt no longer holds them (nothing of theirs is written).
+   */
+  appendMany(batches: readonly EventBatch[]): Promise<string[]>;
+  /**
+   * Replaces the checkpoint (pages written once per run) and the usage so far; `events` (the
+   * step's last ones) are stored with it, in the same transaction.
+   */
+  checkpoint(
+    runId: string,
+    checkpoint: StoredCheckpoint,
+    usage: RunUsage,
+    attempt: number,
+    events?: readonly AgentEvent[],
+  ): Promise<void>;
+  /** Records the run's end; `events` (its last ones) are stored with it, in the same transaction. */
+  finish(runId: string, outcome: RunFinish, attempt: number, events?: readonly AgentEvent[]): Promise<void>;
   get(id: string): Promise<RunRecord | undefined>;
   /** The id a unique prefix stands for (`runs show 3f2a`). */
   resolveId(prefix: string, owner?: string): Promise<string | undefined>;
@@ -37,6 +52,13 @@ export interface AsyncRunStore {
   close(): Promise<void>;
 }
 
+/** One run's events to append, fenced by the attempt that writes them. */
+export interface EventBatch {
+  runId: string;
+  attempt: number;
+  events: readonly AgentEvent[];
+}
+
 /**
  * Today's SQLite store behind the shared interface: each call runs synchronously on this
  * process's connection (SQLite is in-process; nothing is gained by a thread hop).
@@ -50,10 +72,26 @@ export function toAsyncRunStore(store: RunStore): AsyncRunStore {
     begin: call(store.begin),
     claim: call(store.claim),
     append: call(store.append),
-    checkpoint: async (...args) => {
-      await store.checkpoint(...args);
+    async appendMany(batches) {
+      const stale: string[] = [];
+      // One process's SQLite: a transaction per run is as cheap as one for all.
+      for (const { runId, events, attempt } of batches)
+        try {
+          store.append(runId, events, attempt);
+        } catch (error) {
+          if (!isStaleAttemptError(error)) throw error;
+          stale.push(runId);
+        }
+      return stale;
     },
-    finish: call(store.finish),
+    async checkpoint(runId, checkpoint, usage, attempt, events) {
+      if (events?.length) store.append(runId, events, attempt);
+      await store.checkpoint(runId, checkpoint, usage, attempt);
+    },
+    async finish(runId, outcome, attempt, events) {
+      if (events?.length) store.append(runId, events, attempt);
+      store.finish(runId, outcome, attempt);
+    },
     get: call(store.get),
     resolveId: call(store.resolveId),
     events: call(store.events),

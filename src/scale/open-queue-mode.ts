@@ -55,7 +55,7 @@ export async function openQueueMode(options: {
   const opened: Array<() => Promise<unknown>> = [() => database.close()];
   try {
     await database.query('SELECT 1');
-    const store = createPostgresRunStore({ database, retention: options.retention });
+    const store = createPostgresRunStore({ database, retention: options.retention, pruneIntervalMs: 60_000 });
     const log = await createRedisRunEventLog({ url: scale.redisUrl, store });
     opened.push(() => log.close());
     const queue = await createBullmqJobQueue({

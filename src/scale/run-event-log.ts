@@ -1,7 +1,7 @@
 import { EventEmitter, on } from 'node:events';
 import type { AgentEvent } from '../events/agent-events.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
-import type { AsyncRunStore } from './async-run-store.js';
+import type { AsyncRunStore, EventBatch } from './async-run-store.js';
 
 /**
  * A run's events as every process sees them: written to the run store (fenced by the attempt, so
@@ -11,6 +11,13 @@ import type { AsyncRunStore } from './async-run-store.js';
  */
 export interface RunEventLog {
   append(runId: string, events: readonly AgentEvent[], attempt: number): Promise<void>;
+  /**
+   * Appends several runs' events at once (one store transaction, each run fenced by its attempt),
+   * then publishes those stored: the ids of the runs whose attempt no longer holds them.
+   */
+  appendMany(batches: readonly EventBatch[]): Promise<string[]>;
+  /** Publishes live events the store already holds (written with a checkpoint or a run's end). */
+  publish(runId: string, events: readonly AgentEvent[]): Promise<void>;
   read(runId: string, afterSeq?: number): Promise<AgentEvent[]>;
   /** Stored, then live events after `afterSeq`; ends after the run's last one, or when `signal` aborts. */
   follow(runId: string, afterSeq: number, options?: FollowOptions): AsyncIterable<AgentEvent>;
@@ -74,6 +81,15 @@ export function createMemoryRunEventLog(options: { store: AsyncRunStore }): RunE
   return {
     async append(runId, events, attempt) {
       await store.append(runId, events, attempt);
+      if (events.length > 0) live.emit(runId, events);
+    },
+    async appendMany(batches) {
+      const stale = await store.appendMany(batches);
+      for (const { runId, events } of batches)
+        if (events.length > 0 && !stale.includes(runId)) live.emit(runId, events);
+      return stale;
+    },
+    async publish(runId, events) {
       if (events.length > 0) live.emit(runId, events);
     },
     read: (runId, afterSeq) => store.events(runId, afterSeq),

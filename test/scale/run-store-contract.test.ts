@@ -238,6 +238,47 @@ for (const implementation of implementations) {
       await store.close();
     });
 
+    it("appendMany writes several runs' events at once, each fenced: a stale attempt's batch writes nothing", async () => {
+      const store = await create({ now: 5 });
+      for (const id of ['m1', 'm2', 'm3']) await store.begin(newRun(id), 'queued');
+      const [m1, m2, m3] = [await store.claim('m1', worker), await store.claim('m2', worker), 0];
+      await store.claim('m2', { workerId: 'host-b:2:w1' }); // m2 taken over: attempt m2 is stale
+      const stale = await store.appendMany([
+        { runId: 'm1', attempt: m1, events: [warning('m1', 1), warning('m1', 2)] },
+        { runId: 'm2', attempt: m2, events: [warning('m2', 1)] },
+        { runId: 'm3', attempt: m3, events: [] },
+        { runId: 'gone', attempt: 1, events: [warning('gone', 1)] },
+      ]);
+      expect(stale.sort()).toEqual(['gone', 'm2']);
+      expect((await store.events('m1')).map((event) => event.seq)).toEqual([1, 2]);
+      expect(await store.events('m2')).toEqual([]);
+      expect(await store.events('gone')).toEqual([]);
+      expect(await store.get('m1')).toMatchObject({ lastSeq: 2 });
+      expect(await store.get('m2')).toMatchObject({ lastSeq: 0 });
+      expect(await store.appendMany([])).toEqual([]);
+      await store.close();
+    });
+
+    it("a checkpoint and a run's end store the events given with them, fenced as they are", async () => {
+      const store = await create({ now: 5 });
+      await store.begin(newRun('k'), 'queued');
+      const first = await store.claim('k', worker);
+      await store.checkpoint('k', checkpointWith(1, []), usage, first, [warning('k', 1), warning('k', 2)]);
+      expect((await store.restore('k'))!.lastSeq).toBe(2);
+      const second = await store.claim('k', { workerId: 'host-b:2:w1' });
+      await expect(
+        store.checkpoint('k', checkpointWith(2, []), usage, first, [warning('k', 3)]),
+      ).rejects.toBeInstanceOf(StaleAttemptError);
+      await expect(store.finish('k', { status: 'failed' }, first, [warning('k', 3)])).rejects.toBeInstanceOf(
+        StaleAttemptError,
+      );
+      expect((await store.events('k')).map((event) => event.seq)).toEqual([1, 2]);
+      await store.finish('k', { status: 'completed', result: { answer: 'a' } }, second, [warning('k', 3)]);
+      expect((await store.events('k')).map((event) => event.seq)).toEqual([1, 2, 3]);
+      expect(await store.get('k')).toMatchObject({ status: 'completed', lastSeq: 3 });
+      await store.close();
+    });
+
     it('claims are atomic, only for queued or running runs; a deleted run refuses every write', async () => {
       const store = await create({ now: 5 });
       await store.begin(newRun('g'), 'queued');
@@ -260,3 +301,29 @@ for (const implementation of implementations) {
     });
   });
 }
+
+describe.skipIf(!postgresAvailable)('Postgres run store: retention as runs end', () => {
+  it('with pruneIntervalMs, applies retention at a run end at most once per interval', async () => {
+    const clock = { now: Date.UTC(2026, 0, 1) };
+    const store = createPostgresRunStore({
+      database: createPostgresDatabase({ url: await postgres!.createDatabase() }),
+      retention: { maxRuns: 1, maxAgeDays: 10 },
+      now: () => clock.now,
+      pruneIntervalMs: 60_000,
+    });
+    const end = async (id: string) => {
+      clock.now += 1000;
+      await store.begin(newRun(id), 'running');
+      await store.finish(id, { status: 'completed', result: { answer: id } }, 0);
+    };
+    const kept = async () => (await store.list({ limit: 10 })).runs.map((run) => run.id);
+    await end('a'); // the process's first end prunes
+    expect(await kept()).toEqual(['a']);
+    await end('b'); // within the minute: not pruned
+    expect(await kept()).toEqual(['b', 'a']);
+    clock.now += 60_000;
+    await end('d');
+    expect(await kept()).toEqual(['d']);
+    await store.close();
+  });
+});

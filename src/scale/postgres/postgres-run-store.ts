@@ -11,6 +11,12 @@ export interface PostgresRunStoreOptions {
   database: PostgresDatabase;
   retention: RunsConfig['retention'];
   now?: () => number;
+  /**
+   * Retention is applied as runs end, at most once per this many ms (default 0: at every end).
+   * A deployment's processes set a minute: the limits bound what is kept, they need not be exact
+   * to the run, and a DELETE scanning the runs at every run's end cost each job a round trip.
+   */
+  pruneIntervalMs?: number;
 }
 
 /**
@@ -24,6 +30,7 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
   // Pages this process already stored, per run: a checkpoint per step sends only the new ones.
   const storedPages = new Map<string, Set<string>>();
   let pruned: Promise<unknown> | undefined;
+  let pruneDue = 0;
   // Retention is applied once on first use, as the SQLite store does when its file opens.
   const firstUse = () => (pruned ??= prune(database, options.retention, now()).catch(() => undefined));
   return {
@@ -65,28 +72,47 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
       if (events.length === 0) return;
       await fenced(database, runId, attempt, {
         set: 'last_seq = greatest(last_seq, $3)',
-        writes: [
-          `INSERT INTO run_events (run_id, seq, type, at, data)
-           SELECT $1, * FROM unnest($4::integer[], $5::text[], $6::bigint[], $7::text[]) WHERE EXISTS (SELECT 1 FROM fenced)
-           ON CONFLICT DO NOTHING`,
-        ],
-        values: [
-          events.at(-1)!.seq,
-          events.map((event) => event.seq),
-          events.map((event) => event.type),
-          events.map((event) => event.at),
-          events.map((event) => JSON.stringify(event)),
-        ],
+        writes: [insertEvents(4)],
+        values: [events.at(-1)!.seq, ...eventColumns(events)],
       });
     },
-    async checkpoint(runId, checkpoint, usage, attempt) {
+    async appendMany(batches) {
+      const runs = batches.filter((batch) => batch.events.length > 0);
+      if (runs.length === 0) return [];
+      const events = runs.flatMap((batch) => batch.events.map((event) => ({ runId: batch.runId, event })));
+      // Each run's row is updated only if its attempt holds it; the events of those runs only are
+      // written. The rows are locked in id order first: two workers' batches sharing runs (one of
+      // them stale) wait for each other instead of deadlocking.
+      const { rows } = await database.query(
+        `WITH input AS (SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[]) AS i (id, attempt, last_seq)),
+         locked AS (SELECT id FROM runs WHERE id = ANY ($1::text[]) ORDER BY id FOR UPDATE),
+         fenced AS (UPDATE runs SET last_seq = greatest(runs.last_seq, input.last_seq) FROM input
+           WHERE runs.id = input.id AND runs.attempt = input.attempt AND runs.id IN (SELECT id FROM locked)
+           RETURNING runs.id),
+         written AS (INSERT INTO run_events (run_id, seq, type, at, data)
+           SELECT * FROM unnest($4::text[], $5::integer[], $6::text[], $7::bigint[], $8::text[]) AS e (run_id, seq, type, at, data)
+           WHERE e.run_id IN (SELECT id FROM fenced) ON CONFLICT DO NOTHING)
+         SELECT id FROM fenced`,
+        [
+          runs.map((batch) => batch.runId),
+          runs.map((batch) => batch.attempt),
+          runs.map((batch) => batch.events.at(-1)!.seq),
+          events.map(({ runId }) => runId),
+          ...eventColumns(events.map(({ event }) => event)),
+        ],
+      );
+      const held = new Set(rows.map((row) => String(row.id)));
+      return runs.filter((batch) => !held.has(batch.runId)).map((batch) => batch.runId);
+    },
+    async checkpoint(runId, checkpoint, usage, attempt, events = []) {
       const known = storedPages.get(runId) ?? new Set<string>();
       const fresh = checkpoint.state.pages.filter(({ page }) => !known.has(page.url));
       const pages = checkpoint.state.pages.map(({ keys, page }) => ({ keys, url: page.url }));
       const state = { ...checkpoint, state: { ...checkpoint.state, pages } };
       await fenced(database, runId, attempt, {
-        set: 'usage = $3, total_tokens = $4',
+        set: 'usage = $3, total_tokens = $4, last_seq = greatest(last_seq, $12)',
         writes: [
+          ...(events.length > 0 ? [insertEvents(13)] : []),
           `INSERT INTO run_pages (run_id, url, page) SELECT $1, * FROM unnest($5::text[], $6::text[])
            WHERE EXISTS (SELECT 1 FROM fenced) ON CONFLICT DO NOTHING`,
           `INSERT INTO run_checkpoints (run_id, step, at, version, kind, state)
@@ -104,19 +130,30 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
           JSON.stringify(checkpoint.$schemaVersion ?? null),
           checkpoint.kind ?? null,
           JSON.stringify(state),
+          events.at(-1)?.seq ?? 0,
+          ...(events.length > 0 ? eventColumns(events) : []),
         ],
       });
       for (const { page } of fresh) known.add(page.url);
       storedPages.set(runId, known);
     },
-    async finish(runId, outcome, attempt) {
+    async finish(runId, outcome, attempt, events = []) {
       await fenced(database, runId, attempt, {
         set: `status = $3, finished_at = $4, pid = NULL, worker = NULL, result = coalesce($5, result),
-           answer = coalesce($6, answer), error = $7, usage = coalesce($8, usage), total_tokens = coalesce($9, total_tokens)`,
-        values: finishColumns(outcome, now()),
+           answer = coalesce($6, answer), error = $7, usage = coalesce($8, usage), total_tokens = coalesce($9, total_tokens),
+           last_seq = greatest(last_seq, $10)`,
+        writes: events.length > 0 ? [insertEvents(11)] : [],
+        values: [
+          ...finishColumns(outcome, now()),
+          events.at(-1)?.seq ?? 0,
+          ...(events.length > 0 ? eventColumns(events) : []),
+        ],
       });
       storedPages.delete(runId);
-      await prune(database, options.retention, now());
+      if (now() >= pruneDue) {
+        pruneDue = now() + (options.pruneIntervalMs ?? 0);
+        await prune(database, options.retention, now());
+      }
     },
     async get(id) {
       const { rows } = await database.query(
@@ -159,6 +196,24 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
     prune: () => prune(database, options.retention, now()),
     close: () => database.close(),
   };
+}
+
+/** The INSERT of a run's events whose columns are the parameters from $first on (eventColumns). */
+function insertEvents(first: number): string {
+  const [seq, type, at, data] = [first, first + 1, first + 2, first + 3];
+  return `INSERT INTO run_events (run_id, seq, type, at, data)
+    SELECT $1, * FROM unnest($${seq}::integer[], $${type}::text[], $${at}::bigint[], $${data}::text[])
+    WHERE EXISTS (SELECT 1 FROM fenced) ON CONFLICT DO NOTHING`;
+}
+
+/** Events as the columns of run_events, one array each: seq, type, at, data. */
+function eventColumns(events: readonly AgentEvent[]): unknown[] {
+  return [
+    events.map((event) => event.seq),
+    events.map((event) => event.type),
+    events.map((event) => event.at),
+    events.map((event) => JSON.stringify(event)),
+  ];
 }
 
 /**

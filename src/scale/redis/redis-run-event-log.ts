@@ -47,28 +47,42 @@ export async function createRedisRunEventLog(options: RedisRunEventLogOptions): 
   const maxLength = options.maxLength ?? 10_000;
   // Runs this process set their stream's time to live for, until when it needs no refresh.
   const ttlSetUntil = new Map<string, number>();
+  const publish = async (runId: string, events: readonly AgentEvent[]) => {
+    if (events.length === 0) return;
+    // One entry per batch, its id the batch's last seq (`<seq>-0`): Redis refuses an id not above
+    // the stream's last, so a batch arriving late (a worker that lost the run) or twice is
+    // dropped, never reordered; a follower takes from it the events after the ones it has.
+    const adding = redis
+      .xadd(key(runId), 'MAXLEN', '~', maxLength, `${events.at(-1)!.seq}-0`, 'b', JSON.stringify(events))
+      .catch((error: Error) => {
+        if (!staleEntry.test(error.message)) throw error;
+      });
+    // The stream's time to live is set once per run and process (refreshed after half of it),
+    // not with every batch: XADD keeps it.
+    const now = Date.now();
+    if ((ttlSetUntil.get(runId) ?? 0) < now) {
+      if (ttlSetUntil.size > 10_000)
+        for (const [id, until] of ttlSetUntil) if (until < now) ttlSetUntil.delete(id);
+      ttlSetUntil.set(runId, now + (runningTtlSeconds * 1000) / 2);
+      await Promise.all([adding, redis.expire(key(runId), runningTtlSeconds)]);
+    } else await adding;
+  };
   return {
     async append(runId, events, attempt) {
       await store.append(runId, events, attempt);
-      if (events.length === 0) return;
-      // One entry per batch, its id the batch's last seq (`<seq>-0`): Redis refuses an id not above
-      // the stream's last, so a batch arriving late (a worker that lost the run) or twice is
-      // dropped, never reordered; a follower takes from it the events after the ones it has.
-      const adding = redis
-        .xadd(key(runId), 'MAXLEN', '~', maxLength, `${events.at(-1)!.seq}-0`, 'b', JSON.stringify(events))
-        .catch((error: Error) => {
-          if (!staleEntry.test(error.message)) throw error;
-        });
-      // The stream's time to live is set once per run and process (refreshed after half of it),
-      // not with every batch: XADD keeps it.
-      const now = Date.now();
-      if ((ttlSetUntil.get(runId) ?? 0) < now) {
-        if (ttlSetUntil.size > 10_000)
-          for (const [id, until] of ttlSetUntil) if (until < now) ttlSetUntil.delete(id);
-        ttlSetUntil.set(runId, now + (runningTtlSeconds * 1000) / 2);
-        await Promise.all([adding, redis.expire(key(runId), runningTtlSeconds)]);
-      } else await adding;
+      await publish(runId, events);
     },
+    async appendMany(batches) {
+      const stale = await store.appendMany(batches);
+      // The entries of every run go out together (the connection pipelines them: one write).
+      await Promise.all(
+        batches
+          .filter((batch) => !stale.includes(batch.runId))
+          .map((batch) => publish(batch.runId, batch.events)),
+      );
+      return stale;
+    },
+    publish,
     read: (runId, afterSeq) => store.events(runId, afterSeq),
     follow: (runId, afterSeq, follow = {}) =>
       followStream({ ...follow, reader, store, key: key(runId), runId, afterSeq, blockMs }),

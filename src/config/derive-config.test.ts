@@ -19,6 +19,14 @@ describe('deriveConfig', () => {
     expect(base.search.onlyHostnames).toEqual([]);
   });
 
+  it('with nothing replaced (a request without options) gives the loaded config itself, not a copy checked again', () => {
+    expect(deriveConfig(base, {})).toBe(base);
+    expect(deriveConfig(base, { budget: { maxSteps: undefined }, search: { provider: undefined } })).toBe(
+      base,
+    );
+    expect(deriveConfig(base, { agent: { language: 'fr' } })).not.toBe(base);
+  });
+
   it('validates the result with the same schema as a loaded config', () => {
     expect(() => deriveConfig(base, { budget: { maxSteps: 0 } })).toThrow(ConfigError);
     expect(() => deriveConfig(base, { budget: { maxSteps: 0 } })).toThrow(/budget\.maxSteps/);

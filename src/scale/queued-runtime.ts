@@ -74,7 +74,7 @@ async function runQueued<Result>(
     config: options.config ?? defaults,
     data: input.data,
   });
-  return followQueued<Result>(shared, { id, afterSeq: 0, attempt: 0, options });
+  return followQueued<Result>(shared, { id, afterSeq: 0, storedUpTo: 0, attempt: 0, options });
 }
 
 /**
@@ -94,6 +94,7 @@ async function resumeQueued(
   const result = await followQueued<DeepSearchResult & ResearchReport>(shared, {
     id: record.id,
     afterSeq: record.lastSeq,
+    storedUpTo: record.lastSeq,
     attempt: record.attempt,
     options: request,
   });
@@ -131,11 +132,26 @@ export async function queuedResumeView(
   interrupted?: boolean,
 ): Promise<Pick<RunStore, 'get' | 'checkpointHead'>> {
   if (!record) return { get: () => undefined, checkpointHead: () => undefined };
-  const [lost, head] = await Promise.all([
-    interrupted ?? isInterrupted(shared.queue, record),
-    shared.store.checkpointHead(record.id),
-  ]);
+  const lost = interrupted ?? (await isInterrupted(shared.queue, record));
   const shown = { ...record, pid: lost ? null : process.pid };
+  // The checkpoint's head is read only when resume's checks get that far: a complete or running
+  // run (what GET mostly shows) is refused before, with no read.
+  let asked = false;
+  try {
+    resumableRecord({
+      store: {
+        get: () => shown,
+        checkpointHead: () => {
+          asked = true;
+          return undefined;
+        },
+      },
+      runId: record.id,
+    });
+  } catch {
+    // refused before or at the head: `asked` says which
+  }
+  const head = asked ? await shared.store.checkpointHead(record.id) : undefined;
   return { get: () => shown, checkpointHead: () => head };
 }
 
@@ -145,6 +161,8 @@ async function followQueued<Result>(
   input: {
     id: string;
     afterSeq: number;
+    /** The run's last stored seq when it was posted or read (its follower skips the store up to it). */
+    storedUpTo: number;
     attempt: number;
     options: Pick<AskOptions, 'onEvent' | 'observers' | 'signal'>;
   },
@@ -159,13 +177,21 @@ async function followQueued<Result>(
       if (outcome !== 'signalled') await shared.log.end(id);
     });
   options.signal?.addEventListener('abort', cancel, { once: true });
+  let ended: { record: RunRecord | undefined } | undefined;
   try {
     if (options.signal?.aborted) cancel();
-    for await (const event of shared.log.follow(id, input.afterSeq)) relay(listeners, event);
+    const following = shared.log.follow(id, input.afterSeq, {
+      storedUpTo: input.storedUpTo,
+      onEnd: (record) => {
+        ended = { record };
+      },
+    });
+    for await (const event of following) relay(listeners, event);
   } finally {
     options.signal?.removeEventListener('abort', cancel);
   }
-  return settled<Result>(shared, id);
+  // The record the follower ended on has the run's outcome: no second read.
+  return settled<Result>(ended ? ended.record : await shared.store.get(id));
 }
 
 /** Stores the run as queued, then enqueues its job; a refused job leaves no run behind. */
@@ -221,8 +247,7 @@ function relay(listeners: readonly AgentEventListener[], event: AgentEvent): voi
   }
 }
 
-async function settled<Result>(shared: QueueMode, id: string): Promise<Result> {
-  const record = await shared.store.get(id);
+function settled<Result>(record: RunRecord | undefined): Result {
   if (record?.status === 'completed' && record.result) return record.result as Result;
   if (!record || record.status === 'cancelled') throw new AbortedError();
   throw storedError(record.error);

@@ -1,6 +1,6 @@
 import { EventEmitter, on } from 'node:events';
 import type { AgentEvent } from '../events/agent-events.js';
-import { finishedStatuses } from '../runs/run-record.js';
+import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
 import type { AsyncRunStore, EventBatch } from './async-run-store.js';
 
 /**
@@ -20,13 +20,29 @@ export interface RunEventLog {
   publish(runId: string, events: readonly AgentEvent[]): Promise<void>;
   read(runId: string, afterSeq?: number): Promise<AgentEvent[]>;
   /** Stored, then live events after `afterSeq`; ends after the run's last one, or when `signal` aborts. */
-  follow(runId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<AgentEvent>;
+  follow(runId: string, afterSeq: number, options?: FollowOptions): AsyncIterable<AgentEvent>;
   /**
    * The run is over (its end is stored): followers end once they have its last event. `lastSeq`:
    * the run's last event, when the caller knows it (read from the store otherwise).
    */
   end(runId: string, lastSeq?: number): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface FollowOptions {
+  signal?: AbortSignal;
+  /**
+   * The run's last stored seq as the caller read it (its record's lastSeq) before following: when
+   * it is not after `afterSeq`, nothing stored is missing yet and a log may skip its first read of
+   * the store (every later event arrives live, and a gap in them is still filled from the store).
+   */
+  storedUpTo?: number;
+  /**
+   * Called once the run is over, with its record as the follower read it to know so (undefined:
+   * deleted), before the iteration ends: what `done` reports needs no second read. Not called
+   * when the follower stops for its signal, nor when the end came without a read of the record.
+   */
+  onEnd?: (record: RunRecord | undefined) => void;
 }
 
 /** Stored events after `cursor` that come before `before` (a gap in what arrived live). */
@@ -39,10 +55,19 @@ export async function* storedBetween(
   for (const event of await store.events(runId, cursor)) if (event.seq < before) yield event;
 }
 
-/** Whether the run's events are all stored: it is gone or finished. */
-export async function isOver(store: AsyncRunStore, runId: string): Promise<boolean> {
+/**
+ * Whether the run's events are all stored: it is gone or finished. An over run's record goes to
+ * `onEnd` (the follower ends with it).
+ */
+export async function isOver(
+  store: AsyncRunStore,
+  runId: string,
+  onEnd?: FollowOptions['onEnd'],
+): Promise<boolean> {
   const record = await store.get(runId);
-  return !record || finishedStatuses.has(record.status);
+  const over = !record || finishedStatuses.has(record.status);
+  if (over) onEnd?.(record);
+  return over;
 }
 
 /**
@@ -68,7 +93,7 @@ export function createMemoryRunEventLog(options: { store: AsyncRunStore }): RunE
       if (events.length > 0) live.emit(runId, events);
     },
     read: (runId, afterSeq) => store.events(runId, afterSeq),
-    async *follow(runId, afterSeq, signal) {
+    async *follow(runId, afterSeq, { signal, onEnd } = {}) {
       const ended = `${runId}\0end`;
       // Listening before reading the store: an event appended meanwhile is kept, not lost.
       const arrivals = on(live, runId, { signal, close: [ended] });
@@ -78,7 +103,7 @@ export function createMemoryRunEventLog(options: { store: AsyncRunStore }): RunE
           yield event;
           cursor = event.seq;
         }
-        if (await isOver(store, runId)) {
+        if (await isOver(store, runId, onEnd)) {
           yield* storedBetween(store, runId, cursor);
           return;
         }

@@ -83,7 +83,7 @@ const events = (runId: string, seqs: number[], by?: string) => seqs.map((seq) =>
 function collect(log: RunEventLog, runId: string, afterSeq: number, signal?: AbortSignal) {
   const seen: AgentEvent[] = [];
   const done = (async () => {
-    for await (const item of log.follow(runId, afterSeq, signal)) seen.push(item);
+    for await (const item of log.follow(runId, afterSeq, { signal })) seen.push(item);
     return seen;
   })();
   return { seen, done };
@@ -198,6 +198,51 @@ describe.skipIf(!available)('Redis run event log', () => {
     await store.append('r4', events('r4', [5]), attempt);
     await store.finish('r4', { status: 'failed' }, attempt);
     expect((await follower.done).map((item) => item.seq)).toEqual([1, 2, 3, 4, 5]);
+    await close();
+  });
+
+  it('a follower told nothing is stored past its position reads no events from the store, yet fills a gap from it', async () => {
+    const { store, writer, close } = await implementations[1]!.setup(200);
+    const attempt = await begin(store, 'u1');
+    // The follower's store counts its event reads (another node's view of the same Postgres).
+    let eventReads = 0;
+    const counted: AsyncRunStore = {
+      ...store,
+      events: (...args) => {
+        eventReads += 1;
+        return store.events(...args);
+      },
+    };
+    const reader = await createRedisRunEventLog({
+      url: redis!.url,
+      store: counted,
+      prefix: `log-${prefixes}`,
+      blockMs: 200,
+    });
+    const seen: AgentEvent[] = [];
+    const ends: Array<string | undefined> = [];
+    const done = (async () => {
+      const options = {
+        storedUpTo: 0,
+        onEnd: (record?: { status: string }) => void ends.push(record?.status),
+      };
+      for await (const item of reader.follow('u1', 0, options)) seen.push(item);
+    })();
+    await writer.append('u1', events('u1', [1, 2]), attempt);
+    await until(() => seen.length === 2);
+    expect(eventReads).toBe(0);
+    // Stored but never published: the next live batch shows the gap, which the store fills.
+    await store.append('u1', events('u1', [3]), attempt);
+    await writer.append('u1', events('u1', [4]), attempt);
+    await until(() => seen.length === 4);
+    expect(eventReads).toBe(1);
+    await store.finish('u1', { status: 'completed' }, attempt);
+    await writer.end('u1', 4);
+    await done;
+    expect(seen.map((item) => item.seq)).toEqual([1, 2, 3, 4]);
+    // The end's record is handed over: what `done` reports needs no other read.
+    expect(ends).toEqual(['completed']);
+    await reader.close();
     await close();
   });
 

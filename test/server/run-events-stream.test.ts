@@ -87,4 +87,21 @@ describe('run events over SSE', () => {
     expect(blocks.map((block) => block.id ?? block.event)).toEqual(['1', '2', '3', '4', '5', 'done']);
     expect(blocks[4]).toEqual({ event: 'warning', data: JSON.stringify(event(5)), id: '5' });
   });
+
+  it("a finished run's stored events and its done go out in one write", async () => {
+    const app = new Hono<ServerEnv>().get('/events', (c) =>
+      streamFollowedEvents(c, {
+        follow: async () => [event(1), event(2)],
+        heartbeatMs: 60_000,
+        shutdownSignal: new AbortController().signal,
+        finalStatus: async () => 'completed',
+      }),
+    );
+    const reader = (await app.request('/events')).body!.getReader();
+    const chunks: string[] = [];
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      chunks.push(new TextDecoder().decode(read.value));
+    expect(chunks).toHaveLength(1);
+    expect(parse(chunks[0]!).map((block) => block.id ?? block.event)).toEqual(['1', '2', 'done']);
+  });
 });

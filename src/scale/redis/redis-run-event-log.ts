@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../events/agent-events.js';
 import { finishedStatuses } from '../../runs/run-record.js';
 import type { AsyncRunStore } from '../async-run-store.js';
-import { isOver, type RunEventLog, storedBetween } from '../run-event-log.js';
+import { type FollowOptions, isOver, type RunEventLog, storedBetween } from '../run-event-log.js';
 import { checkNoEviction, openRedis } from './open-redis.js';
 import { createSharedStreamReader, type SharedStreamReader } from './shared-stream-reader.js';
 
@@ -84,8 +84,8 @@ export async function createRedisRunEventLog(options: RedisRunEventLogOptions): 
     },
     publish,
     read: (runId, afterSeq) => store.events(runId, afterSeq),
-    follow: (runId, afterSeq, signal) =>
-      followStream({ reader, store, key: key(runId), runId, afterSeq, signal, blockMs }),
+    follow: (runId, afterSeq, follow = {}) =>
+      followStream({ ...follow, reader, store, key: key(runId), runId, afterSeq, blockMs }),
     async end(runId, knownLastSeq) {
       ttlSetUntil.delete(runId);
       const lastSeq = knownLastSeq ?? (await store.get(runId))?.lastSeq ?? 0;
@@ -104,25 +104,30 @@ export async function createRedisRunEventLog(options: RedisRunEventLogOptions): 
 }
 
 /** One follower: the store, then the stream from the last seq delivered, gaps filled from the store. */
-async function* followStream(input: {
-  reader: SharedStreamReader;
-  store: AsyncRunStore;
-  key: string;
-  runId: string;
-  afterSeq: number;
-  signal: AbortSignal | undefined;
-  blockMs: number;
-}): AsyncGenerator<AgentEvent> {
-  const { store, runId, signal } = input;
+async function* followStream(
+  input: FollowOptions & {
+    reader: SharedStreamReader;
+    store: AsyncRunStore;
+    key: string;
+    runId: string;
+    afterSeq: number;
+    blockMs: number;
+  },
+): AsyncGenerator<AgentEvent> {
+  const { store, runId, signal, onEnd } = input;
   let cursor = input.afterSeq;
   // Subscribed before the store is read: an event stored meanwhile arrives live (or is skipped as
   // already read), never falls between the two.
   const subscription = input.reader.subscribe(input.key, `${cursor}-0`);
   try {
-    for await (const event of storedBetween(store, runId, cursor)) {
-      yield event;
-      cursor = event.seq;
-    }
+    // A caller that saw no stored event after its position (a new run's first follower) skips the
+    // read: a worker stores each event before it adds it to the stream, so whatever is stored from
+    // then on is in the stream too, or shows as a gap there, or at the latest in the quiet check.
+    if (input.storedUpTo === undefined || input.storedUpTo > cursor)
+      for await (const event of storedBetween(store, runId, cursor)) {
+        yield event;
+        cursor = event.seq;
+      }
     // How long to wait for live entries before asking the store: blockMs, then longer and longer
     // while the run says nothing (a queued run waiting for a worker), so waiting costs little.
     let quietMs = input.blockMs;
@@ -133,6 +138,7 @@ async function* followStream(input: {
         // Nothing live for a while: the stream may be gone, or the worker's end mark lost.
         const record = await store.get(runId);
         const over = !record || finishedStatuses.has(record.status);
+        if (over) onEnd?.(record);
         const behind = over || (record?.lastSeq ?? 0) > cursor;
         if (behind)
           for await (const event of storedBetween(store, runId, cursor)) {
@@ -148,7 +154,7 @@ async function* followStream(input: {
       // the reading goes on after it.
       for (const [id, fields] of entries) {
         if (id.endsWith('-1')) {
-          if (!(await isOver(store, runId))) continue;
+          if (!(await isOver(store, runId, onEnd))) continue;
           // The mark's id holds the run's last seq: the store is read only if some are missing.
           if (Number.parseInt(id, 10) > cursor) yield* storedBetween(store, runId, cursor);
           return;

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { answerRequest } from '../../answers/answer-request.js';
 import { describeProgress } from '../../answers/progress-reasoning.js';
 import { shiftCitations } from '../../answers/url-citations.js';
+import { streamEvents } from '../../http/event-stream-response.js';
 import { toServerErrorResponse } from '../../http/server-error-response.js';
 import type { RunRequest } from '../../run-request/run-request.js';
 import type { ServerEnv } from '../../server-env.js';
@@ -31,7 +31,7 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
   const { runtime, request, signal } = input;
   // Tells nginx and similar proxies not to buffer the stream.
   c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
+  return streamEvents(c, async (stream) => {
     const writer = createSseChunkWriter(stream, {
       redact: runtime.redact,
       chunks: input.chunks,

@@ -1,4 +1,4 @@
-import type { SSEStreamingApi } from 'hono/streaming';
+import type { EventStream } from '../../http/event-stream-response.js';
 import type { ChunkFactory } from './completion-chunks.js';
 
 /**
@@ -7,7 +7,7 @@ import type { ChunkFactory } from './completion-chunks.js';
  * which the citation indices need, and of the <think> block when progress goes into the content.
  */
 export function createSseChunkWriter(
-  stream: SSEStreamingApi,
+  stream: EventStream,
   options: {
     chunks: ChunkFactory;
     thinkTags: boolean;

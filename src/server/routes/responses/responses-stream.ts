@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { answerRequest } from '../../answers/answer-request.js';
 import { describeProgress } from '../../answers/progress-reasoning.js';
+import { streamEvents } from '../../http/event-stream-response.js';
 import { toErrorResponse } from '../../http/openai-error.js';
 import type { RunRequest } from '../../run-request/run-request.js';
 import type { ServerEnv } from '../../server-env.js';
@@ -34,7 +34,7 @@ export interface ResponsesStreamInput {
 export function streamResponse(c: Context<ServerEnv>, input: ResponsesStreamInput): Response {
   const { identity, request } = input;
   c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
+  return streamEvents(c, async (stream) => {
     let sequence = 0;
     let pending = Promise.resolve();
     const emit = (type: string, fields: Record<string, unknown>) => {

@@ -30,10 +30,14 @@ export function createQueuedResearchRoutes(
   const { store, queue } = shared;
   const app = new Hono<ServerEnv>();
   const interrupted = (run: Pick<RunRecord, 'id' | 'status'>) => isInterrupted(queue, run);
-  const owned = async (c: Context<ServerEnv>) => {
+  const ownedRecord = async (c: Context<ServerEnv>) => {
     const id = c.req.param('id') ?? '';
     const record = await store.get(id);
     if (!record || record.owner !== c.var.owner) throw runNotFound(id);
+    return record;
+  };
+  const owned = async (c: Context<ServerEnv>) => {
+    const record = await ownedRecord(c);
     const lost = await interrupted(record);
     const shown: RunRecord = lost
       ? { ...record, status: 'failed', error: interruptedError(record.id) }
@@ -88,18 +92,30 @@ export function createQueuedResearchRoutes(
       });
     });
     app.get(`${base}/:id/events`, async (c) => {
-      const { record } = await owned(c);
+      // Whether the queue still holds the run matters only to `done`, asked then.
+      const record = await ownedRecord(c);
+      const after = afterSeq(c);
       // A run already over has nothing live: its stored events and its status as read (a client
       // replaying it, one coming back after the end) cost no stream read and no second look.
       const over = finishedStatuses.has(record.status);
+      // The record the follower read to know the run was over: what `done` reports.
+      let ended: { record: RunRecord | undefined } | undefined;
       return streamFollowedEvents(c, {
         follow: (signal) =>
-          over ? shared.log.read(record.id, afterSeq(c)) : shared.log.follow(record.id, afterSeq(c), signal),
+          over
+            ? shared.log.read(record.id, after)
+            : shared.log.follow(record.id, after, {
+                signal,
+                storedUpTo: record.lastSeq,
+                onEnd: (seen) => {
+                  ended = { record: seen };
+                },
+              }),
         heartbeatMs: options.heartbeatMs ?? 15_000,
         shutdownSignal: options.shutdownSignal,
         finalStatus: async () => {
           if (over) return record.status;
-          const now = await store.get(record.id);
+          const now = ended ? ended.record : await store.get(record.id);
           if (!now) return 'cancelled';
           return (await interrupted(now)) ? 'failed' : now.status;
         },

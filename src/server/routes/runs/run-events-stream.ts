@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { AgentEvent } from '../../../events/agent-events.js';
 import type { RunStore } from '../../../runs/run-store.js';
+import { type EventStream, streamEvents } from '../../http/event-stream-response.js';
 import type { ServerEnv } from '../../server-env.js';
 import type { ResearchJob } from './research-jobs.js';
 
@@ -25,7 +25,7 @@ export function streamRunEvents(
 ): Response {
   const { job, store, runId } = input;
   c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
+  return streamEvents(c, async (stream) => {
     const queue: AgentEvent[] = job ? job.eventsAfter(input.after) : store.events(runId, input.after);
     let wake: (() => void) | undefined;
     const notify = () => {
@@ -62,10 +62,8 @@ export function streamRunEvents(
           wake = resolve;
         });
       }
+      if (!stream.aborted) events.send(doneEvent(input.finalStatus()));
       await events.flush();
-      if (!stream.aborted) {
-        await stream.writeSSE({ event: 'done', data: JSON.stringify({ status: input.finalStatus() }) });
-      }
     } finally {
       clearInterval(ping);
       unsubscribe?.();
@@ -89,7 +87,7 @@ export function streamFollowedEvents(
   },
 ): Response {
   c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
+  return streamEvents(c, async (stream) => {
     const stop = new AbortController();
     const signal = AbortSignal.any([stop.signal, input.shutdownSignal]);
     stream.onAbort(() => stop.abort());
@@ -102,10 +100,10 @@ export function streamFollowedEvents(
         if (stream.aborted) break;
         await events.write(event);
       }
+      // The last events, then `done` (or the retry hint), go out in one write.
+      if (input.shutdownSignal.aborted) events.send('retry: 1000\n\n');
+      else if (!stream.aborted) events.send(doneEvent(await input.finalStatus()));
       await events.flush();
-      if (input.shutdownSignal.aborted) await stream.write('retry: 1000\n\n');
-      else if (!stream.aborted)
-        await stream.writeSSE({ event: 'done', data: JSON.stringify({ status: await input.finalStatus() }) });
     } finally {
       clearInterval(ping);
       stop.abort();
@@ -121,7 +119,7 @@ const eventWriterHighWater = 64 * 1024;
  * one per event: a batch arriving at once (the stored events, a worker's flush) costs the
  * connection one write, and each write is a system call.
  */
-function createEventWriter(stream: SSEStreamingApi) {
+function createEventWriter(stream: EventStream) {
   let text = '';
   let written: Promise<unknown> | undefined;
   let lastWrite: Promise<unknown> = Promise.resolve();
@@ -135,16 +133,26 @@ function createEventWriter(stream: SSEStreamingApi) {
     lastWrite = stream.write(chunk);
     await lastWrite;
   };
+  /** Adds SSE text to what goes out next. */
+  const send = (more: string) => {
+    text += more;
+    written ??= writeOut();
+  };
   return {
     async write(event: AgentEvent) {
       // An event's type is a fixed name and its JSON has no line break: one `data:` line each.
-      text += `event: ${event.type}\ndata: ${JSON.stringify(event)}\nid: ${event.seq}\n\n`;
-      written ??= writeOut();
+      send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\nid: ${event.seq}\n\n`);
       if (text.length > eventWriterHighWater) await written;
     },
+    send,
     /** Settles once what was written so far went out. */
     flush: async () => {
       await (written ?? lastWrite);
     },
   };
+}
+
+/** The `done` event: the run's final status. */
+function doneEvent(status: string): string {
+  return `event: done\ndata: ${JSON.stringify({ status })}\n\n`;
 }

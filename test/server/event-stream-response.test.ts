@@ -70,4 +70,31 @@ describe('streamEvents', () => {
     await vi.waitUntil(() => aborted, { timeout: 5000 });
     expect(written).toBeLessThan(1000);
   });
+
+  it('writes made while another waits for the client (a ping beside an event) all go on once it reads', async () => {
+    const finished: string[] = [];
+    const url = await serveStream(async (stream) => {
+      const chunk = 'x'.repeat(64 * 1024);
+      // Fill the queue until a write has to wait, then write twice more without waiting.
+      let filled = 0;
+      while (filled < 1000) {
+        const write = stream.write(`data: ${chunk}\n\n`);
+        const waited = await Promise.race([write.then(() => false), new Promise((r) => setTimeout(r, 50, true))]);
+        if (waited) {
+          await Promise.all([
+            write.then(() => finished.push('event')),
+            stream.write(': ping\n\n').then(() => finished.push('ping')),
+            stream.writeSSE({ data: 'last' }).then(() => finished.push('last')),
+          ]);
+          return;
+        }
+        filled += 1;
+      }
+    });
+    const response = await fetch(url);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const text = await response.text();
+    expect(text.endsWith(': ping\n\ndata: last\n\n')).toBe(true);
+    expect(finished.sort()).toEqual(['event', 'last', 'ping']);
+  });
 });

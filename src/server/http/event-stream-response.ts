@@ -23,12 +23,13 @@ const highWaterBytes = 64 * 1024;
 export function streamEvents(c: Context, run: (stream: EventStream) => Promise<void>): Response {
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let room: (() => void) | undefined; // a write waiting for the client to take what is queued
+  // Writes waiting for the client to take what is queued: every one of them, since a ping timer
+  // may write while an event's write waits, and each must go on once there is room.
+  const waiting: Array<() => void> = [];
   const listeners: Array<() => void> = [];
   let closed = false;
   const letWritesGo = () => {
-    room?.();
-    room = undefined;
+    for (const resume of waiting.splice(0)) resume();
   };
   const stream = {
     aborted: false,
@@ -37,7 +38,7 @@ export function streamEvents(c: Context, run: (stream: EventStream) => Promise<v
       controller.enqueue(encoder.encode(text));
       if ((controller.desiredSize ?? 1) > 0) return;
       await new Promise<void>((resolve) => {
-        room = resolve;
+        waiting.push(resolve);
       });
     },
     async writeSSE(message: { data: string; event?: string; id?: string | number }) {

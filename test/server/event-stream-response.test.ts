@@ -79,7 +79,10 @@ describe('streamEvents', () => {
       let filled = 0;
       while (filled < 1000) {
         const write = stream.write(`data: ${chunk}\n\n`);
-        const waited = await Promise.race([write.then(() => false), new Promise((r) => setTimeout(r, 50, true))]);
+        const waited = await Promise.race([
+          write.then(() => false),
+          new Promise((r) => setTimeout(r, 50, true)),
+        ]);
         if (waited) {
           await Promise.all([
             write.then(() => finished.push('event')),

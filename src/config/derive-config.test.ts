@@ -27,6 +27,18 @@ describe('deriveConfig', () => {
     expect(deriveConfig(base, { agent: { language: 'fr' } })).not.toBe(base);
   });
 
+  it("with settings equal to the base's (a stored run's, resumed by a worker) gives the loaded config itself", () => {
+    const same = { budget: { ...base.budget }, agent: { ...base.agent }, search: { ...base.search } };
+    expect(deriveConfig(base, same)).toBe(base);
+    const otherList = deriveConfig(base, {
+      ...same,
+      search: { ...base.search, onlyHostnames: ['python.org'] },
+    });
+    expect(otherList).not.toBe(base);
+    expect(otherList.search.onlyHostnames).toEqual(['python.org']);
+    expect(otherList.budget).toEqual(base.budget);
+  });
+
   it('validates the result with the same schema as a loaded config', () => {
     expect(() => deriveConfig(base, { budget: { maxSteps: 0 } })).toThrow(ConfigError);
     expect(() => deriveConfig(base, { budget: { maxSteps: 0 } })).toThrow(/budget\.maxSteps/);

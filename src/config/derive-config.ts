@@ -22,13 +22,14 @@ export interface ConfigOverrides {
  */
 export function deriveConfig(base: DeepSearchConfig, overrides: ConfigOverrides): DeepSearchConfig {
   const set = {
-    budget: definedOnly(overrides.budget),
-    agent: definedOnly(overrides.agent),
-    search: definedOnly(overrides.search),
-    research: definedOnly(overrides.research),
+    budget: replaced(base.budget, overrides.budget),
+    agent: replaced(base.agent, overrides.agent),
+    search: replaced(base.search, overrides.search),
+    research: replaced(base.research, overrides.research),
   };
-  // Nothing replaced (a request with no options): the base was validated when it was loaded, and
-  // checking the whole schema again costs an API node a millisecond or two of CPU per request.
+  // Nothing replaced (a request with no options, a stored run's settings equal to the config's):
+  // the base was validated when it was loaded, and checking the whole schema again costs a
+  // millisecond or two of CPU per run (an API node's request, a worker's job).
   if (Object.values(set).every((section) => Object.keys(section).length === 0)) return base;
   const merged = {
     ...base,
@@ -50,4 +51,18 @@ export function deriveConfig(base: DeepSearchConfig, overrides: ConfigOverrides)
 export function definedOnly<T extends object>(value: T | undefined): Partial<T> {
   if (!value) return {};
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}
+
+/** The settings of `section` that `overrides` sets to another value than `base` has. */
+function replaced<T extends object>(base: T, overrides: Partial<T> | undefined): Partial<T> {
+  const set = definedOnly(overrides);
+  for (const key of Object.keys(set) as Array<keyof T>) if (sameSetting(set[key], base[key])) delete set[key];
+  return set;
+}
+
+/** Settings are JSON data (numbers, strings, lists, small records): equal when their JSON is. */
+function sameSetting(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
 }

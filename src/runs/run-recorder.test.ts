@@ -1,17 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { warningEvent as warning } from '../../test/helpers/warning-event.js';
 import { createRedactor } from '../errors/index.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import { createRunRecorder } from './run-recorder.js';
 import type { RunStore } from './run-store.js';
-
-const warning = (runId: string, seq: number): AgentEvent => ({
-  type: 'warning',
-  step: 1,
-  message: 'm',
-  runId,
-  seq,
-  at: seq,
-});
 
 afterEach(() => {
   vi.useRealTimers();

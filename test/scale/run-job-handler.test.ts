@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/config-schema.js';
 import { createRedactor, InputError } from '../../src/errors/index.js';
-import type { AgentEvent } from '../../src/events/agent-events.js';
 import { createRunStore } from '../../src/runs/run-store.js';
 import type { AskOptions, DeepSearchRuntime, RunRequest } from '../../src/runtime/create-runtime.js';
 import { toAsyncRunStore } from '../../src/scale/async-run-store.js';
@@ -11,6 +10,7 @@ import { JobStoppedError, type RunningJob } from '../../src/scale/job-queue.js';
 import { createMemoryRunEventLog } from '../../src/scale/run-event-log.js';
 import { createRunJobHandler } from '../../src/scale/run-job-handler.js';
 import { createWorkerRunStore } from '../../src/scale/worker-run-store.js';
+import { warningEvent as warning } from '../helpers/warning-event.js';
 
 const retention = { maxRuns: 100, maxAgeDays: 100 };
 
@@ -47,15 +47,6 @@ const job = (id: string, controller = new AbortController()): RunningJob => ({
   data: {},
   signal: controller.signal,
   workerId: 'host:1:w',
-});
-
-const warning = (runId: string, seq: number): AgentEvent => ({
-  type: 'warning',
-  step: 1,
-  message: 'm',
-  runId,
-  seq,
-  at: seq,
 });
 
 describe('createRunJobHandler', () => {

@@ -1,7 +1,6 @@
 // The run store's contract, run against both implementations: today's SQLite store (through the
 // async adapter) and the Postgres store, on a real Postgres started for this file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/events/agent-events.js';
 import type { NewRun } from '../../src/runs/run-record.js';
 import { createRunStore } from '../../src/runs/run-store.js';
 import { RunClaimError, StaleAttemptError } from '../../src/runs/stale-attempt-error.js';
@@ -9,6 +8,7 @@ import { type AsyncRunStore, toAsyncRunStore } from '../../src/scale/async-run-s
 import { createPostgresDatabase } from '../../src/scale/postgres/postgres-database.js';
 import { createPostgresRunStore } from '../../src/scale/postgres/postgres-run-store.js';
 import { needServices, type PostgresService, startPostgres } from '../helpers/scale-services.js';
+import { warningEvent } from '../helpers/warning-event.js';
 
 type Retention = { maxRuns: number; maxAgeDays: number };
 type Factory = (clock: { now: number }, retention?: Retention) => Promise<AsyncRunStore>;
@@ -50,14 +50,8 @@ const newRun = (id: string, question = `question ${id}`): NewRun => ({
   settings: { budget: { maxSteps: 5 } },
 });
 
-const warning = (runId: string, seq: number, message = `w${seq}`): AgentEvent => ({
-  type: 'warning',
-  step: 1,
-  message,
-  runId,
-  seq,
-  at: 1000 + seq,
-});
+const warning = (runId: string, seq: number, message = `w${seq}`) =>
+  warningEvent(runId, seq, { message, at: 1000 + seq });
 
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2, costUsd: null, byRole: {} };
 const worker = { workerId: 'host-a:1:w1', pid: 4242 };

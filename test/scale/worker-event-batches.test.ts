@@ -8,16 +8,9 @@ import { StaleAttemptError } from '../../src/runs/stale-attempt-error.js';
 import { type AsyncRunStore, toAsyncRunStore } from '../../src/scale/async-run-store.js';
 import { createMemoryRunEventLog } from '../../src/scale/run-event-log.js';
 import { createWorkerRunStore } from '../../src/scale/worker-run-store.js';
+import { warningEvent as warning } from '../helpers/warning-event.js';
 
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2, costUsd: null, byRole: {} };
-const warning = (runId: string, seq: number): AgentEvent => ({
-  type: 'warning',
-  step: 1,
-  message: `w${seq}`,
-  runId,
-  seq,
-  at: seq,
-});
 const checkpoint = (step: number) => ({
   $schemaVersion: 1 as const,
   step,

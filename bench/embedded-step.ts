@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closeEmbeddedEngines, getEmbeddedEngine } from '../src/providers/llm/embedded/embedded-engine.js';
+import { closeEmbeddedEngines, getEmbeddedEngine } from '../src/embedded-model/embedded-engine.js';
 import { startFakeSearxng } from '../src/testing/fake-searxng-server.js';
 import { startFakeWeb } from '../src/testing/fake-web-server.js';
 import { writeTinyGguf } from '../test/helpers/tiny-gguf.js';

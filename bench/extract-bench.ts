@@ -17,12 +17,9 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { domToText } from '../src/providers/reader/builtin/dom-to-text.js';
-import {
-  type ContentSignals,
-  extractMainContent,
-} from '../src/providers/reader/builtin/extract-main-content.js';
-import { readPageMetadata } from '../src/providers/reader/builtin/page-metadata.js';
+import { domToText } from '../src/extraction/html/dom-to-text.js';
+import { type ContentSignals, extractMainContent } from '../src/extraction/html/extract-main-content.js';
+import { readPageMetadata } from '../src/extraction/html/page-metadata.js';
 import { runClientRenderedSlice } from './client-rendered-slice.js';
 import { evalRoot } from './eval-root.mjs';
 import { measurePoolCost } from './extraction-pool-cost.js';

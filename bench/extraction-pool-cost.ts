@@ -15,8 +15,8 @@ import {
   type ContentExtractor,
   createInProcessExtractor,
   htmlInput,
-} from '../src/providers/reader/extraction/content-extractor.js';
-import { createExtractionPool } from '../src/providers/reader/extraction/extraction-pool.js';
+} from '../src/extraction/worker/content-extractor.js';
+import { createExtractionPool } from '../src/extraction/worker/extraction-pool.js';
 import { cpuSeconds } from '../src/testing/process-state.js';
 import { median } from './extraction-score.js';
 

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { ingestDocuments } from '../dist/knowledge/ingest-documents.js';
 import { KnowledgeStore } from '../dist/knowledge/knowledge-store.js';
 import { searchKnowledge } from '../dist/knowledge/search-knowledge.js';
-import { createLexicalEmbedding } from '../dist/retrieval/lexical-embedding.js';
+import { createLexicalEmbedding } from '../dist/providers/embedding/lexical-embedding.js';
 import { evalRoot } from './eval-root.mjs';
 import { cpuMs, pct, syntheticPass } from './kb-synthetic.mjs';
 

@@ -6,9 +6,9 @@
  * server that constrains decoding also reads (sent as the response format, not in the prompt).
  */
 import { type ActionName, actionNames, createActionSchema } from '../src/agent/actions/action-registry.js';
-import { estimateTokens } from '../src/providers/llm/estimate-tokens.js';
+import { estimateTokens } from '../src/platform/llm-context/estimate-tokens.js';
 import { toJsonSchema } from '../src/providers/llm/generate-structured.js';
-import { toWireSchema } from '../src/providers/llm/wire-schema.js';
+import { toWireSchema } from '../src/structured-output/wire-schema.js';
 import { eventsOf, runAgent } from '../test/helpers/agent-harness.js';
 import { longContextWorld } from '../test/helpers/long-context-world.js';
 

@@ -8,11 +8,12 @@ import { fileURLToPath } from 'node:url';
 
 /** Lowest first. Folders on one line are beside each other: neither may import the other. */
 export const layers = [
-  ['errors', 'types'],
   ['core'],
   ['config'],
+  ['platform'],
+  ['extraction', 'structured-output', 'sandbox', 'retrieval'],
+  ['embedded-model'],
   ['providers'],
-  ['retrieval'],
   ['knowledge', 'events'],
   ['agent'],
   ['research'],

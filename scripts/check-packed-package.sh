@@ -54,7 +54,7 @@ if ! grep -q 'The installed package reads local files offline.' <<<"$text"; then
   echo "$text" >&2
   exit 1
 fi
-# The coding sandbox: its host process starts from dist/providers/sandbox/sandbox-host-main.js and
+# The coding sandbox: its host process starts from dist/sandbox/sandbox-host-main.js and
 # may read only its own folder and the engine's packages, wherever npm put them.
 computed="$(env -i PATH="$PATH" HOME="$work" node --input-type=module --eval "
 import { createQuickJsCodeRunner } from 'deepsearch';

@@ -42,7 +42,7 @@ export {
   type ProviderErrorOptions,
   type Redactor,
   StructuredOutputError,
-} from './errors/index.js';
+} from './core/errors/index.js';
 export type { AgentEvent, AgentEventListener, AgentEventType } from './events/agent-events.js';
 export type {
   AnswerOrigin,
@@ -55,11 +55,11 @@ export type {
 } from './events/agent-types.js';
 export type * from './events/research-types.js';
 export type { RunHandle } from './events/run-handle.js';
-export { createLlmClient } from './providers/llm/create-llm-client.js';
 export {
   createQuickJsCodeRunner,
   type QuickJsCodeRunnerSettings,
-} from './providers/sandbox/quickjs-code-runner.js';
+} from './providers/code-runner/quickjs-code-runner.js';
+export { createLlmClient } from './providers/llm/create-llm-client.js';
 export type * from './providers/spec/index.js';
 export { parsePlanMarkdown, renderPlanMarkdown } from './research/plan/plan-markdown.js';
 export {

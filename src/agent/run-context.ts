@@ -1,5 +1,5 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
-import { isProviderError, isStructuredOutputError } from '../errors/index.js';
+import { isProviderError, isStructuredOutputError } from '../core/errors/index.js';
 import type { AgentEventBody } from '../events/agent-events.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';

@@ -1,4 +1,4 @@
-import { AbortedError, throwIfAborted } from '../errors/index.js';
+import { AbortedError, throwIfAborted } from '../core/errors/index.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import { stopPrefetching } from './context/prefetch-pages.js';
 import type { EvaluationCriterion } from './evaluation/criteria.js';

@@ -1,4 +1,4 @@
-import { isStructuredOutputError } from '../errors/index.js';
+import { isStructuredOutputError } from '../core/errors/index.js';
 import type { StepOutcome } from './actions/action-definition.js';
 import {
   type ActionName,

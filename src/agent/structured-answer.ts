@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { InputError } from '../errors/index.js';
+import { InputError } from '../core/errors/index.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { LlmClient, TokenUsage } from '../providers/spec/llm-client.js';
 import { findSchemaPattern } from './find-schema-pattern.js';

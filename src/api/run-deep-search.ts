@@ -1,6 +1,6 @@
 import { type DeepSearchInput as AgentInput, runDeepSearch as runAgent } from '../agent/run-deep-search.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
-import { sharedQuickJsCodeRunner } from '../providers/sandbox/quickjs-code-runner.js';
+import { sharedQuickJsCodeRunner } from '../providers/code-runner/quickjs-code-runner.js';
 import { checkProvider, type ProviderInput } from '../providers/spec/check-provider.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';

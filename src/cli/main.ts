@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { closeChromium } from '../providers/browser/launch-chromium.js';
+import { closeChromium } from '../platform/browser/launch-chromium.js';
 import { runCli } from './run-cli.js';
 
 const controller = new AbortController();

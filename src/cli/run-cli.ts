@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
+import { createRedactor, InputError, type Redactor, type Secret } from '../core/errors/index.js';
 import { packageVersion } from '../core/package-version.js';
-import { createRedactor, InputError, type Redactor, type Secret } from '../errors/index.js';
 import { addAskCommand } from './commands/ask/ask-command.js';
 import { addDoctorCommand } from './commands/doctor/doctor-command.js';
 import { addEvalCommand } from './commands/eval/eval-command.js';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../errors/index.js';
+import { ConfigError } from '../core/errors/index.js';
 
 export const defaultConfigFileName = 'deepsearch.config.json';
 

@@ -1,4 +1,4 @@
-import type { Secret } from '../errors/index.js';
+import type { Secret } from '../core/errors/index.js';
 import type { DeepSearchConfig } from './config-schema.js';
 import { proxySecrets, resolveProxySettings } from './proxy-settings.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../errors/index.js';
+import { ConfigError } from '../core/errors/index.js';
 import { deriveConfig } from './derive-config.js';
 import { loadConfig } from './load-config.js';
 

@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/index.js';
+import { ConfigError } from '../core/errors/index.js';
 import { keepConfigOrigins } from './config-origins.js';
 import { configSchema, type DeepSearchConfig } from './config-schema.js';
 

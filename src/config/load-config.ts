@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ConfigError } from '../errors/index.js';
+import { ConfigError } from '../core/errors/index.js';
 import { recordConfigOrigins } from './config-origins.js';
 import { configSchema, type DeepSearchConfig, llmProviderIds, oneOffParse } from './config-schema.js';
 import { proxyEnvironment } from './network-setting-sources.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor } from '../errors/index.js';
+import { createRedactor } from '../core/errors/index.js';
 import { configSecrets } from './config-secrets.js';
 import { deriveConfig } from './derive-config.js';
 import { loadConfig } from './load-config.js';

@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/index.js';
+import { ConfigError } from '../core/errors/index.js';
 import { settingHint } from './config-origins.js';
 import type {
   DeepSearchConfig,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createRedactor } from '../errors/index.js';
+import { ConfigError, createRedactor } from '../core/errors/index.js';
 import { configSecrets } from './config-secrets.js';
 import { loadConfig } from './load-config.js';
 import { redactConfig } from './redact-config.js';

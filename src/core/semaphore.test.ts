@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortedError } from '../errors/index.js';
+import { AbortedError } from './errors/index.js';
 import { createSemaphore } from './semaphore.js';
 
 function deferred() {

@@ -1,4 +1,4 @@
-import { AbortedError } from '../errors/index.js';
+import { AbortedError } from './errors/index.js';
 
 /** What a waiter-picking rule sees: the slots held now, in all and per key. */
 export interface SemaphoreState {

@@ -1,5 +1,5 @@
 import type { PriceTable } from '../config/config-schema.js';
-import { isAbortError, isAuthenticationError, isConfigError } from '../errors/index.js';
+import { isAbortError, isAuthenticationError, isConfigError } from '../core/errors/index.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { LlmCallRecord } from '../providers/spec/llm-client.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';

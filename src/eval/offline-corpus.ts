@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../errors/index.js';
+import { InputError } from '../core/errors/index.js';
 import { createKnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { EvalQuestion } from './eval-types.js';

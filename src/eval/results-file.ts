@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
-import { InputError } from '../errors/index.js';
+import { InputError } from '../core/errors/index.js';
 import type { EvalRecord } from './eval-types.js';
 
 export interface StoredResults {

@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { isAuthenticationError } from '../errors/index.js';
+import { isAuthenticationError } from '../core/errors/index.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { createFakeReader } from '../testing/fake-reader.js';
 import { createFakeSearch } from '../testing/fake-search.js';

@@ -1,5 +1,5 @@
+import { InputError } from '../core/errors/index.js';
 import { linkSignals } from '../core/link-signals.js';
-import { InputError } from '../errors/index.js';
 import type { AgentEvent, AgentEventListener } from './agent-events.js';
 
 /** A run started by the library API: its events as they happen, and its result. */

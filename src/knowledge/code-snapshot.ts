@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { PreparedStatements } from '../providers/storage/statement-cache.js';
+import type { PreparedStatements } from '../platform/storage/statement-cache.js';
 
 /** The sign codes of every stored vector, in memory: what an approximate search scans. */
 export interface CodeSnapshot {

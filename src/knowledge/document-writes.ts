@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { PreparedStatements } from '../providers/storage/statement-cache.js';
+import type { PreparedStatements } from '../platform/storage/statement-cache.js';
 import { analysisText } from './analysis/analysis-text.js';
 import { documentColumns, documentKey, type NewDocument, type StoredDocument } from './knowledge-records.js';
 import type { VectorIndex } from './vector-index.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createStatementCache } from '../providers/storage/statement-cache.js';
+import { createStatementCache } from '../platform/storage/statement-cache.js';
 import { addTextDocument as add } from '../testing/add-text-document.js';
 import { FullTextIndex } from './full-text-index.js';
 import { KnowledgeStore } from './knowledge-store.js';

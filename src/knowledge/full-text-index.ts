@@ -1,4 +1,4 @@
-import type { PreparedStatements } from '../providers/storage/statement-cache.js';
+import type { PreparedStatements } from '../platform/storage/statement-cache.js';
 import { chunksGenerationKey } from './document-writes.js';
 import { topFullTextMatches } from './top-full-text-matches.js';
 

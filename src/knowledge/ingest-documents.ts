@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { formatSize, limitLabel } from '../providers/reader/builtin/content-limits.js';
-import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
+import { formatSize, limitLabel } from '../extraction/content-limits.js';
+import type { ContentExtractor } from '../extraction/worker/content-extractor.js';
 import { readFileHead } from '../providers/reader/file/read-file-head.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { LlmClient, TokenUsage } from '../providers/spec/llm-client.js';

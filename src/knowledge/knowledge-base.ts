@@ -1,4 +1,4 @@
-import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
+import type { ContentExtractor } from '../extraction/worker/content-extractor.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 import type { Reranker } from '../providers/spec/reranker.js';

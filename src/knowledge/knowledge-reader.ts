@@ -1,5 +1,5 @@
-import { ProviderError } from '../errors/index.js';
-import { markdownToText } from '../providers/reader/markdown-to-text.js';
+import { ProviderError } from '../core/errors/index.js';
+import { markdownToText } from '../extraction/markdown-to-text.js';
 import type { Page, PageReader } from '../providers/spec/page-reader.js';
 import type { KnowledgeBase } from './knowledge-base.js';
 import { parseKnowledgeUrl } from './knowledge-url.js';

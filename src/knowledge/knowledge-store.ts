@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { createStatementCache, type PreparedStatements } from '../providers/storage/statement-cache.js';
+import { createStatementCache, type PreparedStatements } from '../platform/storage/statement-cache.js';
 import { removeDocuments, type WriteContext, writeDocument } from './document-writes.js';
 import { FullTextIndex, type FullTextOptions } from './full-text-index.js';
 import {

@@ -1,4 +1,4 @@
-import { InputError } from '../errors/index.js';
+import { InputError } from '../core/errors/index.js';
 
 /**
  * Citation URLs of the knowledge base: `kb:<collection>/<document key>#chunk-<position>`. The key

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { ConfigError } from '../errors/index.js';
+import { ConfigError } from '../core/errors/index.js';
 import { domainsSchema } from './trust-records.js';
 
 export type VectorBackend = 'sqlite-vec' | 'exact-scan';

@@ -1,8 +1,8 @@
 import { basename, extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { InputError } from '../errors/index.js';
-import { docxType } from '../providers/reader/builtin/content-types.js';
-import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
+import { InputError } from '../core/errors/index.js';
+import { docxType } from '../extraction/content-types.js';
+import type { ContentExtractor } from '../extraction/worker/content-extractor.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 
 /** A document's content as the knowledge base keeps it. */
@@ -66,7 +66,7 @@ export async function readDocumentFile(
     bytes: options.bytes,
     truncated: options.truncated ?? false,
   };
-  const { defaultExtractor } = await import('../providers/reader/extraction/shared-extraction-pool.js');
+  const { defaultExtractor } = await import('../extraction/worker/shared-extraction-pool.js');
   const content = await (options.extractor ?? defaultExtractor()).extract(
     { requestedUrl: url, fetched, providerId: 'kb', sizeLimit: 'maxFileBytes' },
     { signal: options.signal },

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { loadBetterSqlite3, type SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
-import { readJsonFile, writeJsonFile } from '../providers/storage/json-file.js';
+import { readJsonFile, writeJsonFile } from '../platform/storage/json-file.js';
+import { loadBetterSqlite3, type SqliteDriverLoader } from '../platform/storage/sqlite-cache.js';
 import {
   type HostHealthChange,
   type HostHealthEntry,

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { createStatementCache } from '../providers/storage/statement-cache.js';
+import { createStatementCache } from '../platform/storage/statement-cache.js';
 import { type CodeSnapshot, codesGenerationKey, loadCodeSnapshot } from './code-snapshot.js';
 import { codeWords, dot, queryTable, scoreCodes, signCode, topIndexes } from './sign-codes.js';
 import type { VectorNeighbour } from './vector-index.js';

@@ -1,5 +1,5 @@
 import { endianness } from 'node:os';
-import { createStatementCache, type PreparedStatements } from '../providers/storage/statement-cache.js';
+import { createStatementCache, type PreparedStatements } from '../platform/storage/statement-cache.js';
 import type { KnowledgeDatabase, VectorBackend } from './open-knowledge-database.js';
 import { cosine, createVectorCodes, floats } from './vector-codes.js';
 

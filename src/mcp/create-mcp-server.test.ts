@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProviderError } from '../errors/index.js';
+import { ProviderError } from '../core/errors/index.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
 import { createRuntime, type DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { createFakeReader } from '../testing/fake-reader.js';

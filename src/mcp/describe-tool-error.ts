@@ -1,4 +1,4 @@
-import { isAbortError, isDeepSearchError } from '../errors/index.js';
+import { isAbortError, isDeepSearchError } from '../core/errors/index.js';
 
 /**
  * A failed tool call as the user of a local MCP server (stdio) reads it: our errors say what to fix

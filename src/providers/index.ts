@@ -2,25 +2,33 @@
 // `specificationVersion: 'v1'`), the middleware shape and the wrap… functions that apply it, the
 // middleware deepsearch itself uses, and the built-in providers' factories. Internal helpers
 // (retry, network guard, registries built from the config) stay out.
+
 export {
-  createReaderCacheMiddleware,
-  createSearchCacheMiddleware,
-  type ReaderCacheOptions,
-  type SearchCacheOptions,
-} from './cache/cache-middleware.js';
-export { createSqliteCache, type ResponseCache, type SqliteCacheOptions } from './cache/sqlite-cache.js';
+  createSqliteCache,
+  type ResponseCache,
+  type SqliteCacheOptions,
+} from '../platform/storage/sqlite-cache.js';
+export {
+  createQuickJsCodeRunner,
+  type QuickJsCodeRunnerSettings,
+} from './code-runner/quickjs-code-runner.js';
 export type { EmbeddingServiceSettings } from './embedding/embedding-service-settings.js';
 export { createGoogleEmbedding } from './embedding/google-embedding.js';
 export { createJinaEmbedding } from './embedding/jina-embedding.js';
 export { createOpenAiEmbedding, type OpenAiEmbeddingSettings } from './embedding/openai-embedding.js';
 export { createLlmClient, type DeepSearchLlmClient, type LlmClientOptions } from './llm/create-llm-client.js';
+export {
+  createReaderCacheMiddleware,
+  createSearchCacheMiddleware,
+  type ReaderCacheOptions,
+  type SearchCacheOptions,
+} from './middleware/cache-middleware.js';
 export { createConcurrencyLimitMiddleware } from './middleware/concurrency-limit-middleware.js';
 export { createRedactErrorsMiddleware } from './middleware/redact-errors-middleware.js';
 export { type BuiltinReaderSettings, createBuiltinReader } from './reader/builtin/builtin-reader.js';
 export { createFileReader, type FileReaderSettings } from './reader/file/file-reader.js';
 export { createJinaReader, type JinaReaderSettings } from './reader/jina/jina-reader.js';
 export { createHttpReranker, type HttpRerankerSettings } from './rerank/http-reranker.js';
-export { createQuickJsCodeRunner, type QuickJsCodeRunnerSettings } from './sandbox/quickjs-code-runner.js';
 export { createBraveSearch } from './search/brave/brave-search.js';
 export {
   createDuckDuckGoSearch,

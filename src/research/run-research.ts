@@ -1,4 +1,4 @@
-import { AbortedError, throwIfAborted } from '../errors/index.js';
+import { AbortedError, throwIfAborted } from '../core/errors/index.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
 import { gatherEvidence } from './gather/gather-evidence.js';

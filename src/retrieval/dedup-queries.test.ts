@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, ProviderError } from '../errors/index.js';
+import { AuthenticationError, ProviderError } from '../core/errors/index.js';
+import { createLexicalEmbedding, hashedNgramVector } from '../providers/embedding/lexical-embedding.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import { cosineSimilarity } from './cosine-similarity.js';
 import { dedupQueries } from './dedup-queries.js';
-import { createLexicalEmbedding, hashedNgramVector } from './lexical-embedding.js';
 
 const embedding = createLexicalEmbedding();
 

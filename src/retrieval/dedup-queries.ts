@@ -1,13 +1,20 @@
-import { isAuthenticationError } from '../errors/index.js';
-import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
+import { isAuthenticationError } from '../core/errors/index.js';
 import { cosineSimilarity } from './cosine-similarity.js';
 import { foldText } from './match-text.js';
+
+/** What query dedup needs of an embedding provider (providers/spec's EmbeddingProvider fits it). */
+export interface TextEmbedder {
+  embed(
+    texts: readonly string[],
+    options: { task: 'similarity'; signal?: AbortSignal },
+  ): Promise<{ vectors: Array<Float32Array | undefined>; failures: Error[] }>;
+}
 
 export interface DedupQueriesInput {
   queries: readonly string[];
   /** Queries already searched in this run. */
   previous: readonly string[];
-  embedding: EmbeddingProvider;
+  embedding: TextEmbedder;
   /** Cosine similarity at or above which a query is a duplicate. */
   threshold: number;
   /** Vectors of earlier queries by text, kept by the caller so each is embedded once. */

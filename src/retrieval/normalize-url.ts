@@ -1,4 +1,4 @@
-import { isNetworkUrl } from '../providers/spec/source-schemes.js';
+import { isNetworkUrl } from '../platform/http/source-schemes.js';
 
 // Parameters that only say where a click came from. Ambiguous ones ("ref", "source", "id") are
 // kept: on some sites they pick the content (GitHub's ?ref= is a branch).
@@ -127,4 +127,4 @@ export function findSourceUrls(text: string): string[] {
   return [...found];
 }
 
-export { isNetworkUrl, localSchemes, networkSchemes, schemeOf } from '../providers/spec/source-schemes.js';
+export { isNetworkUrl, localSchemes, networkSchemes, schemeOf } from '../platform/http/source-schemes.js';

@@ -2,7 +2,7 @@ import type { RunRestore, StoredRestore } from '../agent/run-checkpoint.js';
 import { checkpointSchemaVersion } from '../agent/run-checkpoint.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { type ConfigOverrides, deriveConfig } from '../config/derive-config.js';
-import { InputError, isInputError } from '../errors/index.js';
+import { InputError, isInputError } from '../core/errors/index.js';
 import type { RunRecord } from './run-record.js';
 import type { RunStore } from './run-store.js';
 

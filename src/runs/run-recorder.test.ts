@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { warningEvent as warning } from '../../test/helpers/warning-event.js';
-import { createRedactor } from '../errors/index.js';
+import { createRedactor } from '../core/errors/index.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import { createRunRecorder } from './run-recorder.js';
 import type { RunStore } from './run-store.js';

@@ -1,6 +1,6 @@
 import type { CheckpointHook, StoredCheckpoint } from '../agent/run-checkpoint.js';
 import type { RunsConfig } from '../config/config-schema.js';
-import type { Redactor } from '../errors/index.js';
+import type { Redactor } from '../core/errors/index.js';
 import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
 import { addCallCost, emptyRunUsage } from './run-cost.js';
 import type { RunUsage } from './run-record.js';

@@ -1,7 +1,7 @@
 import type { CheckpointHook } from '../agent/run-checkpoint.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { serviceSettings } from '../config/service-settings.js';
-import { isAbortError, isInputError, isProviderError, type Redactor } from '../errors/index.js';
+import { isAbortError, isInputError, isProviderError, type Redactor } from '../core/errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
 import type { RunError, RunRecord, RunSettings, RunSource } from './run-record.js';
 import { createRunRecorder } from './run-recorder.js';

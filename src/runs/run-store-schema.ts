@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { ConfigError } from '../errors/index.js';
-import { loadBetterSqlite3, type SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
+import { ConfigError } from '../core/errors/index.js';
+import { loadBetterSqlite3, type SqliteDriverLoader } from '../platform/storage/sqlite-cache.js';
 
 /** The run store's file name in the user's data directory. */
 export const runsFileName = 'runs.sqlite';

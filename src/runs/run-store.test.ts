@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createRedactor } from '../errors/index.js';
+import { createRedactor } from '../core/errors/index.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import type { NewRun } from './run-record.js';
 import { createRunRecorder } from './run-recorder.js';

@@ -3,8 +3,8 @@ import type { StoredCheckpoint, StoredRestore } from '../agent/run-checkpoint.js
 import type { StoredPage } from '../agent/state/page-store.js';
 import type { RunsConfig } from '../config/config-schema.js';
 import type { AgentEvent } from '../events/agent-events.js';
-import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
-import { createStatementCache } from '../providers/storage/statement-cache.js';
+import type { SqliteDriverLoader } from '../platform/storage/sqlite-cache.js';
+import { createStatementCache } from '../platform/storage/statement-cache.js';
 import type { NewRun, RunError, RunRecord, RunStatus, RunSummary, RunUsage } from './run-record.js';
 import { finishColumns, json, type Row, toRecord, toSummary } from './run-store-rows.js';
 import { openRunDatabase } from './run-store-schema.js';

@@ -1,4 +1,4 @@
-import { DeepSearchError } from '../errors/index.js';
+import { DeepSearchError } from '../core/errors/index.js';
 
 /**
  * A write by an attempt that no longer holds the run: another worker claimed it since (the lock

@@ -3,13 +3,13 @@ import type { AnswerSchema, StructuredAnswer } from '../agent/structured-answer.
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import type { ResolvedLlmSettings } from '../config/resolve-llm-settings.js';
-import type { Redactor } from '../errors/index.js';
+import type { Redactor } from '../core/errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { ResearchEstimate, ResearchPlan, ResearchReport } from '../events/research-types.js';
 import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { TrustStore } from '../knowledge/trust-store.js';
-import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
+import type { SqliteDriverLoader } from '../platform/storage/sqlite-cache.js';
 import type { DeepSearchLlmClient } from '../providers/llm/create-llm-client.js';
 import type { ProviderInput } from '../providers/spec/check-provider.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';

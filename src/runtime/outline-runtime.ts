@@ -1,5 +1,5 @@
+import { AbortedError } from '../core/errors/index.js';
 import { anySignal } from '../core/link-signals.js';
-import { AbortedError } from '../errors/index.js';
 import type { OutlineOptions, ResearchOutline } from './create-runtime.js';
 import { runRuntime } from './run-runtime.js';
 import type { RuntimeProviders } from './runtime-providers.js';

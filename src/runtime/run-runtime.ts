@@ -1,5 +1,5 @@
 import type { RunRestore } from '../agent/run-checkpoint.js';
-import { ConfigError, InputError } from '../errors/index.js';
+import { ConfigError, InputError } from '../core/errors/index.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
 import type { ResearchRestore } from '../research/research-checkpoint.js';

@@ -1,17 +1,16 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { configSecrets } from '../config/config-secrets.js';
 import { resolveProxySettings } from '../config/proxy-settings.js';
-import { createRedactor, type Redactor } from '../errors/index.js';
+import { createRedactor, type Redactor } from '../core/errors/index.js';
+import type { ContentExtractor } from '../extraction/worker/content-extractor.js';
+import { acquireExtractionPool } from '../extraction/worker/shared-extraction-pool.js';
 import { createKnowledgeBase, type KnowledgeBase } from '../knowledge/knowledge-base.js';
 import { createKnowledgeReader } from '../knowledge/knowledge-reader.js';
-import { createProviderCache } from '../providers/cache/create-provider-cache.js';
-import { createOutboundFetch } from '../providers/http/outbound-fetch.js';
+import { createOutboundFetch } from '../platform/http/outbound-fetch.js';
+import { createQuickJsCodeRunner } from '../providers/code-runner/quickjs-code-runner.js';
 import { createLlmClient, type DeepSearchLlmClient } from '../providers/llm/create-llm-client.js';
 import { createRedactErrorsMiddleware } from '../providers/middleware/redact-errors-middleware.js';
-import type { ContentExtractor } from '../providers/reader/extraction/content-extractor.js';
-import { acquireExtractionPool } from '../providers/reader/extraction/shared-extraction-pool.js';
 import { createPageReader } from '../providers/reader/reader-registry.js';
-import { createQuickJsCodeRunner } from '../providers/sandbox/quickjs-code-runner.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
@@ -24,9 +23,10 @@ import {
   wrapReranker,
   wrapSearchProvider,
 } from '../providers/spec/wrap-provider.js';
-import { createRetrievalProviders } from '../retrieval/create-retrieval-providers.js';
 import { createRunStore, type RunStore } from '../runs/run-store.js';
 import type { CheckedRuntimeOptions } from './check-runtime-options.js';
+import { createProviderCache } from './create-provider-cache.js';
+import { createRetrievalProviders } from './create-retrieval-providers.js';
 import { createRuntimeSearch } from './runtime-search.js';
 import { createRuntimeTrust, type RuntimeTrust } from './runtime-trust.js';
 

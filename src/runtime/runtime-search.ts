@@ -5,10 +5,10 @@ import {
   createLocalSearch,
   localSearchId,
 } from '../knowledge/local-search-provider.js';
-import type { NetworkPolicy, ProviderCache } from '../providers/cache/create-provider-cache.js';
 import { createSearchProvider } from '../providers/search/search-registry.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
 import { wrapSearchProvider } from '../providers/spec/wrap-provider.js';
+import type { NetworkPolicy, ProviderCache } from './create-provider-cache.js';
 
 /** The runtime's search: the config's provider, and the one a run's own config names. */
 export interface RuntimeSearch {

@@ -1,7 +1,7 @@
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { createTrustRecords, type TrustRecords } from '../knowledge/trust-records.js';
 import type { TrustStore } from '../knowledge/trust-store.js';
-import type { SqliteDriverLoader } from '../providers/cache/sqlite-cache.js';
+import type { SqliteDriverLoader } from '../platform/storage/sqlite-cache.js';
 import { HostHealth } from '../retrieval/host-health.js';
 
 /** The runtime's domain trust profiles: loaded on first use, saved after each run. */

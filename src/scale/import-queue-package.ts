@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/index.js';
+import { ConfigError } from '../core/errors/index.js';
 
 /**
  * Loads one of queue mode's packages (pg, ioredis, bullmq) when queue mode starts, never on a

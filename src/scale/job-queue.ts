@@ -1,4 +1,4 @@
-import { BusyError, DeepSearchError } from '../errors/index.js';
+import { BusyError, DeepSearchError } from '../core/errors/index.js';
 import type { RunRecord } from '../runs/run-record.js';
 
 /** What a job carries besides its id and owner: JSON, as a queue in Redis stores it. */

@@ -1,6 +1,6 @@
 import type { RunsConfig, ScaleConfig } from '../config/config-schema.js';
+import { ConfigError } from '../core/errors/index.js';
 import type { TaskLimit } from '../core/semaphore.js';
-import { ConfigError } from '../errors/index.js';
 import type { TrustStore } from '../knowledge/trust-store.js';
 import type { AsyncRunStore } from './async-run-store.js';
 import type { JobQueue } from './job-queue.js';

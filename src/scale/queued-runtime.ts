@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
-import { AbortedError, DeepSearchError, InputError, ProviderError } from '../errors/index.js';
+import { AbortedError, DeepSearchError, InputError, ProviderError } from '../core/errors/index.js';
 import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { ResearchReport } from '../events/research-types.js';

@@ -1,5 +1,5 @@
 import type { ConfigOverrides } from '../config/derive-config.js';
-import { isAbortError } from '../errors/index.js';
+import { isAbortError } from '../core/errors/index.js';
 import { resumedConfig } from '../runs/resume-target.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { runError } from '../runs/run-recording.js';

@@ -1,5 +1,5 @@
 import type { StoredRestore } from '../agent/run-checkpoint.js';
-import { DeepSearchError } from '../errors/index.js';
+import { DeepSearchError } from '../core/errors/index.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import type { RunRecord } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';

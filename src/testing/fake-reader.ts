@@ -1,5 +1,5 @@
-import { AbortedError, ProviderError } from '../errors/index.js';
-import { extractHtmlPage } from '../providers/reader/builtin/extract-html-page.js';
+import { AbortedError, ProviderError } from '../core/errors/index.js';
+import { extractHtmlPage } from '../extraction/html/extract-html-page.js';
 import type { Page, PageReader, ReadOptions } from '../providers/spec/page-reader.js';
 
 export interface FakeReader extends PageReader {

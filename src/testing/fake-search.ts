@@ -1,4 +1,4 @@
-import { AbortedError } from '../errors/index.js';
+import { AbortedError } from '../core/errors/index.js';
 import type { SearchHit, SearchOptions, SearchProvider } from '../providers/spec/search-provider.js';
 
 export interface FakeSearch extends SearchProvider {

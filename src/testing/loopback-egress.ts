@@ -1,6 +1,6 @@
 import { connect, isIP } from 'node:net';
-import type { ConnectLookup } from '../providers/http/guarded-lookup.js';
-import type { HostLookup } from '../providers/http/network-guard.js';
+import type { ConnectLookup } from '../platform/http/guarded-lookup.js';
+import type { HostLookup } from '../platform/http/network-guard.js';
 import type { DialTunnel } from '../providers/reader/browser/guard-tunnel.js';
 
 export interface LoopbackEgressOptions {

@@ -6,7 +6,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import { estimateTokens } from '../providers/llm/estimate-tokens.js';
+import { estimateTokens } from '../platform/llm-context/estimate-tokens.js';
 
 export interface ScriptedExpectation {
   /** The JSON schema name the call must ask for (json-schema mode). */

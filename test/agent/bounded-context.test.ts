@@ -4,7 +4,7 @@ import {
   smallProfileContextTokens,
   smallProfileKnowledgeTokens,
 } from '../../src/agent/context/build-agent-prompt.js';
-import { estimateTokens } from '../../src/providers/llm/estimate-tokens.js';
+import { estimateTokens } from '../../src/platform/llm-context/estimate-tokens.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { eventsOf, runAgent } from '../helpers/agent-harness.js';
 import { longContextWorld } from '../helpers/long-context-world.js';

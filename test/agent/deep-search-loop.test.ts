@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortedError, AuthenticationError, ProviderError } from '../../src/errors/index.js';
+import { AbortedError, AuthenticationError, ProviderError } from '../../src/core/errors/index.js';
 import type { SearchProvider } from '../../src/providers/spec/search-provider.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { eventsOf, oscarsPage, parasiteHits, parasitePage, runAgent } from '../helpers/agent-harness.js';

@@ -1,7 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { failureForModel } from '../../src/agent/steps/step-errors.js';
-import { ProviderError } from '../../src/errors/index.js';
+import { ProviderError } from '../../src/core/errors/index.js';
 import type { SearchProvider } from '../../src/providers/spec/search-provider.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { eventsOf, runAgent } from '../helpers/agent-harness.js';

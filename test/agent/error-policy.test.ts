@@ -4,7 +4,7 @@ import { Budget } from '../../src/agent/budget.js';
 import { prepareRun } from '../../src/agent/run-deep-search.js';
 import { runLoop } from '../../src/agent/run-loop.js';
 import { createSharedKnowledge } from '../../src/agent/state/agent-state.js';
-import { ProviderError } from '../../src/errors/index.js';
+import { ProviderError } from '../../src/core/errors/index.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';

@@ -7,10 +7,8 @@ import { judgeSchemas } from '../../src/agent/evaluation/judge-schemas.js';
 import { rewriteSchema } from '../../src/agent/steps/plan-queries.js';
 import type { LlmRole } from '../../src/config/config-schema.js';
 import { gradeSchema } from '../../src/eval/judge/grade-answer.js';
-import type { JsonSchemaNode } from '../../src/providers/llm/coerce-to-schema.js';
 import { toJsonSchema } from '../../src/providers/llm/generate-structured.js';
 import { roleOutputCaps } from '../../src/providers/llm/output-tokens.js';
-import { grammarRepetitionLimit, toWireSchema } from '../../src/providers/llm/wire-schema.js';
 import { librarianSchema } from '../../src/research/gather/librarian-check.js';
 import { nextHopSchema } from '../../src/research/gather/next-hop-queries.js';
 import { planSchema } from '../../src/research/plan/plan-research.js';
@@ -30,6 +28,8 @@ import { reviewSchema, sectionRevisionSchema } from '../../src/research/write/fi
 import { contradictionsSchema } from '../../src/research/write/find-contradictions.js';
 import { followUpsSchema } from '../../src/research/write/follow-ups.js';
 import { sectionSchema } from '../../src/research/write/write-section.js';
+import type { JsonSchemaNode } from '../../src/structured-output/coerce-to-schema.js';
+import { grammarRepetitionLimit, toWireSchema } from '../../src/structured-output/wire-schema.js';
 
 /** Characters a token holds at the least, for the text these roles write (English is nearer 4). */
 const charsPerToken = 3;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../../src/errors/index.js';
+import { ProviderError } from '../../src/core/errors/index.js';
+import { createLexicalEmbedding } from '../../src/providers/embedding/lexical-embedding.js';
 import type { EmbeddingProvider } from '../../src/providers/spec/embedding-provider.js';
 import type { PageReader } from '../../src/providers/spec/page-reader.js';
 import type { Reranker } from '../../src/providers/spec/reranker.js';
 import { HostHealth } from '../../src/retrieval/host-health.js';
-import { createLexicalEmbedding } from '../../src/retrieval/lexical-embedding.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, ProviderError } from '../../src/errors/index.js';
+import { AuthenticationError, ProviderError } from '../../src/core/errors/index.js';
 import { createFallbackSearch } from '../../src/providers/search/fallback-search.js';
 import { createSearchProvider } from '../../src/providers/search/search-registry.js';
 import type { SearchProvider } from '../../src/providers/spec/search-provider.js';

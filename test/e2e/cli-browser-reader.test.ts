@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../../src/providers/browser/launch-chromium.js';
+import { findChromium } from '../../src/platform/browser/launch-chromium.js';
 import { appShellPage } from '../../src/testing/app-shell-page.js';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';

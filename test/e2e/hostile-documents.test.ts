@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { residentBytes } from '../../src/providers/child-process/process-memory.js';
+import { residentBytes } from '../../src/platform/child-process/process-memory.js';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
 import { type FakeWebPage, startFakeWeb } from '../../src/testing/fake-web-server.js';

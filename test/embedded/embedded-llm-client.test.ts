@@ -3,9 +3,9 @@ import type * as z from 'zod';
 import { actionNames, createActionSchema } from '../../src/agent/actions/action-registry.js';
 import { liftStepReply } from '../../src/agent/actions/lift-step-reply.js';
 import { answerTextPaths } from '../../src/agent/answer-draft.js';
-import { isAbortError } from '../../src/errors/index.js';
+import { isAbortError } from '../../src/core/errors/index.js';
+import { closeEmbeddedEngines, getEmbeddedEngine } from '../../src/embedded-model/embedded-engine.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
-import { closeEmbeddedEngines, getEmbeddedEngine } from '../../src/providers/llm/embedded/embedded-engine.js';
 import type { LlmCallRecord } from '../../src/providers/spec/llm-client.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import { embeddedRuntimeAvailable, tinyModelFile } from '../helpers/embedded-runtime.js';
@@ -134,10 +134,10 @@ describe.skipIf(!available)('the embedded model through node-llama-cpp (tiny ran
 
 describe.skipIf(!available)('the grammars of the agent’s schemas compile in llama.cpp', () => {
   it('every step schema, the judges, and every research, knowledge-analysis and eval schema', async () => {
-    const { loadLlamaRuntime } = await import('../../src/providers/llm/embedded/load-llama-runtime.js');
-    const { toGrammarSchema } = await import('../../src/providers/llm/embedded/to-grammar-schema.js');
+    const { loadLlamaRuntime } = await import('../../src/embedded-model/load-llama-runtime.js');
+    const { toGrammarSchema } = await import('../../src/structured-output/to-grammar-schema.js');
     const { toJsonSchema } = await import('../../src/providers/llm/generate-structured.js');
-    const { toWireSchema } = await import('../../src/providers/llm/wire-schema.js');
+    const { toWireSchema } = await import('../../src/structured-output/wire-schema.js');
     const { finalAnswerSchema } = await import('../../src/agent/actions/final-answer-schema.js');
     const { rewriteSchema } = await import('../../src/agent/steps/plan-queries.js');
     const { criteriaChoiceSchema, failureAnalysisSchema } = await import(

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isLlamaRuntimeInstalled } from '../../src/providers/llm/embedded/load-llama-runtime.js';
+import { isLlamaRuntimeInstalled } from '../../src/embedded-model/load-llama-runtime.js';
 import { writeTinyGguf } from './tiny-gguf.js';
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { DeepSearchConfig, LlmProviderId } from '../../src/config/config-schema.js';
-import { AuthenticationError, ProviderError } from '../../src/errors/index.js';
+import { AuthenticationError, ProviderError } from '../../src/core/errors/index.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import type { StructuredRequest } from '../../src/providers/spec/llm-client.js';
 import { startFakeHttpServer } from '../../src/testing/fake-http-server.js';

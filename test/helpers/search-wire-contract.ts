@@ -1,5 +1,10 @@
 import { afterEach, expect, it } from 'vitest';
-import { AbortedError, AuthenticationError, ConfigError, ProviderError } from '../../src/errors/index.js';
+import {
+  AbortedError,
+  AuthenticationError,
+  ConfigError,
+  ProviderError,
+} from '../../src/core/errors/index.js';
 import type { HttpSearchSettings } from '../../src/providers/search/http-search-provider.js';
 import type { SearchProvider } from '../../src/providers/spec/search-provider.js';
 import { type FakeHttpServer, startFakeHttpServer } from '../../src/testing/fake-http-server.js';

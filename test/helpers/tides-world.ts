@@ -1,4 +1,4 @@
-import { ProviderError } from '../../src/errors/index.js';
+import { ProviderError } from '../../src/core/errors/index.js';
 import type { PageReader } from '../../src/providers/spec/page-reader.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deepSearch } from '../../src/api/deep-search.js';
-import { AbortedError, ConfigError, InputError } from '../../src/errors/index.js';
+import { AbortedError, ConfigError, InputError } from '../../src/core/errors/index.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortedError } from '../../src/errors/index.js';
+import { AbortedError } from '../../src/core/errors/index.js';
 import type { ResearchEvidence } from '../../src/events/research-types.js';
 import type { LlmClient } from '../../src/providers/spec/llm-client.js';
 import { createResearchContext } from '../../src/research/research-context.js';

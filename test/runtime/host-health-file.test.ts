@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../../src/errors/index.js';
+import { ProviderError } from '../../src/core/errors/index.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { createScriptedLlm } from '../../src/testing/scripted-llm.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runDeepSearch } from '../../src/api/run-deep-search.js';
-import { ConfigError } from '../../src/errors/index.js';
+import { ConfigError } from '../../src/core/errors/index.js';
 import type { SearchHit } from '../../src/providers/spec/search-provider.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConfigError } from '../../src/errors/index.js';
+import { ConfigError } from '../../src/core/errors/index.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import type { JobQueue } from '../../src/scale/job-queue.js';
 import { createPostgresDatabase } from '../../src/scale/postgres/postgres-database.js';

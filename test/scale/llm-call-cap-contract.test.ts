@@ -2,8 +2,8 @@
 // through Redis (two semaphores on one key stand for two worker processes).
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AbortedError } from '../../src/core/errors/index.js';
 import { createSemaphore, type TaskLimit } from '../../src/core/semaphore.js';
-import { AbortedError } from '../../src/errors/index.js';
 import { openRedis } from '../../src/scale/redis/open-redis.js';
 import { createRedisSemaphore } from '../../src/scale/redis/redis-semaphore.js';
 import { needServices, type RunningService, startRedis } from '../helpers/scale-services.js';

@@ -2,7 +2,7 @@
 // Postgres), with a stand-in runtime that records as the real one does, through the worker's store.
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/config-schema.js';
-import { createRedactor, InputError } from '../../src/errors/index.js';
+import { createRedactor, InputError } from '../../src/core/errors/index.js';
 import { createRunStore } from '../../src/runs/run-store.js';
 import type { AskOptions, DeepSearchRuntime, RunRequest } from '../../src/runtime/create-runtime.js';
 import { toAsyncRunStore } from '../../src/scale/async-run-store.js';

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
-import { findChromium } from '../../src/providers/browser/launch-chromium.js';
+import { findChromium } from '../../src/platform/browser/launch-chromium.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import { listenOnLoopback } from '../../src/testing/fake-http-server.js';

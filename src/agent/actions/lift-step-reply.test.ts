@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StructuredOutputError } from '../../errors/index.js';
+import { StructuredOutputError } from '../../core/errors/index.js';
 import { createLlmClient } from '../../providers/llm/create-llm-client.js';
 import { createScriptedLlm } from '../../testing/scripted-llm.js';
 import { createTestConfig } from '../../testing/test-config.js';

@@ -1,6 +1,6 @@
-import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
+import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
+import { smallContextTokens } from '../../platform/llm-context/fit-context-window.js';
 import { renderFieldGuide } from '../../providers/llm/field-guide.js';
-import { smallContextTokens } from '../../providers/llm/fit-context-window.js';
 import { outputReserve } from '../../providers/llm/output-tokens.js';
 import type { RankedUrl } from '../../retrieval/rank-urls.js';
 import type { ActionLimits } from '../actions/action-definition.js';

@@ -1,4 +1,4 @@
-import { estimateTokens, truncateToTokens } from '../../providers/llm/estimate-tokens.js';
+import { estimateTokens, truncateToTokens } from '../../platform/llm-context/estimate-tokens.js';
 import type { FailedAttempt } from '../state/agent-state.js';
 import { fenceUntrusted } from './fence-untrusted.js';
 

@@ -1,4 +1,4 @@
-import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
+import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
 import type { DiaryEntry } from '../state/diary.js';
 
 /**

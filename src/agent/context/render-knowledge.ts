@@ -1,4 +1,4 @@
-import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
+import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
 import { Bm25Index, normaliseScores } from '../../retrieval/bm25.js';
 import type { AgentState } from '../state/agent-state.js';
 import { fenceUntrusted } from './fence-untrusted.js';

@@ -1,4 +1,4 @@
-import { estimateTokens } from '../../providers/llm/estimate-tokens.js';
+import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
 import type { RankedUrl } from '../../retrieval/rank-urls.js';
 import type { AgentState } from '../state/agent-state.js';
 import type { UrlRecord } from '../state/url-index.js';

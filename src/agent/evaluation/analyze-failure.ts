@@ -1,4 +1,4 @@
-import { isStructuredOutputError } from '../../errors/index.js';
+import { isStructuredOutputError } from '../../core/errors/index.js';
 import { analyzeFailurePrompt, analyzeFailureSystemPrompt } from '../prompts/analyze-failure-prompt.js';
 import { callLlm, type RunContext } from '../run-context.js';
 import { type FailureAnalysis, failureAnalysisExample, failureAnalysisSchema } from './criteria.js';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { isAuthenticationError, isStructuredOutputError } from '../../errors/index.js';
+import { isAuthenticationError, isStructuredOutputError } from '../../core/errors/index.js';
 import type { Reference } from '../../events/agent-types.js';
 import { chooseCriteriaPrompt, chooseCriteriaSystemPrompt } from '../prompts/choose-criteria-prompt.js';
 import { evaluationPrompt, evaluationSystemPrompt } from '../prompts/evaluation-prompts.js';

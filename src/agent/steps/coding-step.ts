@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../../errors/index.js';
+import { throwIfAborted } from '../../core/errors/index.js';
 import type { StepOutcome } from '../actions/action-definition.js';
 import type { RunContext } from '../run-context.js';
 import { buildCodingInput } from './coding-input.js';

@@ -1,4 +1,4 @@
-import { AbortedError, isAuthenticationError, isConfigError } from '../../errors/index.js';
+import { AbortedError, isAuthenticationError, isConfigError } from '../../core/errors/index.js';
 import type { StopReason } from '../../events/agent-types.js';
 import { finalAnswerSchema } from '../actions/final-answer-schema.js';
 import { answerDraft } from '../answer-draft.js';

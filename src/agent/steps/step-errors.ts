@@ -3,7 +3,7 @@ import {
   isAuthenticationError,
   isConfigError,
   isStructuredOutputError,
-} from '../../errors/index.js';
+} from '../../core/errors/index.js';
 
 /**
  * Errors that must end the run rather than be noted in the diary: cancellation, a rejected key,

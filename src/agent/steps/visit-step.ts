@@ -1,4 +1,4 @@
-import { isProviderError } from '../../errors/index.js';
+import { isProviderError } from '../../core/errors/index.js';
 import type { Page } from '../../providers/spec/page-reader.js';
 import type { HostProblem } from '../../retrieval/host-health.js';
 import { normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DeepSearchConfig } from '../../config/config-schema.js';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 
 /** `--kb [path]` of ask and research: what --help says of it. */
 export const kbMergeFlagDescription = 'also search your knowledge base (deepsearch kb)';

@@ -1,4 +1,4 @@
-import type { Secret } from '../../errors/index.js';
+import type { Secret } from '../../core/errors/index.js';
 /** What a command needs from the process, injected so commands run in tests without spawning. */
 export interface CliIo {
   argv: readonly string[];

@@ -5,7 +5,7 @@ import {
   isDeepSearchError,
   isInputError,
   isProviderError,
-} from '../../errors/index.js';
+} from '../../core/errors/index.js';
 
 export const exitCodes = {
   ok: 0,

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 
 /**
  * Fails before any work when a file named by a flag (`-o`, `--out`, `--report`) cannot be

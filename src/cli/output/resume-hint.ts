@@ -1,4 +1,4 @@
-import { isAbortError } from '../../errors/index.js';
+import { isAbortError } from '../../core/errors/index.js';
 import { isResumable } from '../../runs/resume-target.js';
 import type { DeepSearchRuntime } from '../../runtime/create-runtime.js';
 import type { CliIo } from '../io/cli-io.js';

@@ -1,5 +1,5 @@
-import type { DownloadProgress } from '../../providers/llm/embedded/download-model.js';
-import { formatBytes } from '../../providers/llm/embedded/download-model.js';
+import type { DownloadProgress } from '../../embedded-model/download-model.js';
+import { formatBytes } from '../../embedded-model/download-model.js';
 import type { CliIo } from '../io/cli-io.js';
 import { progressBar } from './progress-bar.js';
 

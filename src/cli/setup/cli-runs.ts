@@ -1,5 +1,5 @@
 import type { DeepSearchConfig } from '../../config/config-schema.js';
-import { ConfigError, InputError } from '../../errors/index.js';
+import { ConfigError, InputError } from '../../core/errors/index.js';
 import { isOrphaned } from '../../runs/resume-target.js';
 import type { RunRecord } from '../../runs/run-record.js';
 import { createRunStore } from '../../runs/run-store.js';

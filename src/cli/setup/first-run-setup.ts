@@ -1,8 +1,8 @@
 import { type DeepSearchConfig, llmRoles } from '../../config/config-schema.js';
 import { resolveProxySettings } from '../../config/proxy-settings.js';
 import { requireApiKey, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
-import { isConfigError } from '../../errors/index.js';
-import { createOutboundFetch } from '../../providers/http/outbound-fetch.js';
+import { isConfigError } from '../../core/errors/index.js';
+import { createOutboundFetch } from '../../platform/http/outbound-fetch.js';
 import { discoverLocalLlm, parseLocalLlmCandidates } from '../../providers/llm/discover-local-llm.js';
 import { assertSearchConfigured, isSearchFallback } from '../../providers/search/search-provider-choice.js';
 import type { CliIo } from '../io/cli-io.js';

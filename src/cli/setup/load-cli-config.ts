@@ -4,8 +4,8 @@ import type { DeepSearchConfig } from '../../config/config-schema.js';
 import { configSecrets } from '../../config/config-secrets.js';
 import { loadConfig } from '../../config/load-config.js';
 import { defaultKnowledgeFile } from '../../knowledge/knowledge-file.js';
-import { defaultCacheDir } from '../../providers/cache/create-provider-cache.js';
 import { runsFileName } from '../../runs/run-store-schema.js';
+import { defaultCacheDir } from '../../runtime/create-provider-cache.js';
 import type { CliIo } from '../io/cli-io.js';
 
 /** Flags > env > config file (--config, DEEPSEARCH_CONFIG, ./deepsearch.config.json) > defaults. */

@@ -1,18 +1,11 @@
 import type { DeepSearchConfig } from '../../config/config-schema.js';
 import { noLlmMessage, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
-import { ConfigError } from '../../errors/index.js';
-import { formatBytes } from '../../providers/llm/embedded/download-model.js';
-import { embeddedEngineFor } from '../../providers/llm/embedded/embedded-language-model.js';
-import {
-  estimateOutputSpeed,
-  estimateStepTime,
-  modelSpeed,
-} from '../../providers/llm/embedded/estimate-speed.js';
-import {
-  installRuntimeCommand,
-  isLlamaRuntimeInstalled,
-} from '../../providers/llm/embedded/load-llama-runtime.js';
-import type { ManifestModel } from '../../providers/llm/embedded/model-manifest.js';
+import { ConfigError } from '../../core/errors/index.js';
+import { formatBytes } from '../../embedded-model/download-model.js';
+import { estimateOutputSpeed, estimateStepTime, modelSpeed } from '../../embedded-model/estimate-speed.js';
+import { installRuntimeCommand, isLlamaRuntimeInstalled } from '../../embedded-model/load-llama-runtime.js';
+import type { ManifestModel } from '../../embedded-model/model-manifest.js';
+import { embeddedEngineFor } from '../../providers/llm/embedded-language-model.js';
 import type { CliIo } from '../io/cli-io.js';
 import { formatDuration } from '../progress/download-progress.js';
 import { modelStoreFor, pullModel } from './pull-model.js';

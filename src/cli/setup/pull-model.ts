@@ -1,11 +1,11 @@
 import { basename, join } from 'node:path';
 import type { DeepSearchConfig } from '../../config/config-schema.js';
 import { resolveProxySettings } from '../../config/proxy-settings.js';
-import { InputError } from '../../errors/index.js';
-import { createOutboundFetch } from '../../providers/http/outbound-fetch.js';
-import { downloadModel, formatBytes } from '../../providers/llm/embedded/download-model.js';
-import { loadManifest, type ManifestModel } from '../../providers/llm/embedded/model-manifest.js';
-import { createModelStore, type ModelStore } from '../../providers/llm/embedded/model-store.js';
+import { InputError } from '../../core/errors/index.js';
+import { downloadModel, formatBytes } from '../../embedded-model/download-model.js';
+import { loadManifest, type ManifestModel } from '../../embedded-model/model-manifest.js';
+import { createModelStore, type ModelStore } from '../../embedded-model/model-store.js';
+import { createOutboundFetch } from '../../platform/http/outbound-fetch.js';
 import type { CliIo } from '../io/cli-io.js';
 import { createDownloadProgress } from '../progress/download-progress.js';
 

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 import type { EvalQuestion } from '../eval-types.js';
 
 /** The question and answer columns of each CSV benchmark, as its published file names them. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 import type { ContextParagraph, EvalQuestion } from '../eval-types.js';
 
 const text = z.union([z.string(), z.number(), z.boolean()]).transform((value) => String(value).trim());

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 import { type DatasetFormat, datasetFormats, type EvalQuestion } from '../eval-types.js';
 import { csvHeader, csvLayouts, parseCsvDataset } from './parse-csv-dataset.js';
 import { parseHotpotQa, parseJsonLines } from './parse-json-dataset.js';

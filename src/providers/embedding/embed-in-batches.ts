@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { isAbortError, isAuthenticationError, ProviderError } from '../../errors/index.js';
+import { isAbortError, isAuthenticationError, ProviderError } from '../../core/errors/index.js';
+import { withRetry } from '../../platform/retry/with-retry.js';
 import type { EmbeddingResult } from '../spec/embedding-provider.js';
-import { withRetry } from '../with-retry.js';
 
 export interface EmbedInBatchesInput {
   providerId: string;

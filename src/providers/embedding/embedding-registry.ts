@@ -1,5 +1,5 @@
 import type { EmbeddingConfig, VendorKeys } from '../../config/config-schema.js';
-import { ConfigError } from '../../errors/index.js';
+import { ConfigError } from '../../core/errors/index.js';
 import type { EmbeddingProvider } from '../spec/embedding-provider.js';
 import type { EmbeddingServiceSettings } from './embedding-service-settings.js';
 import { createGoogleEmbedding } from './google-embedding.js';

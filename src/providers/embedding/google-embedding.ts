@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { ProviderError } from '../../errors/index.js';
-import { requestJson } from '../http/request-json.js';
-import { joinUrl, requireSetting } from '../http/require-setting.js';
+import { ProviderError } from '../../core/errors/index.js';
+import { requestJson } from '../../platform/http/request-json.js';
+import { joinUrl, requireSetting } from '../../platform/http/require-setting.js';
 import type { EmbeddingProvider, EmbeddingTask, EmbedOptions } from '../spec/embedding-provider.js';
 import { embedInBatches } from './embed-in-batches.js';
 import {

@@ -1,5 +1,5 @@
-import { requestJson } from '../http/request-json.js';
-import { joinUrl, requireSetting } from '../http/require-setting.js';
+import { requestJson } from '../../platform/http/request-json.js';
+import { joinUrl, requireSetting } from '../../platform/http/require-setting.js';
 import type { EmbeddingProvider, EmbedOptions } from '../spec/embedding-provider.js';
 import { byIndex, embedInBatches, indexedEmbeddingsSchema } from './embed-in-batches.js';
 import { batchOptions, type EmbeddingServiceSettings, requestOptions } from './embedding-service-settings.js';

@@ -1,5 +1,5 @@
-import { InputError } from '../../errors/index.js';
-import { estimateTokens } from './estimate-tokens.js';
+import { InputError } from '../../core/errors/index.js';
+import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
 
 export interface RunInput {
   question: string;

@@ -1,14 +1,14 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText, type ModelMessage, type OutputInterface, streamText } from 'ai';
-import { isProviderError } from '../../errors/index.js';
+import { isProviderError } from '../../core/errors/index.js';
+import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
+import type { JsonSchemaNode } from '../../structured-output/coerce-to-schema.js';
+import { createFieldStreamer } from '../../structured-output/create-field-streamer.js';
+import { toWireSchema } from '../../structured-output/wire-schema.js';
 import type { LlmCallRecord, StructuredRequest, TokenUsage } from '../spec/llm-client.js';
 import { callWithRetry, type LlmAttempt, type LlmCallLimits } from './call-with-retry.js';
-import type { JsonSchemaNode } from './coerce-to-schema.js';
-import { createFieldStreamer } from './create-field-streamer.js';
 import { relaxedSchemaProviderOptions } from './create-language-model.js';
-import { estimateTokens } from './estimate-tokens.js';
 import { structuredOutputUnsupportedCode } from './to-provider-error.js';
-import { toWireSchema } from './wire-schema.js';
 
 export type StructuredMode = 'json-schema' | 'prompt';
 

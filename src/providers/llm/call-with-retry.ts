@@ -1,7 +1,7 @@
+import { throwIfAborted } from '../../core/errors/index.js';
 import { anySignal } from '../../core/link-signals.js';
-import { throwIfAborted } from '../../errors/index.js';
+import { withRetry } from '../../platform/retry/with-retry.js';
 import type { RetryNotice } from '../spec/llm-client.js';
-import { withRetry } from '../with-retry.js';
 import { type LlmErrorContext, toProviderError } from './to-provider-error.js';
 
 export interface LlmCallLimits {

@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { type ResolvedLlmSettings, requireApiKey } from '../../config/resolve-llm-settings.js';
-import { withSafeRedirects } from '../http/redirect-safe-fetch.js';
+import { withSafeRedirects } from '../../platform/http/redirect-safe-fetch.js';
 
 export interface LanguageModelDeps {
   fetch?: typeof globalThis.fetch;
@@ -33,9 +33,7 @@ export async function createLanguageModel(
   const apiKey = requireApiKey(settings);
   if (settings.provider === 'local-embedded') {
     // node-llama-cpp and the model load on the first call, never for a run that does not use them.
-    const { createEmbeddedLanguageModel, embeddedEngineFor } = await import(
-      './embedded/embedded-language-model.js'
-    );
+    const { createEmbeddedLanguageModel, embeddedEngineFor } = await import('./embedded-language-model.js');
     const maxContextTokens = deps.contextTokens ?? 16_384;
     return createEmbeddedLanguageModel({
       settings,

@@ -6,7 +6,7 @@ import {
   AuthenticationError,
   ProviderError,
   StructuredOutputError,
-} from '../../errors/index.js';
+} from '../../core/errors/index.js';
 import { createScriptedLlm, type ScriptedStep } from '../../testing/scripted-llm.js';
 import { createTestConfig } from '../../testing/test-config.js';
 import type { LlmCallRecord } from '../spec/llm-client.js';

@@ -2,8 +2,9 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { DeepSearchConfig, LlmRole } from '../../config/config-schema.js';
 import { resolveProxySettings } from '../../config/proxy-settings.js';
 import { type ResolvedLlmSettings, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
-import { isProviderError } from '../../errors/index.js';
-import { createOutboundFetch } from '../http/outbound-fetch.js';
+import { isProviderError } from '../../core/errors/index.js';
+import { createOutboundFetch } from '../../platform/http/outbound-fetch.js';
+import { type ContextWindow, probeContextWindow } from '../../platform/llm-context/probe-context-window.js';
 import type {
   LlmClient,
   StructuredRequest,
@@ -14,7 +15,6 @@ import type {
 import type { StructuredMode } from './call-model.js';
 import { createLanguageModel } from './create-language-model.js';
 import { defaultMaxOutputTokens } from './output-tokens.js';
-import { type ContextWindow, probeContextWindow } from './probe-context-window.js';
 import { structuredOutputUnsupportedCode } from './to-provider-error.js';
 
 export interface LlmClientOptions {
@@ -180,7 +180,7 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
 
 /** The embedded model's window: loading the model here is no extra cost, the run needs it next. */
 async function embeddedWindow(settings: ResolvedLlmSettings, contextTokens: number): Promise<ContextWindow> {
-  const { embeddedContextWindow, embeddedEngineFor } = await import('./embedded/embedded-language-model.js');
+  const { embeddedContextWindow, embeddedEngineFor } = await import('./embedded-language-model.js');
   return embeddedContextWindow(await embeddedEngineFor(settings, { maxContextTokens: contextTokens }));
 }
 

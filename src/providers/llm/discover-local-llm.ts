@@ -1,5 +1,5 @@
+import { ConfigError } from '../../core/errors/index.js';
 import { anySignal } from '../../core/link-signals.js';
-import { ConfigError } from '../../errors/index.js';
 
 /** A local server that may be running: Ollama lists models at /api/tags, the others at /v1/models. */
 export interface LocalLlmCandidate {

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { JsonSchemaNode } from './coerce-to-schema.js';
+import type { JsonSchemaNode } from '../../structured-output/coerce-to-schema.js';
 import { toJsonSchema } from './generate-structured.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText } from 'ai';
+import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
 import type { TextRequest, TextResult } from '../spec/llm-client.js';
 import { callWithRetry, type LlmCallLimits } from './call-with-retry.js';
-import { estimateTokens } from './estimate-tokens.js';
 
 export interface TextCallSettings extends LlmCallLimits {
   model: LanguageModelV3;

@@ -1,12 +1,12 @@
 import type { ModelMessage } from 'ai';
 import * as z from 'zod';
-import { StructuredOutputError } from '../../errors/index.js';
+import { StructuredOutputError } from '../../core/errors/index.js';
+import { coerceToSchema, type JsonSchemaNode } from '../../structured-output/coerce-to-schema.js';
+import { describeValidationIssues } from '../../structured-output/describe-validation-issues.js';
+import { ModelJsonError, parseModelJson } from '../../structured-output/parse-model-json.js';
 import type { StructuredRequest, StructuredResult, TokenUsage } from '../spec/llm-client.js';
 import { callModel, type Reply, type StructuredCallSettings, type StructuredMode } from './call-model.js';
-import { coerceToSchema, type JsonSchemaNode } from './coerce-to-schema.js';
-import { describeValidationIssues } from './describe-validation-issues.js';
 import { renderFieldGuide } from './field-guide.js';
-import { ModelJsonError, parseModelJson } from './parse-model-json.js';
 
 export type { StructuredCallSettings, StructuredMode } from './call-model.js';
 

@@ -8,7 +8,7 @@ import {
   wireKey,
   wireRequest,
 } from '../../../test/helpers/llm-wire-contract.js';
-import { AuthenticationError } from '../../errors/index.js';
+import { AuthenticationError } from '../../core/errors/index.js';
 import { startFakeGoogle } from '../../testing/fake-google-server.js';
 import { createLlmClient } from './create-llm-client.js';
 

@@ -8,7 +8,7 @@ import {
   wireKey,
   wireRequest,
 } from '../../../test/helpers/llm-wire-contract.js';
-import { ProviderError } from '../../errors/index.js';
+import { ProviderError } from '../../core/errors/index.js';
 import { startFakeOpenAi } from '../../testing/fake-openai-server.js';
 import { createLlmClient } from './create-llm-client.js';
 

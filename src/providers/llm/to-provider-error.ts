@@ -8,9 +8,9 @@ import {
   isDeepSearchError,
   ProviderError,
   redactErrorMessages,
-} from '../../errors/index.js';
-import { describeNetworkError, displayUrl } from '../http/describe-network-error.js';
-import { parseRetryAfter } from '../with-retry.js';
+} from '../../core/errors/index.js';
+import { describeNetworkError, displayUrl } from '../../platform/http/describe-network-error.js';
+import { parseRetryAfter } from '../../platform/retry/with-retry.js';
 
 export interface LlmErrorContext {
   provider: LlmProviderId;

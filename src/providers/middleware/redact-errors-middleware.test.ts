@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, ProviderError } from '../../errors/index.js';
+import { createRedactor, ProviderError } from '../../core/errors/index.js';
 import type { EmbeddingProvider } from '../spec/embedding-provider.js';
 import type { PageReader } from '../spec/page-reader.js';
 import type { SearchProvider } from '../spec/search-provider.js';

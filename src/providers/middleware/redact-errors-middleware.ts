@@ -1,4 +1,4 @@
-import { type Redactor, redactErrorMessages } from '../../errors/index.js';
+import { type Redactor, redactErrorMessages } from '../../core/errors/index.js';
 import type { ProviderMiddleware } from '../spec/provider-middleware.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/load-config.js';
 import { redactConfig } from '../../config/redact-config.js';
-import { ConfigError } from '../../errors/index.js';
+import { ConfigError } from '../../core/errors/index.js';
 import { startFakeHttpServer } from '../../testing/fake-http-server.js';
 import { createPageReader, readerProviderIds } from './reader-registry.js';
 

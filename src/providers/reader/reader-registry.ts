@@ -1,11 +1,11 @@
 import type { ReaderConfig } from '../../config/config-schema.js';
 import type { ProxySettings } from '../../config/proxy-settings.js';
-import { ConfigError } from '../../errors/index.js';
-import { findChromium } from '../browser/launch-chromium.js';
-import { createOutboundFetch } from '../http/outbound-fetch.js';
+import { ConfigError } from '../../core/errors/index.js';
+import type { ContentExtractor } from '../../extraction/worker/content-extractor.js';
+import { findChromium } from '../../platform/browser/launch-chromium.js';
+import { createOutboundFetch } from '../../platform/http/outbound-fetch.js';
 import type { PageReader } from '../spec/page-reader.js';
 import { createAutoReader } from './browser/auto-reader.js';
-import type { ContentExtractor } from './extraction/content-extractor.js';
 import { createFileReader } from './file/file-reader.js';
 import { createJinaReader } from './jina/jina-reader.js';
 import { createSchemeReader, type SchemeReader } from './scheme-reader.js';

@@ -1,6 +1,6 @@
-import { BlockedUrlError } from '../../errors/index.js';
+import { BlockedUrlError } from '../../core/errors/index.js';
+import { schemeOf } from '../../platform/http/source-schemes.js';
 import type { Page, PageReader, ReadOptions } from '../spec/page-reader.js';
-import { schemeOf } from '../spec/source-schemes.js';
 
 /** A reader that hands each source to the reader of its scheme. */
 export interface SchemeReader extends PageReader {

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { requestJson } from '../http/request-json.js';
-import { joinUrl, requireSetting } from '../http/require-setting.js';
+import { requestJson } from '../../platform/http/request-json.js';
+import { joinUrl, requireSetting } from '../../platform/http/require-setting.js';
+import { withRetry } from '../../platform/retry/with-retry.js';
 import type { Reranker, RerankOptions } from '../spec/reranker.js';
-import { withRetry } from '../with-retry.js';
 
 /**
  * `cohere`: POST /rerank {model, query, documents, top_n} → {results: [{index, relevance_score}]},

@@ -1,5 +1,5 @@
 import type { RerankConfig, VendorKeys } from '../../config/config-schema.js';
-import { ConfigError } from '../../errors/index.js';
+import { ConfigError } from '../../core/errors/index.js';
 import type { Reranker } from '../spec/reranker.js';
 import { createHttpReranker, type HttpRerankerSettings } from './http-reranker.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, ConfigError } from '../../errors/index.js';
+import { AuthenticationError, ConfigError } from '../../core/errors/index.js';
 import type { FakeHttpHandler } from '../../testing/fake-http-server.js';
 import { sendJson } from '../../testing/fake-llm-script.js';
 import { createFakeServerSlot } from '../../testing/fake-server-slot.js';

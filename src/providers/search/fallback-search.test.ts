@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortedError, AuthenticationError, ConfigError, ProviderError } from '../../errors/index.js';
+import { AbortedError, AuthenticationError, ConfigError, ProviderError } from '../../core/errors/index.js';
 import type { FallbackNotice, SearchHit, SearchNotice, SearchProvider } from '../spec/search-provider.js';
 import { createFallbackSearch } from './fallback-search.js';
 

@@ -1,4 +1,9 @@
-import { isAbortError, isAuthenticationError, isConfigError, isProviderError } from '../../errors/index.js';
+import {
+  isAbortError,
+  isAuthenticationError,
+  isConfigError,
+  isProviderError,
+} from '../../core/errors/index.js';
 import type { SearchHit, SearchNotice, SearchOptions, SearchProvider } from '../spec/search-provider.js';
 
 /**

@@ -1,9 +1,9 @@
 import type * as z from 'zod';
-import { ConfigError } from '../../errors/index.js';
-import { requestJson } from '../http/request-json.js';
-import { toIsoDate } from '../http/to-iso-date.js';
+import { ConfigError } from '../../core/errors/index.js';
+import { requestJson } from '../../platform/http/request-json.js';
+import { toIsoDate } from '../../platform/http/to-iso-date.js';
+import { withRetry } from '../../platform/retry/with-retry.js';
 import type { SearchHit, SearchOptions, SearchProvider } from '../spec/search-provider.js';
-import { withRetry } from '../with-retry.js';
 
 /** What every HTTP search provider takes; keys are read when a search is made, not before. */
 export interface HttpSearchSettings {

@@ -5,7 +5,7 @@ import {
   type SearchKeyProviderId,
   searchKeyProviderIds,
 } from '../../config/config-schema.js';
-import { ConfigError } from '../../errors/index.js';
+import { ConfigError } from '../../core/errors/index.js';
 import { missingKeyError } from './http-search-provider.js';
 
 /** The default `search.provider`: SearXNG when an instance is configured, else DuckDuckGo. */

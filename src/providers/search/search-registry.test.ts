@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { searchConfigSchema, searchKeyProviderIds } from '../../config/config-schema.js';
 import { settingSources } from '../../config/setting-sources.js';
-import { ConfigError } from '../../errors/index.js';
+import { ConfigError } from '../../core/errors/index.js';
 import { startFakeDuckDuckGo } from '../../testing/fake-duckduckgo-server.js';
 import type { FakeHttpServer } from '../../testing/fake-http-server.js';
 import { startFakeHttpServer } from '../../testing/fake-http-server.js';

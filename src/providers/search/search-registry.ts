@@ -1,6 +1,6 @@
 import type { SearchConfig } from '../../config/config-schema.js';
-import { ConfigError } from '../../errors/index.js';
-import { isPrivateHostLiteral } from '../http/network-guard.js';
+import { ConfigError } from '../../core/errors/index.js';
+import { isPrivateHostLiteral } from '../../platform/http/network-guard.js';
 import { createConcurrencyLimitMiddleware } from '../middleware/concurrency-limit-middleware.js';
 import type { SearchProviderMiddleware } from '../spec/provider-middleware.js';
 import type { SearchProvider } from '../spec/search-provider.js';

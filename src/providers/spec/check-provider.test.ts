@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError } from '../../errors/index.js';
+import { ConfigError } from '../../core/errors/index.js';
 import { checkProvider } from './check-provider.js';
 import type { SearchProvider } from './search-provider.js';
 

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../errors/index.js';
+import { ConfigError } from '../../core/errors/index.js';
 
 /** The interface versions this release implements; a provider names the one it was written for. */
 export const specificationVersions = ['v1'] as const;

@@ -1,3 +1,4 @@
+export * from '../../platform/http/source-schemes.js';
 export * from './check-provider.js';
 export * from './code-runner.js';
 export * from './embedding-provider.js';
@@ -6,5 +7,4 @@ export * from './page-reader.js';
 export * from './provider-middleware.js';
 export * from './reranker.js';
 export * from './search-provider.js';
-export * from './source-schemes.js';
 export * from './wrap-provider.js';

@@ -1,6 +1,6 @@
 import type { RunContext } from '../../agent/run-context.js';
 import { doneWithout } from '../../agent/steps/step-errors.js';
-import { isAuthenticationError } from '../../errors/index.js';
+import { isAuthenticationError } from '../../core/errors/index.js';
 
 /**
  * Runs a controller call whose failure must not end the research (a librarian check or query

@@ -1,4 +1,4 @@
-import { AbortedError } from '../../errors/index.js';
+import { AbortedError } from '../../core/errors/index.js';
 
 interface Waiter {
   priority: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { researchConfigSchema } from '../../config/config-schema.js';
-import { createLexicalEmbedding } from '../../retrieval/lexical-embedding.js';
+import { createLexicalEmbedding } from '../../providers/embedding/lexical-embedding.js';
 import { HopSlots } from './hop-slots.js';
 import { measureDiversity } from './measure-diversity.js';
 import { StagnationControl } from './stagnation-control.js';

@@ -1,5 +1,5 @@
 import type { ResearchEstimate, ResearchPlan } from '../../events/research-types.js';
-import { smallContextTokens } from '../../providers/llm/fit-context-window.js';
+import { smallContextTokens } from '../../platform/llm-context/fit-context-window.js';
 
 /**
  * LLM calls one question costs in a hop: its search (with the rewriter's call) and a read, about

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 import type { ResearchPlan } from '../../events/research-types.js';
 import { parsePlanMarkdown, renderPlanMarkdown } from './plan-markdown.js';
 

@@ -1,4 +1,4 @@
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 import type { DataPoint, DataPointStrategy, PlanSection, ResearchPlan } from '../../events/research-types.js';
 
 const strategies: readonly DataPointStrategy[] = ['ask-llm', 'entity-overview', 'web-search'];

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 import type { ResearchPlan } from '../../events/research-types.js';
 import { maxQuestions, maxSections, parsePlanMarkdown } from './plan-markdown.js';
 

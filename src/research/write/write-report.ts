@@ -1,6 +1,6 @@
 import { doneWithout } from '../../agent/steps/step-errors.js';
+import { isAbortError } from '../../core/errors/index.js';
 import { createSemaphore } from '../../core/semaphore.js';
-import { isAbortError } from '../../errors/index.js';
 import type { Reference } from '../../events/agent-types.js';
 import type {
   Contradiction,

@@ -1,6 +1,6 @@
 import type { Pool, QueryResultRow } from 'pg';
 import { maskProxyUrl } from '../../config/proxy-settings.js';
-import { ConfigError } from '../../errors/index.js';
+import { ConfigError } from '../../core/errors/index.js';
 import { importQueuePackage } from '../import-queue-package.js';
 import { migratePostgres } from './postgres-schema.js';
 

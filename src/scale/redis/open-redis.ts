@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { maskProxyUrl } from '../../config/proxy-settings.js';
-import { ConfigError } from '../../errors/index.js';
+import { ConfigError } from '../../core/errors/index.js';
 import { importQueuePackage } from '../import-queue-package.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { AbortedError } from '../../core/errors/index.js';
 import type { TaskLimit } from '../../core/semaphore.js';
-import { AbortedError } from '../../errors/index.js';
 import { defineScript } from './redis-script.js';
 
 // A sorted set of leases (member: lease id, score: when it expires, in Redis's own clock so the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortedError } from '../../errors/index.js';
+import { AbortedError } from '../../core/errors/index.js';
 import { HttpError } from '../http/http-error.js';
 import { createConcurrencyLimiter } from './concurrency-limiter.js';
 

@@ -1,5 +1,5 @@
-import type { ProviderError } from '../../errors/index.js';
-import { describeNetworkCode } from '../../providers/http/describe-network-error.js';
+import type { ProviderError } from '../../core/errors/index.js';
+import { describeNetworkCode } from '../../platform/http/describe-network-error.js';
 import { searchProviderIds } from '../../providers/search/search-registry.js';
 
 /** What each kind of provider failure means to the person who started the run. */

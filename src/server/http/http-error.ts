@@ -1,4 +1,4 @@
-import { DeepSearchError } from '../../errors/index.js';
+import { DeepSearchError } from '../../core/errors/index.js';
 
 /** Status logged for a client that went away before its request was read or answered (nginx's convention). */
 export const clientClosedStatus = 499;

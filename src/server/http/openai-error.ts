@@ -6,7 +6,7 @@ import {
   isConfigError,
   isInputError,
   isProviderError,
-} from '../../errors/index.js';
+} from '../../core/errors/index.js';
 import { describeProviderFailure } from './describe-provider-failure.js';
 import { isHttpError, type OpenAiErrorType } from './http-error.js';
 

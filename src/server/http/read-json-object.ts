@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 
 /**
  * The body as a JSON object, or a 400 saying what is wrong with it. The body reader

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isAbortError } from '../../errors/index.js';
+import { isAbortError } from '../../core/errors/index.js';
 import type { ServerEnv } from '../server-env.js';
 import { clientClosedStatus } from './http-error.js';
 import { type ErrorResponse, toErrorResponse } from './openai-error.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { type AnswerSchema, parseAnswerSchema } from '../../agent/structured-answer.js';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 
 /** How large a client's answer schema may be; a real answer shape is a few dozen nodes. */
 export const answerSchemaLimits = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 import { splitConversation } from './chat-history.js';
 import type { ChatMessage } from './chat-request-schema.js';
 

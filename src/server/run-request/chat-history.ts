@@ -1,4 +1,4 @@
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 import type { ChatMessage } from './chat-request-schema.js';
 
 export interface ChatTurn {

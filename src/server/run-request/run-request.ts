@@ -1,7 +1,7 @@
 import { type AnswerSchema, parseAnswerSchema } from '../../agent/structured-answer.js';
 import type { DeepSearchConfig } from '../../config/config-schema.js';
 import { definedOnly, deriveConfig } from '../../config/derive-config.js';
-import { InputError } from '../../errors/index.js';
+import { InputError } from '../../core/errors/index.js';
 import { assertFitsContext } from '../../providers/llm/assert-fits-context.js';
 import {
   effectiveSearchProvider,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { redactConfig } from '../../../config/redact-config.js';
-import { InputError } from '../../../errors/index.js';
-import { describeRetrievalProviders } from '../../../retrieval/create-retrieval-providers.js';
+import { InputError } from '../../../core/errors/index.js';
+import { describeRetrievalProviders } from '../../../runtime/create-retrieval-providers.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { applyKbMergeFlag, splitKbMergeFlag } from '../../flags/kb-merge-flag.js';
 import { type CliIo, readPipedStdin } from '../../io/cli-io.js';

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeChromium } from '../../../providers/browser/launch-chromium.js';
+import { closeChromium } from '../../../platform/browser/launch-chromium.js';
 import type { Page } from '../../../providers/spec/page-reader.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { createTestConfig } from '../../../testing/test-config.js';

@@ -1,5 +1,5 @@
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
-import { findChromium, launchChromium } from '../../../providers/browser/launch-chromium.js';
+import { findChromium, launchChromium } from '../../../platform/browser/launch-chromium.js';
 import type { CheckResult } from './doctor-checks.js';
 
 const installFix =

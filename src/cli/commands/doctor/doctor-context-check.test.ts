@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContextWindow } from '../../../providers/llm/probe-context-window.js';
+import type { ContextWindow } from '../../../platform/llm-context/probe-context-window.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { createTestConfig } from '../../../testing/test-config.js';
 import { checkContextWindow } from './doctor-context-check.js';

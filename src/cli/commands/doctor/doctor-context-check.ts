@@ -1,5 +1,5 @@
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
-import { smallContextTokens } from '../../../providers/llm/fit-context-window.js';
+import { smallContextTokens } from '../../../platform/llm-context/fit-context-window.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import type { CheckResult } from './doctor-checks.js';
 

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { resolveLlmSettings } from '../../../config/resolve-llm-settings.js';
-import { isConfigError } from '../../../errors/index.js';
-import { formatBytes } from '../../../providers/llm/embedded/download-model.js';
-import { embeddedEngineFor } from '../../../providers/llm/embedded/embedded-language-model.js';
-import { modelSpeed } from '../../../providers/llm/embedded/estimate-speed.js';
+import { isConfigError } from '../../../core/errors/index.js';
+import { formatBytes } from '../../../embedded-model/download-model.js';
+import { modelSpeed } from '../../../embedded-model/estimate-speed.js';
+import { embeddedEngineFor } from '../../../providers/llm/embedded-language-model.js';
 import type { CheckResult } from './doctor-checks.js';
 
 /**

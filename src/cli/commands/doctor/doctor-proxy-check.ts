@@ -1,8 +1,8 @@
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { maskProxyUrl, type ProxySettings, resolveProxySettings } from '../../../config/proxy-settings.js';
-import { displayUrl } from '../../../providers/http/describe-network-error.js';
-import { createOutboundFetch } from '../../../providers/http/outbound-fetch.js';
-import { createProxyRoute } from '../../../providers/http/proxy-route.js';
+import { displayUrl } from '../../../platform/http/describe-network-error.js';
+import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
+import { createProxyRoute } from '../../../platform/http/proxy-route.js';
 import type { CheckResult } from './doctor-checks.js';
 
 const proxyFix =

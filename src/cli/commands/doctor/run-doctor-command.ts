@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { keepConfigOrigins } from '../../../config/config-origins.js';
-import { ConfigError } from '../../../errors/index.js';
-import { cacheFileName } from '../../../providers/cache/create-provider-cache.js';
+import { ConfigError } from '../../../core/errors/index.js';
+import { cacheFileName } from '../../../runtime/create-provider-cache.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { createTerminal, plural } from '../../io/terminal-style.js';
 import { createCliRuntime, sqliteLoaderFrom } from '../../setup/create-cli-runtime.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
-import { AbortedError, InputError } from '../../../errors/index.js';
+import { AbortedError, InputError } from '../../../core/errors/index.js';
 import { readDataset } from '../../../eval/dataset/read-dataset.js';
 import type { EvalRecord } from '../../../eval/eval-types.js';
 import {

@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { resolveProxySettings } from '../../../config/proxy-settings.js';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import type { IngestProgress, IngestReport } from '../../../knowledge/ingest-documents.js';
 import { createKnowledgeBase, type KnowledgeBase } from '../../../knowledge/knowledge-base.js';
 import type { KnowledgeHit } from '../../../knowledge/search-knowledge.js';
 import { exactVectorLimit } from '../../../knowledge/vector-index.js';
-import { loadRetrievalProviders } from '../../../retrieval/load-retrieval-providers.js';
+import { loadRetrievalProviders } from '../../../runtime/load-retrieval-providers.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { clipLine, createTerminal, type Terminal } from '../../io/terminal-style.js';
 import { progressBar } from '../../progress/progress-bar.js';
@@ -43,7 +43,7 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
     if (input.action === 'add') await runAdd(io, kb, input, config);
     else if (input.action === 'list') runList(io, kb, input, out);
     else if (input.action === 'stats') {
-      const { describeRetrievalProviders } = await import('../../../retrieval/create-retrieval-providers.js');
+      const { describeRetrievalProviders } = await import('../../../runtime/create-retrieval-providers.js');
       runStats(io, kb, input, describeRetrievalProviders(providers)[0]!);
     } else if (input.action === 'remove') runRemove(io, kb, input);
     else await runSearch(io, kb, input, out, config.debug);
@@ -57,7 +57,7 @@ export async function runKbCommand(io: CliIo, input: KbCommandInput): Promise<vo
 async function createReaders(config: DeepSearchConfig, proxy: ReturnType<typeof resolveProxySettings>) {
   const [{ createPageReader }, { acquireExtractionPool }] = await Promise.all([
     import('../../../providers/reader/reader-registry.js'),
-    import('../../../providers/reader/extraction/shared-extraction-pool.js'),
+    import('../../../extraction/worker/shared-extraction-pool.js'),
   ]);
   const extraction = acquireExtractionPool(config.reader.extraction);
   const reader = createPageReader({ ...config.reader, proxy, extractor: extraction.extractor });

@@ -1,8 +1,8 @@
-import { formatBytes } from '../../../providers/llm/embedded/download-model.js';
+import { formatBytes } from '../../../embedded-model/download-model.js';
 import {
   installRuntimeCommand,
   isLlamaRuntimeInstalled,
-} from '../../../providers/llm/embedded/load-llama-runtime.js';
+} from '../../../embedded-model/load-llama-runtime.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
 import { modelStoreFor, pullModel, pullTarget } from '../../setup/pull-model.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { InputError, isInputError } from '../../../errors/index.js';
-import type { ContentExtractor } from '../../../providers/reader/extraction/content-extractor.js';
+import { InputError, isInputError } from '../../../core/errors/index.js';
+import type { ContentExtractor } from '../../../extraction/worker/content-extractor.js';
+import { localSchemes, networkSchemes, schemeOf } from '../../../platform/http/source-schemes.js';
 import { localBytesToPage } from '../../../providers/reader/file/local-page.js';
 import type { Page, PageReader } from '../../../providers/spec/page-reader.js';
-import { localSchemes, networkSchemes, schemeOf } from '../../../providers/spec/source-schemes.js';
 import type { CliIo } from '../../io/cli-io.js';
 
 export interface ReadInputOptions {

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { keepConfigOrigins } from '../../../config/config-origins.js';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
-import { InputError, isAbortError } from '../../../errors/index.js';
-import { acquireExtractionPool } from '../../../providers/reader/extraction/shared-extraction-pool.js';
+import { InputError, isAbortError } from '../../../core/errors/index.js';
+import { acquireExtractionPool } from '../../../extraction/worker/shared-extraction-pool.js';
 import type { Page } from '../../../providers/spec/page-reader.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { ReportedFailure } from '../../io/exit-codes.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import type { ResearchPlan } from '../../../events/research-types.js';
 import { parsePlanMarkdown, renderPlanMarkdown } from '../../../research/plan/plan-markdown.js';
 import { applyKbMergeFlag, splitKbMergeFlag } from '../../flags/kb-merge-flag.js';

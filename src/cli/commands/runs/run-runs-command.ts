@@ -1,4 +1,4 @@
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import type { AgentEvent } from '../../../events/agent-events.js';
 import type { DeepSearchResult } from '../../../events/agent-types.js';
 import { runMarkdown } from '../../../runs/run-markdown.js';

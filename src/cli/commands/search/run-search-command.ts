@@ -1,4 +1,4 @@
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import { describeSearchNotice } from '../../../providers/search/fallback-search.js';
 import type { SearchHit, SearchOptions, TimeRange } from '../../../providers/spec/search-provider.js';
 import { type CliIo, readPipedStdin } from '../../io/cli-io.js';

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
-import { ConfigError } from '../../../errors/index.js';
+import { ConfigError } from '../../../core/errors/index.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
 import { serverModels } from '../../../server/run-request/server-models.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import { createTrustRecords } from '../../../knowledge/trust-records.js';
 import { type TrustStore, toTrustStore } from '../../../knowledge/trust-store.js';
 import { HostHealth, type TrustProfile } from '../../../retrieval/host-health.js';

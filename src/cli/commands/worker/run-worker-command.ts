@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { resolveProxySettings } from '../../../config/proxy-settings.js';
-import { ConfigError } from '../../../errors/index.js';
-import { createOutboundFetch } from '../../../providers/http/outbound-fetch.js';
+import { ConfigError } from '../../../core/errors/index.js';
+import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
 import { createLlmCallFetch } from '../../../scale/llm-call-fetch.js';
 import { isQueueMode, openQueueMode } from '../../../scale/open-queue-mode.js';
 import { createRunJobHandler } from '../../../scale/run-job-handler.js';

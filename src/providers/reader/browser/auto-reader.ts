@@ -1,4 +1,4 @@
-import { isAbortError } from '../../../errors/index.js';
+import { isAbortError } from '../../../core/errors/index.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
 
 export interface AutoReaderSettings {

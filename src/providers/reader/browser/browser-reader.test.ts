@@ -2,6 +2,8 @@ import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../../test/helpers/server-harness.js';
+import { type ContentInput, createInProcessExtractor } from '../../../extraction/worker/content-extractor.js';
+import { closeChromium, findChromium, launchChromium } from '../../../platform/browser/launch-chromium.js';
 import { appShellPage } from '../../../testing/app-shell-page.js';
 import {
   type FakeHttpServer,
@@ -10,10 +12,8 @@ import {
 } from '../../../testing/fake-http-server.js';
 import { createLoopbackEgress, type LoopbackEgress } from '../../../testing/loopback-egress.js';
 import { startRecordingProxy } from '../../../testing/recording-proxy.js';
-import { closeChromium, findChromium, launchChromium } from '../../browser/launch-chromium.js';
 import type { PageReader } from '../../spec/page-reader.js';
 import { createBuiltinReader } from '../builtin/builtin-reader.js';
-import { type ContentInput, createInProcessExtractor } from '../extraction/content-extractor.js';
 import { type BrowserReaderSettings, createBrowserReader } from './browser-reader.js';
 
 // A real Chromium reads pages served on 127.0.0.1 under made-up names. The guard resolves the names

@@ -6,17 +6,17 @@ import {
   isDeepSearchError,
   ProviderError,
   throwIfAborted,
-} from '../../../errors/index.js';
-import type { ChromiumStatus } from '../../browser/launch-chromium.js';
-import { describeNetworkError, displayUrl } from '../../http/describe-network-error.js';
-import { assertUrlAllowed, type HostLookup } from '../../http/network-guard.js';
-import { createProxyRoute } from '../../http/proxy-route.js';
+} from '../../../core/errors/index.js';
+import { type ContentExtractor, pageWithNotes } from '../../../extraction/worker/content-extractor.js';
+import { defaultExtractor } from '../../../extraction/worker/shared-extraction-pool.js';
+import type { ChromiumStatus } from '../../../platform/browser/launch-chromium.js';
+import { describeNetworkError, displayUrl } from '../../../platform/http/describe-network-error.js';
+import { assertUrlAllowed, type HostLookup } from '../../../platform/http/network-guard.js';
+import { createProxyRoute } from '../../../platform/http/proxy-route.js';
+import { withRetry } from '../../../platform/retry/with-retry.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
-import { withRetry } from '../../with-retry.js';
 import { defaultUserAgent } from '../builtin/builtin-reader.js';
 import { createRobotsPolicy } from '../builtin/robots-policy.js';
-import { type ContentExtractor, pageWithNotes } from '../extraction/content-extractor.js';
-import { defaultExtractor } from '../extraction/shared-extraction-pool.js';
 import { type GuardProxy, type ProxyProblem, startGuardProxy } from './guard-proxy.js';
 import type { DialTunnel } from './guard-tunnel.js';
 import { type Rendered, renderPage } from './render-page.js';

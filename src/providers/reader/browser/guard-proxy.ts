@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ProxySettings } from '../../../config/proxy-settings.js';
-import { BlockedUrlError, isAbortError } from '../../../errors/index.js';
-import { describeNetworkError } from '../../http/describe-network-error.js';
-import { assertUrlAllowed, type HostLookup } from '../../http/network-guard.js';
-import { createOutboundFetch } from '../../http/outbound-fetch.js';
-import { createProxyRoute } from '../../http/proxy-route.js';
+import { BlockedUrlError, isAbortError } from '../../../core/errors/index.js';
+import { describeNetworkError } from '../../../platform/http/describe-network-error.js';
+import { assertUrlAllowed, type HostLookup } from '../../../platform/http/network-guard.js';
+import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
+import { createProxyRoute } from '../../../platform/http/proxy-route.js';
 import { type DialTunnel, handleTunnel } from './guard-tunnel.js';
 
 export interface GuardProxyOptions {

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { type Duplex, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type ConnectLookup, createGuardedLookup } from '../../http/guarded-lookup.js';
+import { type ConnectLookup, createGuardedLookup } from '../../../platform/http/guarded-lookup.js';
 import type { GuardContext } from './guard-proxy.js';
 import { readTunnelOpening, type TunnelOpening } from './tunnel-opening.js';
 import { openUpstreamTunnel } from './upstream-tunnel.js';

@@ -1,6 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { createSemaphore } from '../../../core/semaphore.js';
-import { type ChromiumStatus, closeChromium, launchChromium } from '../../browser/launch-chromium.js';
+import {
+  type ChromiumStatus,
+  closeChromium,
+  launchChromium,
+} from '../../../platform/browser/launch-chromium.js';
 
 /** Pages rendered at once in this process; each is a renderer process and its memory. */
 const maxConcurrentReads = 4;

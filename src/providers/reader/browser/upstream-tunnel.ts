@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { ProxyChoice } from '../../../config/proxy-settings.js';
-import { toProxyError } from '../../http/proxy-error.js';
+import { toProxyError } from '../../../platform/http/proxy-error.js';
 
 /**
  * A tunnel to host:port through the configured proxy (a CONNECT, sent by undici's Client, with the

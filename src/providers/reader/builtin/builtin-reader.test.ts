@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useFakeWeb } from '../../../../test/helpers/use-fake-web.js';
-import { AbortedError, BlockedUrlError, ProviderError } from '../../../errors/index.js';
+import { AbortedError, BlockedUrlError, ProviderError } from '../../../core/errors/index.js';
 import { createBuiltinReader } from './builtin-reader.js';
 
 const serve = useFakeWeb();

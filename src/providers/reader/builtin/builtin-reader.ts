@@ -1,15 +1,15 @@
 import type { ProxySettings } from '../../../config/proxy-settings.js';
-import { ProviderError } from '../../../errors/index.js';
-import { displayUrl } from '../../http/describe-network-error.js';
-import type { HostLookup } from '../../http/network-guard.js';
-import { createOutboundFetch } from '../../http/outbound-fetch.js';
-import { createProxyRoute } from '../../http/proxy-route.js';
+import { ProviderError } from '../../../core/errors/index.js';
+import { decodeBody } from '../../../extraction/decode-body.js';
+import { type ContentExtractor, pageWithNotes } from '../../../extraction/worker/content-extractor.js';
+import { defaultExtractor } from '../../../extraction/worker/shared-extraction-pool.js';
+import { displayUrl } from '../../../platform/http/describe-network-error.js';
+import { type FetchPageOptions, fetchPage } from '../../../platform/http/fetch-page.js';
+import type { HostLookup } from '../../../platform/http/network-guard.js';
+import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
+import { createProxyRoute } from '../../../platform/http/proxy-route.js';
+import { withRetry } from '../../../platform/retry/with-retry.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
-import { withRetry } from '../../with-retry.js';
-import { type ContentExtractor, pageWithNotes } from '../extraction/content-extractor.js';
-import { defaultExtractor } from '../extraction/shared-extraction-pool.js';
-import { decodeBody } from './decode-body.js';
-import { type FetchPageOptions, fetchPage } from './fetch-page.js';
 import { createRobotsPolicy, type RobotsPolicy } from './robots-policy.js';
 
 export interface BuiltinReaderSettings {

@@ -1,9 +1,9 @@
 import { realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BlockedUrlError, throwIfAborted } from '../../../errors/index.js';
+import { BlockedUrlError, throwIfAborted } from '../../../core/errors/index.js';
+import type { ContentExtractor } from '../../../extraction/worker/content-extractor.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
-import type { ContentExtractor } from '../extraction/content-extractor.js';
 import { contentTypeForPath, localBytesToPage } from './local-page.js';
 import { readFileHead, unreadableFile } from './read-file-head.js';
 

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
+import { docxType } from '../../../extraction/content-types.js';
+import type { ContentExtractor } from '../../../extraction/worker/content-extractor.js';
 import type { Page } from '../../spec/page-reader.js';
-import { docxType } from '../builtin/content-types.js';
-import type { ContentExtractor } from '../extraction/content-extractor.js';
 
 const typesByExtension: Readonly<Record<string, string>> = {
   '.html': 'text/html',
@@ -41,8 +41,8 @@ export interface LocalBytes {
  * extraction pool). What the limits left out is said at the end of the text.
  */
 export async function localBytesToPage(local: LocalBytes, extractor?: ContentExtractor): Promise<Page> {
-  const { defaultExtractor } = await import('../extraction/shared-extraction-pool.js');
-  const { pageWithNotes } = await import('../extraction/content-extractor.js');
+  const { defaultExtractor } = await import('../../../extraction/worker/shared-extraction-pool.js');
+  const { pageWithNotes } = await import('../../../extraction/worker/content-extractor.js');
   const content = await (extractor ?? defaultExtractor()).extract({
     requestedUrl: local.requestedUrl,
     providerId: local.providerId,

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, BlockedUrlError, ProviderError } from '../../../errors/index.js';
+import { AuthenticationError, BlockedUrlError, ProviderError } from '../../../core/errors/index.js';
 import { type FakeHttpServer, startFakeHttpServer } from '../../../testing/fake-http-server.js';
 import { createJinaReader } from './jina-reader.js';
 

@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import { BlockedUrlError } from '../../../errors/index.js';
-import { displayUrl } from '../../http/describe-network-error.js';
-import { requestJson } from '../../http/request-json.js';
-import { toIsoDate } from '../../http/to-iso-date.js';
+import { BlockedUrlError } from '../../../core/errors/index.js';
+import { markdownToText } from '../../../extraction/markdown-to-text.js';
+import { displayUrl } from '../../../platform/http/describe-network-error.js';
+import { requestJson } from '../../../platform/http/request-json.js';
+import { toIsoDate } from '../../../platform/http/to-iso-date.js';
+import { withRetry } from '../../../platform/retry/with-retry.js';
 import type { Page, PageLink, PageReader, ReadOptions } from '../../spec/page-reader.js';
-import { withRetry } from '../../with-retry.js';
-import { markdownToText } from '../markdown-to-text.js';
 
 export interface JinaReaderSettings {
   /** Optional: Jina Reader answers without a key, at a lower rate limit. Read when a page is read. */

@@ -1,6 +1,6 @@
-import { ProviderError } from '../../../errors/index.js';
-import { displayUrl } from '../../http/describe-network-error.js';
-import { requestText } from '../../http/request-json.js';
+import { ProviderError } from '../../../core/errors/index.js';
+import { displayUrl } from '../../../platform/http/describe-network-error.js';
+import { requestText } from '../../../platform/http/request-json.js';
 import type { SearchOptions, SearchProvider, TimeRange } from '../../spec/search-provider.js';
 import {
   type BuildRequestInput,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortedError, AuthenticationError, ConfigError, ProviderError } from '../../../errors/index.js';
+import { AbortedError, AuthenticationError, ConfigError, ProviderError } from '../../../core/errors/index.js';
 import { type FakeHttpServer, startFakeHttpServer } from '../../../testing/fake-http-server.js';
 import { startFakeSearxng } from '../../../testing/fake-searxng-server.js';
 import { createSearxngSearch } from './searxng-search.js';

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { AuthenticationError, ConfigError, isAuthenticationError } from '../../../errors/index.js';
-import { displayUrl } from '../../http/describe-network-error.js';
-import { requestJson } from '../../http/request-json.js';
-import { toIsoDate } from '../../http/to-iso-date.js';
+import { AuthenticationError, ConfigError, isAuthenticationError } from '../../../core/errors/index.js';
+import { displayUrl } from '../../../platform/http/describe-network-error.js';
+import { requestJson } from '../../../platform/http/request-json.js';
+import { toIsoDate } from '../../../platform/http/to-iso-date.js';
+import { withRetry } from '../../../platform/retry/with-retry.js';
 import type { SearchHit, SearchOptions, SearchProvider, TimeRange } from '../../spec/search-provider.js';
-import { withRetry } from '../../with-retry.js';
 
 export interface SearxngSearchSettings {
   /** Base URL of the instance, e.g. http://localhost:8080 (a path prefix is kept). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
+import { InputError, isBlockedUrlError } from '../../../core/errors/index.js';
 import { ownerShareOf } from '../../../core/fair-share.js';
-import { InputError, isBlockedUrlError } from '../../../errors/index.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import type { ConcurrencyLimiter } from '../../concurrency/concurrency-limiter.js';
 import { HttpError } from '../../http/http-error.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import { invalidValue } from '../../http/read-json-object.js';
 
 const contentPart = z.looseObject({ type: z.string(), text: z.unknown().optional() });

@@ -1,7 +1,7 @@
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import type { ResearchReport } from '../../../events/research-types.js';
-import type { ChromiumStatus } from '../../../providers/browser/launch-chromium.js';
-import { printHtmlToPdf } from '../../../providers/browser/print-pdf.js';
+import type { ChromiumStatus } from '../../../platform/browser/launch-chromium.js';
+import { printHtmlToPdf } from '../../../platform/browser/print-pdf.js';
 import { downloadName } from '../../../research/download-name.js';
 import { renderReport } from '../../../research/render-report.js';
 import type { RunRecord } from '../../../runs/run-record.js';

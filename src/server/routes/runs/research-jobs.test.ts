@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import type { RunStore } from '../../../runs/run-store.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { createTestConfig } from '../../../testing/test-config.js';

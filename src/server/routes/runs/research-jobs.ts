@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import type { ConfigOverrides } from '../../../config/derive-config.js';
+import { InputError, isAbortError } from '../../../core/errors/index.js';
 import { anySignal } from '../../../core/link-signals.js';
-import { InputError, isAbortError } from '../../../errors/index.js';
 import type { AgentEvent } from '../../../events/agent-events.js';
 import type { ResearchPlan } from '../../../events/research-types.js';
 import type { RunStatus } from '../../../runs/run-record.js';

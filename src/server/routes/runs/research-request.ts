@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { definedOnly } from '../../../config/derive-config.js';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import type { ResearchPlan } from '../../../events/research-types.js';
 import { assertFitsContext } from '../../../providers/llm/assert-fits-context.js';
 import { parseOutline } from '../../../research/plan/plan-object.js';

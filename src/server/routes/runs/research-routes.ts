@@ -1,7 +1,7 @@
 import { type Context, Hono } from 'hono';
+import { InputError } from '../../../core/errors/index.js';
 import { anySignal } from '../../../core/link-signals.js';
-import { InputError } from '../../../errors/index.js';
-import { findChromium } from '../../../providers/browser/launch-chromium.js';
+import { findChromium } from '../../../platform/browser/launch-chromium.js';
 import { renderPlanMarkdown } from '../../../research/plan/plan-markdown.js';
 import { isOrphaned, isResumable, resumableRecord } from '../../../runs/resume-target.js';
 import { finishedStatuses, type RunRecord } from '../../../runs/run-record.js';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { InputError } from '../../../errors/index.js';
+import { InputError } from '../../../core/errors/index.js';
 import type { RunListQuery } from '../../../runs/run-store.js';
 import type { ServerEnv } from '../../server-env.js';
 

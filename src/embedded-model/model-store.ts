@@ -1,0 +1,126 @@
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { ConfigError } from '../core/errors/index.js';
+import { defaultModelName, type ManifestModel, manifestModels } from './model-manifest.js';
+
+/** The model an unset `llm.model` means: the one `deepsearch model use` chose, else the default. */
+export const defaultModelAlias = 'default';
+const choiceFile = 'default-model';
+export const partialSuffix = '.part';
+
+export interface InstalledModel {
+  /** The manifest name, or the file name for a model pulled from a URL. */
+  name: string;
+  file: string;
+  path: string;
+  sizeBytes: number;
+  manifest?: ManifestModel;
+  isDefault: boolean;
+}
+
+export interface ModelStoreOptions {
+  modelsDir: string;
+  /** The models pull knows by name (DEEPSEARCH_MODEL_MANIFEST replaces the built-in list). */
+  manifest?: readonly ManifestModel[];
+}
+
+/** The downloaded models and the default choice, in one folder of .gguf files. */
+export function createModelStore(options: ModelStoreOptions) {
+  const { modelsDir } = options;
+  const manifest = options.manifest ?? manifestModels;
+  const byName = (name: string) => manifest.find((model) => model.name === name.toLowerCase());
+  // The choice is kept as a file name, which needs no manifest to resolve.
+  const chosen = (): string => {
+    const file = join(modelsDir, choiceFile);
+    return existsSync(file) ? readFileSync(file, 'utf8').trim() : (manifest[0]?.name ?? defaultModelName);
+  };
+  const fileOf = (name: string) => byName(name)?.file ?? (name.endsWith('.gguf') ? name : `${name}.gguf`);
+
+  return {
+    modelsDir,
+    manifest,
+    /** The manifest entry for a name, `default` included. */
+    find: (name: string) => {
+      const wanted = name === defaultModelAlias ? chosen() : name;
+      return byName(wanted) ?? manifest.find((model) => model.file === wanted);
+    },
+    defaultName: chosen,
+    list(): InstalledModel[] {
+      if (!existsSync(modelsDir)) return [];
+      const current = fileOf(chosen());
+      return readdirSync(modelsDir)
+        .filter((file) => file.endsWith('.gguf'))
+        .sort()
+        .map((file) => {
+          const entry = manifest.find((model) => model.file === file);
+          const path = join(modelsDir, file);
+          return {
+            name: entry?.name ?? file,
+            file,
+            path,
+            sizeBytes: statSync(path).size,
+            ...(entry ? { manifest: entry } : {}),
+            isDefault: file === current,
+          };
+        });
+    },
+    /** Partial downloads a later pull resumes. */
+    partials: (): string[] =>
+      existsSync(modelsDir) ? readdirSync(modelsDir).filter((file) => file.endsWith(partialSuffix)) : [],
+    /** Where the model named (or the path given) is on disk; throws when it is not downloaded. */
+    resolve(model: string): string {
+      if (isModelPath(model)) {
+        const path = resolve(model);
+        if (!existsSync(path)) {
+          throw new ConfigError(`the model file ${path} does not exist (llm.model)`, {
+            code: 'embedded_model_missing',
+          });
+        }
+        return path;
+      }
+      const name = model === defaultModelAlias ? chosen() : model;
+      const path = join(modelsDir, fileOf(name));
+      if (!existsSync(path)) {
+        throw new ConfigError(
+          `the local model ${name} is not downloaded: run deepsearch model pull ${name} ` +
+            `(deepsearch model list shows what is in ${modelsDir})`,
+          { code: 'embedded_model_missing' },
+        );
+      }
+      return path;
+    },
+    /** Makes a downloaded model the one an unset llm.model means. */
+    use(name: string): InstalledModel {
+      const installed = this.list().find((model) => model.name === name || model.file === fileOf(name));
+      if (!installed) {
+        throw new ConfigError(
+          `the local model ${name} is not downloaded: run deepsearch model pull ${name}`,
+          {
+            code: 'embedded_model_missing',
+          },
+        );
+      }
+      writeFileSync(join(modelsDir, choiceFile), `${installed.file}\n`);
+      return installed;
+    },
+    /** Deletes a model and its partial download; returns what was removed. */
+    remove(name: string): string[] {
+      const file = fileOf(name);
+      const removed = [file, `${file}${partialSuffix}`].filter((each) => existsSync(join(modelsDir, each)));
+      if (removed.length === 0) {
+        throw new ConfigError(`no local model ${name} in ${modelsDir} (deepsearch model list shows them)`, {
+          code: 'embedded_model_missing',
+        });
+      }
+      for (const each of removed) rmSync(join(modelsDir, each), { force: true });
+      return removed;
+    },
+  };
+}
+
+export type ModelStore = ReturnType<typeof createModelStore>;
+
+/** A path to a .gguf file rather than a model name. */
+export function isModelPath(model: string): boolean {
+  return isAbsolute(model) || model.startsWith('.') || (model.endsWith('.gguf') && basename(model) !== model);
+}

@@ -1,0 +1,199 @@
+import { ProviderError } from '../core/errors/index.js';
+import { displayUrl } from '../platform/http/describe-network-error.js';
+import type { FetchedBody } from '../platform/http/fetch-page.js';
+import { toIsoDate } from '../platform/http/to-iso-date.js';
+import {
+  type ContentLimits,
+  charsCutNote,
+  cutText,
+  defaultContentLimits,
+  formatSize,
+  type LimitName,
+  limitNote,
+  overLimitError,
+} from './content-limits.js';
+import { docxType } from './content-types.js';
+import { decodeBody, isHtmlType } from './decode-body.js';
+import { readDocx } from './documents/read-docx.js';
+import { readPdf } from './documents/read-pdf.js';
+import { extractHtmlPage } from './html/extract-html-page.js';
+import { assertNestingDepth } from './html/nesting-limit.js';
+import { markdownToText } from './markdown-to-text.js';
+import type { Page } from './page.js';
+
+/** A page as read from its bytes, with what the limits left out. */
+export interface ExtractedContent {
+  page: Page;
+  /** A PDF's text page by page (the page's text is their join), for citations by page. */
+  pages?: string[];
+  /** The title the document declares itself (a PDF's information), when it does. */
+  declaredTitle?: string;
+  /** Parts not read, each naming its limit ("read the first 300 of 30000 pages (limit: ...)"). */
+  notes: string[];
+}
+
+export interface FetchedToPageOptions {
+  requestedUrl: string;
+  fetched: FetchedBody;
+  providerId: string;
+  limits?: ContentLimits;
+  /** The limit that cut `fetched` when it is truncated; default reader.maxBytes. */
+  sizeLimit?: LimitName;
+}
+
+/**
+ * The page as the agent sees it, by content type: HTML is extracted, PDF read page by page, DOCX
+ * through mammoth, markdown and plain text pass through, JSON is pretty-printed. A body served
+ * without a useful type is sniffed (HTML tags, the PDF signature). Each limit is checked before the
+ * work it bounds; text past limits.maxChars is cut. Runs in an extraction process (extraction/).
+ */
+export async function fetchedToPage(options: FetchedToPageOptions): Promise<ExtractedContent> {
+  const { fetched, providerId } = options;
+  const limits = options.limits ?? defaultContentLimits;
+  const sizeLimit = options.sizeLimit ?? 'maxBytes';
+  const contentType = sniffContentType(fetched);
+  const url = displayUrl(fetched.url);
+  const read: DocumentRead = {
+    base: { requestedUrl: options.requestedUrl, url: fetched.url, contentType },
+    url,
+    providerId,
+    limits,
+    headerDate: toIsoDate(fetched.lastModified),
+  };
+  if (contentType === 'application/pdf' || contentType === docxType) {
+    // The first part of a PDF or DOCX is no document at all.
+    if (fetched.truncated) {
+      throw overLimitError(
+        `${url} is larger than ${formatSize(fetched.bytes.length)}, the most that is read`,
+        { providerId, limit: sizeLimit },
+      );
+    }
+    return contentType === docxType ? docxContent(fetched.bytes, read) : pdfContent(fetched.bytes, read);
+  }
+  const notes = fetched.truncated
+    ? [limitNote(`only the first ${fetched.bytes.length} bytes were read`, sizeLimit)]
+    : [];
+  const body = decodeBody(fetched.bytes, fetched.contentType);
+  if (isHtmlType(contentType)) {
+    assertNestingDepth(body, read);
+    const page = extractHtmlPage(body, fetched.url, { maxTableCells: limits.maxTableCells });
+    return cutContent(
+      { ...read.base, ...page, modifiedAt: page.modifiedAt ?? read.headerDate },
+      limits,
+      notes,
+    );
+  }
+  if (contentType.startsWith('text/') || isJsonType(contentType)) {
+    const text = isJsonType(contentType) ? prettyJson(body) : body.trim();
+    const passThrough = contentType === 'text/plain' || contentType === 'text/markdown';
+    const markdown = passThrough ? text : `\`\`\`\n${text}\n\`\`\``;
+    const page = {
+      ...read.base,
+      title: firstLine(text) ?? url,
+      markdown,
+      text,
+      links: [],
+      modifiedAt: read.headerDate,
+    };
+    return cutContent(page, limits, notes);
+  }
+  throw new ProviderError(`${url} is ${contentType}, which the reader cannot read`, {
+    providerId,
+    code: 'page_unsupported_type',
+  });
+}
+
+/** What every content type's reading shares. */
+interface DocumentRead {
+  base: Pick<Page, 'requestedUrl' | 'url' | 'contentType'>;
+  /** The URL for messages. */
+  url: string;
+  providerId: string;
+  limits: ContentLimits;
+  /** Last-Modified, when the document gives no date. */
+  headerDate: string | undefined;
+}
+
+async function pdfContent(bytes: Uint8Array, read: DocumentRead): Promise<ExtractedContent> {
+  const pdf = await readPdf(bytes, read);
+  const cut = cutPages(pdf.pages, read.limits.maxChars);
+  const text = cut.pages.filter(Boolean).join('\n\n');
+  const page: Page = {
+    ...read.base,
+    title: pdf.title ?? firstLine(text) ?? read.url,
+    markdown: text,
+    text,
+    links: [],
+    byline: pdf.byline,
+    publishedAt: pdf.publishedAt,
+    modifiedAt: pdf.modifiedAt ?? read.headerDate,
+  };
+  return { page, pages: cut.pages, declaredTitle: pdf.title, notes: [...pdf.notes, ...cut.notes] };
+}
+
+async function docxContent(bytes: Uint8Array, read: DocumentRead): Promise<ExtractedContent> {
+  const markdown = await readDocx(bytes, read);
+  const title = /^#\s+(.+)$/m.exec(markdown.slice(0, 2000))?.[1]?.trim() ?? firstLine(markdown) ?? read.url;
+  const page = { ...read.base, title, markdown, text: markdownToText(markdown), links: [] };
+  return cutContent(page, read.limits, []);
+}
+
+/** The page's markdown and text cut at limits.maxChars, with the note when they were. */
+function cutContent(page: Page, limits: ContentLimits, notes: string[]): ExtractedContent {
+  const markdown = cutText(page.markdown, limits.maxChars);
+  const text = cutText(page.text, limits.maxChars);
+  const cut = markdown.note ?? text.note;
+  return {
+    page: { ...page, markdown: markdown.text, text: text.text },
+    notes: cut ? [...notes, cut] : notes,
+  };
+}
+
+/** Whole pages while they fit in `maxChars` (counting the blank line between them), then a cut one. */
+function cutPages(pages: string[], maxChars: number): { pages: string[]; notes: string[] } {
+  const total = pages.reduce((sum, page) => sum + page.length + 2, 0);
+  if (total - 2 <= maxChars) return { pages, notes: [] };
+  const kept: string[] = [];
+  let left = maxChars;
+  for (const page of pages) {
+    if (left <= 0) break;
+    kept.push(page.length <= left ? page : cutText(page, left).text);
+    left -= page.length + 2;
+  }
+  return { pages: kept, notes: [charsCutNote(maxChars, total - 2)] };
+}
+const pdfSignature = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
+
+function sniffContentType(fetched: FetchedBody): string {
+  const declared = fetched.contentType.split(';')[0]!.trim().toLowerCase();
+  if (declared && declared !== 'application/octet-stream' && declared !== 'binary/octet-stream') {
+    return declared === 'text/x-markdown' ? 'text/markdown' : declared;
+  }
+  if (pdfSignature.every((byte, index) => fetched.bytes[index] === byte)) return 'application/pdf';
+  const head = new TextDecoder().decode(fetched.bytes.subarray(0, 512)).trimStart();
+  if (head.startsWith('<')) return 'text/html';
+  if (/^[{[]/.test(head)) return 'application/json';
+  return declared ? 'application/octet-stream' : 'text/plain';
+}
+
+function isJsonType(contentType: string): boolean {
+  return contentType === 'application/json' || contentType.endsWith('+json');
+}
+
+function prettyJson(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body.trim();
+  }
+}
+
+function firstLine(text: string): string | undefined {
+  const line = text.split('\n').find((candidate) => candidate.trim());
+  return line
+    ? line
+        .replace(/^#+\s*/, '')
+        .trim()
+        .slice(0, 120)
+    : undefined;
+}

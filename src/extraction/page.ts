@@ -1,0 +1,33 @@
+/** A link found on a page, kept with its anchor text for URL ranking. */
+export interface PageLink {
+  url: string;
+  text: string;
+}
+
+export interface Page {
+  /** The URL asked for. */
+  requestedUrl: string;
+  /** The URL the content came from, after redirects. */
+  url: string;
+  title: string;
+  /** Main content as markdown. */
+  markdown: string;
+  /** Main content as plain text; quotes are verified against it. */
+  text: string;
+  links: PageLink[];
+  byline?: string;
+  /** ISO 8601 dates, when the page or the server says. */
+  publishedAt?: string;
+  modifiedAt?: string;
+  contentType: string;
+  /**
+   * The page shows only a teaser behind a paywall or login wall (the publisher's schema.org mark,
+   * or a short text asking to subscribe). Its text may still hold a fact or two.
+   */
+  paywalled?: boolean;
+  /**
+   * The HTML is an app shell whose text a script writes (little text, and an empty mount point, a
+   * <noscript> asking for JavaScript, or nothing but scripts): a browser would see more.
+   */
+  emptyShell?: boolean;
+}

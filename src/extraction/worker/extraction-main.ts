@@ -1,0 +1,76 @@
+import { isProviderError } from '../../core/errors/index.js';
+import { displayUrl } from '../../platform/http/describe-network-error.js';
+import { fetchedToPage } from '../fetched-to-page.js';
+import {
+  type ExtractionReply,
+  type ExtractionRequest,
+  extractionErrorPrefix,
+} from './extraction-protocol.js';
+
+/**
+ * An extraction process: a child of a process that reads pages (started by extraction-pool.ts),
+ * parsing one page or document at a time, so a hostile one blocks this process and never its
+ * parent's event loop. Its parent kills it past the job's deadline or memory cap. It has an empty
+ * environment and ends when its parent goes away (its IPC channel closes).
+ */
+
+/**
+ * Resident memory over the process's start (parsers loaded) that it may keep; past it, after a
+ * collection, it asks to be replaced. Normal pages settle about 60 MB over the start; a 25,000-cell
+ * table or a 50-page read of a 30,000-page PDF leaves about 100-130 MB that V8 keeps after collecting.
+ */
+const retireMarginBytes = 96 * 1024 * 1024;
+let baselineBytes = process.memoryUsage.rss();
+
+process.on('disconnect', () => process.exit(0));
+process.on('message', (message: ExtractionRequest) => {
+  handle(message).then(
+    (answer) => process.send?.(answer),
+    (error: unknown) => {
+      process.stderr.write(`${extractionErrorPrefix}${(error as Error)?.message ?? String(error)}\n`);
+      process.exit(1);
+    },
+  );
+});
+
+async function handle(message: ExtractionRequest): Promise<ExtractionReply> {
+  if (message.type === 'start') {
+    baselineBytes = process.memoryUsage.rss();
+    return { type: 'started', id: message.id };
+  }
+  const outcome = await extract(message);
+  return { ...outcome, ...(grewTooMuch() ? { retire: true } : {}) } as ExtractionReply;
+}
+
+async function extract(
+  message: Extract<ExtractionRequest, { type: 'extract' }>,
+): Promise<Extract<ExtractionReply, { type: 'extracted' | 'failed' }>> {
+  try {
+    const content = await fetchedToPage({ ...message.input, limits: message.limits });
+    return { type: 'extracted', id: message.id, content };
+  } catch (error) {
+    // A parser's own failure (a bug, a stack overflow) is a page that cannot be read, like any other.
+    const { message: text, code } = isProviderError(error)
+      ? error
+      : {
+          message: `${displayUrl(message.input.fetched.url)} could not be read: ${(error as Error)?.message ?? String(error)}`,
+          code: 'page_unreadable',
+        };
+    return {
+      type: 'failed',
+      id: message.id,
+      error: { message: text, code, providerId: message.input.providerId },
+    };
+  }
+}
+
+/**
+ * A large page leaves a large heap behind: collected here (the process runs with --expose-gc), and
+ * when the memory still is not given back, the parent replaces this process, so a server's
+ * memory returns to where it was after a hostile page.
+ */
+function grewTooMuch(): boolean {
+  if (process.memoryUsage.rss() <= baselineBytes + retireMarginBytes) return false;
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage.rss() > baselineBytes + retireMarginBytes;
+}

@@ -1,0 +1,143 @@
+import { setPriority } from 'node:os';
+import type { ExtractionConfig } from '../../config/config-schema.js';
+import { AbortedError, ProviderError } from '../../core/errors/index.js';
+import {
+  type ChildPool,
+  createChildPool,
+  type StartedChild,
+} from '../../platform/child-process/child-pool.js';
+import { type ChildFailure, type IpcChild, spawnIpcChild } from '../../platform/child-process/ipc-child.js';
+import { displayUrl } from '../../platform/http/describe-network-error.js';
+import { type ContentLimits, overLimitError } from '../content-limits.js';
+import type { ExtractedContent } from '../fetched-to-page.js';
+import type { ContentExtractor, ContentInput, ExtractOptions } from './content-extractor.js';
+import { extractionCommand, heapFlag } from './extraction-command.js';
+import {
+  type ExtractionReply,
+  type ExtractionRequest,
+  extractionErrorPrefix,
+} from './extraction-protocol.js';
+
+type ExtractionProcess = IpcChild<ExtractionRequest, ExtractionReply>;
+
+export interface ExtractionPool extends ContentExtractor {
+  /** Kills every extraction process; a later read starts new ones. */
+  close(): void;
+  /** Process ids of the extraction processes alive now (tests and the benchmark measure them). */
+  readonly pids: readonly number[];
+}
+
+/** Time for a process to start and load its parsers, apart from any job's deadline. */
+const startTimeoutMs = 20_000;
+
+/**
+ * A pool of `concurrency` extraction processes (extraction-main.ts), started on first use: each
+ * page or document is parsed in one of them, so this process's event loop only moves bytes. A job
+ * past `timeoutSeconds` or `memoryMb` (resident memory, polled) gets its process killed, and the
+ * read fails naming the limit; the next job starts a new process. Child processes rather than
+ * worker threads: a worker's resourceLimits cap V8's heap but not ArrayBuffers, and the memory a
+ * killed worker held stayed with the process (a 400 MB PDF stream: 1.4 GB after terminate()).
+ */
+export function createExtractionPool(settings: ExtractionConfig): ExtractionPool {
+  const limits: ContentLimits = {
+    maxPdfPages: settings.maxPdfPages,
+    maxInflatedBytes: settings.maxInflatedBytes,
+    maxNestingDepth: settings.maxNestingDepth,
+    maxTableCells: settings.maxTableCells,
+    maxChars: settings.maxChars,
+  };
+  const memoryLimitBytes = settings.memoryMb * 1024 * 1024;
+  const pool: ChildPool<ExtractionProcess> = createChildPool({
+    size: settings.concurrency,
+    start: (signal) => startExtractionProcess(settings.memoryMb, signal),
+  });
+  return {
+    async extract(input: ContentInput, options: ExtractOptions = {}): Promise<ExtractedContent> {
+      const outcome = await pool.withChild(options.signal, async (child) => {
+        const answer = await child.request(
+          { type: 'extract', input, limits },
+          { signal: options.signal, deadlineMs: settings.timeoutSeconds * 1000, memoryLimitBytes },
+        );
+        // The process could not give back what the job left: the next job gets a new one.
+        if (answer.ok && answer.reply.type !== 'started' && answer.reply.retire) child.kill();
+        return answer;
+      });
+      const answer = outcome.ok ? outcome.value : outcome;
+      if (!answer.ok) throw failureError(answer, input, settings);
+      if (answer.reply.type === 'extracted') return answer.reply.content;
+      if (answer.reply.type === 'failed') {
+        const { message, code, providerId } = answer.reply.error;
+        throw new ProviderError(message, { providerId, code });
+      }
+      throw failureError({ reason: 'exited', detail: 'answered out of turn' }, input, settings);
+    },
+    async prepare() {
+      // A free slot without a process starts one; the task itself does nothing.
+      await pool.withChild(undefined, async () => undefined).catch(() => undefined);
+    },
+    close: () => pool.close(),
+    get pids() {
+      return pool.children.flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+    },
+  };
+}
+
+async function startExtractionProcess(
+  memoryMb: number,
+  signal: AbortSignal | undefined,
+): Promise<StartedChild<ExtractionProcess>> {
+  if (signal?.aborted) return { ok: false, reason: 'aborted' };
+  const command = await extractionCommand();
+  const child = spawnIpcChild<ExtractionRequest, ExtractionReply>({
+    command: { ...command, args: [heapFlag(memoryMb), ...command.args] },
+    serialization: 'advanced',
+    errorPrefix: extractionErrorPrefix,
+  });
+  lowerPriority(child.pid);
+  const started = await child.request({ type: 'start' }, { signal, deadlineMs: startTimeoutMs });
+  if (started.ok) return { ok: true, child };
+  child.kill();
+  if (started.reason === 'deadline') {
+    return { ok: false, reason: 'exited', detail: `did not start within ${startTimeoutMs / 1000} s` };
+  }
+  return started.reason === 'exited'
+    ? { ...started, detail: `could not start (${started.detail})` }
+    : started;
+}
+
+/**
+ * Parsing yields to the process that asked for it: on a busy machine the server's event loop (its
+ * health checks, other requests) gets the CPU first.
+ */
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, 10);
+  } catch {
+    // Not allowed here (some containers): the process runs at normal priority.
+  }
+}
+
+function failureError(failure: ChildFailure, input: ContentInput, settings: ExtractionConfig): Error {
+  const url = displayUrl(input.fetched.url);
+  const { providerId } = input;
+  switch (failure.reason) {
+    case 'aborted':
+      return new AbortedError('the read was cancelled');
+    case 'deadline':
+      return overLimitError(`${url} took more than ${settings.timeoutSeconds} s to read; it was stopped`, {
+        providerId,
+        limit: 'timeoutSeconds',
+      });
+    case 'memory':
+      return overLimitError(`${url} needed more than ${settings.memoryMb} MB to read; it was stopped`, {
+        providerId,
+        limit: 'memoryMb',
+      });
+    case 'exited':
+      return new ProviderError(`${url} could not be read: the extraction process ${failure.detail}`, {
+        providerId,
+        code: 'page_unreadable',
+      });
+  }
+}

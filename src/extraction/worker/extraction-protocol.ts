@@ -1,0 +1,27 @@
+import type { ContentLimits } from '../content-limits.js';
+import type { ExtractedContent } from '../fetched-to-page.js';
+import type { ContentInput } from './content-extractor.js';
+
+/**
+ * The messages between a process that reads pages and its extraction process
+ * (extraction-main.ts), over an IPC channel with structured-clone serialization (bytes pass as
+ * they are). Every request carries an id its reply repeats; one request at a time.
+ */
+export type ExtractionRequest =
+  /** Answered once the parsers are loaded, so their loading is not counted in a job's deadline. */
+  { type: 'start'; id: number } | { type: 'extract'; id: number; input: ContentInput; limits: ContentLimits };
+
+export type ExtractionReply =
+  | { type: 'started'; id: number }
+  | { type: 'extracted'; id: number; content: ExtractedContent; retire?: boolean }
+  /** The read failed the way a page does (unreadable, unsupported, over a limit). */
+  | {
+      type: 'failed';
+      id: number;
+      error: { message: string; code: string; providerId: string };
+      /** The job left memory the process could not give back: replace it. */
+      retire?: boolean;
+    };
+
+/** The process's one line on stderr before it exits with an error, for the parent to report. */
+export const extractionErrorPrefix = 'extraction process: ';

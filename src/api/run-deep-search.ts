@@ -1,4 +1,4 @@
-import { type DeepSearchInput as AgentInput, runDeepSearch as runAgent } from '../agent/run-deep-search.js';
+import { type AgentInput, runAgent } from '../agent/run-agent.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import { sharedQuickJsCodeRunner } from '../providers/code-runner/quickjs-code-runner.js';
 import { checkProvider, type ProviderInput } from '../providers/spec/check-provider.js';

@@ -24,13 +24,13 @@ export interface FairShareState {
   queuedOf(owner: string): number;
 }
 
-export type Admission = 'run' | 'queue' | 'owner_busy' | 'server_busy';
+export type SlotAdmission = 'run' | 'queue' | 'owner_busy' | 'server_busy';
 
 export interface FairSharePolicy {
   /** Queue places one key may hold. */
   readonly ownerQueue: number;
   /** Whether a new job of `owner` runs now, waits, or is refused (and why). */
-  admit(owner: string, state: FairShareState): Admission;
+  admit(owner: string, state: FairShareState): SlotAdmission;
   /** Which of the waiting jobs (owners in arrival order) gets the slot that just freed. */
   pickNext(waitingOwners: readonly string[], state: FairShareState): number;
 }

@@ -12,7 +12,7 @@ export interface DocumentChunk {
   end: number;
 }
 
-export const defaultChunkChars = 1000;
+export const defaultDocumentChunkChars = 1000;
 
 interface Block {
   kind: 'text' | 'table' | 'heading';
@@ -35,7 +35,7 @@ export function chunkDocument(options: {
   pages?: readonly string[];
   maxChars?: number;
 }): DocumentChunk[] {
-  const maxChars = options.maxChars ?? defaultChunkChars;
+  const maxChars = options.maxChars ?? defaultDocumentChunkChars;
   if (!options.pages) return chunkMarkdown(options.text, 0, maxChars, undefined, []);
   const chunks: DocumentChunk[] = [];
   let offset = 0;

@@ -6,7 +6,7 @@ import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js'
 import type { LlmClient, TokenUsage } from '../providers/spec/llm-client.js';
 import type { PageReader } from '../providers/spec/page-reader.js';
 import { type AnalysisEstimate, analyzeDocument, estimateAnalysis } from './analysis/analyze-document.js';
-import { chunkDocument, type DocumentChunk, defaultChunkChars } from './chunk-document.js';
+import { chunkDocument, type DocumentChunk, defaultDocumentChunkChars } from './chunk-document.js';
 import { collectSources, type SourceItem, type SourceProblem } from './collect-sources.js';
 import { embeddingText, syncEmbeddingModel } from './embed-chunks.js';
 import { contentHash } from './knowledge-records.js';
@@ -213,6 +213,6 @@ async function estimateFor(items: readonly SourceItem[]) {
   for (const item of items) {
     chars += item.kind === 'file' ? ((await stat(item.path).catch(() => undefined))?.size ?? 0) : 20_000;
   }
-  const chunks = Math.ceil(chars / defaultChunkChars) + items.length;
+  const chunks = Math.ceil(chars / defaultDocumentChunkChars) + items.length;
   return { ...estimateAnalysis({ chars, chunks, documents: items.length }), documents: items.length };
 }

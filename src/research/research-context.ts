@@ -1,7 +1,7 @@
 import type { Budget, ChildBudgetLimits } from '../agent/budget.js';
+import { type AgentInput, prepareRun } from '../agent/run-agent.js';
 import type { CheckpointHook } from '../agent/run-checkpoint.js';
 import type { RunContext } from '../agent/run-context.js';
-import { type DeepSearchInput, prepareRun } from '../agent/run-deep-search.js';
 import { runLoop } from '../agent/run-loop.js';
 import { anySignal } from '../core/link-signals.js';
 import type { PartLabel } from '../events/agent-events.js';
@@ -15,8 +15,7 @@ import {
   taskRestore,
 } from './research-checkpoint.js';
 
-export interface ResearchInput
-  extends Omit<DeepSearchInput, 'question' | 'history' | 'restore' | 'onCheckpoint'> {
+export interface ResearchInput extends Omit<AgentInput, 'question' | 'history' | 'restore' | 'onCheckpoint'> {
   topic: string;
   /**
    * Goes on from a checkpoint of this task (same runId): its plan, the sections already gathered,

@@ -10,7 +10,7 @@ export interface Snippet {
   score: number;
 }
 
-export const defaultChunkChars = 250;
+export const defaultSnippetChunkChars = 250;
 export const defaultWindowChars = 500;
 
 export interface SnippetOptions {
@@ -61,7 +61,7 @@ export interface SnippetSelector {
 export function createSnippetSelector(text: string, options: { chunkChars?: number } = {}): SnippetSelector {
   let chunks: TextChunk[] | undefined;
   const chunksOf = () => {
-    chunks ??= chunkText(text, options.chunkChars ?? defaultChunkChars);
+    chunks ??= chunkText(text, options.chunkChars ?? defaultSnippetChunkChars);
     return chunks;
   };
   let windowScorer: LexicalChunkScorer | undefined;
@@ -145,7 +145,7 @@ export function selectFromScores(
   options: SnippetOptions,
 ): Snippet[] {
   if (text.length <= options.budgetChars) return [{ start: 0, end: text.length, text, score: 1 }];
-  const chunkChars = options.chunkChars ?? defaultChunkChars;
+  const chunkChars = options.chunkChars ?? defaultSnippetChunkChars;
   const windowChars = Math.min(options.windowChars ?? defaultWindowChars, options.budgetChars);
   const width = Math.max(1, Math.min(chunks.length, Math.round(windowChars / chunkChars)));
   const scores = withLeadPrior(rawScores, chunks, options.leadWeight ?? 0.5);

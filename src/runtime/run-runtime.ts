@@ -94,7 +94,7 @@ function searchMode(options: {
     mode: 'search',
     load: async () => {
       const [{ prepareRun }, { runLoop }] = await Promise.all([
-        import('../agent/run-deep-search.js'),
+        import('../agent/run-agent.js'),
         import('../agent/run-loop.js'),
       ]);
       return ({ notices, ...setup }) => {

@@ -1,7 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { Budget } from '../../src/agent/budget.js';
-import { prepareRun } from '../../src/agent/run-deep-search.js';
+import { prepareRun } from '../../src/agent/run-agent.js';
 import { runLoop } from '../../src/agent/run-loop.js';
 import { createSharedKnowledge } from '../../src/agent/state/agent-state.js';
 import { ProviderError } from '../../src/core/errors/index.js';

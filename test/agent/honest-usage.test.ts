@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runDeepSearch } from '../../src/agent/run-deep-search.js';
+import { runAgent } from '../../src/agent/run-agent.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
@@ -55,7 +55,7 @@ describe('usage counts every LLM request', () => {
       budget: { maxSteps: 2 },
     });
     const events: AgentEvent[] = [];
-    const result = await runDeepSearch({
+    const result = await runAgent({
       question: 'Where did Parasite premiere?',
       config,
       llm: createLlmClient({ config }),

@@ -1,4 +1,4 @@
-import { runDeepSearch as runAgentOnly } from '../../src/agent/run-deep-search.js';
+import { runAgent as runAgentOnly } from '../../src/agent/run-agent.js';
 import { runDeepSearch } from '../../src/api/run-deep-search.js';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';

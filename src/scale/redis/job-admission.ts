@@ -33,10 +33,10 @@ const startScript = `
 redis.call('SADD', KEYS[1], ARGV[1])
 return redis.call('EXISTS', KEYS[2])`;
 
-export type Admission = 'ok' | 'exists' | 'owner_busy' | 'server_busy';
+export type JobAdmissionOutcome = 'ok' | 'exists' | 'owner_busy' | 'server_busy';
 
 export interface JobAdmission {
-  admit(id: string, owner: string, limits: JobQueueLimits): Promise<Admission>;
+  admit(id: string, owner: string, limits: JobQueueLimits): Promise<JobAdmissionOutcome>;
   /** A worker took the job (it no longer counts as queued); true when a cancel was marked for it. */
   started(id: string): Promise<boolean>;
   /** A worker gave the job back to the queue (it counts as queued again). */
@@ -62,7 +62,14 @@ export function createJobAdmission(redis: Redis, prefix: string): JobAdmission {
   return {
     async admit(id, owner, limits) {
       const perOwner = limits.maxJobsPerOwner ?? -1;
-      return (await admitJob(...keys, cancelKey(id), id, owner, limits.maxQueue, perOwner)) as Admission;
+      return (await admitJob(
+        ...keys,
+        cancelKey(id),
+        id,
+        owner,
+        limits.maxQueue,
+        perOwner,
+      )) as JobAdmissionOutcome;
     },
     started: async (id) => (await startJob(keys[2]!, cancelKey(id), id)) === 1,
     async handedBack(id) {

@@ -4,7 +4,7 @@ import type { AgentEventListener } from '../../events/agent-events.js';
 import type { DeepSearchResult, Reference } from '../../events/agent-types.js';
 import type { TokenUsage } from '../../providers/spec/llm-client.js';
 import type { DeepSearchRuntime } from '../../runtime/create-runtime.js';
-import type { RunRequest } from '../run-request/run-request.js';
+import type { ChatRunRequest } from '../run-request/run-request.js';
 import { answerResearch } from './research-content.js';
 import { type UrlCitation, urlCitations } from './url-citations.js';
 
@@ -23,7 +23,7 @@ export interface CompletionContent {
 /** A checked request to run, with the signal that stops it and where its events go. */
 export interface AnswerInput {
   runtime: DeepSearchRuntime;
-  request: RunRequest;
+  request: ChatRunRequest;
   signal: AbortSignal;
   onEvent: AgentEventListener;
 }

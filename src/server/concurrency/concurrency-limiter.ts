@@ -1,4 +1,4 @@
-import { type Admission, createFairSharePolicy, type FairShareState } from '../../core/fair-share.js';
+import { createFairSharePolicy, type FairShareState, type SlotAdmission } from '../../core/fair-share.js';
 import { createSemaphore, type SemaphoreState } from '../../core/semaphore.js';
 import { HttpError } from '../http/http-error.js';
 
@@ -37,7 +37,7 @@ export function createConcurrencyLimiter(options: {
     },
   });
   const state = fairShareState(slots);
-  const refuse = (admission: Exclude<Admission, 'run' | 'queue'>, owner: string) => {
+  const refuse = (admission: Exclude<SlotAdmission, 'run' | 'queue'>, owner: string) => {
     const average = recentHoldMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, recentHoldMs.length);
     const retryAfter = String(Math.max(1, Math.ceil(average / 1000)));
     const message =

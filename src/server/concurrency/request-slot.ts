@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { anySignal } from '../../core/link-signals.js';
-import type { RunRequest } from '../run-request/run-request.js';
+import type { ChatRunRequest } from '../run-request/run-request.js';
 import type { ServerEnv } from '../server-env.js';
 import type { ConcurrencyLimiter } from './concurrency-limiter.js';
 
@@ -26,7 +26,7 @@ export interface RequestSlot {
 export async function takeRequestSlot(
   c: Context<ServerEnv>,
   options: { limiter: ConcurrencyLimiter; shutdownSignal: AbortSignal },
-  request: RunRequest,
+  request: ChatRunRequest,
 ): Promise<RequestSlot> {
   const record = c.var.record;
   record.model = request.model;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { budgetPresets } from '../../config/budget-presets.js';
 import { createTestConfig } from '../../testing/test-config.js';
 import { type ChatRequest, chatRequestSchema } from './chat-request-schema.js';
-import { toRunRequest } from './run-request.js';
+import { toChatRunRequest } from './run-request.js';
 
 const config = createTestConfig({
   budget: { maxSteps: 12 },
@@ -16,9 +16,9 @@ const request = (extra: Record<string, unknown> = {}): ChatRequest =>
     ...extra,
   });
 
-describe('toRunRequest', () => {
+describe('toChatRunRequest', () => {
   it('keeps the server config when the request sets nothing', () => {
-    const run = toRunRequest(request(), context);
+    const run = toChatRunRequest(request(), context);
     expect(run.config).toEqual(config);
     expect(run).toMatchObject({
       question: 'What is new in Python 3.14?',
@@ -31,7 +31,7 @@ describe('toRunRequest', () => {
 
   it('reads every OpenAI effort in any case: none and minimal run the low preset, xhigh the high one', () => {
     const budgetFor = (effort: string) =>
-      toRunRequest(request({ reasoning_effort: effort }), context).config.budget;
+      toChatRunRequest(request({ reasoning_effort: effort }), context).config.budget;
     expect(budgetFor('NONE')).toEqual(budgetPresets.low);
     expect(budgetFor('minimal')).toEqual(budgetPresets.low);
     expect(budgetFor('Medium')).toEqual(budgetPresets.medium);
@@ -40,7 +40,7 @@ describe('toRunRequest', () => {
   });
 
   it('refuses only a tool_choice that forces a tool', () => {
-    const choose = (tool_choice: unknown) => () => toRunRequest(request({ tool_choice }), context);
+    const choose = (tool_choice: unknown) => () => toChatRunRequest(request({ tool_choice }), context);
     for (const fine of ['auto', 'none', { type: 'allowed_tools', mode: 'auto', tools: [] }]) {
       expect(choose(fine)).not.toThrow();
     }
@@ -57,10 +57,10 @@ describe('toRunRequest', () => {
   });
 
   it('maps reasoning_effort to a budget preset, and explicit limits win over the preset', () => {
-    expect(toRunRequest(request({ reasoning_effort: 'low' }), context).config.budget).toEqual(
+    expect(toChatRunRequest(request({ reasoning_effort: 'low' }), context).config.budget).toEqual(
       budgetPresets.low,
     );
-    const high = toRunRequest(
+    const high = toChatRunRequest(
       request({ reasoning_effort: 'high', max_steps: 5, budget_tokens: 50_000, max_attempts: 1 }),
       context,
     );
@@ -73,7 +73,7 @@ describe('toRunRequest', () => {
   });
 
   it('maps host lists, language, no_direct_answer and search_provider onto the run config', () => {
-    const run = toRunRequest(
+    const run = toChatRunRequest(
       request({
         boost_hostnames: ['peps.python.org'],
         bad_hostnames: ['w3schools.com'],
@@ -96,7 +96,7 @@ describe('toRunRequest', () => {
   });
 
   it('reads stream, include_usage and think_tags', () => {
-    const run = toRunRequest(
+    const run = toChatRunRequest(
       request({ stream: true, stream_options: { include_usage: true }, think_tags: true }),
       context,
     );
@@ -104,10 +104,10 @@ describe('toRunRequest', () => {
   });
 
   it('refuses an unknown model with a 404 and an unknown search provider with a 400', () => {
-    expect(() => toRunRequest(request({ model: 'gpt-4o' }), context)).toThrow(
+    expect(() => toChatRunRequest(request({ model: 'gpt-4o' }), context)).toThrow(
       expect.objectContaining({ status: 404, code: 'model_not_found' }),
     );
-    expect(() => toRunRequest(request({ search_provider: 'bing' }), context)).toThrow(
+    expect(() => toChatRunRequest(request({ search_provider: 'bing' }), context)).toThrow(
       expect.objectContaining({
         param: 'search_provider',
         message: "unknown search provider 'bing' (available: fake, searxng, brave, serper)",
@@ -116,7 +116,7 @@ describe('toRunRequest', () => {
   });
 
   it('refuses an engine the server has no key for, naming the variable, and takes one it has a key for', () => {
-    expect(() => toRunRequest(request({ search_provider: 'brave' }), context)).toThrow(
+    expect(() => toChatRunRequest(request({ search_provider: 'brave' }), context)).toThrow(
       expect.objectContaining({
         param: 'search_provider',
         code: 'search_provider_not_configured',
@@ -124,11 +124,11 @@ describe('toRunRequest', () => {
       }),
     );
     const keyed = createTestConfig({ search: { apiKeys: { serper: 'serper-secret' } } });
-    const run = toRunRequest(request({ search_provider: 'serper' }), { ...context, config: keyed });
+    const run = toChatRunRequest(request({ search_provider: 'serper' }), { ...context, config: keyed });
     expect(run.config.search.provider).toBe('serper');
     const noInstance = createTestConfig({});
     expect(() =>
-      toRunRequest(request({ search_provider: 'searxng' }), { ...context, config: noInstance }),
+      toChatRunRequest(request({ search_provider: 'searxng' }), { ...context, config: noInstance }),
     ).toThrow(expect.objectContaining({ message: expect.stringMatching(/needs a SearXNG instance/) }));
   });
 });

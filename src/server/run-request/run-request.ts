@@ -25,7 +25,7 @@ export interface DirectConversation {
 }
 
 /** A validated chat request, turned into what one deep search run (or one direct call) needs. */
-export interface RunRequest {
+export interface ChatRunRequest {
   /** The model as the client named it (echoed back in responses). */
   model: string;
   /**
@@ -47,21 +47,21 @@ export interface RunRequest {
   record?: RecordOptions;
 }
 
-export interface RunRequestContext {
+export interface ChatRequestContext {
   config: DeepSearchConfig;
   models: readonly string[];
   /** Search providers a request may name. */
   searchProviders: readonly string[];
 }
 
-/** A chat request body (or one translated from another API) checked and turned into a RunRequest. */
+/** A chat request body (or one translated from another API) checked and turned into a ChatRunRequest. */
 export function parseChatRequest(
   body: Record<string, unknown>,
   options: { runtime: DeepSearchRuntime; models: readonly string[]; searchProviders: readonly string[] },
-): RunRequest {
+): ChatRunRequest {
   const parsed = chatRequestSchema.safeParse(body);
   if (!parsed.success) throw invalidValue(parsed.error);
-  return toRunRequest(parsed.data, {
+  return toChatRunRequest(parsed.data, {
     config: options.runtime.config,
     models: options.models,
     searchProviders: options.searchProviders,
@@ -69,7 +69,7 @@ export function parseChatRequest(
 }
 
 /** Checks what the schema cannot (model, conversation shape, provider, answer schema) and builds the run's config. */
-export function toRunRequest(body: ChatRequest, context: RunRequestContext): RunRequest {
+export function toChatRunRequest(body: ChatRequest, context: ChatRequestContext): ChatRunRequest {
   const model = resolveModel(body.model, context.models);
   if (!model) throw modelNotFound(body.model, context.models);
   refuseForcedTools(body.tool_choice);

@@ -5,14 +5,14 @@ import { describeProgress } from '../../answers/progress-reasoning.js';
 import { shiftCitations } from '../../answers/url-citations.js';
 import { streamEvents } from '../../http/event-stream-response.js';
 import { toServerErrorResponse } from '../../http/server-error-response.js';
-import type { RunRequest } from '../../run-request/run-request.js';
+import type { ChatRunRequest } from '../../run-request/run-request.js';
 import type { ServerEnv } from '../../server-env.js';
 import { type ChunkFactory, toOpenAiUsage } from './completion-chunks.js';
 import { createSseChunkWriter } from './sse-chunk-writer.js';
 
 export interface ChatStreamInput {
   runtime: DeepSearchRuntime;
-  request: RunRequest;
+  request: ChatRunRequest;
   chunks: ChunkFactory;
   signal: AbortSignal;
   /** Called once when the stream is over, whatever happened. */

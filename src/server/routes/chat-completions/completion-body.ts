@@ -2,7 +2,7 @@ import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { answerRequest } from '../../answers/answer-request.js';
 import { describeProgress } from '../../answers/progress-reasoning.js';
 import { shiftCitations, type UrlCitation } from '../../answers/url-citations.js';
-import type { RunRequest } from '../../run-request/run-request.js';
+import type { ChatRunRequest } from '../../run-request/run-request.js';
 import { type CompletionIdentity, type OpenAiUsage, toOpenAiUsage } from './completion-chunks.js';
 
 export interface ChatCompletionBody {
@@ -30,7 +30,7 @@ export interface ChatCompletionBody {
 /** Runs the request and returns the whole `chat.completion` object. */
 export async function completeChat(input: {
   runtime: DeepSearchRuntime;
-  request: RunRequest;
+  request: ChatRunRequest;
   identity: CompletionIdentity;
   signal: AbortSignal;
 }): Promise<ChatCompletionBody> {

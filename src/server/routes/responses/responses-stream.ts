@@ -4,7 +4,7 @@ import { answerRequest } from '../../answers/answer-request.js';
 import { describeProgress } from '../../answers/progress-reasoning.js';
 import { streamEvents } from '../../http/event-stream-response.js';
 import { toErrorResponse } from '../../http/openai-error.js';
-import type { RunRequest } from '../../run-request/run-request.js';
+import type { ChatRunRequest } from '../../run-request/run-request.js';
 import type { ServerEnv } from '../../server-env.js';
 import {
   messageItem,
@@ -18,7 +18,7 @@ import {
 
 export interface ResponsesStreamInput {
   runtime: DeepSearchRuntime;
-  request: RunRequest;
+  request: ChatRunRequest;
   identity: ResponseIdentity;
   signal: AbortSignal;
   onEnd: (outcome: { outcome: string; tokens?: number; errorCode?: string }) => void;

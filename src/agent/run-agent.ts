@@ -21,7 +21,7 @@ import type { RunContext } from './run-context.js';
 import { runLoop } from './run-loop.js';
 import { AgentState, type SharedKnowledge } from './state/agent-state.js';
 
-export interface DeepSearchInput {
+export interface AgentInput {
   question: string;
   config: DeepSearchConfig;
   llm: LlmClient;
@@ -85,12 +85,12 @@ export interface PreparedRun {
  * forced final answer. Always returns an answer (with its confidence) unless cancelled, a
  * provider rejects its key, or no search could be made at all.
  */
-export async function runDeepSearch(input: DeepSearchInput): Promise<DeepSearchResult> {
+export async function runAgent(input: AgentInput): Promise<DeepSearchResult> {
   return runLoop(prepareRun(input));
 }
 
 /** Builds a run's state, budget and context without starting it. */
-export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}): PreparedRun {
+export function prepareRun(input: AgentInput, shared: SharedRunParts = {}): PreparedRun {
   const question = input.question.trim();
   if (!question) throw new InputError('the question is empty', { param: 'question' });
   throwIfAborted(input.signal);
@@ -142,7 +142,7 @@ export function prepareRun(input: DeepSearchInput, shared: SharedRunParts = {}):
   };
 }
 
-function seedState(state: AgentState, question: string, history: DeepSearchInput['history']): void {
+function seedState(state: AgentState, question: string, history: AgentInput['history']): void {
   // URLs written in the question are read first: the user pointed at them.
   for (const url of findSourceUrls(question)) {
     state.urls.add({

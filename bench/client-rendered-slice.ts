@@ -24,7 +24,7 @@ import { createBrowserReader } from '../src/providers/reader/browser/browser-rea
 import { warmChromium } from '../src/providers/reader/browser/shared-chromium.js';
 import { createBuiltinReader } from '../src/providers/reader/builtin/builtin-reader.js';
 import type { PageReader } from '../src/providers/spec/page-reader.js';
-import { createLoopbackEgress } from '../src/testing/loopback-egress.js';
+import { createLoopbackEgress } from '../test/helpers/loopback-egress.js';
 import { median, type PageScore, scorePage, shingles, summarise } from './extraction-score.js';
 
 export interface SlicePage {

@@ -11,8 +11,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeEmbeddedEngines, getEmbeddedEngine } from '../src/embedded-model/embedded-engine.js';
-import { startFakeSearxng } from '../src/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../src/testing/fake-web-server.js';
+import { startFakeSearxng } from '../test/helpers/fake-searxng-server.js';
+import { startFakeWeb } from '../test/helpers/fake-web-server.js';
 import { writeTinyGguf } from '../test/helpers/tiny-gguf.js';
 
 const threads = Number(process.env.BENCH_THREADS ?? 1);

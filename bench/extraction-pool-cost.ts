@@ -17,7 +17,7 @@ import {
   htmlInput,
 } from '../src/extraction/worker/content-extractor.js';
 import { createExtractionPool } from '../src/extraction/worker/extraction-pool.js';
-import { cpuSeconds } from '../src/testing/process-state.js';
+import { cpuSeconds } from '../test/helpers/process-state.js';
 import { median } from './extraction-score.js';
 
 interface Timing {

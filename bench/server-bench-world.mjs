@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAi } from '../dist/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../dist/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../dist/testing/fake-web-server.js';
+import { startFakeSearxng } from '../test/helpers/fake-searxng-server.ts';
+import { startFakeWeb } from '../test/helpers/fake-web-server.ts';
 
 const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const page = `<html><head><title>91st Academy Awards</title></head><body><article><h1>91st Academy Awards</h1>

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFakeSearxng } from '../dist/testing/fake-searxng-server.js';
+import { startFakeSearxng } from '../test/helpers/fake-searxng-server.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 10);
 const helpTargetMs = 400;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hostileDocuments } from '../testing/hostile-documents.js';
-import { makeDocx } from '../testing/make-docx.js';
-import { makePdf } from '../testing/make-pdf.js';
+import { hostileDocuments } from '../../test/helpers/hostile-documents.js';
+import { makeDocx } from '../../test/helpers/make-docx.js';
+import { makePdf } from '../../test/helpers/make-pdf.js';
 import { type ContentLimits, defaultContentLimits } from './content-limits.js';
 import { docxType } from './content-types.js';
 import { readZipEntries } from './documents/zip-entries.js';

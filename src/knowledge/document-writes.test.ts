@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addTextDocument } from '../testing/add-text-document.js';
+import { addTextDocument } from '../../test/helpers/add-text-document.js';
 import { KnowledgeStore } from './knowledge-store.js';
 
 const sources = (store: KnowledgeStore) => store.listDocuments().map((document) => document.source);

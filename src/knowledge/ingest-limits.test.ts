@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractionConfigSchema } from '../config/config-schema.js';
 import { createExtractionPool } from '../extraction/worker/extraction-pool.js';
 import { createLexicalEmbedding } from '../providers/embedding/lexical-embedding.js';
-import { hostileDocuments } from '../testing/hostile-documents.js';
+import { hostileDocuments } from '../../test/helpers/hostile-documents.js';
 import type { IngestReport } from './ingest-documents.js';
 import { createKnowledgeBase, type KnowledgeBase } from './knowledge-base.js';
 

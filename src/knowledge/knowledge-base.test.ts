@@ -7,8 +7,8 @@ import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js'
 import type { LlmClient, StructuredRequest } from '../providers/spec/llm-client.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
 import { wrapSearchProvider } from '../providers/spec/wrap-provider.js';
-import { makeDocx } from '../testing/make-docx.js';
-import { makePdf } from '../testing/make-pdf.js';
+import { makeDocx } from '../../test/helpers/make-docx.js';
+import { makePdf } from '../../test/helpers/make-pdf.js';
 import { createKnowledgeBase, type KnowledgeBase } from './knowledge-base.js';
 import { createKnowledgeReader } from './knowledge-reader.js';
 import { createLocalHitsMiddleware, createLocalSearch } from './local-search-provider.js';

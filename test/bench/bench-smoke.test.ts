@@ -29,7 +29,8 @@ describe('benchmarks still run against the current agent', () => {
   }, 60_000);
 
   it('bench:server completes its streams and async jobs without errors', async () => {
-    const output = await run(process.execPath, ['bench/server-bench.mjs'], {
+    const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+    const output = await run(tsx, ['bench/server-bench.mjs'], {
       BENCH_SIZES: '3',
       BENCH_LATENCY_MS: '1',
       BENCH_ASYNC_JOBS: '4',

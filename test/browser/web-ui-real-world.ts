@@ -6,8 +6,8 @@ import {
   type FakeOpenAiServer,
   startFakeOpenAi,
 } from '../../src/testing/fake-openai-server.js';
-import { type FakeSearxngResult, startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
-import { type FakeWebPage, startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { type FakeSearxngResult, startFakeSearxng } from '../helpers/fake-searxng-server.js';
+import { type FakeWebPage, startFakeWeb } from '../helpers/fake-web-server.js';
 import { alwaysPassingEvaluation } from '../helpers/passing-evaluation.js';
 import { type BuiltWorker, startBuiltWorker } from '../helpers/queue-cluster.js';
 import { researchRoutes, researchSearxngResults, researchWebPages } from '../helpers/research-fake-llm.js';

@@ -1,4 +1,4 @@
-import type { FakeRunScript } from '../../src/testing/fake-runs-api.js';
+import type { FakeRunScript } from '../helpers/fake-runs-api.js';
 
 /** Scripted runs for the web UI tests: what the agent's events look like on the wire. */
 const budget = (step: number, tokensUsed: number) => ({

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeRunsApi, startFakeRunsApi } from '../../src/testing/fake-runs-api.js';
+import { type FakeRunsApi, startFakeRunsApi } from '../helpers/fake-runs-api.js';
 import { buildWebUi, canRunBrowser, launchChromium, openTab, shot, shotEach } from './web-ui-browser.js';
 import {
   ask,

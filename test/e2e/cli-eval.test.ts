@@ -10,7 +10,7 @@ import {
   type FakeOpenAiServer,
   startFakeOpenAi,
 } from '../../src/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
+import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { alwaysPassingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 

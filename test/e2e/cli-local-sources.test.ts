@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
+import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
+import { startFakeWeb } from '../helpers/fake-web-server.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 let dir: string;

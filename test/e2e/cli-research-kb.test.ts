@@ -9,8 +9,8 @@ import {
   type FakeOpenAiServer,
   startFakeOpenAi,
 } from '../../src/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
+import { startFakeWeb } from '../helpers/fake-web-server.js';
 import { heatPumpTexts } from '../helpers/heat-pump-world.js';
 import { researchRoutes, researchTopic, researchWebPages } from '../helpers/research-fake-llm.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';

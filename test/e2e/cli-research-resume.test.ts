@@ -10,8 +10,8 @@ import {
   type FakeOpenAiServer,
   startFakeOpenAi,
 } from '../../src/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
+import { startFakeWeb } from '../helpers/fake-web-server.js';
 import {
   researchPlanReply,
   researchRoutes,

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeDuckDuckGo } from '../../src/testing/fake-duckduckgo-server.js';
+import { startFakeDuckDuckGo } from '../helpers/fake-duckduckgo-server.js';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
-import { startFakeSearchApi } from '../../src/testing/fake-search-api.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
+import { startFakeSearchApi } from '../helpers/fake-search-api.js';
+import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 let dir: string;

@@ -7,7 +7,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
+import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startBuiltServe } from '../helpers/mcp-fixtures.js';
 
 const apiKey = 'sk-load-test-0123456789';

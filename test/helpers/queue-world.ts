@@ -8,8 +8,8 @@ import {
   type FakeOpenAiServer,
   startFakeOpenAi,
 } from '../../src/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { startFakeSearxng } from './fake-searxng-server.js';
+import { startFakeWeb } from './fake-web-server.js';
 import { researchRoutes, researchSearxngResults, researchWebPages } from './research-fake-llm.js';
 import { type PostgresService, type RunningService, startPostgres, startRedis } from './scale-services.js';
 

@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
-import { type FakeWebPage, startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { type FakeWebPage, startFakeWeb } from './fake-web-server.js';
 
 /**
  * For a test file: `const serve = useFakeWeb()`, then `await serve({ '/path': { html } })` in a test.

@@ -1,7 +1,7 @@
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import type { FakeOpenAiReply, FakeOpenAiRequest } from '../../src/testing/fake-openai-server.js';
-import { startFakeSearxng } from '../../src/testing/fake-searxng-server.js';
-import { startFakeWeb } from '../../src/testing/fake-web-server.js';
+import { startFakeSearxng } from './fake-searxng-server.js';
+import { startFakeWeb } from './fake-web-server.js';
 
 export const weakModelQuestion = 'When was the Varnholt Observatory founded, and by whom?';
 export const weakModelQuery = 'Varnholt Observatory founded';

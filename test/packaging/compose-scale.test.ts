@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/load-config.js';
 import { settingSources } from '../../src/config/setting-sources.js';
-import { runCliInMemory } from '../../src/testing/run-cli-in-memory.js';
+import { runCliInMemory } from '../helpers/run-cli-in-memory.js';
 
 // Docker cannot run here: compose.scale.yaml is read as Compose reads it (YAML, merge keys,
 // ${VAR:-default} interpolation), and what it starts is checked against the code it runs.

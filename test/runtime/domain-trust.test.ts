@@ -6,7 +6,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KnowledgeStore } from '../../src/knowledge/knowledge-store.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
-import { runCliInMemory } from '../../src/testing/run-cli-in-memory.js';
+import { runCliInMemory } from '../helpers/run-cli-in-memory.js';
 import { createScriptedLlm } from '../../src/testing/scripted-llm.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import { tidesProviders, tidesSteps, tidesUrl } from '../helpers/tides-world.js';

@@ -7,8 +7,8 @@ import { research } from '../../src/api/research.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import { createRunStore } from '../../src/runs/run-store.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
-import { createFakeResearchWorld } from '../../src/testing/fake-research-world.js';
-import { createRoutedLlm } from '../../src/testing/routed-llm.js';
+import { createFakeResearchWorld } from '../helpers/fake-research-world.js';
+import { createRoutedLlm } from '../helpers/routed-llm.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import { germanyFacts, germanyPlan } from '../helpers/germany-world.js';
 

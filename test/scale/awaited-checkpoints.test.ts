@@ -14,8 +14,8 @@ import { type AsyncRunStore, toAsyncRunStore } from '../../src/scale/async-run-s
 import { createMemoryRunEventLog } from '../../src/scale/run-event-log.js';
 import { createRunJobHandler } from '../../src/scale/run-job-handler.js';
 import { createWorkerRunStore } from '../../src/scale/worker-run-store.js';
-import { createFakeResearchWorld } from '../../src/testing/fake-research-world.js';
-import { createRoutedLlm } from '../../src/testing/routed-llm.js';
+import { createFakeResearchWorld } from '../helpers/fake-research-world.js';
+import { createRoutedLlm } from '../helpers/routed-llm.js';
 import { createScriptedLlm } from '../../src/testing/scripted-llm.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import { germanyFacts, germanyPlan } from '../helpers/germany-world.js';

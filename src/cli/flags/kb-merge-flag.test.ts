@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCliInMemory } from '../../testing/run-cli-in-memory.js';
+import { runCliInMemory } from '../../../test/helpers/run-cli-in-memory.js';
 import { splitKbMergeFlag } from './kb-merge-flag.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'deepsearch-kb-flag-'));

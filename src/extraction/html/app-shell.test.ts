@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appShellPage } from '../../testing/app-shell-page.js';
+import { appShellPage } from '../../../test/helpers/app-shell-page.js';
 import { extractHtmlPage } from './extract-html-page.js';
 
 const url = 'https://site.example/page';

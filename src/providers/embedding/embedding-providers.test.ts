@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, ConfigError, ProviderError } from '../../core/errors/index.js';
 import type { FakeHttpHandler } from '../../testing/fake-http-server.js';
 import { sendJson } from '../../testing/fake-llm-script.js';
-import { createFakeServerSlot } from '../../testing/fake-server-slot.js';
+import { createFakeServerSlot } from '../../../test/helpers/fake-server-slot.js';
 import { createEmbeddingService } from './embedding-registry.js';
 import { createGoogleEmbedding } from './google-embedding.js';
 import { createJinaEmbedding } from './jina-embedding.js';

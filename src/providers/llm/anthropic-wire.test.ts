@@ -8,7 +8,7 @@ import {
   wireKey,
   wireRequest,
 } from '../../../test/helpers/llm-wire-contract.js';
-import { startFakeAnthropic } from '../../testing/fake-anthropic-server.js';
+import { startFakeAnthropic } from '../../../test/helpers/fake-anthropic-server.js';
 import { createLlmClient } from './create-llm-client.js';
 
 const spec = { provider: 'anthropic', model: 'claude-haiku-4-5' } as const;

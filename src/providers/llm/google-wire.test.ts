@@ -9,7 +9,7 @@ import {
   wireRequest,
 } from '../../../test/helpers/llm-wire-contract.js';
 import { AuthenticationError } from '../../core/errors/index.js';
-import { startFakeGoogle } from '../../testing/fake-google-server.js';
+import { startFakeGoogle } from '../../../test/helpers/fake-google-server.js';
 import { createLlmClient } from './create-llm-client.js';
 
 const spec = { provider: 'google', model: 'gemini-2.5-flash' } as const;

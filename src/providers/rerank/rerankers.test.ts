@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, ConfigError } from '../../core/errors/index.js';
 import type { FakeHttpHandler } from '../../testing/fake-http-server.js';
 import { sendJson } from '../../testing/fake-llm-script.js';
-import { createFakeServerSlot } from '../../testing/fake-server-slot.js';
+import { createFakeServerSlot } from '../../../test/helpers/fake-server-slot.js';
 import { createRerankService } from './rerank-registry.js';
 
 const slot = createFakeServerSlot();

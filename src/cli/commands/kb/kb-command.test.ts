@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCliInMemory } from '../../../testing/run-cli-in-memory.js';
+import { runCliInMemory } from '../../../../test/helpers/run-cli-in-memory.js';
 
 let folder: string;
 

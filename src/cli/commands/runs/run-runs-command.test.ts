@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NewRun } from '../../../runs/run-record.js';
 import { createRunStore } from '../../../runs/run-store.js';
-import { runCliInMemory } from '../../../testing/run-cli-in-memory.js';
+import { runCliInMemory } from '../../../../test/helpers/run-cli-in-memory.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'deepsearch-runs-delete-'));
 const file = join(dir, 'runs.sqlite');

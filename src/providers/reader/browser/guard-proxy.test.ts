@@ -9,8 +9,8 @@ import {
   listenOnLoopback,
   startFakeHttpServer,
 } from '../../../testing/fake-http-server.js';
-import { createLoopbackEgress, type LoopbackEgress } from '../../../testing/loopback-egress.js';
-import { type RecordingProxy, startRecordingProxy } from '../../../testing/recording-proxy.js';
+import { createLoopbackEgress, type LoopbackEgress } from '../../../../test/helpers/loopback-egress.js';
+import { type RecordingProxy, startRecordingProxy } from '../../../../test/helpers/recording-proxy.js';
 import { type GuardProxy, type GuardProxyOptions, startGuardProxy } from './guard-proxy.js';
 
 // Every packet stays on 127.0.0.1. Names are resolved by a test resolver (public-looking addresses

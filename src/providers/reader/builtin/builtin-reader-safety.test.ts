@@ -3,7 +3,7 @@ import { BlockedUrlError } from '../../../core/errors/index.js';
 import type { HostLookup } from '../../../platform/http/network-guard.js';
 import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
-import { startFakeWeb } from '../../../testing/fake-web-server.js';
+import { startFakeWeb } from '../../../../test/helpers/fake-web-server.js';
 import { createBuiltinReader } from './builtin-reader.js';
 
 const secretPage =

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../config/load-config.js';
 import { BlockedUrlError, InputError } from '../../../core/errors/index.js';
-import { makePdf } from '../../../testing/make-pdf.js';
+import { makePdf } from '../../../../test/helpers/make-pdf.js';
 import { createPageReader } from '../reader-registry.js';
 import { createSchemeReader } from '../scheme-reader.js';
 import { createFileReader } from './file-reader.js';

@@ -10,7 +10,7 @@ import {
   type ScriptedCall,
   type ScriptedLlm,
   type ScriptedStep,
-} from './scripted-llm.js';
+} from '../../src/testing/scripted-llm.js';
 
 /** Which calls a route takes: by schema name, by text in the system prompt + messages, or both. */
 interface RouteMatch {

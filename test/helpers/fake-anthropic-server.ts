@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { RecordedRequest } from './fake-http-server.js';
+import type { RecordedRequest } from '../../src/testing/fake-http-server.js';
 import {
   contentText,
   type FakeContentReply,
@@ -10,7 +10,7 @@ import {
   roughTokens,
   sendJson,
   startFakeLlmServer,
-} from './fake-llm-script.js';
+} from '../../src/testing/fake-llm-script.js';
 
 /** The Messages API request fields tests look at; the rest is kept as sent. */
 export interface AnthropicMessagesBody {

@@ -1,4 +1,4 @@
-import type { KnowledgeStore } from '../knowledge/knowledge-store.js';
+import type { KnowledgeStore } from '../../src/knowledge/knowledge-store.js';
 
 /** Stores a plain-text document of one chunk, without vectors: the smallest knowledge-store fixture. */
 export function addTextDocument(store: KnowledgeStore, source: string, text: string): void {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import type { CliIo } from '../cli/io/cli-io.js';
-import { runCli } from '../cli/run-cli.js';
+import type { CliIo } from '../../src/cli/io/cli-io.js';
+import { runCli } from '../../src/cli/run-cli.js';
 
 /**
  * Runs the CLI in this process with the given environment and folder, a terminal's empty stdin,

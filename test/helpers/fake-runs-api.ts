@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { HttpError } from '../server/http/http-error.js';
-import { toErrorResponse } from '../server/http/openai-error.js';
-import { createBearerAuth } from '../server/middleware/bearer-auth.js';
-import { createWebUiRoute } from '../server/routes/web-ui/web-ui-route.js';
+import { HttpError } from '../../src/server/http/http-error.js';
+import { toErrorResponse } from '../../src/server/http/openai-error.js';
+import { createBearerAuth } from '../../src/server/middleware/bearer-auth.js';
+import { createWebUiRoute } from '../../src/server/routes/web-ui/web-ui-route.js';
 
 /** What a scripted run does: its events in order; 'hold' keeps it running until it is cancelled. */
 export interface FakeRunScript {

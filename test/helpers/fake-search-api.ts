@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type FakeHttpServer, type RecordedRequest, startFakeHttpServer } from './fake-http-server.js';
+import { type FakeHttpServer, type RecordedRequest, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 
 export interface FakeSearchApiOptions {
   method: 'GET' | 'POST';

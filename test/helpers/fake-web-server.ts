@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type FakeHttpServer, startFakeHttpServer } from './fake-http-server.js';
+import { type FakeHttpServer, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 
 export interface FakeWebPage {
   /** Served as text/html; charset=utf-8 unless contentType says otherwise. */

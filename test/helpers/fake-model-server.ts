@@ -1,4 +1,4 @@
-import { type FakeHttpServer, startFakeHttpServer } from './fake-http-server.js';
+import { type FakeHttpServer, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 
 export interface FakeModelServerOptions {
   /** Path → file content served there; any other path is a 404. */

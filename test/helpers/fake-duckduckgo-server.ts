@@ -1,4 +1,4 @@
-import type { FakeHttpServer } from './fake-http-server.js';
+import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeSearchApi } from './fake-search-api.js';
 
 export interface FakeDuckDuckGoResult {

@@ -1,7 +1,7 @@
 import { connect, isIP } from 'node:net';
-import type { ConnectLookup } from '../platform/http/guarded-lookup.js';
-import type { HostLookup } from '../platform/http/network-guard.js';
-import type { DialTunnel } from '../providers/reader/browser/guard-tunnel.js';
+import type { ConnectLookup } from '../../src/platform/http/guarded-lookup.js';
+import type { HostLookup } from '../../src/platform/http/network-guard.js';
+import type { DialTunnel } from '../../src/providers/reader/browser/guard-tunnel.js';
 
 export interface LoopbackEgressOptions {
   /** What the test resolver answers per name; other names are not found. */

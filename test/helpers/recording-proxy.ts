@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { listenOnLoopback } from './fake-http-server.js';
+import { listenOnLoopback } from '../../src/testing/fake-http-server.js';
 
 /** One request the proxy was asked to carry. */
 export interface ProxiedRequest {

@@ -1,3 +1,5 @@
+import { createParser } from 'eventsource-parser';
+
 /** One server-sent event as the spec dispatches it: `event` defaults to "message". */
 export interface SseMessage {
   id: string | undefined;
@@ -15,58 +17,28 @@ export interface SseParser {
 }
 
 /**
- * The text/event-stream format (WHATWG HTML §9.2.6) for fetch() bodies: the page needs an
- * Authorization header on the events stream, which EventSource cannot send.
+ * The text/event-stream format for fetch() bodies (the page needs an Authorization header on the
+ * events stream, which EventSource cannot send), parsed by eventsource-parser. What it leaves to
+ * the caller is kept here: the last event id carries over to later events, as in EventSource, and
+ * line ends are made "\n" before parsing, a chunk's last "\r" at once (the parser would wait for a
+ * possible "\n"), so a server that ends lines with CR alone is not shown an event late.
  */
 export function createSseParser(onMessage: (message: SseMessage) => void): SseParser {
-  let buffer = '';
-  let data: string[] = [];
-  let event = '';
   let lastEventId: string | undefined;
-  // A chunk that ends in "\r" may be the first half of "\r\n": wait for the next one to tell.
   let pendingCr = false;
-
-  const dispatch = () => {
-    if (data.length > 0) onMessage({ id: lastEventId, event: event || 'message', data: data.join('\n') });
-    data = [];
-    event = '';
-  };
-
-  const line = (text: string) => {
-    if (text === '') return dispatch();
-    if (text.startsWith(':')) return;
-    const colon = text.indexOf(':');
-    const field = colon === -1 ? text : text.slice(0, colon);
-    let value = colon === -1 ? '' : text.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') data.push(value);
-    else if (field === 'event') event = value;
-    else if (field === 'id' && !value.includes('\0')) lastEventId = value;
-  };
-
+  const parser = createParser({
+    onEvent(message) {
+      if (message.id !== undefined && !message.id.includes('\0')) lastEventId = message.id;
+      onMessage({ id: lastEventId, event: message.event || 'message', data: message.data });
+    },
+  });
   return {
     push(text) {
       if (pendingCr && text.startsWith('\n')) text = text.slice(1);
-      pendingCr = false;
-      buffer += text;
-      let start = 0;
-      for (let i = 0; i < buffer.length; i++) {
-        const char = buffer[i];
-        if (char !== '\n' && char !== '\r') continue;
-        line(buffer.slice(start, i));
-        if (char === '\r') {
-          if (i + 1 === buffer.length) pendingCr = true;
-          else if (buffer[i + 1] === '\n') i++;
-        }
-        start = i + 1;
-      }
-      buffer = buffer.slice(start);
+      pendingCr = text.endsWith('\r');
+      parser.feed(text.replace(/\r\n?/g, '\n'));
     },
-    end() {
-      buffer = '';
-      data = [];
-      event = '';
-    },
+    end: () => parser.reset({ consume: false }),
     get lastEventId() {
       return lastEventId;
     },

@@ -93,7 +93,7 @@ describe('the documentation', () => {
       .split(' < ')
       .flatMap((names, index) => names.split(' ').map((name) => `${index + 1} ${name}`));
     const text = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
-    const documented = [...text.matchAll(/^\|\s*(\d+)\s*\|\s*\[?`(\w+)\/`/gm)].map(
+    const documented = [...text.matchAll(/^\|\s*(\d+)\s*\|\s*\[?`([\w-]+)\/`/gm)].map(
       (match) => `${match[1]} ${match[2]}`,
     );
     expect(documented).toEqual(enforced);

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects, by what a test needs (docs/testing.md):
+// Four projects, by what a test needs (docs/development.md):
 // - unit: in one process, no child process, no browser, no built CLI: `npm run test:unit`, fast;
 // - integration: servers and child processes on 127.0.0.1 from the sources (the HTTP API through
 //   real clients, the extraction and sandbox processes, the embedded model);

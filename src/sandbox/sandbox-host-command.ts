@@ -16,7 +16,7 @@ const enginePackages = ['quickjs-emscripten-core', '@jitl/quickjs-ng-wasmfile-re
 const engineDependency = '@jitl/quickjs-ffi-types';
 
 /**
- * From the built package, dist/providers/sandbox/sandbox-host-main.js; from the sources, its
+ * From the built package, dist/sandbox/sandbox-host-main.js; from the sources, its
  * bundle (childEntryCommand), the engine's packages left as imports. Both under Node's permission
  * model, which is why tsx cannot be the loader.
  */

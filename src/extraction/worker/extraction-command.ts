@@ -10,7 +10,7 @@ export function heapFlag(memoryMb: number): string {
 }
 
 /**
- * How to start an extraction process: dist/providers/reader/extraction/extraction-main.js from the
+ * How to start an extraction process: dist/extraction/worker/extraction-main.js from the
  * build, or its sources bundled (childEntryCommand) with every npm package left as an import. The
  * heap flag is added per pool.
  */

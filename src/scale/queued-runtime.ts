@@ -48,10 +48,6 @@ export function createQueuedRuntime(runtime: DeepSearchRuntime, shared: QueueMod
     ...runtime,
     runs: undefined,
     run: run as DeepSearchRuntime['run'],
-    ask: async (question, options = {}) =>
-      (await run({ ...options, mode: 'search', question })).result as DeepSearchResult,
-    research: async (topic, options = {}) =>
-      (await run({ ...options, mode: 'research', question: topic })).result as ResearchReport,
   };
 }
 

@@ -7,9 +7,9 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAi } from '../src/testing/fake-openai-server.js';
+import { oscarsPage, parasitePage } from '../test/helpers/agent-harness.js';
 import { startFakeSearxng } from '../test/helpers/fake-searxng-server.js';
 import { startFakeWeb } from '../test/helpers/fake-web-server.js';
-import { oscarsPage, parasitePage } from '../test/helpers/agent-harness.js';
 import { median } from './extraction-score.js';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);

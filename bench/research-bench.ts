@@ -9,9 +9,9 @@
 import type { AgentEvent } from '../src/events/agent-events.js';
 import { createLlmClient } from '../src/providers/llm/create-llm-client.js';
 import { runResearch } from '../src/research/run-research.js';
+import { createTestConfig } from '../src/testing/test-config.js';
 import { createFakeResearchWorld, type WorldFact } from '../test/helpers/fake-research-world.js';
 import { createRoutedLlm } from '../test/helpers/routed-llm.js';
-import { createTestConfig } from '../src/testing/test-config.js';
 
 const latencyMs = Number(process.env.BENCH_LLM_LATENCY_MS ?? 100);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 3);

@@ -7,7 +7,6 @@ export {
   type RunOptions,
 } from './api/deep-search.js';
 export { type ResearchRun, type ResearchRunOptions, research } from './api/research.js';
-export { type DeepSearchInput, runDeepSearch } from './api/run-deep-search.js';
 export {
   budgetPresets,
   type ConfigOverrides,

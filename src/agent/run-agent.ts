@@ -35,7 +35,7 @@ export interface AgentInput {
   hostHealth?: HostHealth;
   /**
    * Runs the coding action's JavaScript. The agent knows only this interface: without one the
-   * coding action is not offered (the runtime and the library's `runDeepSearch` pass QuickJS).
+   * coding action is not offered (the runtime passes QuickJS).
    */
   codeRunner?: CodeRunner;
   /** Cancels the run; it stops within a second. */

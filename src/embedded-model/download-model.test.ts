@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeHttpServer } from '../testing/fake-http-server.js';
 import { startFakeModelServer } from '../../test/helpers/fake-model-server.js';
+import { startFakeHttpServer } from '../testing/fake-http-server.js';
 import { type DownloadProgress, downloadModel, ModelDownloadError } from './download-model.js';
 
 const file = randomBytes(300_000);

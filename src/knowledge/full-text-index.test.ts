@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createStatementCache } from '../platform/storage/statement-cache.js';
 import { addTextDocument as add } from '../../test/helpers/add-text-document.js';
+import { createStatementCache } from '../platform/storage/statement-cache.js';
 import { FullTextIndex } from './full-text-index.js';
 import { KnowledgeStore } from './knowledge-store.js';
 

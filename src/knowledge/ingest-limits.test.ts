@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hostileDocuments } from '../../test/helpers/hostile-documents.js';
 import { extractionConfigSchema } from '../config/config-schema.js';
 import { createExtractionPool } from '../extraction/worker/extraction-pool.js';
 import { createLexicalEmbedding } from '../providers/embedding/lexical-embedding.js';
-import { hostileDocuments } from '../../test/helpers/hostile-documents.js';
 import type { IngestReport } from './ingest-documents.js';
 import { createKnowledgeBase, type KnowledgeBase } from './knowledge-base.js';
 

@@ -41,7 +41,7 @@ export { createJinaSearch } from './search/jina/jina-search.js';
 export { createSearxngSearch, type SearxngSearchSettings } from './search/searxng/searxng-search.js';
 export { createSerperSearch } from './search/serper/serper-search.js';
 export { createTavilySearch } from './search/tavily/tavily-search.js';
-export type { ProviderInput, SpecificationVersion, UnversionedProvider } from './spec/check-provider.js';
+export type { SpecificationVersion } from './spec/check-provider.js';
 export type * from './spec/code-runner.js';
 export type * from './spec/embedding-provider.js';
 export type * from './spec/llm-client.js';

@@ -6,22 +6,12 @@ import type { Reranker } from '../providers/spec/reranker.js';
 import type { SearchProvider } from '../providers/spec/search-provider.js';
 import type { RuntimeOptions } from './create-runtime.js';
 
-type GivenProviders = 'search' | 'reader' | 'sourceReaders' | 'embedding' | 'reranker' | 'codeRunner';
-
 /** RuntimeOptions whose providers passed checkRuntimeOptions: what the rest of runtime/ works with. */
-export type CheckedRuntimeOptions = Omit<RuntimeOptions, GivenProviders> & {
-  search?: SearchProvider;
-  reader?: PageReader;
-  sourceReaders?: Readonly<Record<string, PageReader>>;
-  embedding?: EmbeddingProvider;
-  reranker?: Reranker;
-  codeRunner?: CodeRunner;
-};
+export type CheckedRuntimeOptions = RuntimeOptions;
 
 /**
  * Where a caller's own providers enter the runtime: each must be one (its kind's methods) and name
- * a specificationVersion this release implements; an unversioned one is taken with a deprecation
- * warning (see checkProvider).
+ * a specificationVersion this release implements (see checkProvider).
  */
 export function checkRuntimeOptions(options: RuntimeOptions): CheckedRuntimeOptions {
   const { search, reader, sourceReaders, embedding, reranker, codeRunner } = options;

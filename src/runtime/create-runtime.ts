@@ -11,7 +11,6 @@ import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { TrustStore } from '../knowledge/trust-store.js';
 import type { SqliteDriverLoader } from '../platform/storage/sqlite-cache.js';
 import type { DeepSearchLlmClient } from '../providers/llm/create-llm-client.js';
-import type { ProviderInput } from '../providers/spec/check-provider.js';
 import type { CodeRunner } from '../providers/spec/code-runner.js';
 import type { EmbeddingProvider } from '../providers/spec/embedding-provider.js';
 import type { TextRequest, TextResult } from '../providers/spec/llm-client.js';
@@ -38,19 +37,19 @@ export interface RuntimeOptions {
   modelFetch?: typeof globalThis.fetch;
   /**
    * Replace a provider (tests, or a library user's own implementation of the interface, with
-   * `specificationVersion: 'v1'`; one without a version still works, with a deprecation warning).
+   * `specificationVersion: 'v1'`; one without it, or of another version, is a ConfigError).
    */
-  search?: ProviderInput<SearchProvider>;
-  reader?: ProviderInput<PageReader>;
+  search?: SearchProvider;
+  reader?: PageReader;
   /**
    * Readers of more source schemes beside http(s) and file:, by scheme: {"kb:": knowledgeBaseReader}.
    * Used with the reader built from the config (not with `reader`); never cached.
    */
-  sourceReaders?: Readonly<Record<string, ProviderInput<PageReader>>>;
-  embedding?: ProviderInput<EmbeddingProvider>;
-  reranker?: ProviderInput<Reranker>;
+  sourceReaders?: Readonly<Record<string, PageReader>>;
+  embedding?: EmbeddingProvider;
+  reranker?: Reranker;
   /** Runs the coding action's JavaScript; default: QuickJS in WebAssembly with config.sandbox's limits. */
-  codeRunner?: ProviderInput<CodeRunner>;
+  codeRunner?: CodeRunner;
   createModel?: (settings: ResolvedLlmSettings) => LanguageModelV3 | Promise<LanguageModelV3>;
   /**
    * Called once when the cache's native module cannot load; the run then goes on without the
@@ -146,12 +145,8 @@ export interface DeepSearchRuntime {
   trustOf(hostOrUrl: string): TrustProfile;
   /** Runs a deep search or research, or resumes a stored run (see RunRequest). */
   run<Request extends RunRequest>(request: Request): Promise<RunOutcomeOf<Request>>;
-  /** @deprecated `run({ mode: 'search', question, ...options })`. */
-  ask(question: string, options?: AskOptions): Promise<DeepSearchResult>;
   /** The run store, when runs are recorded. */
   readonly runs: RunStore | undefined;
-  /** @deprecated `run({ mode: 'research', question: topic, ...options })`. */
-  research(topic: string, options?: ResearchOptions): Promise<ResearchReport>;
   /**
    * Research's plan alone (one planning call, no run recorded), with its estimate: an outline a
    * person edits and hands back as `research(topic, {plan})`.
@@ -196,11 +191,6 @@ export function createRuntime(options: RuntimeOptions): DeepSearchRuntime {
     close: () => runtime.close(),
     runs: runtime.runs,
     run: (request) => runRuntime(runtime, request) as never,
-    ask: async (question, askOptions = {}) =>
-      (await runRuntime(runtime, { ...askOptions, mode: 'search', question })).result as DeepSearchResult,
-    research: async (topic, researchOptions = {}) =>
-      (await runRuntime(runtime, { ...researchOptions, mode: 'research', question: topic }))
-        .result as ResearchReport,
     outline: (topic, outlineOptions = {}) => outlineRuntime(runtime, topic, outlineOptions),
     askModel: (request) => llm.generateText({ role: 'agent', ...request }),
     structureAnswer: async (result, structureOptions) => {

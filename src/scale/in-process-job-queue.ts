@@ -12,6 +12,12 @@ import {
   retryAfterSeconds,
 } from './job-queue.js';
 
+/** Slots a queue may share with other work (the server's limiter: chat completions take them too). */
+export interface JobSlots {
+  /** Resolves with the release once a slot is free; rejects at once when the limiter refuses (a 429). */
+  acquire(request: { owner: string; signal?: AbortSignal }): Promise<() => void>;
+}
+
 interface Running {
   owner: string;
   controller: AbortController;
@@ -24,7 +30,8 @@ interface Running {
  * owners by the server's fair-share rule (src/core/fair-share.ts: a freed slot goes to the
  * waiting owner holding the fewest; one owner holds at most `ownerShare` of the queue), on top of
  * `maxJobsPerOwner`. Nothing survives the process: close() gives back the ids of the jobs it ran
- * or held unfinished, for the caller to keep them resumable.
+ * or held unfinished, for the caller to keep them resumable. With `slots`, jobs wait for and run
+ * in those slots instead (the limits, the fair share and the 429s are then the slots' own).
  */
 export function createInProcessJobQueue(
   options: JobQueueLimits & {
@@ -32,8 +39,10 @@ export function createInProcessJobQueue(
     ownerShare?: number;
     workerId?: string;
     now?: () => number;
+    slots?: JobSlots;
   },
 ): JobQueue {
+  if (options.slots) return createSlotJobQueue(options.slots, options.workerId);
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:in-process`;
   const now = options.now ?? (() => performance.now());
   const waiting: JobRequest[] = [];
@@ -144,4 +153,85 @@ export function createInProcessJobQueue(
       return { handedBack: [...unfinished.map(([id]) => id), ...unstarted] };
     },
   };
+}
+
+interface SlotJob {
+  controller: AbortController;
+  started: boolean;
+  done: Promise<void>;
+}
+
+/**
+ * Jobs in this process run in slots shared with other work: `deepsearch serve` on one machine,
+ * whose async runs take the same slots as its chat completions (and show in /ready's counts).
+ */
+function createSlotJobQueue(slots: JobSlots, workerId = `${hostname()}:${process.pid}:in-process`): JobQueue {
+  const jobs = new Map<string, SlotJob>();
+  let work: { handler: JobHandler } | undefined;
+  let closing = false;
+  const stop = (job: SlotJob, reason: JobStoppedError) => job.controller.abort(reason);
+  return {
+    async enqueue(request) {
+      if (jobs.has(request.id)) throw jobExists(request.id);
+      const controller = new AbortController();
+      const slot = slots.acquire({ owner: request.owner, signal: controller.signal });
+      const status = await grantedAtOnce(slot);
+      const job: SlotJob = { controller, started: false, done: Promise.resolve() };
+      jobs.set(request.id, job);
+      job.done = slot
+        .then(
+          async (release) => {
+            job.started = true;
+            try {
+              await work?.handler({ ...request, signal: controller.signal, workerId });
+            } catch {
+              // the handler records its own failure; the queue only frees the slot
+            } finally {
+              release();
+            }
+          },
+          () => undefined, // left the line: cancelled, or the queue closed
+        )
+        .finally(() => jobs.delete(request.id));
+      return { status };
+    },
+    async cancel(id) {
+      const job = jobs.get(id);
+      if (!job) return 'not_found';
+      stop(job, new JobStoppedError('job_cancelled'));
+      return job.started ? 'signalled' : 'removed';
+    },
+    has: async (id) => jobs.has(id),
+    async work(settings) {
+      work = settings;
+    },
+    async counts() {
+      const running = [...jobs.values()].filter((job) => job.started).length;
+      return { queued: jobs.size - running, running };
+    },
+    async close(settings = {}) {
+      if (closing) return { handedBack: [] };
+      closing = true;
+      const unstarted = [...jobs].filter(([, job]) => !job.started);
+      for (const [, job] of unstarted) stop(job, new JobStoppedError('job_handed_back'));
+      await Promise.race([
+        Promise.all([...jobs.values()].map((job) => job.done)),
+        new Promise((resolve) => setTimeout(resolve, settings.graceMs ?? 0).unref()),
+      ]);
+      const unfinished = [...jobs];
+      for (const [, job] of unfinished) stop(job, new JobStoppedError('job_handed_back'));
+      await Promise.all(unfinished.map(([, job]) => job.done));
+      return { handedBack: [...new Set([...unfinished, ...unstarted].map(([id]) => id))] };
+    },
+  };
+}
+
+/**
+ * Whether the slot was granted at once or the job waits; a refusal rejects here (429). An already
+ * settled promise wins a race against a later-settled one, so this tells them apart without waiting.
+ */
+async function grantedAtOnce(slot: Promise<() => void>): Promise<'queued' | 'running'> {
+  const waiting = Symbol('waiting');
+  const first = await Promise.race([slot, Promise.resolve(waiting)]);
+  return first === waiting ? 'queued' : 'running';
 }

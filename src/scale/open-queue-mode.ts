@@ -2,8 +2,7 @@ import type { RunsConfig, ScaleConfig } from '../config/config-schema.js';
 import { ConfigError } from '../core/errors/index.js';
 import type { TaskLimit } from '../core/semaphore.js';
 import type { TrustStore } from '../knowledge/trust-store.js';
-import type { AsyncRunStore } from './async-run-store.js';
-import type { JobQueue } from './job-queue.js';
+import { isInterrupted } from './job-queue.js';
 import { createPostgresDatabase, type PostgresDatabase } from './postgres/postgres-database.js';
 import { createPostgresRunStore } from './postgres/postgres-run-store.js';
 import { createPostgresTrustStore } from './postgres/postgres-trust-store.js';
@@ -11,14 +10,11 @@ import { createBullmqJobQueue } from './redis/bullmq-job-queue.js';
 import { openRedis } from './redis/open-redis.js';
 import { createRedisRunEventLog } from './redis/redis-run-event-log.js';
 import { createRedisSemaphore } from './redis/redis-semaphore.js';
-import type { RunEventLog } from './run-event-log.js';
+import type { RunBackend } from './run-backend.js';
 
 /** The shared pieces one process of a deployment works with (docs/scale-out.md). */
-export interface QueueMode {
+export interface QueueMode extends RunBackend {
   database: PostgresDatabase;
-  store: AsyncRunStore;
-  log: RunEventLog;
-  queue: JobQueue;
   /** Domain trust profiles in Postgres, for the process's runtime (closed with the database). */
   trust: TrustStore;
   /** The cap on LLM calls across every process (scale.llmConcurrency), when one is set. */
@@ -75,6 +71,9 @@ export async function openQueueMode(options: {
       store,
       log,
       queue,
+      // A run whose job is gone from the queue is held by no worker, wherever its process was.
+      isInterrupted: (run) => isInterrupted(queue, run),
+      outlivesProcess: true,
       trust: createPostgresTrustStore({ database, url: scale.databaseUrl }),
       llmLimit,
       async close(closeOptions) {

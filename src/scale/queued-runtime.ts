@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { DeepSearchConfig } from '../config/config-schema.js';
-import type { ConfigOverrides } from '../config/derive-config.js';
 import { AbortedError, DeepSearchError, InputError, ProviderError } from '../core/errors/index.js';
 import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { ResearchReport } from '../events/research-types.js';
-import { resumableRecord } from '../runs/resume-target.js';
 import type { RunError, RunRecord } from '../runs/run-record.js';
-import { type RecordOptions, runSettings } from '../runs/run-recording.js';
-import type { RunStore } from '../runs/run-store.js';
+import type { RecordOptions } from '../runs/run-recording.js';
 import type { AskOptions, DeepSearchRuntime, RunOutcome, RunRequest } from '../runtime/create-runtime.js';
-import { isInterrupted } from './job-queue.js';
 import type { QueueMode } from './open-queue-mode.js';
+import { postRun, requeueRun } from './run-backend.js';
 import type { RunJobData } from './run-job-handler.js';
 
 /**
@@ -48,10 +45,6 @@ export function createQueuedRuntime(runtime: DeepSearchRuntime, shared: QueueMod
     ...runtime,
     runs: undefined,
     run: run as DeepSearchRuntime['run'],
-    ask: async (question, options = {}) =>
-      (await run({ ...options, mode: 'search', question })).result as DeepSearchResult,
-    research: async (topic, options = {}) =>
-      (await run({ ...options, mode: 'research', question: topic })).result as ResearchReport,
   };
 }
 
@@ -101,60 +94,6 @@ async function resumeQueued(
   return { mode: record.mode === 'research' ? 'research' : 'search', result };
 }
 
-/**
- * Puts a stored run back on the queue, after resume's checks (refused with their reason, 400:
- * still running, complete, no checkpoint). A run reading as queued or running whose job is gone
- * (its worker died and it was not taken over) is taken as held by nobody.
- */
-export async function requeueRun(
-  shared: QueueMode,
-  record: RunRecord | undefined,
-  request: { runId: string; owner?: string; overrides?: ConfigOverrides; interrupted?: boolean },
-): Promise<{ record: RunRecord; status: 'queued' | 'running' }> {
-  const view = await queuedResumeView(shared, record, request.interrupted);
-  const resumable = resumableRecord({ store: view, runId: request.runId, owner: request.owner });
-  await shared.store.begin(resumable, 'queued');
-  const { status } = await enqueueRun(shared, {
-    id: resumable.id,
-    owner: resumable.owner,
-    data: request.overrides ? { overrides: request.overrides } : {},
-  });
-  return { record: resumable, status };
-}
-
-/**
- * What resume's checks read of a run in queue mode: nobody holds it once its job is gone
- * (`interrupted`, when the caller asked the queue already).
- */
-export async function queuedResumeView(
-  shared: QueueMode,
-  record: RunRecord | undefined,
-  interrupted?: boolean,
-): Promise<Pick<RunStore, 'get' | 'checkpointHead'>> {
-  if (!record) return { get: () => undefined, checkpointHead: () => undefined };
-  const lost = interrupted ?? (await isInterrupted(shared.queue, record));
-  const shown = { ...record, pid: lost ? null : process.pid };
-  // The checkpoint's head is read only when resume's checks get that far: a complete or running
-  // run (what GET mostly shows) is refused before, with no read.
-  let asked = false;
-  try {
-    resumableRecord({
-      store: {
-        get: () => shown,
-        checkpointHead: () => {
-          asked = true;
-          return undefined;
-        },
-      },
-      runId: record.id,
-    });
-  } catch {
-    // refused before or at the head: `asked` says which
-  }
-  const head = asked ? await shared.store.checkpointHead(record.id) : undefined;
-  return { get: () => shown, checkpointHead: () => head };
-}
-
 /** Relays a queued run's events after `afterSeq` until it ends; cancelling the caller's signal cancels it. */
 async function followQueued<Result>(
   shared: QueueMode,
@@ -192,48 +131,6 @@ async function followQueued<Result>(
   }
   // The record the follower ended on has the run's outcome: no second read.
   return settled<Result>(ended ? ended.record : await shared.store.get(id));
-}
-
-/** Stores the run as queued, then enqueues its job; a refused job leaves no run behind. */
-export async function postRun(
-  shared: QueueMode,
-  run: {
-    id: string;
-    owner: string;
-    question: string;
-    mode: string;
-    record: RecordOptions;
-    config: DeepSearchConfig;
-    data: RunJobData;
-  },
-): Promise<{ status: 'queued' | 'running' }> {
-  const settings = runSettings(run.config, run.mode);
-  await shared.store.begin(
-    {
-      id: run.id,
-      owner: run.owner,
-      source: run.record.source ?? 'library',
-      mode: run.mode,
-      question: run.question,
-      options: run.record.options ?? (settings as Record<string, unknown>),
-      settings,
-    },
-    'queued',
-  );
-  try {
-    return await enqueueRun(shared, { id: run.id, owner: run.owner, data: run.data });
-  } catch (error) {
-    await shared.store.delete(run.id).catch(() => undefined);
-    throw error;
-  }
-}
-
-/** Enqueues a stored run's job; a full queue, or an owner at its limit, is a BusyError (429, Retry-After). */
-export function enqueueRun(
-  shared: QueueMode,
-  job: { id: string; owner: string; data: RunJobData },
-): Promise<{ status: 'queued' | 'running' }> {
-  return shared.queue.enqueue({ id: job.id, owner: job.owner, data: { ...job.data } });
 }
 
 /** An observer that throws is the caller's problem, never the run's (as in-process observers). */

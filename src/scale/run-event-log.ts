@@ -73,11 +73,15 @@ export async function isOver(
 /**
  * The log of one process (`deepsearch serve` on one machine, the CLI): live events go from the
  * appending job to the followers through an in-memory emitter, as the EventBus delivers them.
+ * A job of this process may publish events before the store holds them (its recorder writes them
+ * on its own schedule, local-run-backend.ts): the log keeps a run's published events until its
+ * end, so a follower joining mid-run gets those the store does not have yet from memory.
  */
 export function createMemoryRunEventLog(options: { store: AsyncRunStore }): RunEventLog {
   const { store } = options;
   const live = new EventEmitter();
   live.setMaxListeners(0); // one listener per follower, as many as there are SSE clients
+  const published = new Map<string, AgentEvent[]>();
   return {
     async append(runId, events, attempt) {
       await store.append(runId, events, attempt);
@@ -90,7 +94,11 @@ export function createMemoryRunEventLog(options: { store: AsyncRunStore }): RunE
       return stale;
     },
     async publish(runId, events) {
-      if (events.length > 0) live.emit(runId, events);
+      if (events.length === 0) return;
+      const kept = published.get(runId) ?? [];
+      published.set(runId, kept);
+      kept.push(...events);
+      live.emit(runId, events);
     },
     read: (runId, afterSeq) => store.events(runId, afterSeq),
     async *follow(runId, afterSeq, { signal, onEnd } = {}) {
@@ -98,12 +106,21 @@ export function createMemoryRunEventLog(options: { store: AsyncRunStore }): RunE
       // Listening before reading the store: an event appended meanwhile is kept, not lost.
       const arrivals = on(live, runId, { signal, close: [ended] });
       let cursor = afterSeq;
+      // Published here and maybe not stored yet: the store is read only up to the first of them.
+      const kept = published.get(runId);
       try {
-        for await (const event of storedBetween(store, runId, cursor)) {
+        for await (const event of storedBetween(store, runId, cursor, kept?.[0]?.seq)) {
           yield event;
           cursor = event.seq;
         }
-        if (await isOver(store, runId, onEnd)) {
+        // By index: what is published while these go out is taken too.
+        for (let index = 0; kept && index < kept.length; index++) {
+          const event = kept[index]!;
+          if (event.seq <= cursor) continue;
+          yield event;
+          cursor = event.seq;
+        }
+        if (!kept && (await isOver(store, runId, onEnd))) {
           yield* storedBetween(store, runId, cursor);
           return;
         }
@@ -121,9 +138,11 @@ export function createMemoryRunEventLog(options: { store: AsyncRunStore }): RunE
       }
     },
     async end(runId) {
+      published.delete(runId);
       live.emit(`${runId}\0end`);
     },
     async close() {
+      published.clear();
       live.removeAllListeners();
     },
   };

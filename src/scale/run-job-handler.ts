@@ -1,18 +1,24 @@
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { isAbortError } from '../core/errors/index.js';
+import type { AgentEventListener } from '../events/agent-events.js';
+import type { ResearchPlan } from '../events/research-types.js';
 import { resumedConfig } from '../runs/resume-target.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { runError } from '../runs/run-recording.js';
 import { RunClaimError } from '../runs/stale-attempt-error.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { AsyncRunStore } from './async-run-store.js';
-import { type JobHandler, jobStopReason, type RunningJob } from './job-queue.js';
+import { type JobHandler, jobStopReason } from './job-queue.js';
 import type { WorkerRunStore } from './worker-run-store.js';
 
-/** What a job carries besides the stored run: a chat's earlier turns, a resume's raised budget. */
+/**
+ * What a job carries besides the stored run: a chat's earlier turns, a resume's raised budget, the
+ * edited outline a research run follows.
+ */
 export interface RunJobData {
   history?: Array<{ question: string; answer: string }>;
   overrides?: ConfigOverrides;
+  plan?: ResearchPlan;
 }
 
 /**
@@ -55,7 +61,7 @@ export function createRunJobHandler(options: {
     });
     const signal = AbortSignal.any([job.signal, writeFailed.signal]);
     try {
-      await run(runtime, job, record, { signal, resumes: restore !== undefined });
+      await runStoredRun(runtime, record, job.data as RunJobData, { signal, resumes: restore !== undefined });
     } catch (error) {
       // The runtime records a run's end (failed, cancelled), unless it failed before its recording
       // began (a question too long for the model): that end is recorded here. A hand-back records none.
@@ -70,25 +76,31 @@ export function createRunJobHandler(options: {
   };
 }
 
-function run(
+/**
+ * A stored run as its job runs it: from its checkpoint when it has one (`resumes`), else from the
+ * start with the settings stored when it was posted; the same on a worker and on one machine.
+ */
+export function runStoredRun(
   runtime: DeepSearchRuntime,
-  job: RunningJob,
   record: RunRecord,
-  input: { signal: AbortSignal; resumes: boolean },
+  data: RunJobData,
+  input: { signal: AbortSignal; resumes: boolean; observers?: AgentEventListener[] },
 ): Promise<unknown> {
-  const { signal } = input;
+  const { signal, observers } = input;
   const recordAs = { owner: record.owner, source: record.source, mode: record.mode, options: record.options };
-  const { history, overrides } = job.data as RunJobData;
-  if (input.resumes) return runtime.run({ resume: record.id, signal, record: recordAs, overrides });
+  const { history, overrides, plan } = data;
+  if (input.resumes)
+    return runtime.run({ resume: record.id, signal, observers, record: recordAs, overrides });
   const options = {
     runId: record.id,
     signal,
+    observers,
     // The settings stored with the run when it was posted (budget, agent, search, research).
     config: resumedConfig(runtime.config, record),
     record: recordAs,
   };
   if (record.mode === 'research')
-    return runtime.run({ ...options, mode: 'research', question: record.question });
+    return runtime.run({ ...options, mode: 'research', question: record.question, plan });
   return runtime.run({
     ...options,
     mode: 'search',

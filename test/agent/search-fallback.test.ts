@@ -4,10 +4,10 @@ import { createFallbackSearch } from '../../src/providers/search/fallback-search
 import { createSearchProvider } from '../../src/providers/search/search-registry.js';
 import type { SearchProvider } from '../../src/providers/spec/search-provider.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
-import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import { eventsOf, oscarsPage, parasiteHits, runAgent } from '../helpers/agent-harness.js';
+import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 
 const question = 'Which film won Best Picture in 2019?';
 const oscarsUrl = 'https://en.wikipedia.org/wiki/91st_Academy_Awards';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
+import { oscarsPage, parasitePage } from '../helpers/agent-harness.js';
 import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startFakeWeb } from '../helpers/fake-web-server.js';
-import { oscarsPage, parasitePage } from '../helpers/agent-harness.js';
 import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 

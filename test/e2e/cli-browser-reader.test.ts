@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../../src/platform/browser/launch-chromium.js';
-import { appShellPage } from '../helpers/app-shell-page.js';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
+import { appShellPage } from '../helpers/app-shell-page.js';
 import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startFakeWeb } from '../helpers/fake-web-server.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';

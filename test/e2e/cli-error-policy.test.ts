@@ -2,9 +2,9 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
+import { oscarsPage } from '../helpers/agent-harness.js';
 import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startFakeWeb } from '../helpers/fake-web-server.js';
-import { oscarsPage } from '../helpers/agent-harness.js';
 import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeDuckDuckGo } from '../helpers/fake-duckduckgo-server.js';
 import { closedPortUrl, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
+import { startFakeDuckDuckGo } from '../helpers/fake-duckduckgo-server.js';
 import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startFakeWeb } from '../helpers/fake-web-server.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';

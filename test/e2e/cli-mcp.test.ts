@@ -7,9 +7,9 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeHttpServer, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
+import { oscarsPage } from '../helpers/agent-harness.js';
 import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startFakeWeb } from '../helpers/fake-web-server.js';
-import { oscarsPage } from '../helpers/agent-harness.js';
 import {
   childEnv,
   citedPages,

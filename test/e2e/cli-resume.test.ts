@@ -9,9 +9,9 @@ import {
   type FakeOpenAiServer,
   startFakeOpenAi,
 } from '../../src/testing/fake-openai-server.js';
+import { oscarsPage, parasitePage } from '../helpers/agent-harness.js';
 import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startFakeWeb } from '../helpers/fake-web-server.js';
-import { oscarsPage, parasitePage } from '../helpers/agent-harness.js';
 import { passingEvaluation } from '../helpers/passing-evaluation.js';
 import { cliPath, runBuiltCli } from '../helpers/run-built-cli.js';
 import { waitFor } from '../helpers/server-harness.js';

@@ -1,8 +1,8 @@
-import { runAgent as runAgentOnly } from '../../src/agent/run-agent.js';
-import { runDeepSearch } from '../../src/api/run-deep-search.js';
+import { runAgent as runAgentLoop } from '../../src/agent/run-agent.js';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import type { DeepSearchResult } from '../../src/events/agent-types.js';
+import { sharedQuickJsCodeRunner } from '../../src/providers/code-runner/quickjs-code-runner.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import type { EmbeddingProvider } from '../../src/providers/spec/embedding-provider.js';
 import type { PageReader } from '../../src/providers/spec/page-reader.js';
@@ -27,7 +27,7 @@ export interface HarnessOptions {
   reranker?: Reranker;
   hostHealth?: HostHealth;
   history?: Array<{ question: string; answer: string }>;
-  /** Runs the agent as given, without the library's default QuickJS code runner. */
+  /** Runs the agent as given, without the runtime's default QuickJS code runner. */
   withoutCodeRunner?: boolean;
 }
 
@@ -43,8 +43,7 @@ export async function runAgent(question: string, options: HarnessOptions): Promi
   const llm = createScriptedLlm(options.steps);
   const config = createTestConfig(options.config);
   const events: AgentEvent[] = [];
-  const run = options.withoutCodeRunner ? runAgentOnly : runDeepSearch;
-  const result = await run({
+  const result = await runAgentLoop({
     question,
     config,
     llm: createLlmClient({ config, createModel: () => llm }),
@@ -54,6 +53,8 @@ export async function runAgent(question: string, options: HarnessOptions): Promi
     embedding: options.embedding,
     reranker: options.reranker,
     hostHealth: options.hostHealth,
+    // As the runtime gives it: the coding action is offered with QuickJS unless a test leaves it out.
+    codeRunner: options.withoutCodeRunner ? undefined : sharedQuickJsCodeRunner(config.sandbox),
     history: options.history,
     onEvent: (event) => events.push(event),
     now: () => new Date('2026-11-21T12:00:00Z'),

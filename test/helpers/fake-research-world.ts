@@ -1,7 +1,7 @@
 import type { SearchHit, SearchProvider } from '../../src/providers/spec/search-provider.js';
 import { createFakeReader, type FakeReader } from '../../src/testing/fake-reader.js';
-import type { LlmRoute } from './routed-llm.js';
 import type { ScriptedCall } from '../../src/testing/scripted-llm.js';
+import type { LlmRoute } from './routed-llm.js';
 
 /** One fact of the fake world: a page that states it, found by questions naming its keywords. */
 export interface WorldFact {

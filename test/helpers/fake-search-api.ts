@@ -1,5 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { type FakeHttpServer, type RecordedRequest, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
+import {
+  type FakeHttpServer,
+  type RecordedRequest,
+  startFakeHttpServer,
+} from '../../src/testing/fake-http-server.js';
 
 export interface FakeSearchApiOptions {
   method: 'GET' | 'POST';

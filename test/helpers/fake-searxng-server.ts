@@ -1,5 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { type FakeHttpServer, type RecordedRequest, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
+import {
+  type FakeHttpServer,
+  type RecordedRequest,
+  startFakeHttpServer,
+} from '../../src/testing/fake-http-server.js';
 
 /** One result as SearXNG's JSON format writes it; every field may be missing, as in real answers. */
 export interface FakeSearxngResult {

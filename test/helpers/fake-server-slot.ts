@@ -1,4 +1,8 @@
-import { type FakeHttpHandler, type FakeHttpServer, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
+import {
+  type FakeHttpHandler,
+  type FakeHttpServer,
+  startFakeHttpServer,
+} from '../../src/testing/fake-http-server.js';
 
 /**
  * One fake server at a time for a test file: `start` replaces it, `close` (from afterEach) stops

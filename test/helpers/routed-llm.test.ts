@@ -1,7 +1,7 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { createRoutedLlm } from './routed-llm.js';
 import { createScriptedLlm, type ScriptedCall } from '../../src/testing/scripted-llm.js';
+import { createRoutedLlm } from './routed-llm.js';
 
 const call = (schemaName: string, text: string): LanguageModelV3CallOptions => ({
   prompt: [

@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { createRoutedLlm } from './routed-llm.js';
 import type { ScriptedLlm } from '../../src/testing/scripted-llm.js';
+import { createRoutedLlm } from './routed-llm.js';
 
 /** Which calls a scripted model answers: by schema name, by text in the prompt, or both. */
 export interface ScriptRoute {

@@ -6,11 +6,11 @@ import type { ResearchPlan, ResearchReport } from '../../src/events/research-typ
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import { runResearch } from '../../src/research/run-research.js';
 import { findQuote } from '../../src/retrieval/find-quote.js';
-import { createFakeResearchWorld, type WorldFact } from '../helpers/fake-research-world.js';
-import { createRoutedLlm, type LlmRoute, type RoutedLlm } from '../helpers/routed-llm.js';
 import type { ScriptedCall } from '../../src/testing/scripted-llm.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
 import { eventsOf } from '../helpers/agent-harness.js';
+import { createFakeResearchWorld, type WorldFact } from '../helpers/fake-research-world.js';
+import { createRoutedLlm, type LlmRoute, type RoutedLlm } from '../helpers/routed-llm.js';
 
 const facts: WorldFact[] = [
   {

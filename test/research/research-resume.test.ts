@@ -7,9 +7,9 @@ import { runResearch } from '../../src/research/run-research.js';
 import { resumeTarget } from '../../src/runs/resume-target.js';
 import { emptyRunUsage } from '../../src/runs/run-cost.js';
 import { createRunStore } from '../../src/runs/run-store.js';
+import { createTestConfig } from '../../src/testing/test-config.js';
 import { createFakeResearchWorld, type WorldFact } from '../helpers/fake-research-world.js';
 import { createRoutedLlm } from '../helpers/routed-llm.js';
-import { createTestConfig } from '../../src/testing/test-config.js';
 
 const facts: WorldFact[] = [
   {

@@ -9,7 +9,6 @@ import { createResearchContext } from '../../src/research/research-context.js';
 import { writeReport } from '../../src/research/write/write-report.js';
 import { createFakeReader } from '../../src/testing/fake-reader.js';
 import { createFakeSearch } from '../../src/testing/fake-search.js';
-import { createScriptRouter } from '../helpers/script-router.js';
 import { createScriptedLlm, type ScriptedLlm } from '../../src/testing/scripted-llm.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
@@ -22,6 +21,7 @@ import {
   heatPumpUrls,
   unsupportedClaims,
 } from '../helpers/heat-pump-world.js';
+import { createScriptRouter } from '../helpers/script-router.js';
 
 const topic = 'How did European heat pump adoption change between 2019 and 2024, and why?';
 

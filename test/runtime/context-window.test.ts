@@ -32,8 +32,8 @@ async function askWith(options: { maxModelLen?: number; contextTokens?: number }
   });
   const runtime = createRuntime({ config, search: createFakeSearch({}), reader: createFakeReader({}) });
   const events: AgentEvent[] = [];
-  await runtime.ask('What is it?', { onEvent: (event) => events.push(event) });
-  await runtime.ask('What is it again?');
+  await runtime.run({ mode: 'search', question: 'What is it?', onEvent: (event) => events.push(event) });
+  await runtime.run({ mode: 'search', question: 'What is it again?' });
   runtime.close();
   server.assertConsumed();
   const warnings = events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));

@@ -6,9 +6,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KnowledgeStore } from '../../src/knowledge/knowledge-store.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
-import { runCliInMemory } from '../helpers/run-cli-in-memory.js';
 import { createScriptedLlm } from '../../src/testing/scripted-llm.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
+import { runCliInMemory } from '../helpers/run-cli-in-memory.js';
 import { tidesProviders, tidesSteps, tidesUrl } from '../helpers/tides-world.js';
 
 let folder: string;
@@ -36,7 +36,10 @@ describe('domain trust profiles across runs', () => {
   it('are kept in the knowledge base database and grow with every run', async () => {
     const file = join(folder, 'kb.sqlite');
     const first = runOnce(file);
-    const result = await first.runtime.ask('How high do spring tides get in Brest?');
+    const { result } = await first.runtime.run({
+      mode: 'search',
+      question: 'How high do spring tides get in Brest?',
+    });
     first.llm.assertConsumed();
     expect(result.references.map((reference) => reference.url)).toEqual([tidesUrl]);
     const afterFirst = first.runtime.trustOf('tides.example');
@@ -48,7 +51,7 @@ describe('domain trust profiles across runs', () => {
     const before = second.runtime.trustOf('tides.example');
     expect(before).toMatchObject({ references: 1, successes: 1, firstSeen: afterFirst.firstSeen });
     expect(second.runtime.trustOf('walled.example')).toMatchObject({ blocked: 1, blockedFlag: true });
-    await second.runtime.ask('How high do spring tides get in Brest?');
+    await second.runtime.run({ mode: 'search', question: 'How high do spring tides get in Brest?' });
     second.llm.assertConsumed();
     const trusted = second.runtime.trustOf('tides.example');
     expect(trusted).toMatchObject({ references: 2, successes: 2, firstSeen: afterFirst.firstSeen });
@@ -89,12 +92,12 @@ describe('domain trust profiles across runs', () => {
       runs: 3,
       loadSqlite: () => Counting as unknown as typeof BetterSqlite3,
     });
-    await runtime.ask('How high do spring tides get in Brest?');
-    await runtime.ask('How high do spring tides get in Brest?');
+    await runtime.run({ mode: 'search', question: 'How high do spring tides get in Brest?' });
+    await runtime.run({ mode: 'search', question: 'How high do spring tides get in Brest?' });
     expect(opened).toEqual([file]);
     runtime.close();
     // Still usable after close(): the next save opens the file again.
-    await runtime.ask('How high do spring tides get in Brest?');
+    await runtime.run({ mode: 'search', question: 'How high do spring tides get in Brest?' });
     llm.assertConsumed();
     expect(opened).toEqual([file, file]);
     runtime.close();

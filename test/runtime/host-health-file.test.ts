@@ -36,7 +36,7 @@ describe('host health across runs', () => {
       scriptedStep.visit([paywalled]),
       scriptedStep.finalAnswer('Unknown.'),
     ]);
-    await first.runtime.ask('election results');
+    await first.runtime.run({ mode: 'search', question: 'election results' });
     first.llm.assertConsumed();
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     expect(saved['paywall.example']).toMatchObject({ paywalled: 1, failures: 0, successes: 0 });

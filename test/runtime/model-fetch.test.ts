@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../src/testing/fake-openai-server.js';
+import { createTestConfig } from '../../src/testing/test-config.js';
 import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startFakeWeb } from '../helpers/fake-web-server.js';
-import { createTestConfig } from '../../src/testing/test-config.js';
 import { researchRoutes, researchSearxngResults, researchWebPages } from '../helpers/research-fake-llm.js';
 
 let web: FakeHttpServer;

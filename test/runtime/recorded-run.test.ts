@@ -7,10 +7,10 @@ import { research } from '../../src/api/research.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
 import { createRunStore } from '../../src/runs/run-store.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
-import { createFakeResearchWorld } from '../helpers/fake-research-world.js';
-import { createRoutedLlm } from '../helpers/routed-llm.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
+import { createFakeResearchWorld } from '../helpers/fake-research-world.js';
 import { germanyFacts, germanyPlan } from '../helpers/germany-world.js';
+import { createRoutedLlm } from '../helpers/routed-llm.js';
 
 /** A runtime over the fake world, its runs in an in-memory store, its trust profiles in `hostHealthFile`. */
 function worldRuntime(hostHealthFile?: string) {

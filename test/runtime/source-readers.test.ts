@@ -46,7 +46,10 @@ describe('readers of more source schemes in the runtime', () => {
       sourceReaders: { 'kb:': knowledgeBaseReader(calls) },
       createModel: () => llm,
     });
-    const result = await runtime.ask('How high do spring tides get in Brest (see kb:notes/brest-tides)?');
+    const { result } = await runtime.run({
+      mode: 'search',
+      question: 'How high do spring tides get in Brest (see kb:notes/brest-tides)?',
+    });
     llm.assertConsumed();
     expect(calls).toEqual(['kb:notes/brest-tides']);
     expect(result.references).toEqual([

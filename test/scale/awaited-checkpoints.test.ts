@@ -14,11 +14,11 @@ import { type AsyncRunStore, toAsyncRunStore } from '../../src/scale/async-run-s
 import { createMemoryRunEventLog } from '../../src/scale/run-event-log.js';
 import { createRunJobHandler } from '../../src/scale/run-job-handler.js';
 import { createWorkerRunStore } from '../../src/scale/worker-run-store.js';
-import { createFakeResearchWorld } from '../helpers/fake-research-world.js';
-import { createRoutedLlm } from '../helpers/routed-llm.js';
 import { createScriptedLlm } from '../../src/testing/scripted-llm.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
+import { createFakeResearchWorld } from '../helpers/fake-research-world.js';
 import { germanyFacts, germanyPlan } from '../helpers/germany-world.js';
+import { createRoutedLlm } from '../helpers/routed-llm.js';
 import { tidesProviders, tidesQuestion, tidesSteps } from '../helpers/tides-world.js';
 
 /** The model with its calls counted as they start. */

@@ -45,7 +45,10 @@ describe.skipIf(!available)('domain trust shared through Postgres', () => {
     const url = await postgres!.createDatabase();
     const [first, second] = [workerRuntime(url), workerRuntime(url)];
     try {
-      await Promise.all([first.runtime.ask(tidesQuestion), second.runtime.ask(tidesQuestion)]);
+      await Promise.all([
+        first.runtime.run({ mode: 'search', question: tidesQuestion }),
+        second.runtime.run({ mode: 'search', question: tidesQuestion }),
+      ]);
       first.llm.assertConsumed();
       second.llm.assertConsumed();
       const stored = await first.trustStore.load();

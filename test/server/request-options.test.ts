@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
-import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
+import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startTestServer, type TestServer } from '../helpers/server-harness.js';
 
 let server: TestServer | undefined;

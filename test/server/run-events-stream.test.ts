@@ -4,9 +4,9 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/agent-events.js';
-import type { RunStore } from '../../src/runs/run-store.js';
-import type { ResearchJob } from '../../src/server/routes/runs/research-jobs.js';
-import { streamFollowedEvents, streamRunEvents } from '../../src/server/routes/runs/run-events-stream.js';
+import type { AsyncRunStore } from '../../src/scale/async-run-store.js';
+import { createMemoryRunEventLog } from '../../src/scale/run-event-log.js';
+import { streamFollowedEvents } from '../../src/server/routes/runs/run-events-stream.js';
 import type { ServerEnv } from '../../src/server/server-env.js';
 
 const event = (seq: number): AgentEvent => ({
@@ -34,34 +34,26 @@ function parse(body: string) {
 
 describe('run events over SSE', () => {
   it('an in-process run: events arriving while a write goes out, the end right behind them, all come before done', async () => {
-    let finish!: () => void;
-    const done = new Promise<'completed'>((resolve) => {
-      finish = () => resolve('completed');
-    });
-    const job: ResearchJob = {
-      id: 'r',
-      eventsAfter: () => [event(1)],
-      // The stream subscribes, then writes event 1 on the next turn: events 2 and 3 and the end
-      // come before that write has gone out.
-      subscribe(listener) {
+    // The stream follows the run, then writes event 1 on the next turn: events 2 and 3 and the
+    // end come before that write has gone out.
+    const store = {
+      async events(_runId: string, afterSeq = 0) {
         setImmediate(() => {
-          listener(event(2));
-          listener(event(3));
-          finish();
+          void log.publish('r', [event(2)]);
+          void log.publish('r', [event(3)]);
+          void log.end('r');
         });
-        return () => undefined;
+        return [event(1)].filter((stored) => stored.seq > afterSeq);
       },
-      cancel: () => undefined,
-      done,
-    };
+      get: async () => ({ status: 'running' }),
+    } as unknown as AsyncRunStore;
+    const log = createMemoryRunEventLog({ store });
     const app = new Hono<ServerEnv>().get('/events', (c) =>
-      streamRunEvents(c, {
-        runId: 'r',
-        after: 0,
-        store: {} as RunStore,
-        job,
+      streamFollowedEvents(c, {
+        follow: (signal) => log.follow('r', 0, { signal }),
         heartbeatMs: 60_000,
-        finalStatus: () => 'completed',
+        shutdownSignal: new AbortController().signal,
+        finalStatus: async () => 'completed',
       }),
     );
     const blocks = parse(await (await app.request('/events')).text());

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { trackServers, wireConfig } from '../../../test/helpers/llm-wire-contract.js';
-import { createLlmClient } from '../../providers/llm/create-llm-client.js';
 import { startFakeAnthropic } from '../../../test/helpers/fake-anthropic-server.js';
 import { startFakeGoogle } from '../../../test/helpers/fake-google-server.js';
+import { trackServers, wireConfig } from '../../../test/helpers/llm-wire-contract.js';
+import { createLlmClient } from '../../providers/llm/create-llm-client.js';
 import { startFakeOpenAi } from '../../testing/fake-openai-server.js';
 import { answerTextPaths } from '../answer-draft.js';
 import { actionNames, createActionSchema } from './action-registry.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { runCliInMemory } from '../../../test/helpers/run-cli-in-memory.js';
 import { fileOnlySettings } from '../../config/file-only-settings.js';
 import { settingSources } from '../../config/setting-sources.js';
 import { roleFieldNames, schemaSettingPaths, settingsReference } from '../../config/settings-reference.js';
-import { runCliInMemory } from '../../../test/helpers/run-cli-in-memory.js';
 
 const run = (args: string[]) => runCliInMemory(args, { env: {}, cwd: process.cwd() });
 

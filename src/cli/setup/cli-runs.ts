@@ -44,10 +44,7 @@ export async function openCliRuns(io: CliIo, config: DeepSearchConfig): Promise<
 
 /** Queue mode: Postgres and Redis (loaded only then), both checked at once (a ConfigError names the one down). */
 async function openDeploymentRuns(io: CliIo, config: DeepSearchConfig): Promise<CliRuns> {
-  const [{ openQueueMode }, { isInterrupted }] = await Promise.all([
-    import('../../scale/open-queue-mode.js'),
-    import('../../scale/job-queue.js'),
-  ]);
+  const { openQueueMode } = await import('../../scale/open-queue-mode.js');
   const shared = await openQueueMode({
     scale: config.scale,
     retention: config.runs.retention,
@@ -56,7 +53,7 @@ async function openDeploymentRuns(io: CliIo, config: DeepSearchConfig): Promise<
   return {
     store: shared.store,
     shared,
-    statusOf: async (record) => ((await isInterrupted(shared.queue, record)) ? 'interrupted' : record.status),
+    statusOf: async (record) => ((await shared.isInterrupted(record)) ? 'interrupted' : record.status),
     close: once(async () => {
       await shared.close();
     }),

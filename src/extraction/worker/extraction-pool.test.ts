@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { extractionConfigSchema } from '../../config/config-schema.js';
-import { residentBytes } from '../../platform/child-process/process-memory.js';
 import { hostileDocuments } from '../../../test/helpers/hostile-documents.js';
 import { isProcessRunning } from '../../../test/helpers/process-state.js';
+import { extractionConfigSchema } from '../../config/config-schema.js';
+import { residentBytes } from '../../platform/child-process/process-memory.js';
 import { htmlInput } from './content-extractor.js';
 import { createExtractionPool, type ExtractionPool } from './extraction-pool.js';
 import { acquireExtractionPool } from './shared-extraction-pool.js';

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProxySettings } from '../../config/proxy-settings.js';
-import { AuthenticationError, BlockedUrlError, ProviderError } from '../../core/errors/index.js';
-import { closedPortUrl, type FakeHttpServer } from '../../testing/fake-http-server.js';
 import { startFakeWeb } from '../../../test/helpers/fake-web-server.js';
 import {
   type RecordingProxy,
   type RecordingProxyOptions,
   startRecordingProxy,
 } from '../../../test/helpers/recording-proxy.js';
+import type { ProxySettings } from '../../config/proxy-settings.js';
+import { AuthenticationError, BlockedUrlError, ProviderError } from '../../core/errors/index.js';
+import { closedPortUrl, type FakeHttpServer } from '../../testing/fake-http-server.js';
 import { createOutboundFetch } from './outbound-fetch.js';
 
 let web: FakeHttpServer | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeServerSlot } from '../../../test/helpers/fake-server-slot.js';
 import type { FakeHttpHandler, RecordedRequest } from '../../testing/fake-http-server.js';
 import { sendJson } from '../../testing/fake-llm-script.js';
-import { createFakeServerSlot } from '../../../test/helpers/fake-server-slot.js';
 import { probeContextWindow } from './probe-context-window.js';
 
 const slot = createFakeServerSlot();

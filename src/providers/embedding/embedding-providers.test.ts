@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeServerSlot } from '../../../test/helpers/fake-server-slot.js';
 import { AuthenticationError, ConfigError, ProviderError } from '../../core/errors/index.js';
 import type { FakeHttpHandler } from '../../testing/fake-http-server.js';
 import { sendJson } from '../../testing/fake-llm-script.js';
-import { createFakeServerSlot } from '../../../test/helpers/fake-server-slot.js';
 import { createEmbeddingService } from './embedding-registry.js';
 import { createGoogleEmbedding } from './google-embedding.js';
 import { createJinaEmbedding } from './jina-embedding.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { startFakeAnthropic } from '../../../test/helpers/fake-anthropic-server.js';
 import {
   describeLlmWireContract,
   trackServers,
@@ -8,7 +9,6 @@ import {
   wireKey,
   wireRequest,
 } from '../../../test/helpers/llm-wire-contract.js';
-import { startFakeAnthropic } from '../../../test/helpers/fake-anthropic-server.js';
 import { createLlmClient } from './create-llm-client.js';
 
 const spec = { provider: 'anthropic', model: 'claude-haiku-4-5' } as const;

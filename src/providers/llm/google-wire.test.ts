@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { startFakeGoogle } from '../../../test/helpers/fake-google-server.js';
 import {
   describeLlmWireContract,
   rejectionOf,
@@ -9,7 +10,6 @@ import {
   wireRequest,
 } from '../../../test/helpers/llm-wire-contract.js';
 import { AuthenticationError } from '../../core/errors/index.js';
-import { startFakeGoogle } from '../../../test/helpers/fake-google-server.js';
 import { createLlmClient } from './create-llm-client.js';
 
 const spec = { provider: 'google', model: 'gemini-2.5-flash' } as const;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeServerSlot } from '../../../test/helpers/fake-server-slot.js';
 import { AuthenticationError, ConfigError } from '../../core/errors/index.js';
 import type { FakeHttpHandler } from '../../testing/fake-http-server.js';
 import { sendJson } from '../../testing/fake-llm-script.js';
-import { createFakeServerSlot } from '../../../test/helpers/fake-server-slot.js';
 import { createRerankService } from './rerank-registry.js';
 
 const slot = createFakeServerSlot();

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeDuckDuckGo } from '../../../test/helpers/fake-duckduckgo-server.js';
+import { startFakeSearchApi } from '../../../test/helpers/fake-search-api.js';
+import { startFakeSearxng } from '../../../test/helpers/fake-searxng-server.js';
 import { searchConfigSchema, searchKeyProviderIds } from '../../config/config-schema.js';
 import { settingSources } from '../../config/setting-sources.js';
 import { ConfigError } from '../../core/errors/index.js';
-import { startFakeDuckDuckGo } from '../../../test/helpers/fake-duckduckgo-server.js';
 import type { FakeHttpServer } from '../../testing/fake-http-server.js';
 import { startFakeHttpServer } from '../../testing/fake-http-server.js';
-import { startFakeSearchApi } from '../../../test/helpers/fake-search-api.js';
-import { startFakeSearxng } from '../../../test/helpers/fake-searxng-server.js';
 import type { SearchNotice } from '../spec/search-provider.js';
 import { describeSearchNotice } from './fallback-search.js';
 import { createSearchProvider } from './search-registry.js';

@@ -17,18 +17,19 @@ describe('checkProvider', () => {
     expect(emit).not.toHaveBeenCalled();
   });
 
-  it('takes an unversioned provider with one deprecation warning saying what to set', () => {
+  it('refuses an unversioned provider with a ConfigError saying what to set', () => {
     const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
-    const provider = { id: 'legacy-search-for-warning-test', search };
-    expect(checkProvider<SearchProvider>('search', provider)).toBe(provider);
-    checkProvider<SearchProvider>('search', provider);
-    expect(emit).toHaveBeenCalledTimes(1);
-    expect(emit).toHaveBeenCalledWith(
-      expect.stringContaining(
-        "search 'legacy-search-for-warning-test' has no specificationVersion: add specificationVersion: 'v1'",
-      ),
-      { type: 'DeprecationWarning', code: 'DEEPSEARCH_UNVERSIONED_PROVIDER' },
+    const provider = { id: 'legacy-search', search };
+    expect(() => checkProvider('search', provider as never)).toThrow(ConfigError);
+    expect(() => checkProvider('search', provider as never)).toThrow(
+      expect.objectContaining({
+        code: 'config_provider_version',
+        message: expect.stringContaining(
+          "search 'legacy-search' has no specificationVersion: add specificationVersion: 'v1'",
+        ),
+      }),
     );
+    expect(emit).not.toHaveBeenCalled();
   });
 
   it('refuses an unknown version with a ConfigError naming the option and the version to set', () => {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appShellPage } from '../../../../test/helpers/app-shell-page.js';
-import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
 import { startFakeWeb } from '../../../../test/helpers/fake-web-server.js';
 import { makePdf } from '../../../../test/helpers/make-pdf.js';
+import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { runCli } from '../../run-cli.js';
 

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCliInMemory } from '../../../../test/helpers/run-cli-in-memory.js';
 import type { NewRun } from '../../../runs/run-record.js';
 import { createRunStore } from '../../../runs/run-store.js';
-import { runCliInMemory } from '../../../../test/helpers/run-cli-in-memory.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'deepsearch-runs-delete-'));
 const file = join(dir, 'runs.sqlite');

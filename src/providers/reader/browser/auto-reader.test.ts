@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appShellPage } from '../../../../test/helpers/app-shell-page.js';
 import { loadConfig } from '../../../config/load-config.js';
 import { AbortedError, ProviderError } from '../../../core/errors/index.js';
 import { closeChromium, findChromium } from '../../../platform/browser/launch-chromium.js';
-import { appShellPage } from '../../../../test/helpers/app-shell-page.js';
 import { type FakeHttpServer, startFakeHttpServer } from '../../../testing/fake-http-server.js';
 import type { Page, PageReader } from '../../spec/page-reader.js';
 import { createBuiltinReader } from '../builtin/builtin-reader.js';

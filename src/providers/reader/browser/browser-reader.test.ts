@@ -1,17 +1,17 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appShellPage } from '../../../../test/helpers/app-shell-page.js';
+import { createLoopbackEgress, type LoopbackEgress } from '../../../../test/helpers/loopback-egress.js';
+import { startRecordingProxy } from '../../../../test/helpers/recording-proxy.js';
 import { waitFor } from '../../../../test/helpers/server-harness.js';
 import { type ContentInput, createInProcessExtractor } from '../../../extraction/worker/content-extractor.js';
 import { closeChromium, findChromium, launchChromium } from '../../../platform/browser/launch-chromium.js';
-import { appShellPage } from '../../../../test/helpers/app-shell-page.js';
 import {
   type FakeHttpServer,
   listenOnLoopback,
   startFakeHttpServer,
 } from '../../../testing/fake-http-server.js';
-import { createLoopbackEgress, type LoopbackEgress } from '../../../../test/helpers/loopback-egress.js';
-import { startRecordingProxy } from '../../../../test/helpers/recording-proxy.js';
 import type { PageReader } from '../../spec/page-reader.js';
 import { createBuiltinReader } from '../builtin/builtin-reader.js';
 import { type BrowserReaderSettings, createBrowserReader } from './browser-reader.js';

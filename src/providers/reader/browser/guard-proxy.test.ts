@@ -3,14 +3,14 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLoopbackEgress, type LoopbackEgress } from '../../../../test/helpers/loopback-egress.js';
+import { type RecordingProxy, startRecordingProxy } from '../../../../test/helpers/recording-proxy.js';
 import { waitFor } from '../../../../test/helpers/server-harness.js';
 import {
   type FakeHttpServer,
   listenOnLoopback,
   startFakeHttpServer,
 } from '../../../testing/fake-http-server.js';
-import { createLoopbackEgress, type LoopbackEgress } from '../../../../test/helpers/loopback-egress.js';
-import { type RecordingProxy, startRecordingProxy } from '../../../../test/helpers/recording-proxy.js';
 import { type GuardProxy, type GuardProxyOptions, startGuardProxy } from './guard-proxy.js';
 
 // Every packet stays on 127.0.0.1. Names are resolved by a test resolver (public-looking addresses

@@ -1,8 +1,8 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { useFakeWeb } from '../../../../test/helpers/use-fake-web.js';
 import type { FakeWebPage } from '../../../../test/helpers/fake-web-server.js';
 import { makePdf } from '../../../../test/helpers/make-pdf.js';
+import { useFakeWeb } from '../../../../test/helpers/use-fake-web.js';
 import { createBuiltinReader } from './builtin-reader.js';
 
 const serve = useFakeWeb();

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { type RecordingProxy, startRecordingProxy } from '../../../../test/helpers/recording-proxy.js';
 import type { ProxySettings } from '../../../config/proxy-settings.js';
 import { BlockedUrlError } from '../../../core/errors/index.js';
 import type { HostLookup } from '../../../platform/http/network-guard.js';
 import { type FakeHttpServer, startFakeHttpServer } from '../../../testing/fake-http-server.js';
-import { type RecordingProxy, startRecordingProxy } from '../../../../test/helpers/recording-proxy.js';
 import { createBuiltinReader } from './builtin-reader.js';
 
 let site: FakeHttpServer | undefined;

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeWeb } from '../../../../test/helpers/fake-web-server.js';
 import { BlockedUrlError } from '../../../core/errors/index.js';
 import type { HostLookup } from '../../../platform/http/network-guard.js';
 import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
-import { startFakeWeb } from '../../../../test/helpers/fake-web-server.js';
 import { createBuiltinReader } from './builtin-reader.js';
 
 const secretPage =

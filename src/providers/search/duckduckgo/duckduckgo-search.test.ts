@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeSearchWireContract } from '../../../../test/helpers/search-wire-contract.js';
 import { startFakeDuckDuckGo } from '../../../../test/helpers/fake-duckduckgo-server.js';
+import { describeSearchWireContract } from '../../../../test/helpers/search-wire-contract.js';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
 import { createDuckDuckGoSearch } from './duckduckgo-search.js';
 import { decodeResultLink, parseDuckDuckGoHtml } from './parse-duckduckgo-html.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { jsonBody, startFakeSearchApi } from '../../../../test/helpers/fake-search-api.js';
 import { trackServers } from '../../../../test/helpers/llm-wire-contract.js';
 import { describeSearchWireContract } from '../../../../test/helpers/search-wire-contract.js';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
-import { jsonBody, startFakeSearchApi } from '../../../../test/helpers/fake-search-api.js';
 import { createExaSearch } from './exa-search.js';
 
 const key = 'exa-key-1';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { startFakeSearchApi } from '../../../../test/helpers/fake-search-api.js';
 import { trackServers } from '../../../../test/helpers/llm-wire-contract.js';
 import { describeSearchWireContract } from '../../../../test/helpers/search-wire-contract.js';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
-import { startFakeSearchApi } from '../../../../test/helpers/fake-search-api.js';
 import { createJinaSearch } from './jina-search.js';
 
 const key = 'jina_test_1';

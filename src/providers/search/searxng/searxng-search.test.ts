@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeSearxng } from '../../../../test/helpers/fake-searxng-server.js';
 import { AbortedError, AuthenticationError, ConfigError, ProviderError } from '../../../core/errors/index.js';
 import { type FakeHttpServer, startFakeHttpServer } from '../../../testing/fake-http-server.js';
-import { startFakeSearxng } from '../../../../test/helpers/fake-searxng-server.js';
 import { createSearxngSearch } from './searxng-search.js';
 
 let server: FakeHttpServer | undefined;

@@ -1,22 +1,39 @@
 import { Hono } from 'hono';
-import type { QueueMode } from '../../../scale/open-queue-mode.js';
+import { createLocalRunBackend } from '../../../scale/local-run-backend.js';
+import type { RunBackend } from '../../../scale/run-backend.js';
 import { HttpError } from '../../http/http-error.js';
+import { toErrorResponse } from '../../http/openai-error.js';
 import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
-import { createQueuedResearchRoutes } from './queued-research-routes.js';
 import { createResearchRoutes } from './research-routes.js';
 
 /**
- * The async run API (/v1/research, /v1/runs; mounted at /v1) as this server can serve it: on the
- * shared queue and stores in queue mode, on this process's run store otherwise, and without a run
- * store (runs.enabled off) a 503 that says why on every one of its paths.
+ * The async run API (/v1/research, /v1/runs; mounted at /v1) over this server's backend: the
+ * shared queue and stores in queue mode, this process's run store, job queue (in the server's
+ * slots) and event log otherwise; without a run store (runs.enabled off) a 503 that says why on
+ * every one of its paths.
  */
-export function createRunRoutes(options: ApiRouteOptions & { queue?: QueueMode }): Hono<ServerEnv> {
-  if (options.queue) return createQueuedResearchRoutes({ ...options, shared: options.queue });
-  const store = options.runtime.runs;
-  if (store) return createResearchRoutes({ ...options, store });
+export function createRunRoutes(options: ApiRouteOptions & { queue?: RunBackend }): Hono<ServerEnv> {
+  const backend = options.queue ?? localBackend(options);
+  if (backend) return createResearchRoutes({ ...options, backend });
   const app = new Hono<ServerEnv>();
   for (const path of ['/research', '/research/*', '/runs', '/runs/*']) app.all(path, runsDisabled);
   return app;
+}
+
+function localBackend(options: ApiRouteOptions): RunBackend | undefined {
+  const { runtime } = options;
+  if (!runtime.runs) return undefined;
+  return createLocalRunBackend({
+    runtime,
+    runs: runtime.runs,
+    slots: options.limiter,
+    shutdownSignal: options.shutdownSignal,
+    // The client sees what the API would answer for the error, never a provider's internal detail.
+    failure: (error) => {
+      const { body } = toErrorResponse(error);
+      return { ...body.error, message: runtime.redact(body.error.message) };
+    },
+  });
 }
 
 function runsDisabled(): never {

@@ -9,6 +9,7 @@ export {
   ProviderError,
   type ProviderErrorOptions,
   StructuredOutputError,
+  structuredOutputUnsupportedCode,
 } from './provider-error.js';
 export {
   canBeSecret,

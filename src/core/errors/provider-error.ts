@@ -10,6 +10,9 @@ export interface ProviderErrorOptions {
   retryAfterMs?: number;
 }
 
+/** Marks a 400 caused by the server not supporting JSON-schema response formats. */
+export const structuredOutputUnsupportedCode = 'llm_structured_output_unsupported';
+
 const retryableStatuses = new Set([408, 409, 429]);
 
 export function isRetryableStatus(statusCode: number): boolean {

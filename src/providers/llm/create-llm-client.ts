@@ -2,9 +2,10 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { DeepSearchConfig, LlmRole } from '../../config/config-schema.js';
 import { resolveProxySettings } from '../../config/proxy-settings.js';
 import { type ResolvedLlmSettings, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
-import { isProviderError } from '../../core/errors/index.js';
+import { isProviderError, structuredOutputUnsupportedCode } from '../../core/errors/index.js';
 import { createOutboundFetch } from '../../platform/http/outbound-fetch.js';
 import { type ContextWindow, probeContextWindow } from '../../platform/llm-context/probe-context-window.js';
+import type { StructuredMode } from '../../structured-output/structured-output-request.js';
 import type {
   LlmClient,
   StructuredRequest,
@@ -12,10 +13,8 @@ import type {
   TextRequest,
   TextResult,
 } from '../spec/llm-client.js';
-import type { StructuredMode } from './call-model.js';
 import { createLanguageModel } from './create-language-model.js';
 import { defaultMaxOutputTokens } from './output-tokens.js';
-import { structuredOutputUnsupportedCode } from './to-provider-error.js';
 
 export interface LlmClientOptions {
   config: DeepSearchConfig;

@@ -13,14 +13,15 @@ import type {
 } from './structured-output-request.js';
 import { toJsonSchema } from './to-json-schema.js';
 import { type Validation, validateReply } from './validate-reply.js';
+import { toWireSchema } from './wire-schema.js';
 
 export interface StructuredOutputOptions<T> {
   request: StructuredOutputRequest<T>;
   model: LanguageModelV3;
   /**
    * The caller's language-model middleware for this call (retry, errors, provider options).
-   * `restarted` is what it calls before it sends a failed request again: a field streamed so far
-   * is void then.
+   * `restarted` is what it calls before it sends a failed request again (the streamed field is
+   * reset); a stream that fails half-way says so in the stream instead (stream-restart.ts).
    */
   middleware?: (restarted: () => void) => LanguageModelV3Middleware[];
   mode: StructuredMode;
@@ -59,15 +60,14 @@ export async function generateStructuredOutput<T>(
   const started = performance.now();
   const { request } = options;
   const jsonSchema = toJsonSchema(request.schema);
-  const restart = { current: () => {} };
-  const restarted = () => {
-    restart.current();
-    request.streamText?.onReset?.();
-  };
+  // A retry the middleware reports itself (nothing of the failed request was streamed yet).
+  const restarted = () => request.streamText?.onReset?.();
   const model = wrapLanguageModel({
     model: options.model,
     middleware: [
-      ...(options.mode === 'json-schema' ? [jsonResponseFormat(jsonSchema, request.schemaName)] : []),
+      ...(options.mode === 'json-schema'
+        ? [jsonResponseFormat(toWireSchema(jsonSchema), request.schemaName)]
+        : []),
       ...(options.middleware?.(restarted) ?? []),
     ],
   });
@@ -84,7 +84,7 @@ export async function generateStructuredOutput<T>(
       stream: request.streamText,
       canStream: options.canStream !== false,
       onStreamRefused: () => options.report?.({ type: 'stream-refused' }),
-      restart,
+      onRestart: (notice) => options.report?.({ type: 'retry', notice }),
     });
     const validation = validateReply(reply.text, request, jsonSchema);
     options.report?.({

@@ -3,7 +3,8 @@ import { generateText, type ModelMessage, streamText } from 'ai';
 import { AbortedError, isProviderError, structuredOutputUnsupportedCode } from '../core/errors/index.js';
 import { estimateTokens } from '../platform/llm-context/estimate-tokens.js';
 import { createFieldStreamer } from './create-field-streamer.js';
-import type { StreamTextOptions, TokenUsage } from './structured-output-request.js';
+import { readRestart } from './stream-restart.js';
+import type { RetryNotice, StreamTextOptions, TokenUsage } from './structured-output-request.js';
 
 /** One model reply, from one request (retries inside the model's middleware included). */
 export interface Reply {
@@ -27,8 +28,8 @@ export interface SendRequestOptions {
   canStream: boolean;
   /** Told when a streamed request was refused but the same request sent whole was answered. */
   onStreamRefused: () => void;
-  /** Set here to what voids a streamed reply's text so far; the model's middleware calls it before a retry. */
-  restart: { current: () => void };
+  /** Told when a streamed request failed half-way and starts over (the field was reset first). */
+  onRestart: (notice: RetryNotice) => void;
 }
 
 /** One request: streamed when the caller streams a field and the server can, else sent whole. */
@@ -47,14 +48,12 @@ export async function sendRequest(options: SendRequestOptions): Promise<Reply> {
   const finish = (text: string, reasoning: string | undefined, usage: ModelUsage) =>
     toReply({ text, reasoning, usage, options, ms: performance.now() - started });
   const { stream } = options;
-  options.restart.current = () => {};
   if (stream && options.canStream) {
     try {
-      const streamed = await streamReply(call, stream, options.restart);
+      const streamed = await streamReply(call, stream, options.onRestart);
       return finish(streamed.text, streamed.reasoning, streamed.usage);
     } catch (error) {
       if (!isStreamRefusal(error)) throw error;
-      options.restart.current = () => {};
       stream.onReset?.();
     }
   }
@@ -73,22 +72,25 @@ type ModelUsage = { inputTokens: number | undefined; outputTokens: number | unde
 async function streamReply(
   call: Parameters<typeof streamText>[0],
   stream: StreamTextOptions,
-  restart: SendRequestOptions['restart'],
+  onRestart: (notice: RetryNotice) => void,
 ): Promise<{ text: string; reasoning: string; usage: ModelUsage }> {
   let field = createFieldStreamer(stream.path, stream.otherPaths);
   let text: string[] = [];
   let reasoning: string[] = [];
-  // A request the middleware starts over mid-stream: what was written so far is no part of the reply.
-  restart.current = () => {
-    field = createFieldStreamer(stream.path, stream.otherPaths);
-    text = [];
-    reasoning = [];
-  };
   let usage: ModelUsage = { inputTokens: undefined, outputTokens: undefined };
   // Errors arrive as stream parts and are thrown below; the SDK's default would also log them.
-  const result = streamText({ ...call, onError: () => {} });
+  const result = streamText({ ...call, includeRawChunks: true, onError: () => {} });
   for await (const part of result.fullStream) {
-    if (part.type === 'text-delta') {
+    if (part.type === 'raw') {
+      const notice = readRestart(part.rawValue);
+      if (!notice) continue;
+      // The middleware sends the request again: what was written so far is no part of the reply.
+      field = createFieldStreamer(stream.path, stream.otherPaths);
+      text = [];
+      reasoning = [];
+      stream.onReset?.();
+      onRestart(notice);
+    } else if (part.type === 'text-delta') {
       text.push(part.text);
       const delta = field.push(part.text);
       if (delta) stream.onDelta(delta);

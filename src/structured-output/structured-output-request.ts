@@ -48,6 +48,13 @@ export interface StreamTextOptions {
   onReset?(): void;
 }
 
+/** A failed request about to be sent again. */
+export interface RetryNotice {
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
 /** One answered request, as usage accounting wants it; the caller adds who asked (role, model). */
 export interface ReplyRecord {
   promptTokens: number;
@@ -66,5 +73,7 @@ export interface ReplyRecord {
 /** What the engine tells its caller while it works; the one channel besides the streamed field. */
 export type StructuredOutputEvent =
   | { type: 'reply'; record: ReplyRecord }
+  /** A streamed request failed half-way and is sent again; the streamed field was reset first. */
+  | { type: 'retry'; notice: RetryNotice }
   /** The server refused `stream: true` but answered the same request sent whole. */
   | { type: 'stream-refused' };

@@ -58,6 +58,7 @@ export async function generateStructured<T>(
       ],
       report: (event) => {
         if (event.type === 'reply') request.onCall?.({ role, model, ...event.record });
+        else if (event.type === 'retry') request.onRetry?.(event.notice);
         else settings.onStreamUnsupported?.();
       },
     });

@@ -6,6 +6,7 @@ import type {
 import { throwIfAborted } from '../../core/errors/index.js';
 import { anySignal } from '../../core/link-signals.js';
 import { withRetry } from '../../platform/retry/with-retry.js';
+import { restartPart } from '../../structured-output/stream-restart.js';
 import type { RetryNotice } from '../spec/llm-client.js';
 import { type LlmErrorContext, toProviderError } from './to-provider-error.js';
 
@@ -40,7 +41,8 @@ export function createRetryMiddleware(
       ),
     wrapStream: async ({ params, model }): Promise<LanguageModelV3StreamResult> => ({
       stream: retryingStream(limits, params.abortSignal, report, (abortSignal) =>
-        model.doStream({ ...params, abortSignal }),
+        // Raw chunks carry only our restart parts: the consumer asks for them to see those.
+        model.doStream({ ...params, includeRawChunks: false, abortSignal }),
       ),
     }),
   };
@@ -51,6 +53,7 @@ function retrying<T>(
   signal: AbortSignal | undefined,
   report: (event: LlmCallEvent) => void,
   attempt: (abortSignal: AbortSignal) => PromiseLike<T>,
+  onRetry: (notice: RetryNotice) => void = (notice) => report({ type: 'retry', notice }),
 ): Promise<T> {
   return withRetry(
     async () => {
@@ -74,10 +77,7 @@ function retrying<T>(
       maxRetries: limits.maxRetries,
       signal,
       onRetry: ({ error, attempt, delayMs }) =>
-        report({
-          type: 'retry',
-          notice: { attempt, delayMs, reason: error instanceof Error ? error.message : String(error) },
-        }),
+        onRetry({ attempt, delayMs, reason: error instanceof Error ? error.message : String(error) }),
     },
   );
 }
@@ -95,7 +95,9 @@ export function toLlmError(error: unknown, limits: LlmCallLimits, signal: AbortS
 /**
  * The parts of one streamed request, retried whole: an attempt is the request and its stream
  * read to the end, so an error part, a broken body or a timeout half-way is a failed attempt too.
- * What the stream gives up with ends it as an error part, as the SDK reports failed streams.
+ * An attempt that got parts out before failing is followed by a restart part (stream-restart.ts),
+ * in place of the `retry` event: the consumer voids what it read right there. What the stream
+ * gives up with ends it as an error part, as the SDK reports failed streams.
  */
 function retryingStream(
   limits: LlmCallLimits,
@@ -108,25 +110,39 @@ function retryingStream(
   const joined = anySignal(cancelled.signal, signal);
   return new ReadableStream<LanguageModelV3StreamPart>({
     start(controller) {
+      let forwarded = 0;
       const forward = (part: LanguageModelV3StreamPart) => {
+        forwarded++;
         if (!cancelled.signal.aborted) controller.enqueue(part);
       };
-      const run = retrying(limits, signal, report, async (abortSignal) => {
-        const attemptSignal = anySignal(abortSignal, joined);
-        const reader = (await open(attemptSignal)).stream.getReader();
-        try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            if (value.type === 'error') throw value.error;
-            forward(value);
+      const onRetry = (notice: RetryNotice) => {
+        if (forwarded === 0) report({ type: 'retry', notice });
+        else forward(restartPart(notice));
+        forwarded = 0;
+      };
+      const run = retrying(
+        limits,
+        signal,
+        report,
+        async (abortSignal) => {
+          forwarded = 0;
+          const attemptSignal = anySignal(abortSignal, joined);
+          const reader = (await open(attemptSignal)).stream.getReader();
+          try {
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) break;
+              if (value.type === 'error') throw value.error;
+              forward(value);
+            }
+          } finally {
+            reader.cancel().catch(() => {});
           }
-        } finally {
-          reader.cancel().catch(() => {});
-        }
-        // A stream cut short by its signal may end quietly: the text so far is no reply.
-        if (attemptSignal.aborted) throw attemptSignal.reason;
-      });
+          // A stream cut short by its signal may end quietly: the text so far is no reply.
+          if (attemptSignal.aborted) throw attemptSignal.reason;
+        },
+        onRetry,
+      );
       run
         .then(
           () => {},

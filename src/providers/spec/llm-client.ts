@@ -1,10 +1,12 @@
 import type { LlmRole } from '../../config/config-schema.js';
 import type {
+  RetryNotice,
   StructuredOutputRequest,
   TokenUsage,
 } from '../../structured-output/structured-output-request.js';
 
 export type {
+  RetryNotice,
   StreamTextOptions,
   TokenUsage,
 } from '../../structured-output/structured-output-request.js';
@@ -42,11 +44,6 @@ export interface LlmCallRecord {
   error?: string;
 }
 
-export interface RetryNotice {
-  attempt: number;
-  delayMs: number;
-  reason: string;
-}
 
 export interface StructuredResult<T> {
   /** Always validated against the request's schema. */

@@ -4,7 +4,7 @@ import { StructuredOutputError } from '../core/errors/index.js';
 import type { JsonSchemaNode } from './coerce-to-schema.js';
 import { renderFieldGuide } from './field-guide.js';
 import { jsonResponseFormat } from './json-response-format.js';
-import { type Reply, sendRequest } from './send-request.js';
+import { type Reply, requestReply } from './request-reply.js';
 import type {
   StructuredMode,
   StructuredOutputEvent,
@@ -74,7 +74,7 @@ export async function generateStructuredOutput<T>(
   const system = `${request.system}\n\n${formatInstruction(jsonSchema, options.mode, request)}`;
   const messages: ModelMessage[] = [{ role: 'user', content: request.prompt }];
   const ask = async (): Promise<{ reply: Reply; validation: Validation<T> }> => {
-    const reply = await sendRequest({
+    const reply = await requestReply({
       model,
       system,
       messages,

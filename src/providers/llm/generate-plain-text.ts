@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText, wrapLanguageModel } from 'ai';
-import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
+import { reportedUsage } from '../../structured-output/reported-usage.js';
 import type { TextRequest, TextResult } from '../spec/llm-client.js';
 import { createRetryMiddleware, type LlmCallLimits, toLlmError } from './retry-middleware.js';
 
@@ -38,15 +38,11 @@ export async function generatePlainText(
   }).catch((error: unknown) => {
     throw toLlmError(error, settings, request.signal);
   });
-  const estimated = result.usage.inputTokens === undefined || result.usage.outputTokens === undefined;
-  const promptTokens =
-    result.usage.inputTokens ??
-    estimateTokens(request.system ?? '') +
-      messages.reduce((sum, message) => sum + estimateTokens(message.content), 0);
-  const completionTokens = result.usage.outputTokens ?? estimateTokens(result.text);
+  const sent = [request.system ?? '', ...messages.map((message) => message.content)];
+  const { usage, estimated } = reportedUsage({ usage: result.usage, sent, text: result.text });
   return {
     text: result.text,
-    usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
+    usage,
     usageEstimated: estimated,
     model: settings.errorContext.model,
     durationMs: Math.round(performance.now() - started),

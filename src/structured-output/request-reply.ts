@@ -1,8 +1,8 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText, type ModelMessage, streamText } from 'ai';
 import { AbortedError, isProviderError, structuredOutputUnsupportedCode } from '../core/errors/index.js';
-import { estimateTokens } from '../platform/llm-context/estimate-tokens.js';
 import { createFieldStreamer } from './create-field-streamer.js';
+import { type ModelUsage, reportedUsage } from './reported-usage.js';
 import { readRestart } from './stream-restart.js';
 import type { RetryNotice, StreamTextOptions, TokenUsage } from './structured-output-request.js';
 
@@ -15,7 +15,7 @@ export interface Reply {
   ms: number;
 }
 
-export interface SendRequestOptions {
+export interface RequestReplyOptions {
   model: LanguageModelV3;
   system: string;
   messages: ModelMessage[];
@@ -33,7 +33,7 @@ export interface SendRequestOptions {
 }
 
 /** One request: streamed when the caller streams a field and the server can, else sent whole. */
-export async function sendRequest(options: SendRequestOptions): Promise<Reply> {
+export async function requestReply(options: RequestReplyOptions): Promise<Reply> {
   const started = performance.now();
   const call = {
     model: options.model,
@@ -66,8 +66,6 @@ export async function sendRequest(options: SendRequestOptions): Promise<Reply> {
   }
   return finish(result.text, result.reasoningText, result.usage);
 }
-
-type ModelUsage = { inputTokens: number | undefined; outputTokens: number | undefined };
 
 async function streamReply(
   call: Parameters<typeof streamText>[0],
@@ -116,21 +114,11 @@ function toReply(input: {
   text: string;
   reasoning: string | undefined;
   usage: ModelUsage;
-  options: Pick<SendRequestOptions, 'system' | 'messages'>;
+  options: Pick<RequestReplyOptions, 'system' | 'messages'>;
   ms: number;
 }): Reply {
-  const { text, usage, options } = input;
-  const estimated = usage.inputTokens === undefined || usage.outputTokens === undefined;
-  const promptTokens =
-    usage.inputTokens ??
-    estimateTokens(options.system) +
-      options.messages.reduce((sum, message) => sum + estimateTokens(String(message.content)), 0);
-  const completionTokens = usage.outputTokens ?? estimateTokens(text);
-  return {
-    text,
-    reasoning: input.reasoning ?? '',
-    usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
-    estimated,
-    ms: Math.round(input.ms),
-  };
+  const { text, options } = input;
+  const sent = [options.system, ...options.messages.map((message) => String(message.content))];
+  const { usage, estimated } = reportedUsage({ usage: input.usage, sent, text });
+  return { text, reasoning: input.reasoning ?? '', usage, estimated, ms: Math.round(input.ms) };
 }

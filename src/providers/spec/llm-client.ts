@@ -44,7 +44,6 @@ export interface LlmCallRecord {
   error?: string;
 }
 
-
 export interface StructuredResult<T> {
   /** Always validated against the request's schema. */
   object: T;

@@ -1,5 +1,11 @@
 export { AbortedError, isAbortError, throwIfAborted } from './aborted-error.js';
-export { DeepSearchError, type DeepSearchErrorOptions, isDeepSearchError } from './deepsearch-error.js';
+export {
+  DeepSearchError,
+  type DeepSearchErrorOptions,
+  hasErrorMarker,
+  isDeepSearchError,
+  markError,
+} from './deepsearch-error.js';
 export {
   AuthenticationError,
   isAuthenticationError,

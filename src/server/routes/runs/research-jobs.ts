@@ -100,7 +100,7 @@ export function createResearchJobs(options: {
       } catch (error) {
         // Another process took the run (or ended it) between the route's check and this job: the
         // stored run is theirs, so its status is left alone.
-        if (error instanceof InputError && resumeRefusals.has(error.code)) return 'failed';
+        if (InputError.isInstance(error) && resumeRefusals.has(error.code)) return 'failed';
         const cancelled = isAbortError(error) || signal.aborted;
         // The client sees what the API would answer, never a provider's internal detail.
         const { body } = toErrorResponse(error);

@@ -1,10 +1,12 @@
+import type { ErrorCode } from './error-codes.js';
+
 /**
  * The one base error. Subclasses say who is at fault: the user (config, input), a provider
  * (HTTP service, model output), or the caller (abort). Entry points translate them to exit codes
  * and HTTP statuses; nothing below the entry points prints or exits.
  */
 export interface DeepSearchErrorOptions {
-  code: string;
+  code: ErrorCode;
   cause?: unknown;
 }
 
@@ -28,7 +30,7 @@ export function hasErrorMarker(value: unknown, className: string): boolean {
 }
 
 export class DeepSearchError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
 
   constructor(message: string, options: DeepSearchErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

@@ -6,6 +6,7 @@ export {
   isDeepSearchError,
   markError,
 } from './deepsearch-error.js';
+export { asErrorCode, type ErrorCode, errorCodes } from './error-codes.js';
 export {
   AuthenticationError,
   isAuthenticationError,

@@ -1,7 +1,8 @@
 import { DeepSearchError, hasErrorMarker, markError } from './deepsearch-error.js';
+import type { ErrorCode } from './error-codes.js';
 
 export interface ProviderErrorOptions {
-  code?: string;
+  code?: ErrorCode;
   cause?: unknown;
   providerId: string;
   statusCode?: number;

@@ -1,4 +1,4 @@
-import { DeepSearchError, hasErrorMarker, markError } from '../../core/errors/index.js';
+import { DeepSearchError, type ErrorCode, hasErrorMarker, markError } from '../../core/errors/index.js';
 
 /** Status logged for a client that went away before its request was read or answered (nginx's convention). */
 export const clientClosedStatus = 499;
@@ -23,7 +23,7 @@ export class HttpError extends DeepSearchError {
     options: {
       status: number;
       type: OpenAiErrorType;
-      code: string;
+      code: ErrorCode;
       param?: string;
       headers?: Record<string, string>;
     },

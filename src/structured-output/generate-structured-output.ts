@@ -7,6 +7,7 @@ import { jsonResponseFormat } from './json-response-format.js';
 import { type Reply, requestReply } from './request-reply.js';
 import type {
   StructuredMode,
+  StructuredOutput,
   StructuredOutputEvent,
   StructuredOutputRequest,
   TokenUsage,
@@ -33,19 +34,6 @@ export interface StructuredOutputOptions<T> {
   report?: (event: StructuredOutputEvent) => void;
   /** Who answered, for the error a second invalid reply throws (the model as configured). */
   source: { providerId: string; model: string };
-}
-
-export interface StructuredOutput<T> {
-  /** Always validated against the request's schema. */
-  object: T;
-  usage: TokenUsage;
-  usageEstimated: boolean;
-  /** Replies that could not be parsed or validated (0 or 1; a second one throws). */
-  parseFailures: number;
-  repairs: number;
-  reasoning: string;
-  model: string;
-  durationMs: number;
 }
 
 /**

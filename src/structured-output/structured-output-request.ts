@@ -55,6 +55,23 @@ export interface RetryNotice {
   reason: string;
 }
 
+/** The validated object and what it cost, every request counted. */
+export interface StructuredOutput<T> {
+  /** Always validated against the request's schema. */
+  object: T;
+  usage: TokenUsage;
+  /** True when the provider did not report usage and it was estimated from text length. */
+  usageEstimated: boolean;
+  /** Replies that could not be parsed or validated (0 or 1; a second one throws). */
+  parseFailures: number;
+  /** Fixes applied before the returned object validated (think tags, fences, near-JSON, coercion). */
+  repairs: number;
+  /** Reasoning the model produced outside the JSON (think tags or a reasoning channel). */
+  reasoning: string;
+  model: string;
+  durationMs: number;
+}
+
 /** One answered request, as usage accounting wants it; the caller adds who asked (role, model). */
 export interface ReplyRecord {
   promptTokens: number;

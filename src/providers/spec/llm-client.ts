@@ -1,6 +1,7 @@
 import type { LlmRole } from '../../config/config-schema.js';
 import type {
   RetryNotice,
+  StructuredOutput,
   StructuredOutputRequest,
   TokenUsage,
 } from '../../structured-output/structured-output-request.js';
@@ -44,21 +45,8 @@ export interface LlmCallRecord {
   error?: string;
 }
 
-export interface StructuredResult<T> {
-  /** Always validated against the request's schema. */
-  object: T;
-  usage: TokenUsage;
-  /** True when the provider did not report usage and it was estimated from text length. */
-  usageEstimated: boolean;
-  /** Replies that could not be parsed or validated (0 or 1; a second one throws). */
-  parseFailures: number;
-  /** Fixes applied before the returned object validated (think tags, fences, near-JSON, coercion). */
-  repairs: number;
-  /** Reasoning the model produced outside the JSON (think tags or a reasoning channel). */
-  reasoning: string;
-  model: string;
-  durationMs: number;
-}
+/** What `generateObject` returns: the engine's result (src/structured-output/). */
+export type StructuredResult<T> = StructuredOutput<T>;
 
 /** A plain conversation for the model, answered with text (no schema, no tools). */
 export interface TextRequest {

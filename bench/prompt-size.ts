@@ -7,7 +7,7 @@
  */
 import { type ActionName, actionNames, createActionSchema } from '../src/agent/actions/action-registry.js';
 import { estimateTokens } from '../src/platform/llm-context/estimate-tokens.js';
-import { toJsonSchema } from '../src/providers/llm/generate-structured.js';
+import { toJsonSchema } from '../src/structured-output/to-json-schema.js';
 import { toWireSchema } from '../src/structured-output/wire-schema.js';
 import { eventsOf, runAgent } from '../test/helpers/agent-harness.js';
 import { longContextWorld } from '../test/helpers/long-context-world.js';

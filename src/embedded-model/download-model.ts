@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { open, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AbortedError, DeepSearchError, isAbortError, ProviderError } from '../core/errors/index.js';
+import {
+  AbortedError,
+  DeepSearchError,
+  hasErrorMarker,
+  isAbortError,
+  markError,
+  ProviderError,
+} from '../core/errors/index.js';
 import { describeNetworkError, displayUrl } from '../platform/http/describe-network-error.js';
 import { withSafeRedirects } from '../platform/http/redirect-safe-fetch.js';
 import { partialSuffix } from './model-store.js';
@@ -14,7 +21,12 @@ export class ModelDownloadError extends ProviderError {
   readonly failure: DownloadFailure;
   constructor(failure: DownloadFailure, message: string, cause?: unknown) {
     super(message, { providerId: 'model-download', code: `model_download_${failure}`, cause });
+    markError(this, 'ModelDownloadError');
     this.failure = failure;
+  }
+
+  static override isInstance(value: unknown): value is ModelDownloadError {
+    return hasErrorMarker(value, 'ModelDownloadError');
   }
 }
 
@@ -209,7 +221,7 @@ function createRateMeter(start: number) {
 }
 
 function writeFailure(error: unknown, part: string, options: DownloadOptions): Error {
-  if (error instanceof DeepSearchError) return error;
+  if (DeepSearchError.isInstance(error)) return error;
   if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
     rmSync(part, { force: true });
     return new ModelDownloadError(

@@ -1,4 +1,4 @@
-import { DeepSearchError } from '../core/errors/index.js';
+import { DeepSearchError, hasErrorMarker, markError } from '../core/errors/index.js';
 
 /**
  * A write by an attempt that no longer holds the run: another worker claimed it since (the lock
@@ -18,14 +18,19 @@ export class StaleAttemptError extends DeepSearchError {
         : `run ${input.runId} was claimed by attempt ${input.current}: attempt ${input.attempt} stops without writing`,
       { code: 'stale_attempt' },
     );
+    markError(this, 'StaleAttemptError');
     this.runId = input.runId;
     this.attempt = input.attempt;
     this.current = input.current;
   }
+
+  static override isInstance(value: unknown): value is StaleAttemptError {
+    return hasErrorMarker(value, 'StaleAttemptError');
+  }
 }
 
 export function isStaleAttemptError(error: unknown): error is StaleAttemptError {
-  return error instanceof StaleAttemptError;
+  return StaleAttemptError.isInstance(error);
 }
 
 /** A claim refused: the run does not exist, or it already ended (it is not queued or running). */
@@ -39,7 +44,12 @@ export class RunClaimError extends DeepSearchError {
         : `run ${input.runId} is ${input.status}: only a queued or running run is claimed`,
       { code: input.code },
     );
+    markError(this, 'RunClaimError');
     this.runId = input.runId;
+  }
+
+  static override isInstance(value: unknown): value is RunClaimError {
+    return hasErrorMarker(value, 'RunClaimError');
   }
 }
 

@@ -32,7 +32,7 @@ export async function outlineRuntime(
       },
     });
   } catch (error) {
-    if (!outline || options.signal?.aborted || !(error instanceof AbortedError)) throw error;
+    if (!outline || options.signal?.aborted || !AbortedError.isInstance(error)) throw error;
   }
   if (!outline) throw new AbortedError();
   return outline;

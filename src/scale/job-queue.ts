@@ -1,4 +1,4 @@
-import { BusyError, DeepSearchError } from '../core/errors/index.js';
+import { BusyError, DeepSearchError, hasErrorMarker, markError } from '../core/errors/index.js';
 import type { RunRecord } from '../runs/run-record.js';
 
 /** What a job carries besides its id and owner: JSON, as a queue in Redis stores it. */
@@ -67,12 +67,17 @@ export class JobStoppedError extends DeepSearchError {
           : "this worker's lease on the run expired: another worker has it now",
       { code },
     );
+    markError(this, 'JobStoppedError');
+  }
+
+  static override isInstance(value: unknown): value is JobStoppedError {
+    return hasErrorMarker(value, 'JobStoppedError');
   }
 }
 
 /** The reason a job's signal aborted with, when it is one of the queue's. */
 export function jobStopReason(signal: AbortSignal): JobStopReason | undefined {
-  return signal.aborted && signal.reason instanceof JobStoppedError ? signal.reason.code : undefined;
+  return signal.aborted && JobStoppedError.isInstance(signal.reason) ? signal.reason.code : undefined;
 }
 
 /** A job refused at the door (HTTP 429, with Retry-After). */

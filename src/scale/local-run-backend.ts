@@ -76,7 +76,7 @@ function createLocalRunJobHandler(options: LocalRunBackendOptions & { log: RunEv
     try {
       if (!resumes) runs.claim(job.id, { workerId: job.workerId, pid: process.pid });
     } catch (error) {
-      if (error instanceof RunClaimError) return; // ended (cancelled while queued) or deleted
+      if (RunClaimError.isInstance(error)) return; // ended (cancelled while queued) or deleted
       throw error;
     }
     const signal = AbortSignal.any([job.signal, options.shutdownSignal]);
@@ -86,7 +86,7 @@ function createLocalRunJobHandler(options: LocalRunBackendOptions & { log: RunEv
       await runStoredRun(runtime, record, job.data as RunJobData, { signal, resumes, observers: [observe] });
     } catch (error) {
       // Another process took the run (or ended it) between the route's check and this job.
-      if (error instanceof InputError && resumeRefusals.has(error.code)) return;
+      if (InputError.isInstance(error) && resumeRefusals.has(error.code)) return;
       const cancelled = isAbortError(error) || signal.aborted;
       runs.finish(
         job.id,

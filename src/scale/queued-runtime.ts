@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DeepSearchConfig } from '../config/config-schema.js';
-import { AbortedError, DeepSearchError, InputError, ProviderError } from '../core/errors/index.js';
+import {
+  AbortedError,
+  asErrorCode,
+  DeepSearchError,
+  InputError,
+  ProviderError,
+} from '../core/errors/index.js';
 import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/agent-types.js';
 import type { ResearchReport } from '../events/research-types.js';
@@ -153,7 +159,7 @@ function settled<Result>(record: RunRecord | undefined): Result {
 /** The stored error as the kind of error the API answers it with (400, 502, 500). */
 export function storedError(error: RunError | null): DeepSearchError {
   const message = error?.message ?? 'the run failed';
-  const code = error?.code ?? 'run_failed';
+  const code = asErrorCode(error?.code ?? 'run_failed');
   if (error?.type === 'invalid_request_error') return new InputError(message, { code });
   if (error?.type === 'upstream_error') return new ProviderError(message, { code, providerId: 'worker' });
   return new DeepSearchError(message, { code });

@@ -39,7 +39,7 @@ export function createRunJobHandler(options: {
     try {
       attempt = await store.claim(job.id, { workerId: job.workerId, pid: process.pid });
     } catch (error) {
-      if (error instanceof RunClaimError) return; // ended (cancelled while queued) or deleted
+      if (RunClaimError.isInstance(error)) return; // ended (cancelled while queued) or deleted
       throw error;
     }
     const record = await store.get(job.id);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { toJsonSchema } from '../providers/llm/generate-structured.js';
 import { coerceToSchema } from './coerce-to-schema.js';
+import { toJsonSchema } from './to-json-schema.js';
 
 const schema = z.object({
   action: z.enum(['search', 'visit', 'answer']),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { toJsonSchema } from '../providers/llm/generate-structured.js';
 import { toGrammarSchema } from './to-grammar-schema.js';
+import { toJsonSchema } from './to-json-schema.js';
 import { toWireSchema } from './wire-schema.js';
 
 const grammarOf = (schema: z.ZodType) => toGrammarSchema(toWireSchema(toJsonSchema(schema)));

@@ -7,7 +7,6 @@ import { judgeSchemas } from '../../src/agent/evaluation/judge-schemas.js';
 import { rewriteSchema } from '../../src/agent/steps/plan-queries.js';
 import type { LlmRole } from '../../src/config/config-schema.js';
 import { gradeSchema } from '../../src/eval/judge/grade-answer.js';
-import { toJsonSchema } from '../../src/providers/llm/generate-structured.js';
 import { roleOutputCaps } from '../../src/providers/llm/output-tokens.js';
 import { librarianSchema } from '../../src/research/gather/librarian-check.js';
 import { nextHopSchema } from '../../src/research/gather/next-hop-queries.js';
@@ -29,6 +28,7 @@ import { contradictionsSchema } from '../../src/research/write/find-contradictio
 import { followUpsSchema } from '../../src/research/write/follow-ups.js';
 import { sectionSchema } from '../../src/research/write/write-section.js';
 import type { JsonSchemaNode } from '../../src/structured-output/coerce-to-schema.js';
+import { toJsonSchema } from '../../src/structured-output/to-json-schema.js';
 import { grammarRepetitionLimit, toWireSchema } from '../../src/structured-output/wire-schema.js';
 
 /** Characters a token holds at the least, for the text these roles write (English is nearer 4). */

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { rewriteSchema } from '../../src/agent/steps/plan-queries.js';
-import { toJsonSchema, validateReply } from '../../src/providers/llm/generate-structured.js';
 import type { StructuredRequest } from '../../src/providers/spec/llm-client.js';
 import { nextHopSchema } from '../../src/research/gather/next-hop-queries.js';
 import {
   contradictionsSchema,
   readSidesWrittenAsText,
 } from '../../src/research/write/find-contradictions.js';
+import { toJsonSchema } from '../../src/structured-output/to-json-schema.js';
+import { validateReply } from '../../src/structured-output/validate-reply.js';
 
 function validate<T>(request: Pick<StructuredRequest<T>, 'schema' | 'repair'>, reply: unknown) {
   return validateReply(JSON.stringify(reply), request, toJsonSchema(request.schema));

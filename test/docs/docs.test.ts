@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderConfigurationDoc } from '../../scripts/docs/render-configuration-doc.js';
+import { renderErrorCodesDoc } from '../../scripts/docs/render-error-codes-doc.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -60,6 +61,12 @@ describe('the documentation', () => {
     const committed = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
     // A failure here: run `npm run docs:config` and commit the file.
     expect(committed).toBe(renderConfigurationDoc());
+  });
+
+  it('has docs/error-codes.md as npm run docs:errors generates it from the error-code catalog', () => {
+    const committed = readFileSync(join(root, 'docs/error-codes.md'), 'utf8');
+    // A failure here: run `npm run docs:errors` and commit the file.
+    expect(committed).toBe(renderErrorCodesDoc());
   });
 
   it('has no relative link to a file or heading that does not exist', () => {

@@ -136,7 +136,7 @@ describe.skipIf(!available)('the grammars of the agent’s schemas compile in ll
   it('every step schema, the judges, and every research, knowledge-analysis and eval schema', async () => {
     const { loadLlamaRuntime } = await import('../../src/embedded-model/load-llama-runtime.js');
     const { toGrammarSchema } = await import('../../src/structured-output/to-grammar-schema.js');
-    const { toJsonSchema } = await import('../../src/providers/llm/generate-structured.js');
+    const { toJsonSchema } = await import('../../src/structured-output/to-json-schema.js');
     const { toWireSchema } = await import('../../src/structured-output/wire-schema.js');
     const { finalAnswerSchema } = await import('../../src/agent/actions/final-answer-schema.js');
     const { rewriteSchema } = await import('../../src/agent/steps/plan-queries.js');

@@ -53,7 +53,7 @@ describe('createRunJobHandler', () => {
   it('records as failed, redacted, a run that failed before its recording began', async () => {
     const { store, handler } = setup(async () => {
       throw new InputError('the question is too long for the model (key sk-secret-key)', {
-        code: 'context_too_small',
+        code: 'context_length_exceeded',
       });
     });
     await post(store, 'r1');
@@ -62,7 +62,7 @@ describe('createRunJobHandler', () => {
     expect(record).toMatchObject({
       status: 'failed',
       attempt: 1,
-      error: { type: 'invalid_request_error', code: 'context_too_small' },
+      error: { type: 'invalid_request_error', code: 'context_length_exceeded' },
     });
     expect(record!.error!.message).not.toContain('sk-secret-key');
   });

@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { toJsonSchema } from '../../providers/llm/generate-structured.js';
+import { toJsonSchema } from '../../structured-output/to-json-schema.js';
 import { AgentState } from '../state/agent-state.js';
 import {
   actionDefinition,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toJsonSchema } from '../../providers/llm/generate-structured.js';
+import { toJsonSchema } from '../../structured-output/to-json-schema.js';
 import { AgentState } from '../state/agent-state.js';
 import { allowedActions, createActionSchema } from './action-registry.js';
 

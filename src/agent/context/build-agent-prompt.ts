@@ -1,8 +1,8 @@
 import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
 import { smallContextTokens } from '../../platform/llm-context/fit-context-window.js';
-import { renderFieldGuide } from '../../providers/llm/field-guide.js';
 import { outputReserve } from '../../providers/llm/output-tokens.js';
 import type { RankedUrl } from '../../retrieval/rank-urls.js';
+import { renderFieldGuide } from '../../structured-output/field-guide.js';
 import type { ActionLimits } from '../actions/action-definition.js';
 import { type ActionName, renderActions } from '../actions/action-registry.js';
 import { finalAnswerExample, finalAnswerSchema } from '../actions/final-answer-schema.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toJsonSchema } from '../../providers/llm/generate-structured.js';
+import { toJsonSchema } from '../../structured-output/to-json-schema.js';
 import { evaluationCriteria } from './criteria.js';
 import { judgeSchemas, judgeVerdict } from './judge-schemas.js';
 

@@ -1,9 +1,14 @@
-import { DeepSearchError } from './deepsearch-error.js';
+import { DeepSearchError, hasErrorMarker, markError } from './deepsearch-error.js';
 
 /** The caller cancelled the run (Ctrl-C, client disconnect, signal). */
 export class AbortedError extends DeepSearchError {
   constructor(message = 'the run was cancelled', options: { cause?: unknown } = {}) {
     super(message, { code: 'aborted', cause: options.cause });
+    markError(this, 'AbortedError');
+  }
+
+  static override isInstance(value: unknown): value is AbortedError {
+    return hasErrorMarker(value, 'AbortedError');
   }
 }
 
@@ -12,7 +17,7 @@ export class AbortedError extends DeepSearchError {
  * A TimeoutError is not a cancellation: providers turn it into a retryable ProviderError.
  */
 export function isAbortError(error: unknown): boolean {
-  if (error instanceof AbortedError) return true;
+  if (AbortedError.isInstance(error)) return true;
   return error instanceof Error && error.name === 'AbortError';
 }
 

@@ -1,5 +1,12 @@
 export { AbortedError, isAbortError, throwIfAborted } from './aborted-error.js';
-export { DeepSearchError, type DeepSearchErrorOptions, isDeepSearchError } from './deepsearch-error.js';
+export {
+  DeepSearchError,
+  type DeepSearchErrorOptions,
+  hasErrorMarker,
+  isDeepSearchError,
+  markError,
+} from './deepsearch-error.js';
+export { asErrorCode, type ErrorCode, errorCodes } from './error-codes.js';
 export {
   AuthenticationError,
   isAuthenticationError,
@@ -9,6 +16,7 @@ export {
   ProviderError,
   type ProviderErrorOptions,
   StructuredOutputError,
+  structuredOutputUnsupportedCode,
 } from './provider-error.js';
 export {
   canBeSecret,

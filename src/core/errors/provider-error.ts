@@ -1,7 +1,8 @@
-import { DeepSearchError } from './deepsearch-error.js';
+import { DeepSearchError, hasErrorMarker, markError } from './deepsearch-error.js';
+import type { ErrorCode } from './error-codes.js';
 
 export interface ProviderErrorOptions {
-  code?: string;
+  code?: ErrorCode;
   cause?: unknown;
   providerId: string;
   statusCode?: number;
@@ -9,6 +10,9 @@ export interface ProviderErrorOptions {
   /** Server-requested delay (Retry-After), when it sent one. */
   retryAfterMs?: number;
 }
+
+/** Marks a 400 caused by the server not supporting JSON-schema response formats. */
+export const structuredOutputUnsupportedCode = 'llm_structured_output_unsupported';
 
 const retryableStatuses = new Set([408, 409, 429]);
 
@@ -25,6 +29,7 @@ export class ProviderError extends DeepSearchError {
 
   constructor(message: string, options: ProviderErrorOptions) {
     super(message, { code: options.code ?? 'provider_error', cause: options.cause });
+    markError(this, 'ProviderError');
     this.providerId = options.providerId;
     this.statusCode = options.statusCode;
     this.isRetryable =
@@ -32,12 +37,21 @@ export class ProviderError extends DeepSearchError {
       (options.statusCode === undefined ? false : isRetryableStatus(options.statusCode));
     this.retryAfterMs = options.retryAfterMs;
   }
+
+  static override isInstance(value: unknown): value is ProviderError {
+    return hasErrorMarker(value, 'ProviderError');
+  }
 }
 
 /** 401/403: the key is missing, wrong or lacks access. Never retried, never swallowed. */
 export class AuthenticationError extends ProviderError {
   constructor(message: string, options: Omit<ProviderErrorOptions, 'isRetryable'>) {
     super(message, { ...options, code: options.code ?? 'provider_auth', isRetryable: false });
+    markError(this, 'AuthenticationError');
+  }
+
+  static override isInstance(value: unknown): value is AuthenticationError {
+    return hasErrorMarker(value, 'AuthenticationError');
   }
 }
 
@@ -56,19 +70,24 @@ export class StructuredOutputError extends ProviderError {
       cause: options.cause,
       isRetryable: false,
     });
+    markError(this, 'StructuredOutputError');
     this.text = options.text;
     this.validationMessage = options.validationMessage;
+  }
+
+  static override isInstance(value: unknown): value is StructuredOutputError {
+    return hasErrorMarker(value, 'StructuredOutputError');
   }
 }
 
 export function isProviderError(error: unknown): error is ProviderError {
-  return error instanceof ProviderError;
+  return ProviderError.isInstance(error);
 }
 
 export function isAuthenticationError(error: unknown): error is AuthenticationError {
-  return error instanceof AuthenticationError;
+  return AuthenticationError.isInstance(error);
 }
 
 export function isStructuredOutputError(error: unknown): error is StructuredOutputError {
-  return error instanceof StructuredOutputError;
+  return StructuredOutputError.isInstance(error);
 }

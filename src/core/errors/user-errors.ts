@@ -1,9 +1,19 @@
-import { DeepSearchError, type DeepSearchErrorOptions } from './deepsearch-error.js';
+import {
+  DeepSearchError,
+  type DeepSearchErrorOptions,
+  hasErrorMarker,
+  markError,
+} from './deepsearch-error.js';
 
 /** The configuration is invalid or incomplete; the message names what to set. */
 export class ConfigError extends DeepSearchError {
   constructor(message: string, options: Partial<DeepSearchErrorOptions> = {}) {
     super(message, { code: options.code ?? 'config_invalid', cause: options.cause });
+    markError(this, 'ConfigError');
+  }
+
+  static override isInstance(value: unknown): value is ConfigError {
+    return hasErrorMarker(value, 'ConfigError');
   }
 }
 
@@ -13,7 +23,12 @@ export class InputError extends DeepSearchError {
 
   constructor(message: string, options: Partial<DeepSearchErrorOptions> & { param?: string } = {}) {
     super(message, { code: options.code ?? 'invalid_input', cause: options.cause });
+    markError(this, 'InputError');
     this.param = options.param;
+  }
+
+  static override isInstance(value: unknown): value is InputError {
+    return hasErrorMarker(value, 'InputError');
   }
 }
 
@@ -23,20 +38,25 @@ export class BlockedUrlError extends DeepSearchError {
 
   constructor(message: string, options: { url: string; cause?: unknown }) {
     super(message, { code: 'url_blocked', cause: options.cause });
+    markError(this, 'BlockedUrlError');
     this.url = options.url;
+  }
+
+  static override isInstance(value: unknown): value is BlockedUrlError {
+    return hasErrorMarker(value, 'BlockedUrlError');
   }
 }
 
 export function isConfigError(error: unknown): error is ConfigError {
-  return error instanceof ConfigError;
+  return ConfigError.isInstance(error);
 }
 
 export function isInputError(error: unknown): error is InputError {
-  return error instanceof InputError;
+  return InputError.isInstance(error);
 }
 
 export function isBlockedUrlError(error: unknown): error is BlockedUrlError {
-  return error instanceof BlockedUrlError;
+  return BlockedUrlError.isInstance(error);
 }
 
 /**
@@ -49,10 +69,15 @@ export class BusyError extends DeepSearchError {
 
   constructor(input: { code: 'server_busy' | 'owner_busy'; message: string; retryAfterSeconds: number }) {
     super(input.message, { code: input.code });
+    markError(this, 'BusyError');
     this.retryAfterSeconds = input.retryAfterSeconds;
+  }
+
+  static override isInstance(value: unknown): value is BusyError {
+    return hasErrorMarker(value, 'BusyError');
   }
 }
 
 export function isBusyError(error: unknown): error is BusyError {
-  return error instanceof BusyError;
+  return BusyError.isInstance(error);
 }

@@ -1,6 +1,6 @@
 import { setPriority } from 'node:os';
 import type { ExtractionConfig } from '../../config/config-schema.js';
-import { AbortedError, ProviderError } from '../../core/errors/index.js';
+import { AbortedError, asErrorCode, ProviderError } from '../../core/errors/index.js';
 import {
   type ChildPool,
   createChildPool,
@@ -67,7 +67,7 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
       if (answer.reply.type === 'extracted') return answer.reply.content;
       if (answer.reply.type === 'failed') {
         const { message, code, providerId } = answer.reply.error;
-        throw new ProviderError(message, { providerId, code });
+        throw new ProviderError(message, { providerId, code: asErrorCode(code) });
       }
       throw failureError({ reason: 'exited', detail: 'answered out of turn' }, input, settings);
     },

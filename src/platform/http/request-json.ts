@@ -125,7 +125,7 @@ export function toTransportError(
 function blockedCause(error: unknown): BlockedUrlError | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if (current instanceof BlockedUrlError) return current;
+    if (BlockedUrlError.isInstance(current)) return current;
     current = current.cause;
   }
   return undefined;

@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3Middleware } from '@ai-sdk/provider';
 import { type ResolvedLlmSettings, requireApiKey } from '../../config/resolve-llm-settings.js';
 import { withSafeRedirects } from '../../platform/http/redirect-safe-fetch.js';
 
@@ -87,3 +87,12 @@ export const relaxedSchemaProviderOptions = {
   openai: { strictJsonSchema: false },
   [compatibleProviderName]: { strictJsonSchema: false },
 } as const;
+
+/** The relaxed schema options on every structured request, as middleware (the call's own options win). */
+export const relaxedSchemaMiddleware: LanguageModelV3Middleware = {
+  specificationVersion: 'v3',
+  transformParams: async ({ params }) => ({
+    ...params,
+    providerOptions: { ...relaxedSchemaProviderOptions, ...params.providerOptions },
+  }),
+};

@@ -2,9 +2,10 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { DeepSearchConfig, LlmRole } from '../../config/config-schema.js';
 import { resolveProxySettings } from '../../config/proxy-settings.js';
 import { type ResolvedLlmSettings, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
-import { isProviderError } from '../../core/errors/index.js';
+import { isProviderError, structuredOutputUnsupportedCode } from '../../core/errors/index.js';
 import { createOutboundFetch } from '../../platform/http/outbound-fetch.js';
 import { type ContextWindow, probeContextWindow } from '../../platform/llm-context/probe-context-window.js';
+import type { StructuredMode } from '../../structured-output/structured-output-request.js';
 import type {
   LlmClient,
   StructuredRequest,
@@ -12,10 +13,9 @@ import type {
   TextRequest,
   TextResult,
 } from '../spec/llm-client.js';
-import type { StructuredMode } from './call-model.js';
-import { createLanguageModel } from './create-language-model.js';
+import { createLanguageModel, relaxedSchemaMiddleware } from './create-language-model.js';
 import { defaultMaxOutputTokens } from './output-tokens.js';
-import { structuredOutputUnsupportedCode } from './to-provider-error.js';
+import type { LlmCallEvent } from './retry-middleware.js';
 
 export interface LlmClientOptions {
   config: DeepSearchConfig;
@@ -149,21 +149,41 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
     async generateObject<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
       const state = stateFor(request.role);
       const model = await modelFor(state);
+      const key = modelKey(state.settings);
       // The AI SDK loads on the first call, not when a runtime is made (deepsearch read, search).
-      const { generateStructured } = await import('./generate-structured.js');
+      const [{ generateStructuredOutput }, { createRetryMiddleware, toLlmError }] = await Promise.all([
+        import('../../structured-output/generate-structured-output.js'),
+        import('./retry-middleware.js'),
+      ]);
+      const limits = {
+        timeoutMs: state.settings.timeoutMs,
+        maxRetries: state.settings.maxRetries,
+        errorContext: state.settings,
+      };
       const call = (mode: StructuredMode) =>
-        generateStructured(request, {
+        generateStructuredOutput({
+          request,
           model,
           mode,
           temperature: request.temperature ?? state.settings.temperature,
           maxOutputTokens:
             state.settings.maxOutputTokens ??
             defaultMaxOutputTokens(request.role, contextTokensFor(state.settings)),
-          timeoutMs: state.settings.timeoutMs,
-          maxRetries: state.settings.maxRetries,
-          errorContext: state.settings,
-          canStream: !noStreaming.has(modelKey(state.settings)),
-          onStreamUnsupported: () => noStreaming.add(modelKey(state.settings)),
+          abortSignal: request.signal,
+          canStream: !noStreaming.has(key),
+          source: { providerId: `llm:${state.settings.provider}`, model: state.settings.model },
+          middleware: (restarted) => [
+            relaxedSchemaMiddleware,
+            createRetryMiddleware(limits, toRequestCallbacks(request, state.settings.model, restarted)),
+          ],
+          report: (event) => {
+            if (event.type === 'reply')
+              request.onCall?.({ role: request.role, model: state.settings.model, ...event.record });
+            else if (event.type === 'retry') request.onRetry?.(event.notice);
+            else noStreaming.add(key);
+          },
+        }).catch((error: unknown) => {
+          throw toLlmError(error, limits, request.signal);
         });
       const mode = modeFor(state.settings);
       try {
@@ -171,10 +191,40 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
       } catch (error) {
         const unsupported = isProviderError(error) && error.code === structuredOutputUnsupportedCode;
         if (!unsupported || mode === 'prompt' || state.settings.structuredOutput !== 'auto') throw error;
-        promptOnly.add(modelKey(state.settings));
+        promptOnly.add(key);
         return call('prompt');
       }
     },
+  };
+}
+
+/**
+ * The retry middleware's events as the request's callbacks: a failed HTTP request is reported once
+ * to `onCall` (a reply is reported by the engine, which knows whether it validated); a retry resets
+ * the streamed field first, then tells `onRetry`.
+ */
+function toRequestCallbacks(
+  request: StructuredRequest<unknown>,
+  model: string,
+  restarted: () => void,
+): (event: LlmCallEvent) => void {
+  return (event) => {
+    if (event.type === 'retry') {
+      restarted();
+      request.onRetry?.(event.notice);
+      return;
+    }
+    request.onCall?.({
+      role: request.role,
+      model,
+      promptTokens: 0,
+      completionTokens: 0,
+      ms: Math.round(event.ms),
+      outcome: 'error',
+      estimated: false,
+      repairs: 0,
+      error: event.error.message,
+    });
   };
 }
 

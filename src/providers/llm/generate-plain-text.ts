@@ -1,8 +1,8 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { generateText } from 'ai';
-import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
+import { generateText, wrapLanguageModel } from 'ai';
+import { reportedUsage } from '../../structured-output/reported-usage.js';
 import type { TextRequest, TextResult } from '../spec/llm-client.js';
-import { callWithRetry, type LlmCallLimits } from './call-with-retry.js';
+import { createRetryMiddleware, type LlmCallLimits, toLlmError } from './retry-middleware.js';
 
 export interface TextCallSettings extends LlmCallLimits {
   model: LanguageModelV3;
@@ -13,7 +13,7 @@ export interface TextCallSettings extends LlmCallLimits {
 /**
  * One plain call: the conversation in, the model's text out. Used when a client asks the model
  * itself (chat-UI title and tag tasks, the direct model), so there is nothing to validate; errors
- * and retries are those of every other LLM call.
+ * and retries are those of every other LLM call (the retry middleware).
  */
 export async function generatePlainText(
   request: TextRequest,
@@ -21,26 +21,28 @@ export async function generatePlainText(
 ): Promise<TextResult> {
   const started = performance.now();
   const messages = request.messages.map((message) => ({ role: message.role, content: message.content }));
-  const result = await callWithRetry(request, settings, ({ abortSignal }) =>
-    generateText({
-      model: settings.model,
-      system: request.system,
-      messages,
-      temperature: settings.temperature,
-      maxOutputTokens: request.maxOutputTokens ?? settings.maxOutputTokens,
-      maxRetries: 0,
-      abortSignal,
+  const model = wrapLanguageModel({
+    model: settings.model,
+    middleware: createRetryMiddleware(settings, (event) => {
+      if (event.type === 'retry') request.onRetry?.(event.notice);
     }),
-  );
-  const estimated = result.usage.inputTokens === undefined || result.usage.outputTokens === undefined;
-  const promptTokens =
-    result.usage.inputTokens ??
-    estimateTokens(request.system ?? '') +
-      messages.reduce((sum, message) => sum + estimateTokens(message.content), 0);
-  const completionTokens = result.usage.outputTokens ?? estimateTokens(result.text);
+  });
+  const result = await generateText({
+    model,
+    system: request.system,
+    messages,
+    temperature: settings.temperature,
+    maxOutputTokens: request.maxOutputTokens ?? settings.maxOutputTokens,
+    maxRetries: 0,
+    abortSignal: request.signal,
+  }).catch((error: unknown) => {
+    throw toLlmError(error, settings, request.signal);
+  });
+  const sent = [request.system ?? '', ...messages.map((message) => message.content)];
+  const { usage, estimated } = reportedUsage({ usage: result.usage, sent, text: result.text });
   return {
     text: result.text,
-    usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
+    usage,
     usageEstimated: estimated,
     model: settings.errorContext.model,
     durationMs: Math.round(performance.now() - started),

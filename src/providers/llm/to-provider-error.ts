@@ -8,6 +8,7 @@ import {
   isDeepSearchError,
   ProviderError,
   redactErrorMessages,
+  structuredOutputUnsupportedCode,
 } from '../../core/errors/index.js';
 import { describeNetworkError, displayUrl } from '../../platform/http/describe-network-error.js';
 import { parseRetryAfter } from '../../platform/retry/with-retry.js';
@@ -30,9 +31,6 @@ const keyVariables: Record<LlmProviderId, string> = {
   'openai-compatible': 'DEEPSEARCH_LLM_API_KEY',
   'local-embedded': 'DEEPSEARCH_LLM_API_KEY',
 };
-
-/** Marks a 400 caused by the server not supporting JSON-schema response formats. */
-export const structuredOutputUnsupportedCode = 'llm_structured_output_unsupported';
 
 /** Maps whatever the AI SDK threw into our error types, with a message that says what to fix. */
 export function toProviderError(error: unknown, context: LlmErrorContext): Error {

@@ -1,4 +1,4 @@
-import { DeepSearchError } from '../../core/errors/index.js';
+import { DeepSearchError, type ErrorCode, hasErrorMarker, markError } from '../../core/errors/index.js';
 
 /** Status logged for a client that went away before its request was read or answered (nginx's convention). */
 export const clientClosedStatus = 499;
@@ -23,19 +23,24 @@ export class HttpError extends DeepSearchError {
     options: {
       status: number;
       type: OpenAiErrorType;
-      code: string;
+      code: ErrorCode;
       param?: string;
       headers?: Record<string, string>;
     },
   ) {
     super(message, { code: options.code });
+    markError(this, 'HttpError');
     this.status = options.status;
     this.type = options.type;
     this.param = options.param ?? null;
     this.headers = options.headers ?? {};
   }
+
+  static override isInstance(value: unknown): value is HttpError {
+    return hasErrorMarker(value, 'HttpError');
+  }
 }
 
 export function isHttpError(error: unknown): error is HttpError {
-  return error instanceof HttpError;
+  return HttpError.isInstance(error);
 }

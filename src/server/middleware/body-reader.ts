@@ -57,7 +57,7 @@ async function readBody(request: Request, options: { maxBytes: number; timeoutMs
     } catch {
       // a read still pending: the stream is dropped with the connection anyway
     }
-    if (error instanceof HttpError) throw error;
+    if (HttpError.isInstance(error)) throw error;
     throw new HttpError('the client closed the connection before sending the whole request', {
       status: clientClosedStatus,
       type: 'invalid_request_error',

@@ -2,10 +2,13 @@ import * as z from 'zod';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { resolveProxySettings } from '../../../config/proxy-settings.js';
 import { requireApiKey, resolveLlmSettings } from '../../../config/resolve-llm-settings.js';
-import { isConfigError, isDeepSearchError } from '../../../core/errors/index.js';
+import {
+  isConfigError,
+  isDeepSearchError,
+  structuredOutputUnsupportedCode,
+} from '../../../core/errors/index.js';
 import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
 import { createSqliteCache, type SqliteDriverLoader } from '../../../platform/storage/sqlite-cache.js';
-import { structuredOutputUnsupportedCode } from '../../../providers/llm/to-provider-error.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { plural } from '../../io/terminal-style.js';
 

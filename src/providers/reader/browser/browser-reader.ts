@@ -238,7 +238,7 @@ function failure(
 }
 
 function problemError(error: Error, url: string): Error {
-  if (error instanceof BlockedUrlError || isDeepSearchError(error)) return error;
+  if (BlockedUrlError.isInstance(error) || isDeepSearchError(error)) return error;
   return new ProviderError(`cannot reach ${displayUrl(url)}: ${describeNetworkError(error)}`, {
     providerId,
     code: 'page_unreachable',

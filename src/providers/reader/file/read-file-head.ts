@@ -35,7 +35,7 @@ export async function readFileHead(options: {
       truncated: info.size > options.maxBytes,
     };
   } catch (cause) {
-    throw cause instanceof InputError ? cause : unreadableFile(shown, cause);
+    throw InputError.isInstance(cause) ? cause : unreadableFile(shown, cause);
   } finally {
     await handle?.close();
   }

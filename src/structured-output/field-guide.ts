@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import type { JsonSchemaNode } from '../../structured-output/coerce-to-schema.js';
-import { toJsonSchema } from './generate-structured.js';
+import type { JsonSchemaNode } from './coerce-to-schema.js';
+import { toJsonSchema } from './to-json-schema.js';
 
 /**
  * The reply's fields in words, one line each, and one example object: what every structured

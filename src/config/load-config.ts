@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import { ConfigError } from '../core/errors/index.js';
 import { recordConfigOrigins } from './config-origins.js';
 import { configSchema, type DeepSearchConfig, llmProviderIds, oneOffParse } from './config-schema.js';
-import { proxyEnvironment } from './network-setting-sources.js';
+import { proxyEnvironment } from './proxy-environment.js';
 import { envAliases, type SettingSource, settingSources } from './setting-sources.js';
 
 export interface LoadConfigOptions {
@@ -36,18 +36,18 @@ export function loadConfig(options: LoadConfigOptions = {}): DeepSearchConfig {
     if (!isPlainObject(options.file)) throw new ConfigError(`${fileName} must hold a JSON object`);
     mergeFile(tree, options.file, [], fileName, origins);
   }
-  for (const [alias, path] of Object.entries(envAliases)) {
+  for (const [alias, path] of Object.entries(envAliases())) {
     const value = env[alias];
     if (value) assign(tree, path, value, alias, origins);
   }
-  for (const source of settingSources) {
+  for (const source of settingSources()) {
     const raw = source.env ? env[source.env] : undefined;
     if (raw !== undefined && raw.trim() !== '') {
       assign(tree, source.path, parseSource(source, raw, source.env!), source.env!, origins);
     }
   }
   const flags = options.flags ?? {};
-  for (const source of settingSources) {
+  for (const source of settingSources()) {
     const raw = source.flag ? flags[source.flag] : undefined;
     if (raw !== undefined) {
       const origin = `--${source.flag}`;

@@ -141,7 +141,7 @@ async function resumeWith(io: CliIo, runtime: DeepSearchRuntime, input: ResumeIn
  */
 function overridesFromFlags(config: DeepSearchConfig, flags: Record<string, unknown>): ConfigOverrides {
   const overrides: Record<string, Record<string, unknown>> = {};
-  for (const source of settingSources) {
+  for (const source of settingSources()) {
     if (!source.flag || !(source.flag in flags)) continue;
     const [section, field, ...rest] = source.path.split('.');
     if (!section || !field || rest.length > 0 || !['budget', 'agent', 'search', 'research'].includes(section))

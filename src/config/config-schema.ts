@@ -60,7 +60,17 @@ export const configSchema = z
   })
   .strict();
 
-export type DeepSearchConfig = z.infer<typeof configSchema>;
+/**
+ * The loaded config: read-only, in its type and at run time (loadConfig freezes it). A run's own
+ * settings are a derived copy (deriveConfig), never a change to the loaded one.
+ */
+export type DeepSearchConfig = DeepReadonly<z.infer<typeof configSchema>>;
+
+type DeepReadonly<T> = T extends (infer Item)[]
+  ? readonly DeepReadonly<Item>[]
+  : T extends object
+    ? { readonly [Key in keyof T]: DeepReadonly<T[Key]> }
+    : T;
 export type DeepSearchConfigInput = z.input<typeof configSchema>;
 export type LlmConfig = DeepSearchConfig['llm'];
 export type SearchConfig = DeepSearchConfig['search'];

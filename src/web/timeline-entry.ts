@@ -1,4 +1,4 @@
-import { personaNames } from '../research/persona-names.js';
+import { personaNames } from '../events/persona-names.js';
 import type { RunEvent } from './api-client.js';
 import { hostOf } from './footnotes.js';
 

@@ -100,12 +100,14 @@ function newEntry(
   source: Pick<SettingSource, 'path' | 'description' | 'secret'>,
   defaults: ReadonlyMap<string, string | undefined>,
 ): SettingReference {
-  const defaultValue = defaults.get(source.path);
-  // The default column says it: "(default 30)" at the end of a description would say it twice.
-  const description = defaultValue
-    ? source.description.replace(/ \(default [^)]*\)$/, '')
-    : source.description;
-  return { path: source.path, env: [], description, secret: source.secret ?? false, defaultValue };
+  // Descriptions never repeat the schema's default: the default column says it.
+  return {
+    path: source.path,
+    env: [],
+    description: source.description,
+    secret: source.secret ?? false,
+    defaultValue: defaults.get(source.path),
+  };
 }
 
 /** One entry per role field (`llm.roles.<role>.model`...), its variable and flag written with <ROLE>. */

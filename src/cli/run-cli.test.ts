@@ -29,7 +29,7 @@ const askRoles = ['agent', 'beast', 'evaluator', 'analyzer', 'rewriter'];
 const researchRoles = [...askRoles, 'planner', 'librarian', 'writer'];
 /** The setting flags a command uses; per-role LLM flags only for the roles it calls. */
 const settingFlags = (uses: (path: string) => boolean, roles: readonly string[] = []) =>
-  settingSources
+  settingSources()
     .filter((source) => {
       const role = /^llm\.roles\.([a-z]+)\./.exec(source.path)?.[1];
       return source.flag && (role === undefined || roles.includes(role));

@@ -38,7 +38,7 @@ export function settingHint(config: DeepSearchConfig, options: { path: string; b
   if (recorded?.fileName && becauseOrigin === recorded.fileName) {
     return `"${options.path}" in ${basename(recorded.fileName)}`;
   }
-  const source = settingSources.find((candidate) => candidate.path === options.path);
+  const source = settingSources().find((candidate) => candidate.path === options.path);
   if (!source?.env) return `"${options.path}" in the config file`;
   return source.flag ? `${source.env} (or --${source.flag})` : source.env;
 }

@@ -1,6 +1,7 @@
 import { ConfigError } from '../core/errors/index.js';
 import { keepConfigOrigins } from './config-origins.js';
 import { configSchema, type DeepSearchConfig } from './config-schema.js';
+import { freezeConfig } from './frozen-config.js';
 
 /** The code of the ConfigError deriveConfig throws: the overrides, not the base config, are wrong. */
 export const configOverrideErrorCode = 'config_invalid_override';
@@ -39,7 +40,7 @@ export function deriveConfig(base: DeepSearchConfig, overrides: ConfigOverrides)
     research: { ...base.research, ...set.research },
   };
   const parsed = configSchema.safeParse(merged);
-  if (parsed.success) return keepConfigOrigins(parsed.data, base);
+  if (parsed.success) return freezeConfig(keepConfigOrigins(parsed.data, base));
   const issue = parsed.error.issues[0]!;
   throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`, {
     code: configOverrideErrorCode,

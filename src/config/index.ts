@@ -3,6 +3,7 @@ export * from './config-file.js';
 export * from './config-schema.js';
 export * from './config-secrets.js';
 export * from './derive-config.js';
+export * from './frozen-config.js';
 export * from './load-config.js';
 export * from './proxy-settings.js';
 export * from './redact-config.js';

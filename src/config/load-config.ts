@@ -2,7 +2,8 @@ import type * as z from 'zod';
 import { ConfigError } from '../core/errors/index.js';
 import { recordConfigOrigins } from './config-origins.js';
 import { configSchema, type DeepSearchConfig, llmProviderIds, oneOffParse } from './config-schema.js';
-import { proxyEnvironment } from './network-setting-sources.js';
+import { freezeConfig } from './frozen-config.js';
+import { proxyEnvironment } from './proxy-environment.js';
 import { envAliases, type SettingSource, settingSources } from './setting-sources.js';
 
 export interface LoadConfigOptions {
@@ -14,6 +15,20 @@ export interface LoadConfigOptions {
   fileName?: string;
   /** CLI flags keyed by flag name without dashes, e.g. { 'llm-model': 'qwen2.5:7b' }. */
   flags?: Readonly<Record<string, unknown>>;
+  /** Values a command's own options give (`ask --kb <file>`), above every other source. */
+  commandValues?: readonly CommandValue[];
+  /**
+   * Values for keys still unset after parsing, by path: what only an entry point can know (the
+   * user's data directory). They are the entry point's own values and are not parsed again.
+   */
+  fallbacks?: (config: DeepSearchConfig) => Readonly<Record<string, unknown>>;
+}
+
+/** A config value set by a command's own option; `origin` names it in errors (`--kb`). */
+export interface CommandValue {
+  path: string;
+  value: unknown;
+  origin: string;
 }
 
 type Tree = Record<string, unknown>;
@@ -36,32 +51,45 @@ export function loadConfig(options: LoadConfigOptions = {}): DeepSearchConfig {
     if (!isPlainObject(options.file)) throw new ConfigError(`${fileName} must hold a JSON object`);
     mergeFile(tree, options.file, [], fileName, origins);
   }
-  for (const [alias, path] of Object.entries(envAliases)) {
+  for (const [alias, path] of Object.entries(envAliases())) {
     const value = env[alias];
     if (value) assign(tree, path, value, alias, origins);
   }
-  for (const source of settingSources) {
+  for (const source of settingSources()) {
     const raw = source.env ? env[source.env] : undefined;
     if (raw !== undefined && raw.trim() !== '') {
       assign(tree, source.path, parseSource(source, raw, source.env!), source.env!, origins);
     }
   }
   const flags = options.flags ?? {};
-  for (const source of settingSources) {
+  for (const source of settingSources()) {
     const raw = source.flag ? flags[source.flag] : undefined;
     if (raw !== undefined) {
       const origin = `--${source.flag}`;
       assign(tree, source.path, parseSource(source, raw, origin), origin, origins);
     }
   }
+  for (const { path, value, origin } of options.commandValues ?? [])
+    assign(tree, path, value, origin, origins);
   const parsed = configSchema.safeParse(tree, oneOffParse);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, origins), { cause: parsed.error });
   checkLlmProviders(parsed.data, origins);
+  if (options.fallbacks) fillUnset(parsed.data, options.fallbacks(parsed.data));
   recordConfigOrigins(parsed.data, {
     origins,
     fileName: options.file === undefined ? undefined : options.fileName,
   });
-  return parsed.data;
+  // Read-only from here: a command's variant is a copy (withSettings, deriveConfig).
+  return freezeConfig(parsed.data);
+}
+
+function fillUnset(config: DeepSearchConfig, values: Readonly<Record<string, unknown>>): void {
+  for (const [path, value] of Object.entries(values)) {
+    const keys = path.split('.');
+    let node = config as unknown as Tree;
+    for (const key of keys.slice(0, -1)) node = node[key] as Tree;
+    node[keys.at(-1)!] ??= value;
+  }
 }
 
 function parseSource(source: SettingSource, raw: unknown, origin: string): unknown {

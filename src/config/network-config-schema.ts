@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { setting } from './setting.js';
 
 /** Values of a proxy setting that mean "connect directly" (and override a proxy set elsewhere). */
 export const directProxyValues = ['none', 'off', 'direct'] as const;
@@ -52,10 +53,28 @@ const noProxyList = z
  */
 export const networkConfigSchema = z
   .object({
-    proxy: proxyUrl.optional(),
-    httpProxy: proxyUrl.optional(),
-    httpsProxy: proxyUrl.optional(),
-    /** Hosts reached directly; unset: localhost, 127.0.0.1 and ::1. An empty list: none. */
-    noProxy: noProxyList.optional(),
+    proxy: setting(proxyUrl.optional(), {
+      flag: 'proxy',
+      secret: true,
+      description:
+        "proxy for every outbound request, e.g. http://user:pass@proxy.corp:3128, or 'none' (overrides HTTPS_PROXY/HTTP_PROXY)",
+    }),
+    httpProxy: setting(proxyUrl.optional(), {
+      proxyEnv: ['http_proxy', 'HTTP_PROXY'],
+      secret: true,
+      description: 'proxy for http requests, and for https when no https proxy is set',
+    }),
+    httpsProxy: setting(proxyUrl.optional(), {
+      proxyEnv: ['https_proxy', 'HTTPS_PROXY'],
+      secret: true,
+      description: 'proxy for https requests (lower-case https_proxy first, as curl does)',
+    }),
+    // Unset: localhost, 127.0.0.1 and ::1. An empty list: none.
+    noProxy: setting(noProxyList.optional(), {
+      flag: 'proxy-bypass',
+      proxyEnv: ['no_proxy', 'NO_PROXY'],
+      description:
+        'comma-separated hosts reached without the proxy: names, .domains, *, host:port, CIDR (overrides NO_PROXY)',
+    }),
   })
   .strict();

@@ -1,9 +1,16 @@
 import * as z from 'zod';
+import { cliOnlyVariables } from './cli-only-variables.js';
 import { llmRoles } from './config-ids.js';
 import { configSchema } from './config-schema.js';
-import { cliOnlyVariables, fileOnlySettings } from './file-only-settings.js';
-import { proxyVariables } from './network-setting-sources.js';
-import { envAliases, flagPlaceholder, type SettingSource, settingSources } from './setting-sources.js';
+import { settingDeclarations } from './setting-declarations.js';
+import {
+  envAliases,
+  fileOnlySettings,
+  flagPlaceholder,
+  roleFieldNames,
+  type SettingSource,
+  settingSources,
+} from './setting-sources.js';
 
 /** One setting as `deepsearch help settings` and docs/configuration.md show it. */
 export interface SettingReference {
@@ -46,8 +53,8 @@ const groupTitles: ReadonlyArray<[prefix: string, title: string]> = [
   ['', 'Diagnostics'],
 ];
 
-/** Roles whose settings are listed one line per field, not one line per role and field. */
-export const roleFieldNames = ['provider', 'baseURL', 'model', 'apiKey', 'temperature', 'maxOutputTokens'];
+/** Role settings are listed one line per field, not one line per role and field. */
+export { roleFieldNames };
 
 /**
  * Every setting, from the table in setting-sources.ts (variables and flags), the config schema
@@ -57,7 +64,7 @@ export const roleFieldNames = ['provider', 'baseURL', 'model', 'apiKey', 'temper
 export function settingsReference(): SettingGroup[] {
   const defaults = schemaDefaults();
   const byPath = new Map<string, SettingReference>();
-  for (const source of settingSources) {
+  for (const source of settingSources()) {
     if (source.path.startsWith('llm.roles.')) continue;
     const entry = byPath.get(source.path) ?? newEntry(source, defaults);
     if (source.env && !entry.env.includes(source.env)) entry.env.push(source.env);
@@ -67,14 +74,15 @@ export function settingsReference(): SettingGroup[] {
     }
     byPath.set(source.path, entry);
   }
-  for (const [alias, path] of Object.entries(envAliases)) byPath.get(path)?.env.push(alias);
-  for (const [path, names] of Object.entries(proxyVariables)) {
-    const entry = byPath.get(path) ?? { path, env: [], description: '', secret: path !== 'network.noProxy' };
-    entry.env.push(...names.filter((name) => name === name.toUpperCase()));
-    if (!entry.description) entry.description = proxyDescriptions[path] ?? '';
+  for (const [alias, path] of Object.entries(envAliases())) byPath.get(path)?.env.push(alias);
+  for (const { path, meta } of settingDeclarations()) {
+    if (!meta.proxyEnv) continue;
+    const entry =
+      byPath.get(path) ?? newEntry({ path, description: meta.description, secret: meta.secret }, defaults);
+    entry.env.push(...meta.proxyEnv.filter((name) => name === name.toUpperCase()));
     byPath.set(path, entry);
   }
-  for (const [path, description] of Object.entries(fileOnlySettings)) {
+  for (const [path, description] of Object.entries(fileOnlySettings())) {
     byPath.set(path, { path, env: [], description, secret: false, defaultValue: defaults.get(path) });
   }
   return groupSettings([...byPath.values(), ...roleReferences()]);
@@ -88,28 +96,24 @@ export function schemaSettingPaths(): string[] {
 /** The variables the CLI reads outside the config. */
 export { cliOnlyVariables };
 
-const proxyDescriptions: Readonly<Record<string, string>> = {
-  'network.httpsProxy': 'proxy for https requests (lower-case https_proxy first, as curl does)',
-  'network.httpProxy': 'proxy for http requests, and for https when no https proxy is set',
-  'network.noProxy': '',
-};
-
 function newEntry(
-  source: SettingSource,
+  source: Pick<SettingSource, 'path' | 'description' | 'secret'>,
   defaults: ReadonlyMap<string, string | undefined>,
 ): SettingReference {
-  const defaultValue = defaults.get(source.path);
-  // The default column says it: "(default 30)" at the end of a description would say it twice.
-  const description = defaultValue
-    ? source.description.replace(/ \(default [^)]*\)$/, '')
-    : source.description;
-  return { path: source.path, env: [], description, secret: source.secret ?? false, defaultValue };
+  // Descriptions never repeat the schema's default: the default column says it.
+  return {
+    path: source.path,
+    env: [],
+    description: source.description,
+    secret: source.secret ?? false,
+    defaultValue: defaults.get(source.path),
+  };
 }
 
 /** One entry per role field (`llm.roles.<role>.model`...), its variable and flag written with <ROLE>. */
 function roleReferences(): SettingReference[] {
   return roleFieldNames.map((field) => {
-    const source = settingSources.find((candidate) => candidate.path === `llm.roles.agent.${field}`);
+    const source = settingSources().find((candidate) => candidate.path === `llm.roles.agent.${field}`);
     if (!source?.env || !source.flag) throw new Error(`settings reference: no role setting for ${field}`);
     return {
       path: `llm.roles.<role>.${field}`,

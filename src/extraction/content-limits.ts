@@ -1,4 +1,4 @@
-import { limitVariable } from '../config/extraction-setting-sources.js';
+import { limitVariable } from '../config/setting-sources.js';
 import { ProviderError } from '../core/errors/index.js';
 
 /** What parsing one page or document may cost, checked before the work each one bounds. */

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../events/agent-events.js';
+import { describeEvent } from '../events/describe-event.js';
 
 /**
  * What a run did, as markdown list items: each step with its searches, reads, checks and
@@ -56,41 +57,42 @@ function sectionOf(event: AgentEvent): string | undefined {
 function researchLine(event: AgentEvent): string[] | undefined {
   switch (event.type) {
     case 'research-hop':
-      return [`- hop ${event.hop}: ${event.questions.length} question(s) — ${event.questions.join('; ')}`];
     case 'coverage':
-      return [
-        `- after hop ${event.hop}: ${event.covered.length} of ${event.covered.length + event.missing.length} covered` +
-          (event.missing.length ? `; missing: ${event.missing.join('; ')}` : ''),
-      ];
+    case 'fact-check': {
+      const words = describeEvent(event);
+      if (!words) return [];
+      const items = words.items ?? [];
+      const list = event.type === 'coverage' ? (items.length ? `; missing: ${items.join('; ')}` : '') : '';
+      const questions = event.type === 'research-hop' ? ` — ${items.join('; ')}` : '';
+      return [`- ${words.label}${list}${questions}`];
+    }
     case 'research-section':
-      return event.state === 'written' ? [`- written, citing ${event.sources ?? 0} source(s)`] : [];
+      return event.state === 'written' ? [`- ${describeEvent(event)?.label}`] : [];
     case 'run-start':
       return event.part?.purpose === 'verification' ? [`- verification: ${oneLine(event.question)}`] : [];
-    case 'fact-check':
-      return [
-        `- fact-check: ${event.claims} claim(s), ${event.supported} supported, ${event.revised} revised, ${event.removed} removed`,
-      ];
     default:
       return undefined;
   }
 }
 
-/** One event of a deep search as list items (none for events that say nothing new). */
+/** One event of a deep search as list items, in describeEvent's words (none for events that say nothing new). */
 function eventLine(event: AgentEvent): string[] {
+  const words = describeEvent(event);
+  if (!words) return [];
   switch (event.type) {
     case 'action':
-      return [`- step ${event.step}: **${event.action}** — ${oneLine(event.think)}`];
+      return [`- step ${event.step}: **${words.label}** — ${oneLine(words.detail ?? '')}`];
     case 'search-end':
-      return [`  - searched ${event.queries.map((query) => `"${query}"`).join(', ')}: ${event.hits} results`];
+      return [`  - searched ${words.subject}: ${words.label}`];
     case 'read-end':
       return [
-        `  - ${event.ok ? 'read' : 'could not read'} <${event.url}>${event.title ? ` (${event.title})` : ''}`,
+        `  - ${event.ok ? 'read' : 'could not read'} <${words.subject}>${words.detail ? ` (${words.detail})` : ''}`,
       ];
     case 'evaluation':
-      return [`  - evaluation ${event.criterion}: ${event.pass ? 'pass' : 'fail'}`];
+      return [`  - ${words.label}`];
     case 'warning':
       // A warning outside any step (step 0) is an item of its own, not under the step before it.
-      return [`${event.step === 0 ? '' : '  '}- warning: ${oneLine(event.message)}`];
+      return [`${event.step === 0 ? '' : '  '}- warning: ${oneLine(words.label)}`];
     default:
       return [];
   }

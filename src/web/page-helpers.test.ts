@@ -3,7 +3,7 @@ import type { RunEvent } from './api-client.js';
 import { formatTokens } from './dom.js';
 import { exportFileName, runToMarkdown } from './export-run.js';
 import { parseHostList, readSettings, rerunOptions, toRequestOptions } from './settings.js';
-import { describeEvent, shortUrl } from './timeline-entry.js';
+import { shortUrl, timelineEntry } from './timeline-entry.js';
 
 const event = (body: Record<string, unknown>): RunEvent => ({ seq: 3, at: 0, runId: 'r', type: '', ...body });
 
@@ -47,8 +47,8 @@ describe('settings → request options', () => {
 
 describe('timeline entries', () => {
   it('shows searches with their queries and updates the same line when they end', () => {
-    const start = describeEvent(event({ type: 'search-start', step: 2, queries: ['q1', 'q2'] }));
-    const end = describeEvent(
+    const start = timelineEntry(event({ type: 'search-start', step: 2, queries: ['q1', 'q2'] }));
+    const end = timelineEntry(
       event({ type: 'search-end', step: 2, queries: ['q1', 'q2'], hits: 7, newUrls: 5, failures: [] }),
     );
     expect(start).toMatchObject({
@@ -61,7 +61,7 @@ describe('timeline entries', () => {
 
   it('lists the pages about to be read by host and path, so pages of one site differ', () => {
     expect(
-      describeEvent(
+      timelineEntry(
         event({
           type: 'read-start',
           step: 2,
@@ -85,7 +85,7 @@ describe('timeline entries', () => {
 
   it('shows pages read with title and host, failures with the reason', () => {
     expect(
-      describeEvent(
+      timelineEntry(
         event({ type: 'read-end', step: 1, url: 'https://www.a.example/x', ok: true, title: 'A page' }),
       ),
     ).toMatchObject({
@@ -93,7 +93,7 @@ describe('timeline entries', () => {
       items: [{ text: 'A page', href: 'https://www.a.example/x', note: 'a.example' }],
     });
     expect(
-      describeEvent(
+      timelineEntry(
         event({ type: 'read-end', step: 1, url: 'https://b.example/', ok: false, error: 'HTTP 404' }),
       ),
     ).toMatchObject({
@@ -102,7 +102,7 @@ describe('timeline entries', () => {
       items: [{ text: 'b.example', href: 'https://b.example/', note: 'HTTP 404' }],
     });
     expect(
-      describeEvent(
+      timelineEntry(
         event({
           type: 'read-end',
           step: 1,
@@ -115,35 +115,35 @@ describe('timeline entries', () => {
   });
 
   it('streams thinking into one collapsible entry per step and shows persona lines', () => {
-    expect(describeEvent(event({ type: 'think-delta', step: 1, delta: 'Hm' }))).toMatchObject({
+    expect(timelineEntry(event({ type: 'think-delta', step: 1, delta: 'Hm' }))).toMatchObject({
       key: 'r:think-1',
       detail: 'Hm',
       appendDetail: true,
     });
     expect(
-      describeEvent(event({ type: 'action', step: 1, action: 'search', think: 'Hm, search.' })),
+      timelineEntry(event({ type: 'action', step: 1, action: 'search', think: 'Hm, search.' })),
     ).toMatchObject({
       key: 'r:think-1',
       detail: 'Hm, search.',
     });
     expect(
-      describeEvent(
+      timelineEntry(
         event({ type: 'persona', persona: 'librarian', message: 'found 3 sources', section: 'History' }),
       ),
     ).toMatchObject({ kind: 'persona', title: 'Librarian · History: found 3 sources' });
-    expect(describeEvent(event({ type: 'llm-call' }))).toBeNull();
+    expect(timelineEntry(event({ type: 'llm-call' }))).toBeNull();
   });
 
   it('keeps research sections apart and summarises plan, coverage and fact check', () => {
-    const sectionStep = describeEvent({ ...event({ type: 'step-start', step: 1 }), runId: 'section-2' });
+    const sectionStep = timelineEntry({ ...event({ type: 'step-start', step: 1 }), runId: 'section-2' });
     expect(sectionStep?.key).toBe('section-2:step-1');
-    expect(describeEvent(event({ type: 'run-start', question: 'q' }))).toBeNull();
-    expect(describeEvent(event({ type: 'run-start', question: 'When?', parentRunId: 'p' }))).toMatchObject({
+    expect(timelineEntry(event({ type: 'run-start', question: 'q' }))).toBeNull();
+    expect(timelineEntry(event({ type: 'run-start', question: 'When?', parentRunId: 'p' }))).toMatchObject({
       kind: 'step',
       title: 'Section question: When?',
     });
     expect(
-      describeEvent(
+      timelineEntry(
         event({
           type: 'research-plan',
           plan: { title: 'Paris', sections: [{ id: 's1', heading: 'Origins', questions: ['a', 'b'] }] },
@@ -151,25 +151,25 @@ describe('timeline entries', () => {
       ),
     ).toMatchObject({ title: 'Plan: Paris (1 section)', items: [{ text: 'Origins', note: '2 questions' }] });
     expect(
-      describeEvent(
+      timelineEntry(
         event({ type: 'coverage', section: 's1', hop: 2, ratio: 0.5, covered: [], missing: ['b'] }),
       ),
     ).toMatchObject({ title: 's1: 50% covered after hop 2', detail: 'Still missing:\n- b' });
     // With the plan seen, a section is named by its heading, not its id.
     const sectionHeadings = new Map([['s1', 'Origins']]);
     expect(
-      describeEvent(
+      timelineEntry(
         event({ type: 'coverage', section: 's1', hop: 1, ratio: 1, covered: ['a'], missing: [] }),
         { sectionHeadings },
       ),
     ).toMatchObject({ title: 'Origins: 100% covered after hop 1' });
     expect(
-      describeEvent(event({ type: 'persona', persona: 'librarian', message: 'all covered', section: 's1' }), {
+      timelineEntry(event({ type: 'persona', persona: 'librarian', message: 'all covered', section: 's1' }), {
         sectionHeadings,
       }),
     ).toMatchObject({ title: 'Librarian · Origins: all covered' });
     expect(
-      describeEvent(event({ type: 'fact-check', claims: 5, supported: 4, revised: 1, removed: 0 })),
+      timelineEntry(event({ type: 'fact-check', claims: 5, supported: 4, revised: 1, removed: 0 })),
     ).toMatchObject({ title: 'Fact check: 4 of 5 claims supported, 1 revised, 0 removed', tone: 'ok' });
   });
 });

@@ -1,4 +1,5 @@
-import { personaNames } from '../research/persona-names.js';
+import { plural } from '../events/describe-event.js';
+import { personaNames } from '../events/persona-names.js';
 import type { RunEvent } from './api-client.js';
 import { hostOf } from './footnotes.js';
 
@@ -30,7 +31,6 @@ export interface TimelineEntry {
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-const plural = (count: number, word: string, many = `${word}s`) => `${count} ${count === 1 ? word : many}`;
 
 /** What the run showed so far that later events refer to. */
 export interface TimelineContext {
@@ -39,11 +39,13 @@ export interface TimelineContext {
 }
 
 /**
- * What the timeline shows for an event; null for events that only feed the gauge or the answer.
+ * What the page's timeline shows for an event; null for events that only feed the gauge or the
+ * answer. The page's own wording (titles, links, folded detail) over the events as they come from
+ * the server, unchecked JSON: the other surfaces word typed events with events/describe-event.ts.
  * Keys carry the event's run id: research sections run as deep searches of their own, whose step
  * numbers start again at 1.
  */
-export function describeEvent(event: RunEvent, context: TimelineContext = {}): TimelineEntry | null {
+export function timelineEntry(event: RunEvent, context: TimelineContext = {}): TimelineEntry | null {
   const entry = describeBody(event, context);
   return entry && { ...entry, key: `${str(event.runId)}:${entry.key}` };
 }

@@ -2,7 +2,7 @@ import type { RunEvent } from './api-client.js';
 import { byId, h } from './dom.js';
 import { safeHref } from './footnotes.js';
 import type { OutlineView } from './outline-view.js';
-import { describeEvent, type TimelineContext, type TimelineEntry } from './timeline-entry.js';
+import { type TimelineContext, type TimelineEntry, timelineEntry } from './timeline-entry.js';
 
 /**
  * The lines of a run's events: a research section's go under it in the outline, the rest into
@@ -89,7 +89,7 @@ export function createTimelineView(outline: OutlineView) {
       event: RunEvent,
       options: { section: string | undefined; live: boolean; context: TimelineContext },
     ) {
-      const entry = describeEvent(event, options.context);
+      const entry = timelineEntry(event, options.context);
       if (entry) addEntry(entry, options.section);
       trackWaiting(event, entry, options.live);
     },

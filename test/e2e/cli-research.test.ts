@@ -189,7 +189,7 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
       expect(section.match(/^- step \d: /gm)).toEqual(['- step 1: ', '- step 2: ', '- step 3: ']);
       expect(section).toContain(`  - read <${web.url}/ehpa>`);
       expect(section).toMatch(/- after hop 1: \d of \d covered/);
-      expect(section).toContain('- written, citing 2 source(s)');
+      expect(section).toContain('- written, citing 2 sources');
     }
     expect(sectionOf('### s2 Prices')).toContain('missing: What did heat pumps cost in 2023?');
   });

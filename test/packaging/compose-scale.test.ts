@@ -56,7 +56,7 @@ describe('compose.scale.yaml', () => {
     expect(api.deploy?.replicas).toBe(2);
     expect(api.ports).toEqual(['127.0.0.1:3000-3001:3000']);
     expect(worker.command?.[0]).toBe('worker');
-    const known = new Set(settingSources.map((source) => source.env));
+    const known = new Set(settingSources().map((source) => source.env));
     for (const service of [api, worker]) {
       expect(service.depends_on).toEqual({
         redis: { condition: 'service_healthy' },

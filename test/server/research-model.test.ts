@@ -60,8 +60,8 @@ describe('model deepsearch-research (official openai client)', () => {
     expect(message.content).toMatch(/^# European heat pump sales after 2022\n/);
     expect(message.content).toContain('## Follow-up questions\n\n1. Which countries drove the 2023 decline?');
     expect(message.content).toContain('[^1]: "Heat pump sales in Europe reached 3 million units in 2022"');
-    expect(message.reasoning_content).toContain('Research Strategist: plan of 1 sections');
-    expect(message.reasoning_content).toContain('Synthesizer: fact-check: 1 claims, 1 supported');
+    expect(message.reasoning_content).toContain('Research Strategist: plan: 1 section,');
+    expect(message.reasoning_content).toContain('Synthesizer: fact-check: 1 claim, 1 supported');
     expectCitationsOnMarkers(message.content!, message.annotations as Array<{ url_citation: Citation }>);
     const details = (completion as unknown as { deepsearch: Record<string, unknown> }).deepsearch;
     expect(details).toMatchObject({ mode: 'research', title: 'European heat pump sales after 2022' });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { DeepSearchConfig } from '../../config/config-schema.js';
+import type { CommandValue } from '../../config/load-config.js';
 import { InputError } from '../../core/errors/index.js';
 
 /** `--kb [path]` of ask and research: what --help says of it. */
@@ -28,14 +28,18 @@ export function splitKbMergeFlag(
 }
 
 /**
- * Applies `--kb [path]`: local hits join every search step (kb: sources, read from the store),
- * from the given knowledge base file or the default one.
+ * The config values of `--kb [path]`, for loadCliConfig: local hits join every search step (kb:
+ * sources, read from the store), from the given knowledge base file or the default one.
  */
-export function applyKbMergeFlag(
-  config: DeepSearchConfig,
-  kb: string | boolean | undefined,
-  cwd: string,
-): void {
-  if (typeof kb === 'string') config.knowledge.file = resolve(cwd, kb);
-  if (kb) config.knowledge.merge = true;
+export function kbMergeValues(kb: string | boolean | undefined, cwd: string): CommandValue[] {
+  if (!kb) return [];
+  return [
+    ...kbFileValues(typeof kb === 'string' ? kb : undefined, cwd),
+    { path: 'knowledge.merge', value: true, origin: '--kb' },
+  ];
+}
+
+/** The config value of a command's `--kb <path>`: the knowledge base file, from the working directory. */
+export function kbFileValues(kb: string | undefined, cwd: string): CommandValue[] {
+  return kb ? [{ path: 'knowledge.file', value: resolve(cwd, kb), origin: '--kb' }] : [];
 }

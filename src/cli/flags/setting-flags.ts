@@ -1,5 +1,10 @@
 import { type Command, Option } from 'commander';
-import { flagPlaceholder, type SettingSource, settingSources } from '../../config/setting-sources.js';
+import {
+  describedWithDefault,
+  flagPlaceholder,
+  type SettingSource,
+  settingSources,
+} from '../../config/setting-sources.js';
 
 /** The LLM roles a deep search calls; research adds its own, eval its judge. */
 const askRoles = ['agent', 'beast', 'evaluator', 'analyzer', 'rewriter'];
@@ -137,14 +142,14 @@ export function withSettingFlags(command: Command): Command {
 function defineSettingFlags(command: Command, scope: SettingFlagScope): Command {
   const uses = usedBy[scope];
   const others: Option[] = [];
-  for (const source of settingSources) {
+  for (const source of settingSources()) {
     if (!source.flag || (source.path.startsWith('server.') && scope !== 'serve')) continue;
     const used = source.path === 'debug' || uses(source.path);
     const [heading, summary] = firstRun[source.path] ?? [];
     const shown = used && heading && (firstRunOnlyFor[source.path]?.includes(scope) ?? true);
     const option = settingOption(
       source,
-      shown ? summary! : `${source.description}${source.env ? ` [env ${source.env}]` : ''}`,
+      shown ? summary! : `${describedWithDefault(source)}${source.env ? ` [env ${source.env}]` : ''}`,
     );
     const role = /^llm\.roles\.([a-z]+)\./.exec(source.path)?.[1];
     if (shown) option.helpGroup(heading);
@@ -195,7 +200,7 @@ export function addExamples(command: Command, examples: readonly string[]): Comm
 export function collectSettingFlags(command: Command): Record<string, unknown> {
   const values = command.opts();
   const flags: Record<string, unknown> = {};
-  for (const source of settingSources) {
+  for (const source of settingSources()) {
     if (!source.flag) continue;
     const negated = source.flag.startsWith('no-');
     const attribute = camelCase(negated ? source.flag.slice(3) : source.flag);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCliInMemory } from '../../../test/helpers/run-cli-in-memory.js';
-import { fileOnlySettings } from '../../config/file-only-settings.js';
-import { settingSources } from '../../config/setting-sources.js';
+import { fileOnlySettings, settingSources } from '../../config/setting-sources.js';
 import { roleFieldNames, schemaSettingPaths, settingsReference } from '../../config/settings-reference.js';
 
 const run = (args: string[]) => runCliInMemory(args, { env: {}, cwd: process.cwd() });
@@ -68,7 +67,7 @@ describe('deepsearch help settings', () => {
   it('lists every setting: its flag, variables and config key', async () => {
     const { code, stdout } = await run(['help', 'settings']);
     expect(code).toBe(0);
-    for (const source of settingSources) {
+    for (const source of settingSources()) {
       const role = /^llm\.roles\.([a-z]+)\.([a-zA-Z]+)$/.exec(source.path);
       if (role) {
         // One row per role field, with the role written <role>; the roles are named in it.
@@ -80,7 +79,7 @@ describe('deepsearch help settings', () => {
       if (source.flag) expect(stdout).toContain(`--${source.flag}`);
       if (source.env) expect(stdout).toContain(source.env);
     }
-    for (const path of Object.keys(fileOnlySettings)) expect(stdout).toContain(path);
+    for (const path of Object.keys(fileOnlySettings())) expect(stdout).toContain(path);
   });
 
   it('documents every key of the config schema, so a new setting cannot go unlisted', () => {
@@ -90,8 +89,8 @@ describe('deepsearch help settings', () => {
     for (const field of roleFieldNames) expect(documented.has(`llm.roles.<role>.${field}`)).toBe(true);
     expect(schemaSettingPaths().filter((path) => !documented.has(path))).toEqual([]);
     // A key that gains a variable or flag leaves the file-only list, or its entry would hide them.
-    const withSource = new Set(settingSources.map((source) => source.path));
-    expect(Object.keys(fileOnlySettings).filter((path) => withSource.has(path))).toEqual([]);
+    const withSource = new Set(settingSources().map((source) => source.path));
+    expect(Object.keys(fileOnlySettings()).filter((path) => withSource.has(path))).toEqual([]);
   });
 
   it('filters by words, and says when nothing matches', async () => {

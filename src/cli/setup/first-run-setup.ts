@@ -1,4 +1,5 @@
 import { type DeepSearchConfig, llmRoles } from '../../config/config-schema.js';
+import { withSettings } from '../../config/frozen-config.js';
 import { resolveProxySettings } from '../../config/proxy-settings.js';
 import { requireApiKey, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
 import { isConfigError } from '../../core/errors/index.js';
@@ -24,16 +25,17 @@ export function prepareSearch(io: CliIo, config: DeepSearchConfig, options: { qu
  * With no LLM configured at all, looks for a local server (Ollama, LM Studio, llama.cpp, vLLM on
  * their usual ports, or DEEPSEARCH_LOCAL_LLM_URLS) and configures the first that lists a model,
  * saying which. Anything configured, even half, is left alone: its own error is more useful.
+ * Returns the config to run with: the loaded one, or a copy with the LLM found.
  */
 export async function prepareLlm(
   io: CliIo,
-  config: DeepSearchConfig,
+  loaded: DeepSearchConfig,
   options: { quiet?: boolean; offerDownload?: boolean; yes?: boolean } = {},
-): Promise<void> {
-  await discoverLlm(io, config, options);
+): Promise<DeepSearchConfig> {
+  let config = await discoverLlm(io, loaded, options);
   if (needsLlmDiscovery(config)) {
     const { setUpLocalModel } = await import('./local-model-setup.js');
-    await setUpLocalModel(io, config, options);
+    config = (await setUpLocalModel(io, config, options)) ?? config;
   }
   // Fail at start, not at the first LLM call, when no LLM (or no key for one role) is configured.
   for (const role of llmRoles) requireApiKey(resolveLlmSettings(config, role));
@@ -41,33 +43,38 @@ export async function prepareLlm(
     const { announceLocalModel } = await import('./local-model-setup.js');
     await announceLocalModel(io, config);
   }
+  return config;
 }
 
-/** The discovery of prepareLlm alone: `doctor` reports a missing LLM as a failed check instead. */
+/**
+ * The discovery of prepareLlm alone: `doctor` reports a missing LLM as a failed check instead.
+ * Returns the config with the LLM found, or the one given.
+ */
 export async function discoverLlm(
   io: CliIo,
   config: DeepSearchConfig,
   options: { quiet?: boolean } = {},
-): Promise<void> {
-  if (!needsLlmDiscovery(config)) return;
+): Promise<DeepSearchConfig> {
+  if (!needsLlmDiscovery(config)) return config;
   const candidates = parseLocalLlmCandidates(io.env.DEEPSEARCH_LOCAL_LLM_URLS);
   const fetch = createOutboundFetch({ proxy: resolveProxySettings(config) });
   const found = await discoverLocalLlm({ candidates, signal: io.signal, fetch });
   if (!found) {
     // A model downloaded earlier for the embedded runtime, if any (prepareLlm may offer one).
     const { setUpLocalModel } = await import('./local-model-setup.js');
-    await setUpLocalModel(io, config, { quiet: options.quiet }).catch(() => false);
-    return; // else resolveLlmSettings fails with the line naming the variables and init
+    // Else resolveLlmSettings fails with the line naming the variables and init.
+    return (await setUpLocalModel(io, config, { quiet: options.quiet }).catch(() => undefined)) ?? config;
   }
-  config.llm.provider = 'openai-compatible';
-  config.llm.baseURL = found.baseURL;
-  config.llm.model = found.model;
+  const foundConfig = withSettings(config, {
+    llm: { provider: 'openai-compatible', baseURL: found.baseURL, model: found.model },
+  });
   if (!options.quiet) {
     io.stderr.write(
       `deepsearch: note: no LLM configured, using ${found.candidate.name} at ${found.candidate.url} with model ` +
         `${found.model} (deepsearch init saves a choice)\n`,
     );
   }
+  return foundConfig;
 }
 
 function needsLlmDiscovery(config: DeepSearchConfig): boolean {

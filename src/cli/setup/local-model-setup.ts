@@ -1,4 +1,5 @@
 import type { DeepSearchConfig } from '../../config/config-schema.js';
+import { withSettings } from '../../config/frozen-config.js';
 import { noLlmMessage, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { formatBytes } from '../../embedded-model/download-model.js';
@@ -24,34 +25,35 @@ export interface LocalModelOptions {
  * (name, size, licence, where it goes, how fast it will roughly be) and downloaded on yes, or
  * without asking with --yes. Anything else ends in the error that names the commands.
  */
-export async function setUpLocalModel(io: CliIo, config: DeepSearchConfig, options: LocalModelOptions) {
+export async function setUpLocalModel(
+  io: CliIo,
+  config: DeepSearchConfig,
+  options: LocalModelOptions,
+): Promise<DeepSearchConfig | undefined> {
   if (!(await isLlamaRuntimeInstalled())) throw noLlmError(config, { runtime: false });
   const store = modelStoreFor(config);
   const installed = store.list();
   const chosen = installed.find((model) => model.isDefault) ?? installed[0];
   if (chosen) {
-    useModel(config, chosen.path);
+    const chosenConfig = useModel(config, chosen.path);
     if (!options.quiet) {
       io.stderr.write(
         `deepsearch: note: no LLM configured, using the local model ${chosen.name} (deepsearch model list)\n`,
       );
     }
-    return true;
+    return chosenConfig;
   }
-  if (!options.offerDownload) return false;
+  if (!options.offerDownload) return undefined;
   const entry = store.find('default');
   const terminal = Boolean(io.stdin.isTTY && io.stderr.isTTY);
   if (!entry || (!options.yes && !terminal)) throw noLlmError(config, { runtime: true });
   if (!options.yes && !(await askToDownload(io, entry, store.modelsDir)))
     throw noLlmError(config, { runtime: true });
-  useModel(config, await pullModel(io, config, entry, { quiet: options.quiet }));
-  return true;
+  return useModel(config, await pullModel(io, config, entry, { quiet: options.quiet }));
 }
 
-function useModel(config: DeepSearchConfig, path: string): void {
-  config.llm.provider = 'local-embedded';
-  config.llm.model = path;
-  config.llm.baseURL = undefined;
+function useModel(config: DeepSearchConfig, path: string): DeepSearchConfig {
+  return withSettings(config, { llm: { provider: 'local-embedded', model: path, baseURL: undefined } });
 }
 
 function noLlmError(config: DeepSearchConfig, state: { runtime: boolean }): ConfigError {

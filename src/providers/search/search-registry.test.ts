@@ -190,7 +190,7 @@ describe('createSearchProvider with a fallback chain', () => {
 
   it('reads each key from the variable its error names', () => {
     for (const id of searchKeyProviderIds) {
-      const source = settingSources.find((candidate) => candidate.path === `search.apiKeys.${id}`);
+      const source = settingSources().find((candidate) => candidate.path === `search.apiKeys.${id}`);
       expect(source).toMatchObject({ env: `${id.toUpperCase()}_API_KEY`, secret: true });
     }
   });

@@ -4,7 +4,7 @@ import { redactConfig } from '../../../config/redact-config.js';
 import { InputError } from '../../../core/errors/index.js';
 import { describeRetrievalProviders } from '../../../runtime/create-retrieval-providers.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
-import { applyKbMergeFlag, splitKbMergeFlag } from '../../flags/kb-merge-flag.js';
+import { kbMergeValues, splitKbMergeFlag } from '../../flags/kb-merge-flag.js';
 import { type CliIo, readPipedStdin } from '../../io/cli-io.js';
 import { exitCodeFor, formatCliError } from '../../io/exit-codes.js';
 import { assertWritableFile } from '../../io/output-file.js';
@@ -48,9 +48,12 @@ async function ask(io: CliIo, options: AskCommandOptions): Promise<void> {
   const question = words.join(' ').trim() || (await readPipedStdin(io.stdin));
   if (!question)
     throw new InputError('missing question: run deepsearch ask "your question"', { param: 'question' });
-  const config = loadCliConfig(io, options.flags, options.configPath);
-  applyKbMergeFlag(config, kb, io.cwd);
-  await prepareLlm(io, config, { quiet: options.quiet, offerDownload: true, yes: options.yes });
+  const loaded = loadCliConfig(io, options.flags, options.configPath, kbMergeValues(kb, io.cwd));
+  const config = await prepareLlm(io, loaded, {
+    quiet: options.quiet,
+    offerDownload: true,
+    yes: options.yes,
+  });
   prepareSearch(io, config, { quiet: options.quiet });
   const runtime = createCliRuntime(io, config);
   if (config.debug) printDebugHeader(runtime, createTerminal(io.stderr, io.env).write);

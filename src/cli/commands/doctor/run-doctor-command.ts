@@ -22,8 +22,7 @@ export async function runDoctorCommand(
   io: CliIo,
   input: { flags: DoctorCommandFlags; settingFlags: Record<string, unknown> },
 ): Promise<void> {
-  const config = loadCliConfig(io, input.settingFlags, input.flags.config);
-  await discoverLlm(io, config);
+  const config = await discoverLlm(io, loadCliConfig(io, input.settingFlags, input.flags.config));
   const runtime = createCliRuntime(
     io,
     keepConfigOrigins({ ...config, cache: { ...config.cache, enabled: false } }, config),

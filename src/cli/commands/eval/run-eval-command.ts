@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
+import { withSettings } from '../../../config/frozen-config.js';
 import { AbortedError, InputError } from '../../../core/errors/index.js';
 import { readDataset } from '../../../eval/dataset/read-dataset.js';
 import type { EvalRecord } from '../../../eval/eval-types.js';
@@ -53,11 +54,11 @@ export async function runEvalCommand(
     );
   const settingFlags = { ...input.settingFlags };
   if (flags.judgeModel) settingFlags['llm-judge-model'] = flags.judgeModel;
-  const config = loadCliConfig(io, settingFlags, flags.config);
+  const loaded = loadCliConfig(io, settingFlags, flags.config);
   const workDir = flags.offlineCorpus ? mkdtempSync(join(tmpdir(), 'deepsearch-eval-')) : undefined;
   try {
-    if (workDir) useOfflineSearch(config, workDir);
-    await prepareLlm(io, config, { quiet: flags.quiet });
+    const offline = workDir ? offlineSearchConfig(loaded, workDir) : loaded;
+    const config = await prepareLlm(io, offline, { quiet: flags.quiet });
     if (!workDir) prepareSearch(io, config, { quiet: flags.quiet });
     const runtime = createCliRuntime(io, config);
     try {
@@ -212,12 +213,9 @@ function checkOutFile(out: string | undefined, resume: boolean): void {
 }
 
 /** --offline-corpus: the run searches the temporary knowledge base only, never the web. */
-function useOfflineSearch(config: DeepSearchConfig, dir: string): void {
-  config.search.provider = localSearchId;
-  config.knowledge = {
-    ...config.knowledge,
-    file: offlineCorpusFile(dir),
-    collection: offlineCollection,
-    merge: false,
-  };
+function offlineSearchConfig(config: DeepSearchConfig, dir: string): DeepSearchConfig {
+  return withSettings(config, {
+    search: { provider: localSearchId },
+    knowledge: { file: offlineCorpusFile(dir), collection: offlineCollection, merge: false },
+  });
 }

@@ -4,8 +4,8 @@ import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import { defaultConfigFileName } from '../../../config/config-file.js';
 import { loadConfig } from '../../../config/load-config.js';
-import { proxyVariables } from '../../../config/network-setting-sources.js';
 import { resolveProxySettings } from '../../../config/proxy-settings.js';
+import { proxyVariables } from '../../../config/setting-sources.js';
 import { AbortedError, InputError, isConfigError } from '../../../core/errors/index.js';
 import { anySignal } from '../../../core/link-signals.js';
 import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
@@ -65,7 +65,7 @@ async function localDefaults(io: CliIo): Promise<InitAnswers> {
  * environment (perhaps what the file is meant to fix) is not loaded.
  */
 function proxiedFetch(io: CliIo): typeof globalThis.fetch {
-  const names = Object.values(proxyVariables).flat();
+  const names = Object.values(proxyVariables()).flat();
   const env = Object.fromEntries(names.map((name) => [name, io.env[name]]));
   return createOutboundFetch({ proxy: resolveProxySettings(loadConfig({ env })) });
 }

@@ -1,9 +1,9 @@
-import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { packageVersion } from '../../../core/package-version.js';
 import { createMcpServer } from '../../../mcp/create-mcp-server.js';
 import { describeToolError } from '../../../mcp/describe-tool-error.js';
+import { kbFileValues } from '../../flags/kb-merge-flag.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
@@ -21,10 +21,9 @@ export interface McpCommandOptions {
  * clients show as the server's log.
  */
 export async function runMcpCommand(io: CliIo, options: McpCommandOptions): Promise<void> {
-  const config = loadCliConfig(io, options.flags, options.configPath);
-  if (options.kb) config.knowledge.file = resolve(io.cwd, options.kb);
+  const loaded = loadCliConfig(io, options.flags, options.configPath, kbFileValues(options.kb, io.cwd));
   // Fail at start, with the line saying what to set, rather than on the client's first call.
-  await prepareLlm(io, config);
+  const config = await prepareLlm(io, loaded);
   prepareSearch(io, config);
   const runtime = createCliRuntime(io, config);
   const server = createMcpServer({ runtime, version: packageVersion(), describeError: describeToolError });

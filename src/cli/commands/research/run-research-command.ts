@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../../../core/errors/index.js';
 import type { ResearchPlan } from '../../../events/research-types.js';
 import { parsePlanMarkdown, renderPlanMarkdown } from '../../../research/plan/plan-markdown.js';
-import { applyKbMergeFlag, splitKbMergeFlag } from '../../flags/kb-merge-flag.js';
+import { kbMergeValues, splitKbMergeFlag } from '../../flags/kb-merge-flag.js';
 import { type CliIo, readPipedStdin } from '../../io/cli-io.js';
 import { checkReportOutput, deliver, deliverReport } from '../../output/research-report-output.js';
 import { withResumeHint } from '../../output/resume-hint.js';
@@ -40,10 +40,9 @@ export async function runResearchCommand(
     throw new InputError('missing topic: run deepsearch research "your topic" (or --outline FILE)', {
       param: 'topic',
     });
-  const config = loadCliConfig(io, input.settingFlags, flags.config);
-  // Web and local documents together.
-  applyKbMergeFlag(config, kb, io.cwd);
-  await prepareLlm(io, config, { quiet: flags.quiet, offerDownload: true, yes: flags.yes });
+  // --kb: web and local documents together.
+  const loaded = loadCliConfig(io, input.settingFlags, flags.config, kbMergeValues(kb, io.cwd));
+  const config = await prepareLlm(io, loaded, { quiet: flags.quiet, offerDownload: true, yes: flags.yes });
   prepareSearch(io, config, { quiet: flags.quiet });
   const runtime = createCliRuntime(io, config);
   const progress = startCliProgress(io, { quiet: flags.quiet ?? false, debug: config.debug });

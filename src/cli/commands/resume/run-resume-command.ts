@@ -78,10 +78,10 @@ async function resumeHere(io: CliIo, input: ResumeInput): Promise<void> {
   const { config, record } = input;
   // The services the run ran with (LLM, SearXNG, embeddings...: never keys), unless given as flags now.
   const services = record.settings.services;
-  const runConfig = services
+  const storedConfig = services
     ? applyServiceSettings(config, services, (path) => settingOrigin(config, path)?.startsWith('--') === true)
     : config;
-  await prepareLlm(io, runConfig, { quiet: input.quiet });
+  const runConfig = await prepareLlm(io, storedConfig, { quiet: input.quiet });
   prepareSearch(io, resumedConfig(runConfig, record, input.overrides), { quiet: input.quiet });
   const runtime = createCliRuntime(io, runConfig);
   try {
@@ -141,7 +141,7 @@ async function resumeWith(io: CliIo, runtime: DeepSearchRuntime, input: ResumeIn
  */
 function overridesFromFlags(config: DeepSearchConfig, flags: Record<string, unknown>): ConfigOverrides {
   const overrides: Record<string, Record<string, unknown>> = {};
-  for (const source of settingSources) {
+  for (const source of settingSources()) {
     if (!source.flag || !(source.flag in flags)) continue;
     const [section, field, ...rest] = source.path.split('.');
     if (!section || !field || rest.length > 0 || !['budget', 'agent', 'search', 'research'].includes(section))

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
+import { withSettings } from '../../../config/frozen-config.js';
 import { ConfigError } from '../../../core/errors/index.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
@@ -21,12 +22,12 @@ export interface ServeCommandOptions {
  * The access log (one JSON line per request) goes to stdout, everything else to stderr.
  */
 export async function runServeCommand(io: CliIo, options: ServeCommandOptions): Promise<void> {
-  const config = loadCliConfig(io, options.flags, options.configPath);
-  const settings = config.server;
+  const loaded = loadCliConfig(io, options.flags, options.configPath);
+  const settings = loaded.server;
   // Before the LLM checks: a bind that would be refused anyway fails at once.
   assertGuardedBind(settings);
   // Fail at start, not on the first client's request, when search or the LLM (or its key) is not set.
-  await prepareLlm(io, config, { offerDownload: true, yes: options.yes });
+  const config = await prepareLlm(io, loaded, { offerDownload: true, yes: options.yes });
   prepareSearch(io, config);
   const { runtime, queue } = await serveRuntime(io, config);
   const server = await startServer({
@@ -75,14 +76,14 @@ async function serveRuntime(
     import('../../../scale/queued-runtime.js'),
   ]);
   // The node keeps no run of its own: no SQLite run store is opened.
-  config.runs.file = undefined;
+  const nodeConfig = withSettings(config, { runs: { file: undefined } });
   const queue = await openQueueMode({
     scale: config.scale,
     retention: config.runs.retention,
     onError: (error) => io.stderr.write(`deepsearch: warning: ${error.message}\n`),
   });
   return {
-    runtime: createQueuedRuntime(createCliRuntime(io, config, { trustStore: queue.trust }), queue),
+    runtime: createQueuedRuntime(createCliRuntime(io, nodeConfig, { trustStore: queue.trust }), queue),
     queue,
   };
 }

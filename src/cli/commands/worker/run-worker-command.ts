@@ -27,13 +27,13 @@ export interface WorkerCommandOptions {
  * resumes them from their last checkpoint; none is marked cancelled).
  */
 export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions): Promise<void> {
-  const config = loadCliConfig(io, options.flags, options.configPath);
-  if (!isQueueMode(config.scale))
+  const loaded = loadCliConfig(io, options.flags, options.configPath);
+  if (!isQueueMode(loaded.scale))
     throw new ConfigError(
       'deepsearch worker runs jobs of queue mode: set DEEPSEARCH_REDIS_URL (jobs) and DEEPSEARCH_DATABASE_URL (runs), the same as the `deepsearch serve` nodes that take the requests',
       { code: 'config_scale_missing' },
     );
-  await prepareLlm(io, config);
+  const config = await prepareLlm(io, loaded);
   prepareSearch(io, config);
   const warn = (error: Error) => io.stderr.write(`deepsearch: warning: ${error.message}\n`);
   const shared = await openQueueMode({

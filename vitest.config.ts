@@ -8,14 +8,31 @@ import { defineConfig } from 'vitest/config';
 // - services: real Redis and Postgres started on free ports (test/helpers/scale-services.ts).
 // `npm test` runs them all.
 
-/** Unit tests under src/ that start processes or a browser: they run with integration or e2e. */
+/**
+ * Tests beside the code (or in test/agent) that start a child process (the extraction pool, the
+ * sandbox host, a native-module check) or Chromium: they run with integration or e2e.
+ */
 const processTests = [
   'src/extraction/worker/**/*.test.ts',
-  'src/providers/code-runner/quickjs-code-runner-process.test.ts',
-  'src/providers/code-runner/quickjs-sandbox-escapes.test.ts',
+  'src/providers/code-runner/**/*.test.ts',
   'src/embedded-model/**/*.test.ts',
+  'src/providers/reader/builtin/builtin-reader*.test.ts',
+  'src/providers/reader/file/file-reader.test.ts',
+  'src/runtime/create-provider-cache.test.ts',
+  'src/mcp/create-mcp-server.test.ts',
+  'src/knowledge/knowledge-base.test.ts',
+  'src/knowledge/ingest-limits.test.ts',
+  'src/cli/commands/read/read-command.test.ts',
+  'src/cli/commands/kb/kb-command.test.ts',
+  'test/agent/local-sources.test.ts',
+  'test/agent/coding-action.test.ts',
 ];
-const browserTests = ['src/providers/reader/browser/browser-reader.test.ts'];
+const browserTests = [
+  'src/providers/reader/browser/browser-reader.test.ts',
+  'src/providers/reader/browser/auto-reader.test.ts',
+  'src/platform/browser/print-pdf.test.ts',
+  'src/cli/commands/doctor/doctor-browser-check.test.ts',
+];
 
 export default defineConfig({
   test: {

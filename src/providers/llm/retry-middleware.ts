@@ -27,7 +27,7 @@ export type LlmCallEvent =
  * that left between two attempts must not cost one more request), the attempt gets its own
  * timeout joined with it, SDK errors become ProviderErrors (a timeout says it was one, keys are
  * redacted), and withRetry retries the retryable ones. A stream that fails part-way is started
- * over: `report` hears `retry` first, so whoever shows the text so far can void it.
+ * over, and says so in the stream itself (see retryingStream).
  */
 export function createRetryMiddleware(
   limits: LlmCallLimits,
@@ -95,8 +95,8 @@ export function toLlmError(error: unknown, limits: LlmCallLimits, signal: AbortS
 /**
  * The parts of one streamed request, retried whole: an attempt is the request and its stream
  * read to the end, so an error part, a broken body or a timeout half-way is a failed attempt too.
- * An attempt that got parts out before failing is followed by a restart part (stream-restart.ts),
- * in place of the `retry` event: the consumer voids what it read right there. What the stream
+ * Once parts are out, a retry is a restart part in the stream (stream-restart.ts) in place of the
+ * `retry` event: the consumer voids what it read right there. What the stream
  * gives up with ends it as an error part, as the SDK reports failed streams.
  */
 function retryingStream(
@@ -110,22 +110,21 @@ function retryingStream(
   const joined = anySignal(cancelled.signal, signal);
   return new ReadableStream<LanguageModelV3StreamPart>({
     start(controller) {
-      let forwarded = 0;
+      // Once a part is out, every later retry is told in the stream too, so notices keep their order.
+      let inBand = false;
       const forward = (part: LanguageModelV3StreamPart) => {
-        forwarded++;
+        inBand = true;
         if (!cancelled.signal.aborted) controller.enqueue(part);
       };
       const onRetry = (notice: RetryNotice) => {
-        if (forwarded === 0) report({ type: 'retry', notice });
-        else forward(restartPart(notice));
-        forwarded = 0;
+        if (inBand) forward(restartPart(notice));
+        else report({ type: 'retry', notice });
       };
       const run = retrying(
         limits,
         signal,
         report,
         async (abortSignal) => {
-          forwarded = 0;
           const attemptSignal = anySignal(abortSignal, joined);
           const reader = (await open(attemptSignal)).stream.getReader();
           try {

@@ -45,6 +45,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          // One process, so threads and modules kept between files: the suite is import-bound (each
+          // file re-importing zod, the AI SDK, linkedom...), and no unit test changes a module's state.
+          pool: 'threads',
+          isolate: false,
           include: [
             'src/**/*.test.ts',
             'test/agent/**/*.test.ts',

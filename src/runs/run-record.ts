@@ -1,10 +1,11 @@
 import type { LlmRole } from '../config/config-schema.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import type { ServiceSettings } from '../config/service-settings.js';
+import type { RunError, RunStatus } from '../events/run-api.js';
 
 export type RunSettings = ConfigOverrides & { services?: ServiceSettings };
 
-export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type { RunError, RunStatus } from '../events/run-api.js';
 
 export const finishedStatuses: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -26,12 +27,6 @@ export interface RunUsage {
   totalTokens: number;
   costUsd: number | null;
   byRole: Partial<Record<LlmRole, RoleCost>>;
-}
-
-export interface RunError {
-  message: string;
-  type: string;
-  code: string | null;
 }
 
 /** What is known of a run when it is created. */

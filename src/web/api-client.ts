@@ -1,3 +1,4 @@
+import type { ResearchOutline, RunListItem, RunObject, RunResource } from '../events/run-api.js';
 import { createSseParser } from './sse-parser.js';
 
 /** An OpenAI-style error body from the server, or a network failure (status 0). */
@@ -22,32 +23,13 @@ export interface RunEvent {
   [field: string]: unknown;
 }
 
-export interface RunSummary {
-  id: string;
-  status: string;
-  mode: string;
-  question: string;
-  created_at: number;
-  finished_at?: number | null;
-  answer_preview?: string | null;
-  total_tokens?: number | null;
-}
+/** A line of GET /v1/runs, as the server declares it. */
+export type RunSummary = RunListItem;
 
-export interface RunDetail extends RunSummary {
-  options?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: { message: string; type?: string; code?: string };
-  /** Whether POST /v1/research/{id}/resume would go on with it now (failed, cancelled, stopped on budget). */
-  resumable?: boolean;
-  /** The formats GET /v1/research/{id}/report serves (a finished report; pdf where Chromium runs). */
-  report_formats?: string[];
-  usage?: {
-    prompt_tokens: number;
-    completion_tokens: number;
-    total_tokens: number;
-    cost_usd?: number | null;
-  };
-}
+/** GET /v1/research/{id}, as the server declares it. */
+export type RunDetail = RunResource;
+
+export type { ResearchOutline };
 
 export interface EventStreamOptions {
   onEvent: (event: RunEvent) => void;
@@ -58,28 +40,15 @@ export interface EventStreamOptions {
   retries?: number;
 }
 
-/** A research plan as POST /v1/research/outline returns it, to edit and send back as `outline`. */
-export interface ResearchOutline {
-  question: string;
-  plan: {
-    title: string;
-    language?: string;
-    sections: Array<{ id: string; heading: string; questions: string[] }>;
-    dataPoints: Array<{ id?: string; description: string; strategy: string; sectionId: string }>;
-    [field: string]: unknown;
-  };
-  estimate: { tokens: number; timeMs: number; llmCalls: number };
-}
-
 export interface ApiClient {
-  createRun(body: Record<string, unknown>): Promise<RunSummary>;
+  createRun(body: Record<string, unknown>): Promise<RunObject>;
   /** Research's plan alone (one planning call), before any run. */
   planOutline(body: Record<string, unknown>): Promise<ResearchOutline>;
   /** A finished report as a file: its bytes and the name the server gave it. */
   downloadReport(id: string, format: string): Promise<{ blob: Blob; fileName: string }>;
   getRun(id: string): Promise<RunDetail>;
   /** Goes on with a run from its last checkpoint, under the same id; `body` may raise its budget. */
-  resumeRun(id: string, body: Record<string, unknown>): Promise<RunSummary>;
+  resumeRun(id: string, body: Record<string, unknown>): Promise<RunObject>;
   /** Cancels a queued or running run; deletes a finished one. */
   deleteRun(id: string): Promise<{ status?: string; deleted?: boolean }>;
   listRuns(query: {

@@ -1,3 +1,4 @@
+import type { RunStatus } from '../events/run-api.js';
 import type { RunDetail, RunEvent } from './api-client.js';
 import { byId, formatElapsed, h } from './dom.js';
 import { hostOf, type SourceRef, safeHref, toSourceRefs } from './footnotes.js';
@@ -156,7 +157,7 @@ export function createRunView(options: RunViewOptions) {
       updateElapsed();
     },
     /** The run goes on under the same id: the timeline stays, the rest waits for its new events. */
-    resumed(status: string) {
+    resumed(status: RunStatus) {
       if (!shown) return;
       shown = { ...shown, detail: { ...shown.detail, status, resumable: false } };
       shown.markdown = '';

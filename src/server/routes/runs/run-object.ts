@@ -1,9 +1,10 @@
+import type { RunListItem, RunObject } from '../../../events/run-api.js';
 import type { RunRecord, RunSummary } from '../../../runs/run-record.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** A stored run as the async API shows it (GET /v1/research/{id}). */
-export function runObject(record: RunRecord) {
+export function runObject(record: RunRecord): RunObject {
   const usage = record.usage;
   return {
     id: record.id,
@@ -30,7 +31,7 @@ export function runObject(record: RunRecord) {
 }
 
 /** A line of GET /v1/runs. */
-export function runListItem(summary: RunSummary) {
+export function runListItem(summary: RunSummary): RunListItem {
   return {
     id: summary.id,
     object: 'run',

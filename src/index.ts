@@ -51,8 +51,8 @@ export type {
   Reference,
   TimingReport,
   UsageReport,
-} from './events/agent-types.js';
-export type * from './events/research-types.js';
+} from './events/deep-search-result.js';
+export type * from './events/research-result.js';
 export type { RunHandle } from './events/run-handle.js';
 export {
   createQuickJsCodeRunner,

@@ -6,7 +6,7 @@ import type {
   StopReason,
   TimingReport,
   UsageReport,
-} from '../events/agent-types.js';
+} from '../events/deep-search-result.js';
 import type { LlmCallRecord } from '../providers/spec/llm-client.js';
 
 /** Share of tokens and time for regular steps; the rest is kept for the forced final answer. */

@@ -2,7 +2,7 @@ import type { DeepSearchConfig } from '../config/config-schema.js';
 import { InputError, throwIfAborted } from '../core/errors/index.js';
 import { anySignal } from '../core/link-signals.js';
 import type { AgentEventListener, PartLabel } from '../events/agent-events.js';
-import type { DeepSearchResult } from '../events/agent-types.js';
+import type { DeepSearchResult } from '../events/deep-search-result.js';
 import { EventBus } from '../events/event-bus.js';
 import { createLexicalEmbedding } from '../providers/embedding/lexical-embedding.js';
 import { createLexicalReranker } from '../providers/rerank/lexical-reranker.js';

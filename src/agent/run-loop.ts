@@ -1,5 +1,5 @@
 import { AbortedError, throwIfAborted } from '../core/errors/index.js';
-import type { DeepSearchResult } from '../events/agent-types.js';
+import type { DeepSearchResult } from '../events/deep-search-result.js';
 import { stopPrefetching } from './context/prefetch-pages.js';
 import type { EvaluationCriterion } from './evaluation/criteria.js';
 import { chooseCriteria } from './evaluation/evaluate-answer.js';

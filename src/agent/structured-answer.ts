@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { InputError } from '../core/errors/index.js';
-import type { DeepSearchResult } from '../events/agent-types.js';
+import type { DeepSearchResult } from '../events/deep-search-result.js';
 import type { LlmClient, TokenUsage } from '../providers/spec/llm-client.js';
 import { findSchemaPattern } from './find-schema-pattern.js';
 import { structuredAnswerPrompt, structuredAnswerSystemPrompt } from './prompts/structured-answer-prompt.js';

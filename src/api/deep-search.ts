@@ -2,7 +2,7 @@ import type { DeepSearchConfig } from '../config/config-schema.js';
 import { type ConfigOverrides, deriveConfig } from '../config/derive-config.js';
 import { InputError } from '../core/errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
-import type { DeepSearchResult } from '../events/agent-types.js';
+import type { DeepSearchResult } from '../events/deep-search-result.js';
 import { createRunHandle, type RunHandle } from '../events/run-handle.js';
 import {
   type AskOptions,

@@ -1,4 +1,4 @@
-import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
+import type { ResearchPlan, ResearchReport } from '../events/research-result.js';
 import type { RunHandle } from '../events/run-handle.js';
 import type { DeepSearchOptions, RunOptions } from './deep-search.js';
 import { startRun } from './deep-search.js';

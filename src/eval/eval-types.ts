@@ -1,4 +1,4 @@
-import type { Confidence } from '../events/agent-types.js';
+import type { Confidence } from '../events/deep-search-result.js';
 
 export const datasetFormats = ['simpleqa', 'frames', 'hotpotqa', 'browsecomp-plus', 'jsonl'] as const;
 export type DatasetFormat = (typeof datasetFormats)[number];

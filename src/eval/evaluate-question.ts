@@ -1,6 +1,6 @@
 import type { PriceTable } from '../config/config-schema.js';
 import { isAbortError, isAuthenticationError, isConfigError } from '../core/errors/index.js';
-import type { DeepSearchResult } from '../events/agent-types.js';
+import type { DeepSearchResult } from '../events/deep-search-result.js';
 import type { LlmCallRecord } from '../providers/spec/llm-client.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { costOfCalls, tokensOfCalls } from './cost-of-calls.js';

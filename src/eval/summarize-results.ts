@@ -1,4 +1,4 @@
-import type { Confidence } from '../events/agent-types.js';
+import type { Confidence } from '../events/deep-search-result.js';
 import type { EvalRecord } from './eval-types.js';
 
 export interface Spread {

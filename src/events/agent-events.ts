@@ -2,7 +2,7 @@ import type { LlmRole } from '../config/config-schema.js';
 import type { CodeRunErrorKind } from '../providers/spec/code-runner.js';
 import type { LlmCallRecord } from '../providers/spec/llm-client.js';
 import type { UrlReasons } from '../retrieval/rank-urls.js';
-import type { ActionName, BudgetReport, DeepSearchResult, UsageReport } from './agent-types.js';
+import type { ActionName, BudgetReport, DeepSearchResult, UsageReport } from './deep-search-result.js';
 import type { ResearchEventBody } from './research-events.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Persona } from './research-types.js';
+import type { Persona } from './research-result.js';
 
 /** How each persona is named in progress lines: a reader follows who does what. */
 export const personaNames: Readonly<Record<Persona, string>> = {

@@ -6,7 +6,7 @@ import type {
   ResearchPlan,
   ResearchReport,
   SectionCoverage,
-} from './research-types.js';
+} from './research-result.js';
 
 /**
  * What research mode reports besides the deep-search events of its sections (which arrive with

@@ -1,4 +1,4 @@
-import type { ResearchEstimate, ResearchPlan } from './research-types.js';
+import type { ResearchEstimate, ResearchPlan } from './research-result.js';
 
 // The run API's objects as they go over HTTP (snake_case), declared once: the server builds them
 // (src/server/routes/runs/run-object.ts) and the web page reads them (src/web/api-client.ts).

@@ -4,7 +4,7 @@ import { referenceJson } from '../agent/citations/reference-json.js';
 import { budgetPresets, reasoningEfforts } from '../config/budget-presets.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { definedOnly, deriveConfig } from '../config/derive-config.js';
-import type { DeepSearchResult } from '../events/agent-types.js';
+import type { DeepSearchResult } from '../events/deep-search-result.js';
 import { defineMcpTool } from './mcp-tool.js';
 
 const hostList = (what: string) =>

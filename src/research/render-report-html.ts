@@ -1,6 +1,6 @@
 import { Marked, type Tokens } from 'marked';
-import type { Reference } from '../events/agent-types.js';
-import type { Contradiction } from '../events/research-types.js';
+import type { Reference } from '../events/deep-search-result.js';
+import type { Contradiction } from '../events/research-result.js';
 import { hostOf } from '../retrieval/normalize-url.js';
 import { type ReportLabels, reportLabels } from './render-labels.js';
 import type { RenderableReport } from './render-report-markdown.js';

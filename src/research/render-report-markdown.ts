@@ -1,5 +1,5 @@
-import type { Reference } from '../events/agent-types.js';
-import type { Contradiction } from '../events/research-types.js';
+import type { Reference } from '../events/deep-search-result.js';
+import type { Contradiction } from '../events/research-result.js';
 import { hostOf } from '../retrieval/normalize-url.js';
 import { reportLabels } from './render-labels.js';
 import type { WrittenReport } from './write/write-report.js';

@@ -1,4 +1,4 @@
-import type { ResearchReport } from '../events/research-types.js';
+import type { ResearchReport } from '../events/research-result.js';
 import { renderReportHtml } from './render-report-html.js';
 
 /** The formats a finished report is written in (the CLI's --format, the API's export). */

@@ -6,7 +6,7 @@ import {
   type StoredRestore,
 } from '../agent/run-checkpoint.js';
 import type { RunContext } from '../agent/run-context.js';
-import type { ResearchEstimate, ResearchPlan, SectionEvidence } from '../events/research-types.js';
+import type { ResearchEstimate, ResearchPlan, SectionEvidence } from '../events/research-result.js';
 import type { ProposedFact } from './plan/probe-data-points.js';
 import type { DraftedReport, WrittenReport } from './write/write-report.js';
 

@@ -5,9 +5,9 @@ import type { RunContext } from '../agent/run-context.js';
 import { runLoop } from '../agent/run-loop.js';
 import { anySignal } from '../core/link-signals.js';
 import type { PartLabel } from '../events/agent-events.js';
-import type { DeepSearchResult } from '../events/agent-types.js';
+import type { DeepSearchResult } from '../events/deep-search-result.js';
 import type { EventBus } from '../events/event-bus.js';
-import type { Persona, ResearchPlan } from '../events/research-types.js';
+import type { Persona, ResearchPlan } from '../events/research-result.js';
 import {
   type ResearchCheckpoint,
   ResearchProgress,

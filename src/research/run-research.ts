@@ -1,6 +1,6 @@
 import { AbortedError, throwIfAborted } from '../core/errors/index.js';
 import type { EventBus } from '../events/event-bus.js';
-import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
+import type { ResearchPlan, ResearchReport } from '../events/research-result.js';
 import { gatherEvidence } from './gather/gather-evidence.js';
 import { estimateResearch } from './plan/estimate-research.js';
 import { planResearch } from './plan/plan-research.js';

@@ -1,6 +1,6 @@
 import { renderAnswerMarkdown } from '../agent/citations/format-footnotes.js';
 import type { AgentEvent } from '../events/agent-events.js';
-import type { Reference } from '../events/agent-types.js';
+import type { Reference } from '../events/deep-search-result.js';
 import type { RunRecord } from './run-record.js';
 import { runTimeline } from './run-timeline.js';
 

@@ -1,7 +1,7 @@
 import type { RunRestore } from '../agent/run-checkpoint.js';
 import { ConfigError, InputError } from '../core/errors/index.js';
-import type { DeepSearchResult } from '../events/agent-types.js';
-import type { ResearchPlan, ResearchReport } from '../events/research-types.js';
+import type { DeepSearchResult } from '../events/deep-search-result.js';
+import type { ResearchPlan, ResearchReport } from '../events/research-result.js';
 import type { ResearchRestore } from '../research/research-checkpoint.js';
 import { isResearchRestore } from '../research/research-checkpoint.js';
 import { type ResumeTarget, resumedConfig, resumeTarget } from '../runs/resume-target.js';

@@ -8,8 +8,8 @@ import {
   ProviderError,
 } from '../core/errors/index.js';
 import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
-import type { DeepSearchResult } from '../events/agent-types.js';
-import type { ResearchReport } from '../events/research-types.js';
+import type { DeepSearchResult } from '../events/deep-search-result.js';
+import type { ResearchReport } from '../events/research-result.js';
 import type { RunError, RunRecord } from '../runs/run-record.js';
 import type { RecordOptions } from '../runs/run-recording.js';
 import type { AskOptions, DeepSearchRuntime, RunOutcome, RunRequest } from '../runtime/create-runtime.js';

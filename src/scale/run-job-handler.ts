@@ -1,7 +1,7 @@
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { isAbortError } from '../core/errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
-import type { ResearchPlan } from '../events/research-types.js';
+import type { ResearchPlan } from '../events/research-result.js';
 import { resumedConfig } from '../runs/resume-target.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { runError } from '../runs/run-recording.js';

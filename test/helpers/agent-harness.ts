@@ -1,7 +1,7 @@
 import { runAgent as runAgentLoop } from '../../src/agent/run-agent.js';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
-import type { DeepSearchResult } from '../../src/events/agent-types.js';
+import type { DeepSearchResult } from '../../src/events/deep-search-result.js';
 import { sharedQuickJsCodeRunner } from '../../src/providers/code-runner/quickjs-code-runner.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import type { EmbeddingProvider } from '../../src/providers/spec/embedding-provider.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
 import { isAbortError } from '../../src/core/errors/index.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
-import type { ResearchPlan, ResearchReport } from '../../src/events/research-types.js';
+import type { ResearchPlan, ResearchReport } from '../../src/events/research-result.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import { runResearch } from '../../src/research/run-research.js';
 import { findQuote } from '../../src/retrieval/find-quote.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AbortedError } from '../../src/core/errors/index.js';
-import type { ResearchEvidence } from '../../src/events/research-types.js';
+import type { ResearchEvidence } from '../../src/events/research-result.js';
 import type { LlmClient } from '../../src/providers/spec/llm-client.js';
 import { createResearchContext } from '../../src/research/research-context.js';
 import { writeReport } from '../../src/research/write/write-report.js';

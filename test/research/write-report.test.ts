@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events/agent-events.js';
-import type { Reference } from '../../src/events/agent-types.js';
-import type { ResearchEvidence } from '../../src/events/research-types.js';
+import type { Reference } from '../../src/events/deep-search-result.js';
+import type { ResearchEvidence } from '../../src/events/research-result.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import { renderReportHtml } from '../../src/research/render-report-html.js';
 import { renderReportMarkdown } from '../../src/research/render-report-markdown.js';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { KnowledgeItem } from '../../events/agent-types.js';
+import type { KnowledgeItem } from '../../events/deep-search-result.js';
 import type { EvaluationCriterion } from '../evaluation/criteria.js';
 import type { RunContext } from '../run-context.js';
 import type { AgentState } from '../state/agent-state.js';

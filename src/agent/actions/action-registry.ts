@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ActionName as EventActionName } from '../../events/agent-types.js';
+import type { ActionName as EventActionName } from '../../events/deep-search-result.js';
 import type { ActionDefinition, ActionGate, ActionLimits } from './action-definition.js';
 import { answerAction } from './answer-action.js';
 import { codingAction } from './coding-action.js';
@@ -16,7 +16,7 @@ export const actionRegistry = [searchAction, visitAction, reflectAction, codingA
 
 type RegisteredAction = (typeof actionRegistry)[number];
 export type ActionName = RegisteredAction['name'];
-// The events layer spells the names out (events/agent-types.ts); both directions must hold.
+// The events layer spells the names out (events/deep-search-result.ts); both directions must hold.
 type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const namesMatchEvents: SameNames<ActionName, EventActionName> = true;
 void namesMatchEvents;

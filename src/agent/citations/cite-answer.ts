@@ -1,4 +1,4 @@
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 import type { AnswerPayload } from '../actions/answer-action.js';
 import type { AgentState } from '../state/agent-state.js';
 import { alignFootnotes } from './format-footnotes.js';

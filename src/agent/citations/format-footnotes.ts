@@ -1,4 +1,4 @@
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 
 const marker = /\[\^(\d+)\]/g;
 const definitionLine = /^\s*\[\^\d+\]:.*$/gm;

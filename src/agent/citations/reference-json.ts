@@ -1,4 +1,4 @@
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 
 /** A reference in the snake_case of the wire formats (the API's `deepsearch` object, MCP's results). */
 export function referenceJson(reference: Reference) {

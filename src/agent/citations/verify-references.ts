@@ -1,4 +1,4 @@
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 import { bestMatchingSentence, findQuote, type QuoteMatch } from '../../retrieval/find-quote.js';
 import { hostOf, urlKey } from '../../retrieval/normalize-url.js';
 import type { AgentState } from '../state/agent-state.js';

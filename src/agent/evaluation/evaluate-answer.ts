@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { isAuthenticationError, isStructuredOutputError } from '../../core/errors/index.js';
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 import { chooseCriteriaPrompt, chooseCriteriaSystemPrompt } from '../prompts/choose-criteria-prompt.js';
 import { evaluationPrompt, evaluationSystemPrompt } from '../prompts/evaluation-prompts.js';
 import { callLlm, type RunContext } from '../run-context.js';

@@ -1,4 +1,4 @@
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 
 /** The last call when a caller wants the answer as JSON of its own schema. */
 export function structuredAnswerSystemPrompt(): string {

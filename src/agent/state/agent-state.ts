@@ -1,4 +1,4 @@
-import type { ActionName, KnowledgeItem, Reference } from '../../events/agent-types.js';
+import type { ActionName, KnowledgeItem, Reference } from '../../events/deep-search-result.js';
 import type { Page } from '../../providers/spec/page-reader.js';
 import type { SearchHit } from '../../providers/spec/search-provider.js';
 import { GapQueue, type GapQueueSnapshot } from '../gap-queue.js';

@@ -1,4 +1,4 @@
-import type { ActionName } from '../../events/agent-types.js';
+import type { ActionName } from '../../events/deep-search-result.js';
 
 export interface DiaryEntry {
   step: number;

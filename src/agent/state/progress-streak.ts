@@ -1,4 +1,4 @@
-import type { ActionName } from '../../events/agent-types.js';
+import type { ActionName } from '../../events/deep-search-result.js';
 
 /** No-progress steps in a row after which the actions that made them are switched off for a step. */
 export const switchOffAfter = 2;

@@ -1,5 +1,5 @@
 import { AbortedError, isAuthenticationError, isConfigError } from '../../core/errors/index.js';
-import type { StopReason } from '../../events/agent-types.js';
+import type { StopReason } from '../../events/deep-search-result.js';
 import { finalAnswerSchema } from '../actions/final-answer-schema.js';
 import { answerDraft } from '../answer-draft.js';
 import { citeAnswer } from '../citations/cite-answer.js';

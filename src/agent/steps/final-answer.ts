@@ -1,4 +1,4 @@
-import type { AnswerOrigin, Confidence, Reference } from '../../events/agent-types.js';
+import type { AnswerOrigin, Confidence, Reference } from '../../events/deep-search-result.js';
 
 /** The answer the run ends with, and how sure it is. */
 export interface FinalAnswer {

@@ -1,4 +1,4 @@
-import type { ActionName } from '../../events/agent-types.js';
+import type { ActionName } from '../../events/deep-search-result.js';
 import type { RunContext } from '../run-context.js';
 import { stallInAll, stallInARow, switchOffAfter } from '../state/progress-streak.js';
 

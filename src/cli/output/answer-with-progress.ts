@@ -1,5 +1,5 @@
 import type { AgentEventListener } from '../../events/agent-events.js';
-import type { DeepSearchResult } from '../../events/agent-types.js';
+import type { DeepSearchResult } from '../../events/deep-search-result.js';
 import type { CliIo } from '../io/cli-io.js';
 import { createTerminal } from '../io/terminal-style.js';
 import { startCliProgress } from '../progress/cli-progress.js';

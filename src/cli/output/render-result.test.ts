@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeepSearchResult } from '../../events/agent-types.js';
+import type { DeepSearchResult } from '../../events/deep-search-result.js';
 import { summaryLine } from './render-result.js';
 
 function result(steps: number, searchCalls: number, readCalls: number): DeepSearchResult {

@@ -1,4 +1,4 @@
-import type { DeepSearchResult } from '../../events/agent-types.js';
+import type { DeepSearchResult } from '../../events/deep-search-result.js';
 import { formatTokens, plural, type Terminal } from '../io/terminal-style.js';
 
 /**

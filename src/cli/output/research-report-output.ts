@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { InputError } from '../../core/errors/index.js';
-import type { ResearchReport } from '../../events/research-types.js';
+import type { ResearchReport } from '../../events/research-result.js';
 import { type ReportTextFormat, renderReport } from '../../research/render-report.js';
 import type { CliIo } from '../io/cli-io.js';
 import { assertWritableFile } from '../io/output-file.js';

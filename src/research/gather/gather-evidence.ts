@@ -1,7 +1,7 @@
 import type { RunContext } from '../../agent/run-context.js';
 import { anySignal } from '../../core/link-signals.js';
 import type { ResearchEventBody } from '../../events/research-events.js';
-import type { ResearchEvidence, ResearchPlan, SectionEvidence } from '../../events/research-types.js';
+import type { ResearchEvidence, ResearchPlan, SectionEvidence } from '../../events/research-result.js';
 import { probeDataPoints } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
 import { advisoryCall } from './advisory-call.js';

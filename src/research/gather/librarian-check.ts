@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { fenceUntrusted } from '../../agent/context/fence-untrusted.js';
 import { callLlm, type RunContext } from '../../agent/run-context.js';
 import type { StoredPage } from '../../agent/state/page-store.js';
-import type { CoverageItem, Finding, PlanSection } from '../../events/research-types.js';
+import type { CoverageItem, Finding, PlanSection } from '../../events/research-result.js';
 import { findQuote } from '../../retrieval/find-quote.js';
 import { termsOf } from '../../retrieval/tokenize.js';
 

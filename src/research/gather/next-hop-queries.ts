@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { callLlm, type RunContext } from '../../agent/run-context.js';
-import type { CoverageItem, PlanSection } from '../../events/research-types.js';
+import type { CoverageItem, PlanSection } from '../../events/research-result.js';
 import { foldText } from '../../retrieval/match-text.js';
 
 export const nextHopSchema = z.object({

@@ -7,7 +7,7 @@ import type {
   PlanSection,
   ResearchPlan,
   SectionEvidence,
-} from '../../events/research-types.js';
+} from '../../events/research-result.js';
 import type { ProposedFact } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
 import { advisoryCall } from './advisory-call.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResearchPlan } from '../../events/research-types.js';
+import type { ResearchPlan } from '../../events/research-result.js';
 import { estimateResearch } from './estimate-research.js';
 
 function plan(sections: number, questions: number): ResearchPlan {

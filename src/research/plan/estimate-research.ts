@@ -1,4 +1,4 @@
-import type { ResearchEstimate, ResearchPlan } from '../../events/research-types.js';
+import type { ResearchEstimate, ResearchPlan } from '../../events/research-result.js';
 import { smallContextTokens } from '../../platform/llm-context/fit-context-window.js';
 
 /**

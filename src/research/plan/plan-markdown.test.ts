@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../core/errors/index.js';
-import type { ResearchPlan } from '../../events/research-types.js';
+import type { ResearchPlan } from '../../events/research-result.js';
 import { parsePlanMarkdown, renderPlanMarkdown } from './plan-markdown.js';
 
 const plan: ResearchPlan = {

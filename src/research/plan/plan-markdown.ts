@@ -1,5 +1,10 @@
 import { InputError } from '../../core/errors/index.js';
-import type { DataPoint, DataPointStrategy, PlanSection, ResearchPlan } from '../../events/research-types.js';
+import type {
+  DataPoint,
+  DataPointStrategy,
+  PlanSection,
+  ResearchPlan,
+} from '../../events/research-result.js';
 
 const strategies: readonly DataPointStrategy[] = ['ask-llm', 'entity-overview', 'web-search'];
 export const maxSections = 12;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { InputError } from '../../core/errors/index.js';
-import type { ResearchPlan } from '../../events/research-types.js';
+import type { ResearchPlan } from '../../events/research-result.js';
 import { maxQuestions, maxSections, parsePlanMarkdown } from './plan-markdown.js';
 
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { callLlm } from '../../agent/run-context.js';
-import type { DataPointStrategy, ResearchPlan } from '../../events/research-types.js';
+import type { DataPointStrategy, ResearchPlan } from '../../events/research-result.js';
 import type { ResearchContext } from '../research-context.js';
 
 const strategies = [

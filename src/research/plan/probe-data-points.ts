@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { callLlm, type RunContext } from '../../agent/run-context.js';
-import type { DataPoint, ResearchPlan } from '../../events/research-types.js';
+import type { DataPoint, ResearchPlan } from '../../events/research-result.js';
 import type { ResearchContext } from '../research-context.js';
 
 /** A fact the model proposed for a data point, and the search that is to verify it. */

@@ -1,7 +1,7 @@
 import { alignFootnotes } from '../../agent/citations/format-footnotes.js';
 import { verifyReferences } from '../../agent/citations/verify-references.js';
 import type { AgentState } from '../../agent/state/agent-state.js';
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 
 const marker = /\[\^(\d+)\]/g;
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { callLlm } from '../../agent/run-context.js';
-import type { Reference } from '../../events/agent-types.js';
-import type { ReportSection } from '../../events/research-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
+import type { ReportSection } from '../../events/research-result.js';
 import type { ResearchContext } from '../research-context.js';
 import { tidy } from './cite-sources.js';
 import { formatSources, untrustedRule } from './section-sources.js';

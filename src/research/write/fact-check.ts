@@ -1,8 +1,8 @@
 import { fenceUntrusted } from '../../agent/context/fence-untrusted.js';
 import { callLlm } from '../../agent/run-context.js';
 import { isAbortError } from '../../core/errors/index.js';
-import type { Reference } from '../../events/agent-types.js';
-import type { FactCheckReport, ReportSection } from '../../events/research-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
+import type { FactCheckReport, ReportSection } from '../../events/research-result.js';
 import type { ResearchContext } from '../research-context.js';
 import { citeSources } from './cite-sources.js';
 import {

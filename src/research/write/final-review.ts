@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { callLlm } from '../../agent/run-context.js';
-import type { ReportSection } from '../../events/research-types.js';
+import type { ReportSection } from '../../events/research-result.js';
 import { maxSections } from '../plan/plan-markdown.js';
 import type { ResearchContext } from '../research-context.js';
 import { keepKnownFootnotes } from './coherence-pass.js';

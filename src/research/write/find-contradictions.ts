@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { callLlm } from '../../agent/run-context.js';
-import type { Reference } from '../../events/agent-types.js';
-import type { Contradiction, ResearchEvidence } from '../../events/research-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
+import type { Contradiction, ResearchEvidence } from '../../events/research-result.js';
 import { urlKey } from '../../retrieval/normalize-url.js';
 import type { ResearchContext } from '../research-context.js';
 import { ReportReferences } from './merge-references.js';

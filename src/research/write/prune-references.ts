@@ -1,4 +1,4 @@
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 
 /**
  * The report's final numbering: references in order of first citation across the texts (summary

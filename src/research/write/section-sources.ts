@@ -1,6 +1,6 @@
 import { fenceUntrusted } from '../../agent/context/fence-untrusted.js';
-import type { Reference } from '../../events/agent-types.js';
-import type { SectionEvidence } from '../../events/research-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
+import type { SectionEvidence } from '../../events/research-result.js';
 import { ReportReferences } from './merge-references.js';
 
 /**

@@ -1,14 +1,14 @@
 import { doneWithout } from '../../agent/steps/step-errors.js';
 import { isAbortError } from '../../core/errors/index.js';
 import { createSemaphore } from '../../core/semaphore.js';
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 import type {
   Contradiction,
   FactCheckReport,
   ReportSection,
   ResearchEvidence,
   SectionEvidence,
-} from '../../events/research-types.js';
+} from '../../events/research-result.js';
 import type { ResearchContext } from '../research-context.js';
 import { coherencePass } from './coherence-pass.js';
 import { createFactCheckCycle, factCheck } from './fact-check.js';

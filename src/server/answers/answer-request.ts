@@ -1,7 +1,7 @@
 import { renderAnswerMarkdown } from '../../agent/citations/format-footnotes.js';
 import { referenceJson } from '../../agent/citations/reference-json.js';
 import type { AgentEventListener } from '../../events/agent-events.js';
-import type { DeepSearchResult, Reference } from '../../events/agent-types.js';
+import type { DeepSearchResult, Reference } from '../../events/deep-search-result.js';
 import type { TokenUsage } from '../../providers/spec/llm-client.js';
 import type { DeepSearchRuntime } from '../../runtime/create-runtime.js';
 import type { ChatRunRequest } from '../run-request/run-request.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderAnswerMarkdown } from '../../agent/citations/format-footnotes.js';
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 import { urlCitations } from './url-citations.js';
 
 const references: Reference[] = [

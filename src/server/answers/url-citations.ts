@@ -1,4 +1,4 @@
-import type { Reference } from '../../events/agent-types.js';
+import type { Reference } from '../../events/deep-search-result.js';
 
 /** OpenAI's citation annotation: where in `content` a source is cited. */
 export interface UrlCitation {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError } from '../../../core/errors/index.js';
-import type { ResearchPlan } from '../../../events/research-types.js';
+import type { ResearchPlan } from '../../../events/research-result.js';
 import { parsePlanMarkdown, renderPlanMarkdown } from '../../../research/plan/plan-markdown.js';
 import { kbMergeValues, splitKbMergeFlag } from '../../flags/kb-merge-flag.js';
 import { type CliIo, readPipedStdin } from '../../io/cli-io.js';

@@ -1,6 +1,6 @@
 import { InputError } from '../../../core/errors/index.js';
 import type { AgentEvent } from '../../../events/agent-events.js';
-import type { DeepSearchResult } from '../../../events/agent-types.js';
+import type { DeepSearchResult } from '../../../events/deep-search-result.js';
 import { runMarkdown } from '../../../runs/run-markdown.js';
 import type { RunRecord } from '../../../runs/run-record.js';
 import type { AsyncRunStore } from '../../../scale/async-run-store.js';

@@ -1,5 +1,5 @@
 import { InputError } from '../../../core/errors/index.js';
-import type { ResearchReport } from '../../../events/research-types.js';
+import type { ResearchReport } from '../../../events/research-result.js';
 import type { ChromiumStatus } from '../../../platform/browser/launch-chromium.js';
 import { printHtmlToPdf } from '../../../platform/browser/print-pdf.js';
 import { downloadName } from '../../../research/download-name.js';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { definedOnly } from '../../../config/derive-config.js';
 import { InputError } from '../../../core/errors/index.js';
-import type { ResearchPlan } from '../../../events/research-types.js';
+import type { ResearchPlan } from '../../../events/research-result.js';
 import { assertFitsContext } from '../../../providers/llm/assert-fits-context.js';
 import { parseOutline } from '../../../research/plan/plan-object.js';
 import { invalidValue } from '../../http/read-json-object.js';

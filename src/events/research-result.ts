@@ -1,4 +1,4 @@
-import type { Confidence, Reference, UsageReport } from './agent-types.js';
+import type { Confidence, Reference, UsageReport } from './deep-search-result.js';
 
 /**
  * How a required data point is found: ask the model and verify

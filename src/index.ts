@@ -28,6 +28,8 @@ export {
   ConfigError,
   DeepSearchError,
   type DeepSearchErrorOptions,
+  type ErrorCode,
+  errorCodes,
   InputError,
   isAbortError,
   isAuthenticationError,

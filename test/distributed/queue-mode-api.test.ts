@@ -153,6 +153,44 @@ describe.skipIf(!available)('queue mode API nodes (real processes on 127.0.0.1)'
     expect(remote).toEqual(local);
   }, 120_000);
 
+  it('an outline planned on one node is followed by the worker; the report is served by the other node', async () => {
+    const [api1, api2] = await Promise.all([api(), api()]);
+    const json = { 'content-type': 'application/json' };
+    const planned = await fetch(`${api1.url}/v1/research/outline`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ question: researchTopic }),
+    });
+    expect(planned.status).toBe(200);
+    const outline = (await planned.json()) as {
+      object: string;
+      plan: { title: string; sections: Array<{ heading: string }> };
+    };
+    expect(outline.object).toBe('research.outline');
+    expect(outline.plan.sections.length).toBeGreaterThan(0);
+    await worker();
+    const edited = { ...outline.plan, title: 'Heat pumps, as edited' };
+    const posted = await fetch(`${api1.url}/v1/research`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ question: researchTopic, mode: 'research', outline: edited }),
+    });
+    expect(posted.status).toBe(202);
+    const { id } = (await posted.json()) as { id: string };
+    await waitFor(async () => (await status(api2, id)) === 'completed', 110_000);
+    const detail = (await (await fetch(`${api2.url}/v1/research/${id}`)).json()) as {
+      result: { title: string };
+      report_formats: string[];
+    };
+    // The worker wrote the report from the edited outline, not from a plan of its own.
+    expect(detail.result.title).toBe('Heat pumps, as edited');
+    expect(detail.report_formats).toEqual(expect.arrayContaining(['md', 'html', 'json']));
+    const report = await fetch(`${api2.url}/v1/research/${id}/report?format=md`);
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await report.text()).toContain('# Heat pumps, as edited');
+  }, 120_000);
+
   it('doctor checks Redis and Postgres; a worker without queue mode, or one URL alone, is refused naming what to set', async () => {
     const doctor = await runBuiltCli(['doctor', '--page', `${web.url}/ehpa`], queueEnv, {
       timeoutMs: 60_000,

@@ -226,7 +226,7 @@ console.log(JSON.stringify({ loaded, internal }));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', probe], { cwd: app });
     const { loaded, internal } = JSON.parse(stdout) as { loaded: Record<string, string[]>; internal: string };
     expect(loaded['.']).toEqual(
-      expect.arrayContaining(['createRuntime', 'deepSearch', 'research', 'loadConfig']),
+      expect.arrayContaining(['createRuntime', 'deepSearch', 'research', 'loadConfig', 'errorCodes']),
     );
     expect(loaded['.']).not.toContain('startServer');
     expect(loaded.server).toEqual(['createServerApp', 'startServer']);

@@ -79,7 +79,7 @@ const firstRun: Readonly<Record<string, readonly [heading: string, summary: stri
   'budget.maxTokens': ['Budget:', 'LLM tokens for the run (default 1000000)'],
   'budget.maxTimeSeconds': ['Budget:', 'seconds for the run (default 600)'],
   'research.maxHops': ['Budget:', 'search hops per section (default 3)'],
-  'reader.provider': ['Reading:', 'builtin (default) or jina'],
+  'reader.provider': ['Reading:', 'auto (default), builtin, browser or jina'],
   'reader.timeoutSeconds': ['Reading:', 'seconds per page fetch (default 20)'],
   'embedding.provider': ['Retrieval:', 'builtin (default), jina, openai...'],
   'server.host': ['Server:', 'address to listen on (default 127.0.0.1)'],

@@ -12,14 +12,18 @@ export interface RunError {
   code: string | null;
 }
 
-/** A line of GET /v1/runs. */
-export interface RunListItem {
+/** What every run object says of its run. */
+interface RunFields {
   id: string;
   object: 'run';
   status: RunStatus;
   mode: string;
   question: string;
   created_at: number;
+}
+
+/** A line of GET /v1/runs. */
+export interface RunListItem extends RunFields {
   finished_at: number | null;
   answer_preview: string | null;
   total_tokens: number | null;
@@ -27,13 +31,7 @@ export interface RunListItem {
 }
 
 /** A stored run (GET /v1/research/{id} and /v1/runs/{id}; what POST answers, without finished_at). */
-export interface RunObject {
-  id: string;
-  object: 'run';
-  status: RunStatus;
-  mode: string;
-  question: string;
-  created_at: number;
+export interface RunObject extends RunFields {
   finished_at?: number;
   options: Record<string, unknown>;
   result?: Record<string, unknown>;

@@ -29,12 +29,21 @@ export interface ExtractionPool extends ContentExtractor {
 
 /** Time for a process to start and load its parsers, apart from any job's deadline. */
 const startTimeoutMs = 20_000;
+/** A process idle this long after a read is asked to give back what its reads left. */
+const idleTidyMs = 3_000;
+
+/** Keeps an idle process whose memory came back after a collection; replaces the others. */
+async function tidy(child: ExtractionProcess): Promise<'keep' | 'replace'> {
+  const answer = await child.request({ type: 'tidy' }, { deadlineMs: startTimeoutMs });
+  return answer.ok && answer.reply.type === 'tidied' && !answer.reply.retire ? 'keep' : 'replace';
+}
 
 /**
  * A pool of `concurrency` extraction processes (extraction-main.ts), started on first use: each
  * page or document is parsed in one of them, so this process's event loop only moves bytes. A job
  * past `timeoutSeconds` or `memoryMb` (resident memory, polled) gets its process killed, and the
- * read fails naming the limit; the next job starts a new process. Child processes rather than
+ * read fails naming the limit; the next job starts a new process. A process idle for a few
+ * seconds whose reads left memory behind is replaced by a fresh one. Child processes rather than
  * worker threads: a worker's resourceLimits cap V8's heap but not ArrayBuffers, and the memory a
  * killed worker held stayed with the process (a 400 MB PDF stream: 1.4 GB after terminate()).
  */
@@ -50,6 +59,7 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
   const pool: ChildPool<ExtractionProcess> = createChildPool({
     size: settings.concurrency,
     start: (signal) => startExtractionProcess(settings.memoryMb, signal),
+    idle: { afterMs: idleTidyMs, tidy },
   });
   return {
     async extract(input: ContentInput, options: ExtractOptions = {}): Promise<ExtractedContent> {
@@ -59,7 +69,7 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
           { signal: options.signal, deadlineMs: settings.timeoutSeconds * 1000, memoryLimitBytes },
         );
         // The process could not give back what the job left: the next job gets a new one.
-        if (answer.ok && answer.reply.type !== 'started' && answer.reply.retire) child.kill();
+        if (answer.ok && 'retire' in answer.reply && answer.reply.retire) child.kill();
         return answer;
       });
       const answer = outcome.ok ? outcome.value : outcome;

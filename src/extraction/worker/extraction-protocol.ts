@@ -9,10 +9,15 @@ import type { ContentInput } from './content-extractor.js';
  */
 export type ExtractionRequest =
   /** Answered once the parsers are loaded, so their loading is not counted in a job's deadline. */
-  { type: 'start'; id: number } | { type: 'extract'; id: number; input: ContentInput; limits: ContentLimits };
+  | { type: 'start'; id: number }
+  | { type: 'extract'; id: number; input: ContentInput; limits: ContentLimits }
+  /** Sent once the process has been idle a while: collect, and say whether memory came back. */
+  | { type: 'tidy'; id: number };
 
 export type ExtractionReply =
   | { type: 'started'; id: number }
+  /** `retire`: what its jobs left is still held after a collection, so it asks to be replaced. */
+  | { type: 'tidied'; id: number; retire: boolean }
   | { type: 'extracted'; id: number; content: ExtractedContent; retire?: boolean }
   /** The read failed the way a page does (unreadable, unsupported, over a limit). */
   | {

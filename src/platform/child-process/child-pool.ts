@@ -15,6 +15,12 @@ export interface ChildPoolOptions<Child extends PooledChild> {
   size: number;
   /** Starts a child for a free slot that has none (or whose child died). */
   start(signal: AbortSignal | undefined): Promise<StartedChild<Child>>;
+  /**
+   * What happens to a child left idle `afterMs` after its last task: `tidy` runs in its slot (no
+   * task can use the slot meanwhile) and says whether to keep the child or replace it with a fresh
+   * one at once, so a pool that went quiet gives back what its busy time left and stays warm.
+   */
+  idle?: { afterMs: number; tidy(child: Child): Promise<'keep' | 'replace'> };
 }
 
 export interface ChildPool<Child extends PooledChild> {
@@ -40,6 +46,9 @@ export function createChildPool<Child extends PooledChild>(
   // The slots not in use: the limit lets at most `size` tasks through, so one is always free.
   const free = slots.map((_, slot) => slot).reverse();
   const limit = createSemaphore({ max: options.size });
+  const idleTimers: Array<NodeJS.Timeout | undefined> = slots.map(() => undefined);
+  // Bumped by close(): a tidy that was under way when the pool closed starts no replacement.
+  let generation = 0;
   const childFor = async (slot: number, signal: AbortSignal | undefined): Promise<StartedChild<Child>> => {
     const current = slots[slot];
     if (current?.alive) return { ok: true, child: current };
@@ -55,8 +64,34 @@ export function createChildPool<Child extends PooledChild>(
       return { ok: true as const, value: await task(started.child) };
     } finally {
       free.push(slot);
+      scheduleTidy(slot);
     }
   };
+  const scheduleTidy = (slot: number) => {
+    const { idle } = options;
+    if (!idle) return;
+    clearTimeout(idleTimers[slot]);
+    idleTimers[slot] = setTimeout(() => void tidy(slot, idle.tidy).catch(() => undefined), idle.afterMs);
+    idleTimers[slot].unref();
+  };
+  const tidy = (slot: number, tidyChild: (child: Child) => Promise<'keep' | 'replace'>) =>
+    limit.run(async () => {
+      const child = slots[slot];
+      const index = free.indexOf(slot);
+      // A task took the slot since (it is not idle), or its child is gone: nothing to tidy.
+      if (index < 0 || !child?.alive) return;
+      free.splice(index, 1);
+      const started = generation;
+      try {
+        if ((await tidyChild(child)) === 'keep') return;
+        child.kill();
+        if (started !== generation) return;
+        const fresh = await childFor(slot, undefined);
+        if (fresh.ok && started !== generation) fresh.child.kill();
+      } finally {
+        free.push(slot);
+      }
+    }, undefined);
   return {
     async withChild(signal, task) {
       try {
@@ -68,6 +103,8 @@ export function createChildPool<Child extends PooledChild>(
       }
     },
     close() {
+      generation += 1;
+      for (const timer of idleTimers) clearTimeout(timer);
       for (const child of slots) child?.kill();
     },
     get children() {

@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeModelServer } from '../../test/helpers/fake-model-server.js';
+import { buildTinyGguf } from '../../test/helpers/tiny-gguf.js';
 import { startFakeHttpServer } from '../testing/fake-http-server.js';
 import { type DownloadProgress, downloadModel, ModelDownloadError } from './download-model.js';
 
-const file = randomBytes(300_000);
+// A real (tiny, random-weight) GGUF: the download checks the file is one before installing it.
+const file = buildTinyGguf({ seed: 3 });
 const sha256 = createHash('sha256').update(file).digest('hex');
 const servers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -100,6 +102,33 @@ describe('downloadModel (a real HTTP server on 127.0.0.1)', () => {
     expect(error.failure).toBe('checksum_mismatch');
     expect(error.code).toBe('model_download_checksum_mismatch');
     expect(error.message).toContain(`SHA-256 ${sha256}; expected ${file.length} bytes, ${wrong}`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a part left by another file is dropped and the download starts over, verified', async () => {
+    const server = await serve();
+    const { dir, destination } = target();
+    writeFileSync(`${destination}.part`, randomBytes(7_000));
+    const result = await downloadModel({ url: `${server.url}/model.gguf`, destination, sha256 });
+    expect(result).toMatchObject({ resumedFrom: 0, bytes: file.length, verified: true, sha256 });
+    expect(readFileSync(destination).equals(file)).toBe(true);
+    expect(server.requests.map((request) => request.headers.range)).toEqual(['bytes=7000-', undefined]);
+    expect(readdirSync(dir)).toEqual(['model.gguf']);
+  });
+
+  it('a file that is not a GGUF model (an HTML page) is deleted and named as such', async () => {
+    const page = Buffer.from('<!DOCTYPE html><html><body>Model card</body></html>');
+    const server = await startFakeModelServer({ files: { '/card.gguf': page } });
+    servers.push(server);
+    const { dir, destination } = target();
+    const error = await failure(downloadModel({ url: `${server.url}/card.gguf`, destination }));
+    expect(error.failure).toBe('invalid_file');
+    expect(error.code).toBe('model_download_invalid_file');
+    expect(error.message).toBe(
+      `the file downloaded from ${server.url}/card.gguf is not a valid GGUF model: it does not start with ` +
+        'the GGUF signature (it starts with "<!DOCTYPE html><"); it was deleted; check the URL points at ' +
+        'the .gguf file itself (not a web page about it)',
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -12,9 +12,16 @@ import {
 } from '../core/errors/index.js';
 import { describeNetworkError, displayUrl } from '../platform/http/describe-network-error.js';
 import { withSafeRedirects } from '../platform/http/redirect-safe-fetch.js';
+import { checkGgufFile } from './gguf-header.js';
 import { partialSuffix } from './model-store.js';
 
-export type DownloadFailure = 'offline' | 'not_found' | 'http_error' | 'checksum_mismatch' | 'disk_full';
+export type DownloadFailure =
+  | 'offline'
+  | 'not_found'
+  | 'http_error'
+  | 'checksum_mismatch'
+  | 'disk_full'
+  | 'invalid_file';
 
 /** A download that failed; `code` is `model_download_<failure>`. */
 export class ModelDownloadError extends ProviderError {
@@ -66,7 +73,7 @@ const spareBytes = 64 * 1024 * 1024;
 
 /**
  * Downloads a model file: resumed with an HTTP Range request when a `.part` of it is on disk,
- * checked against the expected size and SHA-256, and renamed into place only then, so the
+ * checked against the expected size and SHA-256 and as a GGUF file, and renamed into place only then, so the
  * destination is either the whole verified file or absent. An interrupted transfer (network cut,
  * Ctrl-C) keeps the `.part` for the next try; a 404, a checksum mismatch or a full disk deletes it.
  */
@@ -85,28 +92,38 @@ export async function downloadModel(options: DownloadOptions): Promise<DownloadR
     rmSync(part, { force: true });
     offset = 0;
   }
-  const hash = createHash('sha256');
-  // The digest covers the whole file: what is already on disk first.
-  if (offset > 0) for await (const chunk of createReadStream(part)) hash.update(chunk as Buffer);
   const total = totalBytes(response, offset) ?? options.expectedBytes;
   try {
-    await writeBody({ response, part, offset, total, hash, options });
+    await writeBody({ response, part, offset, total, options });
   } catch (error) {
     throw writeFailure(error, part, options);
   }
   const bytes = statSync(part).size;
-  const sha256 = hash.digest('hex');
+  // The digest of the file that is renamed into place, read back from disk (not of the bytes as
+  // they streamed by: another writer of the same .part would go unseen).
+  const sha256 = await hashFile(part);
   const expected = options.sha256?.toLowerCase();
   if (
     (options.expectedBytes !== undefined && bytes !== options.expectedBytes) ||
     (expected && sha256 !== expected)
   ) {
     rmSync(part, { force: true });
+    // The part left by an earlier try was of another file (or damaged): once more, from the start.
+    if (offset > 0) return downloadModel(options);
     throw new ModelDownloadError(
       'checksum_mismatch',
       `the file downloaded from ${displayUrl(options.url)} is not the expected one ` +
         `(${bytes} bytes, SHA-256 ${sha256}; expected ${options.expectedBytes ?? '?'} bytes, ${expected ?? '?'}): ` +
         'it was deleted; run the pull again, and if it fails the same way the file on the server has changed',
+    );
+  }
+  const gguf = checkGgufFile(part);
+  if (!gguf.ok) {
+    rmSync(part, { force: true });
+    throw new ModelDownloadError(
+      'invalid_file',
+      `the file downloaded from ${displayUrl(options.url)} is not a valid GGUF model: ${gguf.problem}; ` +
+        'it was deleted; check the URL points at the .gguf file itself (not a web page about it)',
     );
   }
   renameSync(part, options.destination);
@@ -172,32 +189,33 @@ function totalBytes(response: Response, offset: number): number | undefined {
   return Number.isFinite(length) && length > 0 ? length + (response.status === 206 ? offset : 0) : undefined;
 }
 
-/**
- * Streams the body to the part file; each chunk is hashed once it is written, so what a cut leaves
- * on disk is exactly what the next try hashes and resumes from.
- */
+/** Streams the body to the part file, appending to what an earlier try left. */
 async function writeBody(input: {
   response: Response;
   part: string;
   offset: number;
   total: number | undefined;
-  hash: ReturnType<typeof createHash>;
   options: DownloadOptions;
 }): Promise<void> {
-  const { response, offset, total, hash, options } = input;
+  const { response, offset, total, options } = input;
   if (!response.body) throw new ModelDownloadError('http_error', 'the server sent no body');
   const rate = createRateMeter(offset);
   const handle = await open(input.part, offset > 0 ? 'a' : 'w');
   try {
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
       await handle.write(chunk);
-      hash.update(chunk);
       const received = rate.add(chunk.length);
       options.onProgress?.({ received, total, bytesPerSecond: rate.perSecond(), resumedFrom: offset });
     }
   } finally {
     await handle.close();
   }
+}
+
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /** Bytes received so far and the rate over the last five seconds. */

@@ -1,8 +1,10 @@
 import type { EmbeddedLlmSettings } from '../config/config-schema.js';
+import { ConfigError } from '../core/errors/index.js';
 import { createSemaphore } from '../core/semaphore.js';
 import { estimateTokens } from '../platform/llm-context/estimate-tokens.js';
 import { smallContextTokens } from '../platform/llm-context/fit-context-window.js';
 import type { GrammarSchema } from '../structured-output/to-grammar-schema.js';
+import { checkGgufFile } from './gguf-header.js';
 import {
   type ChatHistoryItem,
   type Llama,
@@ -113,6 +115,7 @@ const backendNames: Readonly<Record<string, EmbeddedBackend>> = {
 };
 
 async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<EmbeddedEngine> {
+  assertGgufModel(options.modelPath);
   const runtime = await loadLlamaRuntime();
   const started = performance.now();
   const llama = await loadLlama(runtime, options);
@@ -280,4 +283,15 @@ const speedSchema = { type: 'object', properties: { words: { type: 'string', min
 function estimatedPerRealToken(model: LlamaModel): number {
   const real = model.tokenize(speedPrompt).length;
   return Math.min(1, estimateTokens(speedPrompt) / Math.max(1, real));
+}
+
+/** A file that is not a GGUF model is named as such, before llama.cpp fails on it in its own words. */
+function assertGgufModel(path: string): void {
+  const check = checkGgufFile(path);
+  if (check.ok) return;
+  throw new ConfigError(
+    `${path} is not a valid GGUF model: ${check.problem}; delete it and download the model again ` +
+      '(deepsearch model remove <name>, then deepsearch model pull <name>)',
+    { code: 'embedded_model_invalid' },
+  );
 }

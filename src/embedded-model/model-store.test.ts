@@ -51,4 +51,16 @@ describe('the models folder', () => {
       `no local model ${second!.name} in ${models.modelsDir}`,
     );
   });
+
+  it('use and remove take names only: a name reaching outside the models folder is refused', () => {
+    const models = store();
+    const outside = mkdtempSync(join(tmpdir(), 'deepsearch-victim-'));
+    writeFileSync(join(outside, 'victim.gguf'), 'keep me');
+    const relative = `../${outside.split('/').pop()}/victim`;
+    for (const name of [relative, `${relative}.gguf`, 'a/b', 'a\\b', '..', 'x\0y']) {
+      expect(() => models.remove(name), name).toThrow(`'${name}' is not a model name`);
+      expect(() => models.use(name), name).toThrow(`'${name}' is not a model name`);
+    }
+    expect(readdirSync(outside)).toEqual(['victim.gguf']);
+  });
 });

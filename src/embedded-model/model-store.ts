@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { ConfigError } from '../core/errors/index.js';
+import { ConfigError, InputError } from '../core/errors/index.js';
 import { defaultModelName, type ManifestModel, manifestModels } from './model-manifest.js';
 
 /** The model an unset `llm.model` means: the one `deepsearch model use` chose, else the default. */
@@ -34,7 +34,8 @@ export function createModelStore(options: ModelStoreOptions) {
     const file = join(modelsDir, choiceFile);
     return existsSync(file) ? readFileSync(file, 'utf8').trim() : (manifest[0]?.name ?? defaultModelName);
   };
-  const fileOf = (name: string) => byName(name)?.file ?? (name.endsWith('.gguf') ? name : `${name}.gguf`);
+  const fileOf = (name: string) =>
+    assertModelFileName(byName(name)?.file ?? (name.endsWith('.gguf') ? name : `${name}.gguf`), name);
 
   return {
     modelsDir,
@@ -91,7 +92,8 @@ export function createModelStore(options: ModelStoreOptions) {
     },
     /** Makes a downloaded model the one an unset llm.model means. */
     use(name: string): InstalledModel {
-      const installed = this.list().find((model) => model.name === name || model.file === fileOf(name));
+      const file = fileOf(name);
+      const installed = this.list().find((model) => model.name === name || model.file === file);
       if (!installed) {
         throw new ConfigError(
           `the local model ${name} is not downloaded: run deepsearch model pull ${name}`,
@@ -123,4 +125,19 @@ export type ModelStore = ReturnType<typeof createModelStore>;
 /** A path to a .gguf file rather than a model name. */
 export function isModelPath(model: string): boolean {
   return isAbsolute(model) || model.startsWith('.') || (model.endsWith('.gguf') && basename(model) !== model);
+}
+
+/**
+ * A model's file name inside the models folder: no path separator, no `..`, no NUL, so `pull`,
+ * `use` and `remove` never reach outside the folder. Returns the file name; throws naming `name`.
+ */
+export function assertModelFileName(file: string, name = file): string {
+  if (file === '' || /[/\\\0]/.test(file) || file.includes('..')) {
+    throw new InputError(
+      `'${name}' is not a model name: a name has no '/', '\\' or '..' (deepsearch model list shows the names; ` +
+        'a model file elsewhere is given to llm.model as its path)',
+      { param: 'model' },
+    );
+  }
+  return file;
 }

@@ -1,10 +1,12 @@
+import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { DeepSearchConfig } from '../../config/config-schema.js';
 import { resolveProxySettings } from '../../config/proxy-settings.js';
 import { InputError } from '../../core/errors/index.js';
 import { downloadModel, formatBytes } from '../../embedded-model/download-model.js';
 import { loadManifest, type ManifestModel } from '../../embedded-model/model-manifest.js';
-import { createModelStore, type ModelStore } from '../../embedded-model/model-store.js';
+import { assertModelFileName, createModelStore, type ModelStore } from '../../embedded-model/model-store.js';
+import { withPullLock } from '../../embedded-model/pull-lock.js';
 import { createOutboundFetch } from '../../platform/http/outbound-fetch.js';
 import type { CliIo } from '../io/cli-io.js';
 import { createDownloadProgress } from '../progress/download-progress.js';
@@ -61,7 +63,29 @@ export async function pullModel(
   options: { quiet?: boolean } = {},
 ): Promise<string> {
   const store = modelStoreFor(config);
-  const destination = join(store.modelsDir, entry.file);
+  const destination = join(store.modelsDir, assertModelFileName(entry.file, entry.name));
+  mkdirSync(store.modelsDir, { recursive: true });
+  // One pull of a model at a time: a second one waits, then finds it downloaded.
+  return withPullLock(destination, () => download(io, config, store, entry, destination, options), {
+    signal: io.signal,
+    onWait: (pid) => {
+      if (!options.quiet) {
+        io.stderr.write(
+          `deepsearch: another pull of ${entry.name} is running (process ${pid}); waiting for it\n`,
+        );
+      }
+    },
+  });
+}
+
+async function download(
+  io: CliIo,
+  config: DeepSearchConfig,
+  store: ModelStore,
+  entry: ManifestModel,
+  destination: string,
+  options: { quiet?: boolean },
+): Promise<string> {
   const installed = store.list().find((model) => model.file === entry.file);
   if (installed && (!entry.sizeBytes || installed.sizeBytes === entry.sizeBytes)) {
     if (!options.quiet) io.stderr.write(`deepsearch: ${entry.name} is already downloaded (${destination})\n`);

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { chatBody, postChat, startTestServer, type TestServer, waitFor } from '../helpers/server-harness.js';
@@ -65,6 +66,42 @@ describe('response_format schemas are bounded and refused before any work', () =
     }
     expect(server.llm.calls).toEqual([]);
     expect(await (await fetch(`${server.url}/ready`)).json()).toMatchObject({ running: 0, queued: 0 });
+  });
+
+  it('400 through the OpenAI client for a schema no value satisfies ($ref cycles); a recursive one with a way out runs', async () => {
+    server = await startTestServer({
+      steps: [scriptedStep.answer('2'), { object: { name: 'root', children: [] } }],
+    });
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+    const ask = (schema: Record<string, unknown>) =>
+      client.chat.completions.create({
+        model: 'deepsearch',
+        // A trivial question: one answer step, then the answer in the schema.
+        messages: [{ role: 'user', content: 'What is 1+1?' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } },
+      });
+    const endless = [
+      { $ref: '#' },
+      { type: 'object', properties: { next: { $ref: '#' } }, required: ['next'] },
+      { $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' },
+    ];
+    for (const schema of endless) {
+      const error = (await ask(schema).catch((caught: unknown) => caught)) as InstanceType<
+        typeof OpenAI.APIError
+      >;
+      expect(error, JSON.stringify(schema)).toBeInstanceOf(OpenAI.APIError);
+      expect(error.status).toBe(400);
+      expect(error.error).toMatchObject({ param: 'response_format', code: 'invalid_schema' });
+      expect(error.message).toContain('the answer schema describes no finite value');
+    }
+    expect(server.llm.calls).toEqual([]);
+    const tree = {
+      type: 'object',
+      properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
+      required: ['name', 'children'],
+    };
+    const completion = await ask(tree);
+    expect(JSON.parse(completion.choices[0]!.message.content!)).toEqual({ name: 'root', children: [] });
   });
 
   it('a schema within the bounds still works', async () => {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { type AnswerSchema, parseAnswerSchema } from '../../agent/structured-answer.js';
 import { InputError } from '../../core/errors/index.js';
+import { findInfiniteSchema } from './finite-schema.js';
 
 /** How large a client's answer schema may be; a real answer shape is a few dozen nodes. */
 export const answerSchemaLimits = {
@@ -22,6 +23,15 @@ export const answerSchemaLimits = {
  */
 export function readAnswerSchema(input: { name: string; jsonSchema: unknown }): AnswerSchema {
   assertSchemaWithinLimits(input.jsonSchema);
+  const infinite = findInfiniteSchema(input.jsonSchema);
+  if (infinite !== undefined) {
+    throw new InputError(
+      `the answer schema describes no finite value: ${infinite === '#' ? 'it' : `the $ref at ${infinite}`} ` +
+        'needs itself without end (a $ref cycle with no way out); make the recursive property optional, ' +
+        'or give it a choice (anyOf) that does not recurse',
+      { param: 'response_format', code: 'invalid_schema' },
+    );
+  }
   const answerSchema = parseAnswerSchema(input);
   try {
     z.toJSONSchema(answerSchema.schema, { target: 'draft-7', io: 'input' });

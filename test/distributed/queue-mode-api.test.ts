@@ -191,6 +191,19 @@ describe.skipIf(!available)('queue mode API nodes (real processes on 127.0.0.1)'
     expect(await report.text()).toContain('# Heat pumps, as edited');
   }, 120_000);
 
+  it('ids that are no run (a NUL byte, 300 characters) are 404 and a NUL in a search 400, before Postgres is asked', async () => {
+    const node = await api();
+    for (const id of ['run_x%00', '%00', `run_${'x'.repeat(300)}`]) {
+      const response = await fetch(`${node.url}/v1/research/${id}`);
+      expect(response.status, id).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('run_not_found');
+      expect((await fetch(`${node.url}/v1/research/${id}/events`)).status, id).toBe(404);
+    }
+    const search = await fetch(`${node.url}/v1/runs?q=a%00b`);
+    expect(search.status).toBe(400);
+    expect((await fetch(`${node.url}/health`)).status).toBe(200);
+  });
+
   it('doctor checks Redis and Postgres; a worker without queue mode, or one URL alone, is refused naming what to set', async () => {
     const doctor = await runBuiltCli(['doctor', '--page', `${web.url}/ehpa`], queueEnv, {
       timeoutMs: 60_000,

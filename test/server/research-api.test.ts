@@ -200,6 +200,15 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
     expect((await api('/runs?limit=0')).status).toBe(400);
     expect((await api('/research/run_x/events', { headers: { 'last-event-id': 'abc' } })).status).toBe(404);
     expect((await api('/research/nope')).status).toBe(404);
+    // Ids that are no run's are 404 before any store is asked; a NUL in a search is a 400.
+    for (const id of ['run_x%00', '%00', `run_${'x'.repeat(300)}`, 'run_x%0Ay']) {
+      const response = await api(`/research/${id}`);
+      expect(response.status, id).toBe(404);
+      expect(((await response.json()) as Json).error.code).toBe('run_not_found');
+    }
+    const nul = await api('/runs?q=a%00b');
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as Json).error).toMatchObject({ param: 'q', code: 'invalid_value' });
     expect(server.llm.calls).toEqual([]);
   });
 
@@ -250,11 +259,23 @@ describe('the async run API (POST/GET/DELETE /v1/research, SSE events, /v1/runs)
       code: 'unknown_parameter',
     });
     expect((await waitForStatus(body.id, 'cancelled')).status).toBe('cancelled');
-    const resumed = await api(`/research/${body.id}/resume`, {
-      method: 'POST',
-      body: JSON.stringify({ max_steps: 12 }),
-    });
-    expect(resumed.status).toBe(202);
+    // Three resumes at once: one is taken; the others are told the run is busy, running or (it is
+    // quick) already complete, never a 500.
+    const attempts = await Promise.all(
+      [1, 2, 3].map(() =>
+        api(`/research/${body.id}/resume`, { method: 'POST', body: JSON.stringify({ max_steps: 12 }) }),
+      ),
+    );
+    const resumed = attempts.find((attempt) => attempt.status === 202)!;
+    expect(attempts.filter((attempt) => attempt.status === 202)).toHaveLength(1);
+    for (const refused of attempts.filter((attempt) => attempt !== resumed)) {
+      const { error } = (await refused.json()) as Json;
+      expect([refused.status, error.code]).toSatisfy(
+        ([status, code]: [number, string]) =>
+          (status === 409 && code === 'run_busy') ||
+          (status === 400 && (code === 'run_running' || code === 'run_complete')),
+      );
+    }
     const resumedRun = (await resumed.json()) as Json;
     expect(resumedRun).toMatchObject({ id: body.id, object: 'run', status: 'running' });
     // Running again: the cancel's end time is not shown as its end.

@@ -96,6 +96,7 @@ export const errorCodes = {
   run_interrupted: 'the run was stopped by a restart before it finished; resume it',
   run_not_found: 'no run with this id',
   run_not_held: 'a worker wrote to a run it does not hold',
+  run_busy: 'another request is resuming the run right now',
   run_not_resumable: 'the run cannot be resumed (no checkpoint, another version, another mode)',
   run_running: 'the run is still running',
   runs_disabled: 'the run store is turned off (DEEPSEARCH_RUNS_DB=off): no async runs',

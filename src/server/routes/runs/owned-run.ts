@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { RunRecord } from '../../../runs/run-record.js';
 import type { RunBackend } from '../../../scale/run-backend.js';
 import type { ServerEnv } from '../../server-env.js';
-import { interruptedError, runNotFound } from './run-not-found.js';
+import { interruptedError, isRunIdShape, runNotFound } from './run-not-found.js';
 
 export interface OwnedRun {
   /** The run as stored. */
@@ -20,6 +20,7 @@ export interface OwnedRun {
 export function createOwnedRuns(backend: RunBackend) {
   const record = async (c: Context<ServerEnv>): Promise<RunRecord> => {
     const id = c.req.param('id') ?? '';
+    if (!isRunIdShape(id)) throw runNotFound(id);
     const stored = await backend.store.get(id);
     if (!stored || stored.owner !== c.var.owner) throw runNotFound(id);
     return stored;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
+import { DeepSearchError } from '../../../core/errors/index.js';
 import { anySignal } from '../../../core/link-signals.js';
 import { renderPlanMarkdown } from '../../../research/plan/plan-markdown.js';
 import { postRun, type RunBackend, requeueRun } from '../../../scale/run-backend.js';
@@ -7,6 +8,7 @@ import { readJsonObject } from '../../http/read-json-object.js';
 import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
 import { createOwnedRuns } from './owned-run.js';
 import { parseOutlineRequest, parseResearchRequest, parseResumeRequest } from './research-request.js';
+import { runBusy } from './run-not-found.js';
 import { runListItem, runObject } from './run-object.js';
 import { runListQuery } from './run-query.js';
 import { addRunResourceRoutes } from './run-resource-routes.js';
@@ -76,6 +78,10 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       owner: c.var.owner,
       overrides: { budget },
       interrupted: lost,
+    }).catch((error: unknown) => {
+      // Two resumes at once: the other one queued it first.
+      if (DeepSearchError.isInstance(error) && error.code === 'job_exists') throw runBusy(record.id);
+      throw error;
     });
     // The stored record may still hold the earlier end (the run is marked running when it starts).
     const { finished_at: _earlierEnd, ...run } = runObject(record);

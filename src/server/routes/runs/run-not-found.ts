@@ -18,3 +18,20 @@ export function runNotFound(id: string): HttpError {
     code: 'run_not_found',
   });
 }
+
+/** A resume of a run that another request has just queued: try again once it has ended. */
+export function runBusy(id: string): HttpError {
+  return new HttpError(`run ${echoInput(id)} is being resumed by another request; wait for it to end`, {
+    status: 409,
+    type: 'invalid_request_error',
+    code: 'run_busy',
+  });
+}
+
+/**
+ * What a run id can be: ours are `run_<uuid>` (the API) or a uuid (the CLI). Anything else (a NUL
+ * byte, a path, a megabyte) is a 404 before any store is asked.
+ */
+export function isRunIdShape(id: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/.test(id);
+}

@@ -15,10 +15,14 @@ export function runListQuery(c: Context<ServerEnv>): RunListQuery {
       code: 'invalid_value',
     });
   const before = c.req.query('before');
+  const q = c.req.query('q');
+  if (q?.includes('\0')) {
+    throw new InputError('q must not contain a NUL character', { param: 'q', code: 'invalid_value' });
+  }
   return {
     owner: c.var.owner,
     limit,
-    q: c.req.query('q') || undefined,
+    q: q || undefined,
     before: before === undefined ? undefined : integerParam(before, 'before', 0) * 1000,
     // `deepsearch eval` records a run per question: the history shows them only when asked.
     withoutEvaluations: !booleanParam(c.req.query('include_evaluations'), 'include_evaluations'),

@@ -52,6 +52,7 @@ describe('run events over SSE', () => {
       streamFollowedEvents(c, {
         follow: (signal) => log.follow('r', 0, { signal }),
         heartbeatMs: 60_000,
+        redact: (text: string) => text,
         shutdownSignal: new AbortController().signal,
         finalStatus: async () => 'completed',
       }),
@@ -71,6 +72,7 @@ describe('run events over SSE', () => {
           yield event(5);
         },
         heartbeatMs: 60_000,
+        redact: (text: string) => text,
         shutdownSignal: new AbortController().signal,
         finalStatus: async () => 'completed',
       }),
@@ -85,6 +87,7 @@ describe('run events over SSE', () => {
       streamFollowedEvents(c, {
         follow: async () => [event(1), event(2)],
         heartbeatMs: 60_000,
+        redact: (text: string) => text,
         shutdownSignal: new AbortController().signal,
         finalStatus: async () => 'completed',
       }),

@@ -3,6 +3,7 @@ import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { answerRequest } from '../../answers/answer-request.js';
 import { describeProgress } from '../../answers/progress-reasoning.js';
 import { shiftCitations } from '../../answers/url-citations.js';
+import { clientRedactorOf } from '../../http/client-redactor.js';
 import { streamEvents } from '../../http/event-stream-response.js';
 import { toServerErrorResponse } from '../../http/server-error-response.js';
 import type { ChatRunRequest } from '../../run-request/run-request.js';
@@ -33,7 +34,7 @@ export function streamChatCompletion(c: Context<ServerEnv>, input: ChatStreamInp
   c.header('X-Accel-Buffering', 'no');
   return streamEvents(c, async (stream) => {
     const writer = createSseChunkWriter(stream, {
-      redact: runtime.redact,
+      redact: clientRedactorOf(runtime),
       chunks: input.chunks,
       thinkTags: request.thinkTags,
       heartbeatMs: input.heartbeatMs ?? 15_000,

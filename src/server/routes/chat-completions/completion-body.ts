@@ -2,6 +2,7 @@ import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { answerRequest } from '../../answers/answer-request.js';
 import { describeProgress } from '../../answers/progress-reasoning.js';
 import { shiftCitations, type UrlCitation } from '../../answers/url-citations.js';
+import { clientRedactorOf } from '../../http/client-redactor.js';
 import type { ChatRunRequest } from '../../run-request/run-request.js';
 import { type CompletionIdentity, type OpenAiUsage, toOpenAiUsage } from './completion-chunks.js';
 
@@ -43,7 +44,7 @@ export async function completeChat(input: {
     onEvent: (event) => {
       // Progress quotes upstream text (errors, the model's reasoning): no configured key goes out.
       const text = describeProgress(event);
-      if (text) progress.push(runtime.redact(text));
+      if (text) progress.push(clientRedactorOf(runtime)(text));
     },
   });
   const reasoning = progress.join('');

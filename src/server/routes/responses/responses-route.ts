@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { answerRequest } from '../../answers/answer-request.js';
 import { describeProgress } from '../../answers/progress-reasoning.js';
 import { takeRequestSlot } from '../../concurrency/request-slot.js';
+import { clientRedactorOf } from '../../http/client-redactor.js';
 import { readJsonObject } from '../../http/read-json-object.js';
 import { parseChatRequest } from '../../run-request/run-request.js';
 import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
@@ -47,7 +48,8 @@ export function createResponsesRoute(options: ApiRouteOptions): Hono<ServerEnv> 
           signal: slot.signal,
           onEvent: (event) => {
             const text = describeProgress(event);
-            if (text) progress.push(text);
+            // Progress quotes upstream text (errors): no key or internal address goes out.
+            if (text) progress.push(clientRedactorOf(options.runtime)(text));
           },
         });
         const output = [

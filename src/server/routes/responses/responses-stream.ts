@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { answerRequest } from '../../answers/answer-request.js';
 import { describeProgress } from '../../answers/progress-reasoning.js';
+import { clientRedactorOf } from '../../http/client-redactor.js';
 import { streamEvents } from '../../http/event-stream-response.js';
 import { toErrorResponse } from '../../http/openai-error.js';
 import type { ChatRunRequest } from '../../run-request/run-request.js';
@@ -36,9 +37,11 @@ export function streamResponse(c: Context<ServerEnv>, input: ResponsesStreamInpu
   c.header('X-Accel-Buffering', 'no');
   return streamEvents(c, async (stream) => {
     let sequence = 0;
+    const redact = clientRedactorOf(input.runtime);
     let pending = Promise.resolve();
     const emit = (type: string, fields: Record<string, unknown>) => {
-      const data = JSON.stringify({ type, sequence_number: sequence++, ...fields });
+      // Progress quotes upstream text (errors): no key or internal address goes out.
+      const data = redact(JSON.stringify({ type, sequence_number: sequence++, ...fields }));
       pending = pending.then(() => stream.writeSSE({ event: type, data }));
     };
     const heartbeat = setInterval(() => {

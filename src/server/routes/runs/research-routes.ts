@@ -4,6 +4,7 @@ import { DeepSearchError } from '../../../core/errors/index.js';
 import { anySignal } from '../../../core/link-signals.js';
 import { renderPlanMarkdown } from '../../../research/plan/plan-markdown.js';
 import { postRun, type RunBackend, requeueRun } from '../../../scale/run-backend.js';
+import { clientRedactorOf } from '../../http/client-redactor.js';
 import { readJsonObject } from '../../http/read-json-object.js';
 import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
 import { createOwnedRuns } from './owned-run.js';
@@ -84,7 +85,7 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
       throw error;
     });
     // The stored record may still hold the earlier end (the run is marked running when it starts).
-    const { finished_at: _earlierEnd, ...run } = runObject(record);
+    const { finished_at: _earlierEnd, ...run } = runObject(record, clientRedactorOf(runtime));
     return c.json({ ...run, status }, 202);
   });
   const resource = {
@@ -93,6 +94,7 @@ export function createResearchRoutes(options: ResearchRoutesOptions): Hono<Serve
     chromiumPath: runtime.config.reader.chromiumPath,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     shutdownSignal: options.shutdownSignal,
+    redact: clientRedactorOf(runtime),
   };
   for (const base of ['/research', '/runs']) addRunResourceRoutes(app, base, resource);
   app.get('/runs', async (c) => {

@@ -17,6 +17,8 @@ export function streamFollowedEvents(
     heartbeatMs: number;
     shutdownSignal: AbortSignal;
     finalStatus: () => Promise<string>;
+    /** What each event's text passes through before a client sees it (secrets, internal addresses). */
+    redact: (text: string) => string;
   },
 ): Response {
   c.header('X-Accel-Buffering', 'no');
@@ -27,7 +29,7 @@ export function streamFollowedEvents(
     const ping = setInterval(() => {
       void stream.write(': ping\n\n');
     }, input.heartbeatMs);
-    const events = createEventWriter(stream);
+    const events = createEventWriter(stream, input.redact);
     try {
       for await (const event of await input.follow(signal)) {
         if (stream.aborted) break;
@@ -52,7 +54,7 @@ const eventWriterHighWater = 64 * 1024;
  * one per event: a batch arriving at once (the stored events, a worker's flush) costs the
  * connection one write, and each write is a system call.
  */
-function createEventWriter(stream: EventStream) {
+function createEventWriter(stream: EventStream, redact: (text: string) => string) {
   let text = '';
   let written: Promise<unknown> | undefined;
   let lastWrite: Promise<unknown> = Promise.resolve();
@@ -74,7 +76,7 @@ function createEventWriter(stream: EventStream) {
   return {
     async write(event: AgentEvent) {
       // An event's type is a fixed name and its JSON has no line break: one `data:` line each.
-      send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\nid: ${event.seq}\n\n`);
+      send(`event: ${event.type}\ndata: ${redact(JSON.stringify(event))}\nid: ${event.seq}\n\n`);
       if (text.length > eventWriterHighWater) await written;
     },
     send,

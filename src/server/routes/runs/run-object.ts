@@ -3,8 +3,12 @@ import type { RunRecord, RunSummary } from '../../../runs/run-record.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** A stored run as the async API shows it (GET /v1/research/{id}). */
-export function runObject(record: RunRecord): RunObject {
+/**
+ * A stored run as the async API shows it (GET /v1/research/{id}). A failed run's message passes
+ * through `redact` (clientRedactorOf): a worker stores a provider's own words, which can name the
+ * addresses of the services behind the server.
+ */
+export function runObject(record: RunRecord, redact: (text: string) => string): RunObject {
   const usage = record.usage;
   return {
     id: record.id,
@@ -16,7 +20,9 @@ export function runObject(record: RunRecord): RunObject {
     ...(record.finishedAt !== null ? { finished_at: seconds(record.finishedAt) } : {}),
     options: record.options,
     ...(record.status === 'completed' && record.result ? { result: record.result } : {}),
-    ...(record.status === 'failed' && record.error ? { error: record.error } : {}),
+    ...(record.status === 'failed' && record.error
+      ? { error: { ...record.error, message: redact(record.error.message) } }
+      : {}),
     ...(usage
       ? {
           usage: {

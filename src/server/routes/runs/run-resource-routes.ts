@@ -22,6 +22,8 @@ export interface RunResourceOptions {
   chromiumPath: string | undefined;
   heartbeatMs: number;
   shutdownSignal: AbortSignal;
+  /** Text a client is sent passes through it (clientRedactorOf). */
+  redact: (text: string) => string;
 }
 
 /**
@@ -37,7 +39,7 @@ export function addRunResourceRoutes(app: Hono<ServerEnv>, base: string, options
     const view = await resumeView(backend, record, lost);
     const formats = reportFormats(shown, chromium());
     return c.json({
-      ...runObject(shown),
+      ...runObject(shown, options.redact),
       resumable: isResumable({ store: view, runId: record.id, owner: c.var.owner }),
       ...(formats.length ? { report_formats: formats } : {}),
     });
@@ -87,6 +89,7 @@ async function streamRun(c: Context<ServerEnv>, options: RunResourceOptions): Pr
     heartbeatMs: options.heartbeatMs,
     // On one machine the run ends with the server, and its stream with the run's `done`.
     shutdownSignal: backend.outlivesProcess ? options.shutdownSignal : neverAborted,
+    redact: options.redact,
     finalStatus: async () => {
       if (finished) return record.status;
       const now = ended ? ended.record : await backend.store.get(record.id);

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { createLocalRunBackend } from '../../../scale/local-run-backend.js';
 import type { RunBackend } from '../../../scale/run-backend.js';
+import { clientRedactorOf } from '../../http/client-redactor.js';
 import { HttpError } from '../../http/http-error.js';
 import { toErrorResponse } from '../../http/openai-error.js';
 import type { ApiRouteOptions, ServerEnv } from '../../server-env.js';
@@ -31,7 +32,7 @@ function localBackend(options: ApiRouteOptions): RunBackend | undefined {
     // The client sees what the API would answer for the error, never a provider's internal detail.
     failure: (error) => {
       const { body } = toErrorResponse(error);
-      return { ...body.error, message: runtime.redact(body.error.message) };
+      return { ...body.error, message: clientRedactorOf(runtime)(body.error.message) };
     },
   });
 }

@@ -31,6 +31,11 @@ export interface McpServerOptions {
   callScope?: (requestId: string | number) => { signal: AbortSignal; end(): void } | undefined;
   /** Default: every tool of `mcpTools` that is enabled for the runtime. */
   tools?: readonly McpTool[];
+  /**
+   * Whose the runs started by this server's tools are (the run store, per-key limits, listing):
+   * the API key that opened the HTTP session; default `local` (stdio: the user's own process).
+   */
+  owner?: string;
 }
 
 const instructions =
@@ -77,6 +82,7 @@ async function callTool(
     if (options.acquireSlot) release = await options.acquireSlot(signal);
     const output = await tool.run(input as Parameters<McpTool['run']>[0], {
       runtime,
+      owner: options.owner ?? 'local',
       signal,
       onEvent: progressReporter(extra, runtime.redact),
     });

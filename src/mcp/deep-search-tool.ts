@@ -79,6 +79,7 @@ export const deepSearchTool = defineMcpTool({
       signal: context.signal,
       config: deriveConfig(context.runtime.config, overridesOf(input)),
       observers: [context.onEvent],
+      record: { owner: context.owner, source: 'mcp' },
     });
     return { text: answerText(result), structured: structuredResult(result) };
   },

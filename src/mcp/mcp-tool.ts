@@ -5,6 +5,8 @@ import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 /** What a tool gets besides its arguments. */
 export interface McpToolContext {
   runtime: DeepSearchRuntime;
+  /** Whose the runs the tool starts are (the key that opened the session; `local` on stdio). */
+  owner: string;
   /** The client's cancellation, joined with a disconnect or the server's shutdown. */
   signal: AbortSignal;
   /** The run's events, turned into the client's progress notifications (when it asked for them). */

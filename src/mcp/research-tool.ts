@@ -69,6 +69,7 @@ export const researchTool = defineMcpTool({
       plan,
       config: deriveConfig(context.runtime.config, overridesOf(input)),
       observers: [context.onEvent],
+      record: { owner: context.owner, source: 'mcp', mode: 'research' },
     });
     return {
       text: report.markdown,

@@ -1,5 +1,8 @@
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -254,5 +257,45 @@ describe('/mcp on deepsearch serve (built CLI, streamable HTTP, SDK client)', ()
       await llm.close();
     }
     expect(serve.output()).not.toContain(apiKey);
+  }, 60_000);
+
+  it("a run started over MCP belongs to the session's key: listed for it, invisible to another key", async () => {
+    const keyA = 'sk-mcp-owner-a-0123456789';
+    const keyB = 'sk-mcp-owner-b-0123456789';
+    const llm = await startFakeOpenAi({ routes: citedRoutes(web.url) });
+    const runsFile = join(mkdtempSync(join(tmpdir(), 'deepsearch-mcp-runs-')), 'runs.sqlite');
+    const serve = await startBuiltServe({
+      ...settings(llm.url),
+      DEEPSEARCH_API_KEYS: `${keyA},${keyB}`,
+      DEEPSEARCH_NO_RUNS: '0',
+      DEEPSEARCH_RUNS_FILE: runsFile,
+    });
+    const runsOf = async (key: string) =>
+      (
+        (await (
+          await fetch(`${serve.url}/v1/runs`, { headers: { Authorization: `Bearer ${key}` } })
+        ).json()) as { data: Array<{ id: string; question: string; status: string }> }
+      ).data;
+    try {
+      const client = new Client({ name: 'deepsearch-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${keyA}` } },
+        }),
+      );
+      await expectCitedAnswer(client);
+      await client.close();
+      const own = await runsOf(keyA);
+      expect(own).toEqual([expect.objectContaining({ question: citedQuestion, status: 'completed' })]);
+      expect(await runsOf(keyB)).toEqual([]);
+      const other = await fetch(`${serve.url}/v1/research/${own[0]!.id}`, {
+        headers: { Authorization: `Bearer ${keyB}` },
+      });
+      expect(other.status).toBe(404);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await once(serve.child, 'exit');
+      await llm.close();
+    }
   }, 60_000);
 });

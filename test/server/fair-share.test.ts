@@ -77,7 +77,7 @@ describe('one key cannot take the whole server', () => {
 });
 
 describe('MCP sessions are capped per key', () => {
-  it("a key at its share closes its own oldest idle session, never another key's; a full table is 429", async () => {
+  it("a key at its share closes its own oldest idle session, never another key's; a full table is shared evenly", async () => {
     server = await startTestServer({ server: { apiKeys: [keyA, keyB, keyC] } });
     const open = async (key: string) => {
       const response = await openSession(key);
@@ -99,11 +99,31 @@ describe('MCP sessions are capped per key', () => {
     // Another key's session id is not found for b, as before.
     expect(await sessionAlive(keyB, ofA[1]!.id)).toBe(false);
     expect(await sessionAlive(keyA, ofA[1]!.id)).toBe(true);
-    // A third key finds the table full with nothing of its own to close.
-    const refused = await openSession(keyC);
-    expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('server_busy');
-    expect(refused.headers.get('retry-after')).toBe('5');
+    // A third key finds the table full: the largest holder above an even split (a, 50 of 100 with
+    // three keys) gives up its least recently used idle session (a[0] and a[1] were used since).
+    const ofC = [];
+    for (let index = 0; index < 33; index++) ofC.push(await open(keyC));
+    expect(ofC.map((session) => session.status)).toEqual(Array.from({ length: 33 }, () => 200));
+    expect(await sessionAlive(keyA, ofA[2]!.id)).toBe(false);
+    expect(await sessionAlive(keyA, ofA[0]!.id)).toBe(true);
+    expect(await sessionAlive(keyB, ofB[50]!.id)).toBe(true);
+    // a and b were cut down to the even split between them, never below it.
+    const alive = async (key: string, ids: string[]) =>
+      (await Promise.all(ids.map((id) => sessionAlive(key, id)))).filter(Boolean).length;
+    const aliveA = await alive(
+      keyA,
+      ofA.map((session) => session.id),
+    );
+    const aliveB = await alive(
+      keyB,
+      ofB.map((session) => session.id),
+    );
+    expect(aliveA + aliveB).toBe(67);
+    expect(Math.min(aliveA, aliveB)).toBeGreaterThanOrEqual(33);
+    // c holds its even split; a 34th session of c is taken from whichever of a and b is above it.
+    const more = await openSession(keyC);
+    await more.body?.cancel();
+    expect(more.status).toBe(200);
   }, 60_000);
 });
 

@@ -41,7 +41,7 @@ export function createMcpRoute(options: McpRouteOptions): Hono<ServerEnv> {
   const maxSessions = options.maxSessions ?? 100;
   const sessionsPerOwner = ownerShareOf(maxSessions, options.ownerShare ?? 1);
   const maxBatch = options.maxBatch ?? 16;
-  const idleMs = options.idleMs ?? 30 * 60_000;
+  const idleMs = options.idleMs ?? 10 * 60_000;
   const sessions = new Map<string, import('./mcp-session.js').McpSession>();
   // The SDK loads on the first MCP request, not when the server starts.
   let sdk: Promise<Sdk> | undefined;
@@ -122,9 +122,11 @@ export function createMcpRoute(options: McpRouteOptions): Hono<ServerEnv> {
 type SessionEntry = { owner: string; idle(): boolean; lastUsed: number };
 
 /**
- * Makes room for a new session of `owner`: a key at its share of the sessions, or a full table,
- * closes that key's own least recently used idle session, never another key's (a key opening
- * sessions in a loop only ever evicts its own). Nothing of its own to close: a 429.
+ * Makes room for a new session of `owner`. A key at its share of the sessions closes its own least
+ * recently used idle session. A full table is shared fairly: the key holding the most sessions,
+ * above an even split among the keys that hold some (the newcomer counted), gives up its least
+ * recently used idle one; a key at or under the even split never loses one to another key, so two
+ * keys cannot lock a third out. Nothing that may be closed: a 429.
  */
 function makeRoom(options: {
   sessions: Map<string, SessionEntry>;
@@ -134,23 +136,34 @@ function makeRoom(options: {
   closeSession: (id: string) => Promise<void>;
 }): void {
   const { sessions, owner } = options;
-  const own = [...sessions].filter(([, session]) => session.owner === owner);
+  const byOwner = new Map<string, Array<[string, SessionEntry]>>();
+  for (const entry of sessions) byOwner.set(entry[1].owner, [...(byOwner.get(entry[1].owner) ?? []), entry]);
+  const own = byOwner.get(owner) ?? [];
   const atShare = own.length >= options.sessionsPerOwner;
   if (!atShare && sessions.size < options.maxSessions) return;
-  const idle = own.filter(([, session]) => session.idle());
-  if (idle.length === 0) {
-    const message = atShare
-      ? `this API key already has ${own.length} MCP sessions with calls running (at most ${options.sessionsPerOwner}); close one or retry later`
-      : `the server has ${sessions.size} MCP sessions open; retry later`;
-    throw new HttpError(message, {
-      status: 429,
-      type: 'rate_limit_error',
-      code: atShare ? 'owner_busy' : 'server_busy',
-      headers: { 'retry-after': '5' },
-    });
+  const evenSplit = Math.max(1, Math.floor(options.maxSessions / new Set([...byOwner.keys(), owner]).size));
+  // Whose sessions may go: this key's at its share; else the largest holders above the even split.
+  const givers = atShare
+    ? [own]
+    : [...byOwner.values()]
+        .filter((held) => held.length > evenSplit || (held === own && held.length >= evenSplit))
+        .sort((a, b) => b.length - a.length);
+  for (const held of givers) {
+    const idle = held.filter(([, session]) => session.idle());
+    if (idle.length === 0) continue;
+    const [oldest] = idle.reduce((a, b) => (a[1].lastUsed <= b[1].lastUsed ? a : b));
+    void options.closeSession(oldest);
+    return;
   }
-  const [oldest] = idle.reduce((a, b) => (a[1].lastUsed <= b[1].lastUsed ? a : b));
-  void options.closeSession(oldest);
+  const message = atShare
+    ? `this API key already has ${own.length} MCP sessions with calls running (at most ${options.sessionsPerOwner}); close one or retry later`
+    : `the server has ${sessions.size} MCP sessions open, all in use; retry later`;
+  throw new HttpError(message, {
+    status: 429,
+    type: 'rate_limit_error',
+    code: atShare ? 'owner_busy' : 'server_busy',
+    headers: { 'retry-after': '5' },
+  });
 }
 
 async function readJson(c: Context<ServerEnv>): Promise<unknown> {

@@ -44,6 +44,7 @@ export async function openMcpSession(options: {
   let inFlight = 0;
   const server = createMcpServer({
     runtime: options.runtime,
+    owner: options.owner,
     version: options.version,
     describeError: options.describeError,
     // One client cannot make the server's queue its own: past its cap a call fails at once.

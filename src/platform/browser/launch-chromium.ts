@@ -17,15 +17,13 @@ const defaultPaths = [
 ];
 
 /**
- * Headless, no sandbox (it runs as the server's user, often root in a container), and nothing
- * the browser would fetch on its own (updates, sync, field trials, QUIC probes). The browser
+ * Headless, and nothing the browser would fetch on its own (updates, sync, field trials, QUIC probes). The browser
  * reader sends pages' requests through its guard proxy; two paths would go around any proxy, so
  * they are shut: Chromium's own DNS (every name fails here; proxied requests never resolve
  * locally) and WebRTC's UDP (STUN, mDNS), which is only allowed through a proxy, i.e. never.
  */
 export const chromiumFlags = [
   '--headless',
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
@@ -92,18 +90,46 @@ export async function closeChromium(): Promise<void> {
   if (current) await (await current.browser.catch(() => undefined))?.close();
 }
 
+/**
+ * Chromium's own sandbox (each renderer in its namespaces, seccomp) is kept wherever it can run:
+ * not as root (Chromium refuses it there: a container's usual user) and where the kernel lets an
+ * unprivileged user make namespaces. Elsewhere, and when a sandboxed start fails, the browser runs
+ * with `--no-sandbox`; the guard proxy and the closed DNS and UDP paths hold either way.
+ */
+export function sandboxChoice(uid = process.getuid?.()): { sandbox: boolean; reason?: string } {
+  if (uid === 0) return { sandbox: false, reason: 'running as root, where Chromium cannot use its sandbox' };
+  return { sandbox: true };
+}
+
+/** Why the last start ran without the sandbox (doctor and the server's start line say it). */
+export let unsandboxedReason: string | undefined;
+
 async function startBrowser(executablePath: string): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  try {
-    return await chromium.launch({
+  const launch = (sandbox: boolean) =>
+    chromium.launch({
       executablePath,
-      args: chromiumFlags,
+      args: sandbox ? chromiumFlags : [...chromiumFlags, '--no-sandbox'],
+      chromiumSandbox: sandbox,
       // The server handles its own signals and closes the browser on shutdown.
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
       timeout: 30_000,
     });
+  const choice = sandboxChoice();
+  try {
+    if (choice.sandbox) {
+      try {
+        const browser = await launch(true);
+        unsandboxedReason = undefined;
+        return browser;
+      } catch (error) {
+        // No user namespaces here (a locked-down kernel or container): without the sandbox.
+        unsandboxedReason = `the sandbox did not start: ${(error as Error).message.split('\n')[0]}`;
+      }
+    } else unsandboxedReason = choice.reason;
+    return await launch(false);
   } catch (error) {
     throw new ConfigError(
       `Chromium at ${executablePath} did not start: ${(error as Error).message.split('\n')[0]}`,

@@ -55,6 +55,11 @@ export const scaleConfigSchema = z
       env: 'DEEPSEARCH_JOB_LOCK_SECONDS',
       description: 'queue mode: a worker silent this long loses its runs to another worker',
     }),
+    reconcileSeconds: setting(z.number().min(1).max(3600).default(30), {
+      env: 'DEEPSEARCH_RECONCILE_SECONDS',
+      description:
+        'queue mode: how often each worker looks for runs Postgres says are running but the queue lost (a Redis restart); two looks in a row put one back',
+    }),
   })
   .strict()
   .superRefine((scale, context) => {

@@ -49,6 +49,11 @@ export interface AsyncRunStore {
   delete(id: string): Promise<boolean>;
   /** Applies the retention limits; returns how many runs were deleted. */
   prune(): Promise<number>;
+  /**
+   * Runs reading as queued or running, oldest first, at most `limit` (the reconciler compares
+   * them with the queue). Shared stores only.
+   */
+  unfinished?(limit: number): Promise<Array<{ id: string; owner: string; attempt: number }>>;
   close(): Promise<void>;
 }
 

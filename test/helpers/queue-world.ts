@@ -11,10 +11,15 @@ import {
 import { startFakeSearxng } from './fake-searxng-server.js';
 import { startFakeWeb } from './fake-web-server.js';
 import { researchRoutes, researchSearxngResults, researchWebPages } from './research-fake-llm.js';
-import { type PostgresService, type RunningService, startPostgres, startRedis } from './scale-services.js';
+import {
+  type PostgresService,
+  type RestartableService,
+  startPostgres,
+  startRedis,
+} from './scale-services.js';
 
 export interface QueueWorld {
-  redis: RunningService;
+  redis: RestartableService;
   postgres: PostgresService;
   web: FakeHttpServer;
   searxng: FakeHttpServer;
@@ -31,6 +36,8 @@ export async function startQueueWorld(options: {
   hold: (request: FakeOpenAiRequest) => boolean;
   /** The research plan the fake LLM answers with (default: the research world's own). */
   plan?: unknown;
+  /** Every agent call is answered after this long (runs that stay in flight a while). */
+  agentDelayMs?: number;
 }): Promise<QueueWorld> {
   const [redis, postgres, web] = await Promise.all([
     startRedis(),
@@ -51,7 +58,13 @@ export async function startQueueWorld(options: {
               usage: { prompt_tokens: 900, completion_tokens: 60 },
             }),
           }),
-      agent_action: (request) => (options.hold(request) ? { delayMs: 120_000 } : agent(request)),
+      agent_action: (request) => {
+        if (options.hold(request)) return { delayMs: 120_000 };
+        const reply = agent(request);
+        return options.agentDelayMs && 'content' in reply
+          ? { ...reply, delayMs: options.agentDelayMs }
+          : reply;
+      },
     },
   });
   return {

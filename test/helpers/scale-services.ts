@@ -111,7 +111,7 @@ function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
 }
 
 /** redis-server on loopback; `config` adds directives (e.g. a maxmemory-policy under test). */
-export async function startRedis(config: Record<string, string> = {}): Promise<RunningService> {
+export async function startRedis(config: Record<string, string> = {}): Promise<RestartableService> {
   const directory = mkdtempSync(join(os.tmpdir(), 'deepsearch-redis-'));
   const port = await freePort();
   const settings = {
@@ -124,16 +124,31 @@ export async function startRedis(config: Record<string, string> = {}): Promise<R
     ...config,
   };
   const args = Object.entries(settings).flatMap(([key, value]) => [`--${key}`, value]);
-  const child = spawn(onPath('redis-server')!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  await waitForLine(child, /Ready to accept connections/, 'redis-server');
+  const launch = async () => {
+    const child = spawn(onPath('redis-server')!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    await waitForLine(child, /Ready to accept connections/, 'redis-server');
+    return child;
+  };
+  let child = await launch();
   return {
     url: `redis://127.0.0.1:${port}`,
-    pid: child.pid!,
+    get pid() {
+      return child.pid!;
+    },
+    async restart() {
+      await stopChild(child, 'SIGTERM');
+      child = await launch();
+    },
     async stop() {
       await stopChild(child, 'SIGTERM');
       rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** A service that can be restarted on the same port (with what its persistence settings keep). */
+export interface RestartableService extends RunningService {
+  restart(): Promise<void>;
 }
 
 /** The user Postgres runs as: initdb refuses root, so as root the `postgres` account is used. */

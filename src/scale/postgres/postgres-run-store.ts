@@ -155,6 +155,17 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
         await prune(database, options.retention, now());
       }
     },
+    async unfinished(limit) {
+      const { rows } = await database.query(
+        `SELECT id, owner, attempt FROM runs WHERE status IN ('queued', 'running') ORDER BY created_at, ord LIMIT $1`,
+        [limit],
+      );
+      return rows.map((row) => ({
+        id: String(row.id),
+        owner: String(row.owner),
+        attempt: Number(row.attempt),
+      }));
+    },
     async get(id) {
       const { rows } = await database.query(
         `SELECT runs.*, run_checkpoints.step AS checkpoint_step FROM runs

@@ -5,6 +5,7 @@ import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
 import { createLlmCallFetch } from '../../../scale/llm-call-fetch.js';
 import { isQueueMode, openQueueMode } from '../../../scale/open-queue-mode.js';
 import { createRunJobHandler } from '../../../scale/run-job-handler.js';
+import { type RunReconciler, startRunReconciler } from '../../../scale/run-reconciler.js';
 import { createWorkerRunStore } from '../../../scale/worker-run-store.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
@@ -56,8 +57,19 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
   const runtime = createCliRuntime(io, config, { runStore: runs, modelFetch, trustStore: shared.trust });
   const handler = createRunJobHandler({ runtime, store: shared.store, runs });
   let health: WorkerHealth | undefined;
+  let reconciler: RunReconciler | undefined;
   try {
     await shared.queue.work({ handler, concurrency: options.concurrency });
+    reconciler = startRunReconciler({
+      store: shared.store,
+      queue: shared.queue,
+      intervalMs: config.scale.reconcileSeconds * 1000,
+      onRequeued: (runId) =>
+        io.stderr.write(
+          `deepsearch: run ${runId} was lost by the queue (Redis restarted?): put back on it\n`,
+        ),
+      onError: warn,
+    });
     if (options.healthPort !== undefined)
       health = await listenWorkerHealth({
         host: config.server.host,
@@ -73,6 +85,7 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
       `deepsearch: worker stopping; running jobs get up to ${graceSeconds}s, then go back to the queue\n`,
     );
   } finally {
+    reconciler?.stop();
     const { handedBack } = await shared.close({ graceMs: config.server.shutdownGraceSeconds * 1000 });
     if (handedBack.length > 0)
       io.stderr.write(`deepsearch: handed back to the queue: ${handedBack.join(', ')}\n`);

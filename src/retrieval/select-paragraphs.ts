@@ -2,6 +2,7 @@ import type { TextChunk } from './chunk-text.js';
 import { expandHops, type HopLink, type HopSource } from './hop-expansion.js';
 import type { LexicalChunkScorer } from './lexical-chunk-scorer.js';
 import { type PageSentences, packSentences } from './pack-sentences.js';
+import { isTitled, type PageBlock } from './page-blocks.js';
 import type { Snippet } from './select-snippets.js';
 import { termsOf } from './tokenize.js';
 
@@ -11,33 +12,6 @@ const minParagraphs = 4;
 const maxMedianShare = 1;
 const minTitledShare = 0.5;
 
-/** The page's blank-line separated blocks; a block that is only a heading joins the next one. */
-export function paragraphsOf(text: string): TextChunk[] {
-  const paragraphs: TextChunk[] = [];
-  const separator = /\n[ \t]*\n\s*/g;
-  let start = 0;
-  let pendingStart: number | undefined;
-  const push = (from: number, to: number) => {
-    const body = text.slice(from, to);
-    if (!body.trim()) return;
-    if (/^#{1,6} [^\n]*$/.test(body.trim())) {
-      pendingStart ??= from;
-      return;
-    }
-    const first = pendingStart ?? from;
-    pendingStart = undefined;
-    paragraphs.push({ start: first, end: to, text: text.slice(first, to) });
-  };
-  for (const match of text.matchAll(separator)) {
-    push(start, match.index);
-    start = match.index + match[0].length;
-  }
-  push(start, text.length);
-  if (pendingStart !== undefined)
-    paragraphs.push({ start: pendingStart, end: text.length, text: text.slice(pendingStart) });
-  return paragraphs;
-}
-
 /**
  * True when selection should work paragraph by paragraph: a page of titled entries (most
  * paragraphs open with their own heading: articles, records, notes pooled into one page) of which
@@ -46,9 +20,9 @@ export function paragraphsOf(text: string): TextChunk[] {
  * (bench:snippets, NQ's pages as paragraphs: 0.83 with windows at 4,000 chars, 0.67 by paragraphs
  * and hops).
  */
-export function keepsParagraphs(paragraphs: readonly TextChunk[], budgetChars: number): boolean {
+export function keepsParagraphs(paragraphs: readonly PageBlock[], budgetChars: number): boolean {
   if (paragraphs.length < minParagraphs) return false;
-  const titled = paragraphs.filter((paragraph) => /^#{1,6} /.test(paragraph.text)).length;
+  const titled = paragraphs.filter(isTitled).length;
   if (titled < paragraphs.length * minTitledShare) return false;
   const lengths = paragraphs.map((paragraph) => paragraph.end - paragraph.start).sort((a, b) => a - b);
   return lengths[Math.floor(lengths.length / 2)]! <= budgetChars * maxMedianShare;

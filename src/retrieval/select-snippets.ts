@@ -1,7 +1,8 @@
 import { chunkText, type TextChunk } from './chunk-text.js';
 import { createLexicalChunkScorer, type LexicalChunkScorer } from './lexical-chunk-scorer.js';
 import { sentencesOfParagraphs } from './pack-sentences.js';
-import { keepsParagraphs, type ParagraphIndex, paragraphsOf, selectParagraphs } from './select-paragraphs.js';
+import { blocksOf, type PageBlock } from './page-blocks.js';
+import { keepsParagraphs, type ParagraphIndex, selectParagraphs } from './select-paragraphs.js';
 
 export interface Snippet {
   start: number;
@@ -65,9 +66,9 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
     return chunks;
   };
   let windowScorer: LexicalChunkScorer | undefined;
-  let paragraphs: TextChunk[] | undefined;
+  let paragraphs: PageBlock[] | undefined;
   let paragraphIndex: ParagraphIndex | undefined;
-  const indexOfParagraphs = (list: TextChunk[]) => {
+  const indexOfParagraphs = (list: PageBlock[]) => {
     paragraphIndex ??= {
       paragraphs: list,
       scorer: createLexicalChunkScorer(text, list),
@@ -81,7 +82,7 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
     },
     select(question, selection) {
       if (text.length <= selection.budgetChars) return [{ start: 0, end: text.length, text, score: 1 }];
-      paragraphs ??= paragraphsOf(text);
+      paragraphs ??= blocksOf(text);
       if (keepsParagraphs(paragraphs, selection.budgetChars)) {
         const index = indexOfParagraphs(paragraphs);
         const semantic =

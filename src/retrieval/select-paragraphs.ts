@@ -6,26 +6,31 @@ import { isTitled, type PageBlock } from './page-blocks.js';
 import type { Snippet } from './select-snippets.js';
 import { termsOf } from './tokenize.js';
 
-// A page is made of paragraphs worth selecting from when it has a few titled ones and a typical one
-// fits the budget; otherwise fixed windows do better (one article, a table, a transcript).
+// A page is made of blocks worth selecting from when it has a few and a typical one is an entry's
+// size that fits the budget; otherwise fixed windows do better (one article in long sections, a
+// table, a transcript).
 const minParagraphs = 4;
 const maxMedianShare = 1;
+const maxMedianChars = 1200;
 const minTitledShare = 0.5;
 
 /**
- * True when selection should work paragraph by paragraph: a page of titled entries (most
- * paragraphs open with their own heading: articles, records, notes pooled into one page) of which
- * a typical one fits the budget. Names lead from one entry to another there; inside one article,
- * about one subject, they lead away from it, and windows with a lead prior keep more answers
- * (bench:snippets, NQ's pages as paragraphs: 0.83 with windows at 4,000 chars, 0.67 by paragraphs
- * and hops).
+ * True when selection should work block by block (page-blocks.ts): a page of entries (articles,
+ * records, notes pooled into one page), a typical one short enough to be one entry and to fit the
+ * budget. Entries show as blocks most of which carry their own title (a heading, a bold line, a
+ * plain title line); a page where a few titles head sections of untitled paragraphs is one article
+ * in sections, whose names lead away from its subject, and windows with a lead prior keep more
+ * answers there (bench:snippets, NQ's pages: 0.80 with windows at 4,000 chars, 0.73 by blocks and
+ * hops). A page without any title can be either: blocks, with hops that stop once the question's
+ * words are all found (selectParagraphs), lose little on an article (NQ without titles at 4,000:
+ * 0.79 against 0.83) and gain most on entries (MuSiQue without titles: 0.63 against 0.40 at 2,000).
  */
 export function keepsParagraphs(paragraphs: readonly PageBlock[], budgetChars: number): boolean {
   if (paragraphs.length < minParagraphs) return false;
   const titled = paragraphs.filter(isTitled).length;
-  if (titled < paragraphs.length * minTitledShare) return false;
+  if (titled > 0 && titled < paragraphs.length * minTitledShare) return false;
   const lengths = paragraphs.map((paragraph) => paragraph.end - paragraph.start).sort((a, b) => a - b);
-  return lengths[Math.floor(lengths.length / 2)]! <= budgetChars * maxMedianShare;
+  return lengths[Math.floor(lengths.length / 2)]! <= Math.min(budgetChars * maxMedianShare, maxMedianChars);
 }
 
 export interface ParagraphIndex {
@@ -59,7 +64,13 @@ export function selectParagraphs(
   const queries = new Map<number, string>();
   let scores: ReadonlyMap<number, number> = initial;
   if (options.expand ?? true) {
-    const hops = expandHops({ question, scores: initial, source: paragraphSource(index) });
+    const hops = expandHops({
+      question,
+      scores: initial,
+      source: paragraphSource(index),
+      // A question whose words the followed blocks all hold is answered where it points.
+      answeredShare: 1,
+    });
     scores = hops.scores;
     for (const [id, reach] of hops.reached) queries.set(id, `${reach.entity} ${question}`);
   }

@@ -3,6 +3,7 @@ import { createLexicalChunkScorer, type LexicalChunkScorer } from './lexical-chu
 import { sentencesOfParagraphs } from './pack-sentences.js';
 import { blocksOf, type PageBlock } from './page-blocks.js';
 import { keepsParagraphs, type ParagraphIndex, selectParagraphs } from './select-paragraphs.js';
+import { bestWholeBlocks, weighSelections } from './weigh-selections.js';
 
 export interface Snippet {
   start: number;
@@ -66,15 +67,35 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
     return chunks;
   };
   let windowScorer: LexicalChunkScorer | undefined;
-  let paragraphs: PageBlock[] | undefined;
+  let blocks: PageBlock[] | undefined;
+  let blockScorer: LexicalChunkScorer | undefined;
   let paragraphIndex: ParagraphIndex | undefined;
-  const indexOfParagraphs = (list: PageBlock[]) => {
-    paragraphIndex ??= {
-      paragraphs: list,
-      scorer: createLexicalChunkScorer(text, list),
-      sentences: sentencesOfParagraphs(text, list),
-    };
-    return paragraphIndex;
+  const blocksOfPage = () => {
+    blocks ??= blocksOf(text);
+    return blocks;
+  };
+  const scorerOfBlocks = () => {
+    blockScorer ??= createLexicalChunkScorer(text, blocksOfPage());
+    return blockScorer;
+  };
+  const ownSelection = (question: string, selection: SnippetOptions): Snippet[] => {
+    const paragraphs = blocksOfPage();
+    if (keepsParagraphs(paragraphs, selection.budgetChars)) {
+      paragraphIndex ??= {
+        paragraphs,
+        scorer: scorerOfBlocks(),
+        sentences: sentencesOfParagraphs(text, paragraphs),
+      };
+      const semantic =
+        selection.semantic &&
+        bestPerParagraph(chunksOf(), normalised(Float64Array.from(selection.semantic)), paragraphs);
+      const selected = selectParagraphs(question, text, paragraphIndex, { ...selection, semantic });
+      if (selected) return selected;
+    }
+    windowScorer ??= createLexicalChunkScorer(text, chunksOf());
+    const scores = normalised(windowScorer.score(question));
+    if (selection.semantic) blend(scores, normalised(Float64Array.from(selection.semantic)));
+    return selectFromScores(text, chunksOf(), scores, selection);
   };
   return {
     get chunks() {
@@ -82,19 +103,23 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
     },
     select(question, selection) {
       if (text.length <= selection.budgetChars) return [{ start: 0, end: text.length, text, score: 1 }];
-      paragraphs ??= blocksOf(text);
-      if (keepsParagraphs(paragraphs, selection.budgetChars)) {
-        const index = indexOfParagraphs(paragraphs);
-        const semantic =
-          selection.semantic &&
-          bestPerParagraph(chunksOf(), normalised(Float64Array.from(selection.semantic)), paragraphs);
-        const selected = selectParagraphs(question, text, index, { ...selection, semantic });
-        if (selected) return selected;
-      }
-      windowScorer ??= createLexicalChunkScorer(text, chunksOf());
-      const scores = normalised(windowScorer.score(question));
-      if (selection.semantic) blend(scores, normalised(Float64Array.from(selection.semantic)));
-      return selectFromScores(text, chunksOf(), scores, selection);
+      const own = ownSelection(question, selection);
+      if (blocksOfPage().length < 2) return own;
+      // BM25 over whole blocks and the leading text are candidates too (weigh-selections.ts).
+      const scorer = scorerOfBlocks();
+      return weighSelections({
+        question,
+        blocks: blocksOfPage(),
+        scorer,
+        candidates: [
+          { name: 'ours', snippets: own },
+          {
+            name: 'blocks',
+            snippets: bestWholeBlocks(text, blocksOfPage(), scorer.score(question), selection.budgetChars),
+          },
+          { name: 'leading', snippets: [leadingSnippet(text, selection.budgetChars)] },
+        ],
+      }).snippets;
     },
   };
 }

@@ -122,7 +122,7 @@ function kindOf(line: string): LineKind {
 /**
  * Per line, whether it is a title: a heading, or a plain line that is short, without a full stop,
  * opening with a capital or a digit, above (directly or after one blank line) a line of text that
- * is clearly longer. Not under an unfinished line of text: that is a wrapped paragraph's line.
+ * is clearly longer and reads as a sentence or a paragraph. Not under an unfinished line of text: that is a wrapped paragraph's line.
  */
 function titleLines(lines: readonly Line[]): boolean[] {
   const titles: boolean[] = [];
@@ -140,7 +140,8 @@ function isTitle(lines: readonly Line[], titles: readonly boolean[], index: numb
   if (previous?.kind === 'text' && !titles[index - 1] && !endsSentence.test(previous.text)) return false;
   let next = lines[index + 1];
   if (next?.kind === 'blank') next = lines[index + 2];
-  return next?.kind === 'text' && next.text.length > Math.max(line.text.length * 1.5, 40);
+  if (next?.kind !== 'text' || next.text.length < line.text.length * 1.5) return false;
+  return next.text.length >= 40 || endsSentence.test(next.text);
 }
 
 /** A closed block, or its lines one block each when it is an untitled run of sentence lines. */

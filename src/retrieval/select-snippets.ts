@@ -29,8 +29,8 @@ export interface SnippetOptions {
    */
   leadWeight?: number;
   /**
-   * Multi-hop expansion on pages of paragraphs (hop-expansion.ts): the names of the best
-   * paragraphs lead to the paragraphs about them, so a question's second and third hop are kept.
+   * Multi-hop expansion on pages of blocks (hop-expansion.ts): the names of the best blocks lead
+   * to the blocks about them, so a question's second and third hop are kept.
    * Default true (bench:snippets: +0.2 on MuSiQue, HotpotQA up, NQ's one-block pages unchanged).
    */
   expand?: boolean;
@@ -52,13 +52,14 @@ export interface SnippetSelector {
 
 /**
  * Snippet selection for one page, its indexes built once on first use and kept for every later
- * question (the agent asks a page again at each step). Pages of several paragraphs that fit the
- * budget: paragraphs ranked for the question and its hops, their best sentences kept
- * (select-paragraphs.ts). Other pages: the windows of
- * https://jina.ai/news/snippet-selection-and-url-ranking-in-deepsearch-deepresearch/: fixed-size chunks scored against the
- * question (BM25, blended with embeddings when given), a sliding-window average, the best
- * non-overlapping windows. Pages within the budget pass through whole; with nothing matching,
- * the leading text.
+ * question (the agent asks a page again at each step). The page's blocks come from its structure
+ * whatever spells it (page-blocks.ts). Pages of entries that fit the budget: blocks ranked for
+ * the question and its hops, their best sentences kept (select-paragraphs.ts). Other pages: the
+ * windows of https://jina.ai/news/snippet-selection-and-url-ranking-in-deepsearch-deepresearch/:
+ * fixed-size chunks scored against the question (BM25, blended with embeddings when given), a
+ * sliding-window average, the best non-overlapping windows. Then BM25 over whole blocks and the
+ * leading text are weighed against that selection (weigh-selections.ts). Pages within the budget
+ * pass through whole; with nothing matching, the leading text.
  */
 export function createSnippetSelector(text: string, options: { chunkChars?: number } = {}): SnippetSelector {
   let chunks: TextChunk[] | undefined;

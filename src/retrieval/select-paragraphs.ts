@@ -59,10 +59,21 @@ export function selectParagraphs(
   index: ParagraphIndex,
   options: ParagraphSelectionOptions,
 ): Snippet[] | undefined {
+  return selectParagraphsWithHops(question, text, index, options)?.snippets;
+}
+
+/** selectParagraphs, with the names the hops followed (what the selection spent budget on). */
+export function selectParagraphsWithHops(
+  question: string,
+  text: string,
+  index: ParagraphIndex,
+  options: ParagraphSelectionOptions,
+): { snippets: Snippet[]; names: string[] } | undefined {
   const initial = initialScores(question, index, options.semantic);
   if (initial.size === 0) return undefined;
   const queries = new Map<number, string>();
   let scores: ReadonlyMap<number, number> = initial;
+  let names: string[] = [];
   if (options.expand ?? true) {
     const hops = expandHops({
       question,
@@ -72,6 +83,7 @@ export function selectParagraphs(
       answeredShare: 1,
     });
     scores = hops.scores;
+    names = hops.entities;
     for (const [id, reach] of hops.reached) queries.set(id, `${reach.entity} ${question}`);
   }
   const dense = new Float64Array(index.paragraphs.length);
@@ -83,7 +95,7 @@ export function selectParagraphs(
     scores: dense,
     queryOf: (id) => queries.get(id) ?? question,
   });
-  return snippets.length > 0 ? snippets : undefined;
+  return snippets.length > 0 ? { snippets, names } : undefined;
 }
 
 function initialScores(

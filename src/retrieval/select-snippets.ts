@@ -2,7 +2,7 @@ import { chunkText, type TextChunk } from './chunk-text.js';
 import { createLexicalChunkScorer, type LexicalChunkScorer } from './lexical-chunk-scorer.js';
 import { sentencesOfParagraphs } from './pack-sentences.js';
 import { blocksOf, type PageBlock } from './page-blocks.js';
-import { keepsParagraphs, type ParagraphIndex, selectParagraphs } from './select-paragraphs.js';
+import { keepsParagraphs, type ParagraphIndex, selectParagraphsWithHops } from './select-paragraphs.js';
 import { bestWholeBlocks, weighSelections } from './weigh-selections.js';
 
 export interface Snippet {
@@ -79,7 +79,10 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
     blockScorer ??= createLexicalChunkScorer(text, blocksOfPage());
     return blockScorer;
   };
-  const ownSelection = (question: string, selection: SnippetOptions): Snippet[] => {
+  const ownSelection = (
+    question: string,
+    selection: SnippetOptions,
+  ): { snippets: Snippet[]; names?: string[] } => {
     const paragraphs = blocksOfPage();
     if (keepsParagraphs(paragraphs, selection.budgetChars)) {
       paragraphIndex ??= {
@@ -90,13 +93,13 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
       const semantic =
         selection.semantic &&
         bestPerParagraph(chunksOf(), normalised(Float64Array.from(selection.semantic)), paragraphs);
-      const selected = selectParagraphs(question, text, paragraphIndex, { ...selection, semantic });
+      const selected = selectParagraphsWithHops(question, text, paragraphIndex, { ...selection, semantic });
       if (selected) return selected;
     }
     windowScorer ??= createLexicalChunkScorer(text, chunksOf());
     const scores = normalised(windowScorer.score(question));
     if (selection.semantic) blend(scores, normalised(Float64Array.from(selection.semantic)));
-    return selectFromScores(text, chunksOf(), scores, selection);
+    return { snippets: selectFromScores(text, chunksOf(), scores, selection) };
   };
   return {
     get chunks() {
@@ -105,15 +108,16 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
     select(question, selection) {
       if (text.length <= selection.budgetChars) return [{ start: 0, end: text.length, text, score: 1 }];
       const own = ownSelection(question, selection);
-      if (blocksOfPage().length < 2) return own;
+      if (blocksOfPage().length < 2) return own.snippets;
       // BM25 over whole blocks and the leading text are candidates too (weigh-selections.ts).
       const scorer = scorerOfBlocks();
       return weighSelections({
         question,
+        hopNames: own.names,
         blocks: blocksOfPage(),
         scorer,
         candidates: [
-          { name: 'ours', snippets: own },
+          { name: 'ours', snippets: own.snippets },
           {
             name: 'blocks',
             snippets: bestWholeBlocks(text, blocksOfPage(), scorer.score(question), selection.budgetChars),

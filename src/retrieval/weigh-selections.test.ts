@@ -33,6 +33,23 @@ describe('weighSelections', () => {
     expect(weighSelections({ question, candidates: [own, whole], blocks, scorer }).name).toBe('blocks');
   });
 
+  it('counts the names the own selection followed: budget spent on a hop is not a miss', () => {
+    const hopQuestion = 'Which birds live in the reserve near the town where Grey Tide is set?';
+    const own: CandidateSelection = { name: 'ours', snippets: [snippet(1)] };
+    const town: CandidateSelection = { name: 'blocks', snippets: [snippet(2)] };
+    const weigh = (hopNames?: string[]) =>
+      weighSelections({
+        question: hopQuestion,
+        hopNames,
+        candidates: [own, town],
+        blocks,
+        scorer,
+        margin: 0.05,
+      });
+    expect(weigh().name).toBe('blocks');
+    expect(weigh(['Salt Marsh'])).toBe(own);
+  });
+
   it('ranks whole blocks by score, keeps those that fit, returns them in page order', () => {
     const kept = bestWholeBlocks(text, blocks, [0.2, 0, 0.9, 0.5], 150);
     expect(kept.map((piece) => piece.text.split('\n')[0])).toEqual(['Grey Tide', 'Night Ferry']);

@@ -44,7 +44,7 @@ export function blocksOf(text: string): PageBlock[] {
   let title: { start: number; end: number } | undefined;
   let open: { block: PageBlock; kind: LineKind; lines: Line[] } | undefined;
   const close = () => {
-    if (open) blocks.push(...finished(text, open.block, open.kind, open.lines));
+    if (open) for (const block of finished(text, open.block, open.kind, open.lines)) blocks.push(block);
     open = undefined;
   };
   const start = (line: Line) => {
@@ -57,7 +57,8 @@ export function blocksOf(text: string): PageBlock[] {
     };
     title = undefined;
   };
-  for (const [index, line] of lines.entries()) {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
     if (line.kind === 'blank') {
       close();
       continue;

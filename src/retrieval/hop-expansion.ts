@@ -48,6 +48,12 @@ export interface HopExpansionOptions {
   namesPerRound?: number;
   /** Weight of the question's words beside a name (see expansionEntities). Default 30. */
   contextWeight?: number;
+  /**
+   * Stop following once the followed passages hold at least this share of the question's terms:
+   * what is asked is then answered where the question points, and names would only lead away from
+   * it (one article's paragraphs all name each other). Default: never stop early.
+   */
+  answeredShare?: number;
   /** Whether years and numbers count as names. Default true. */
   numbers?: boolean;
   /** Links taken per name, best first, followed passages skipped. Default all. */
@@ -106,7 +112,14 @@ export function expandHops(options: HopExpansionOptions): HopExpansion {
     if (from.length === 0) break;
     state.followed.push(...from);
     const followedText = state.followed.map((id) => source.text(id).toLowerCase()).join('\n');
-    const unanswered = questionTerms.filter((term) => !followedText.includes(term)).join(' ');
+    const open = questionTerms.filter((term) => !followedText.includes(term));
+    if (
+      options.answeredShare !== undefined &&
+      questionTerms.length > 0 &&
+      1 - open.length / questionTerms.length >= options.answeredShare
+    )
+      break;
+    const unanswered = open.join(' ');
     const names = expansionEntities({
       query: options.question,
       texts: from.map((id) => source.text(id)),

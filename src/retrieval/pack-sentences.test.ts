@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { packSentences, sentencesOfParagraphs } from './pack-sentences.js';
-import { paragraphsOf } from './select-paragraphs.js';
+import { blocksOf } from './page-blocks.js';
 
 const text = [
   '## Rail history\nThe line opened in 1851. J. R. Ellery of the U.S. Navy surveyed it first. Trains ran twice a day.',
   '## Station\nThe station has two platforms. Its clock tower was added in 1902. A café sits by the entrance.',
 ].join('\n\n');
-const page = sentencesOfParagraphs(text, paragraphsOf(text));
+const page = sentencesOfParagraphs(text, blocksOf(text));
 
 describe('sentencesOfParagraphs', () => {
   it('splits sentences but not after initials or short abbreviations, headings apart', () => {

@@ -25,11 +25,14 @@ const sentenceEnd = /[.!?]+["'”’)\]]?\s+|\n+/g;
 const abbreviation = /(?:^|[\s(])(?:\p{Lu}[\p{Ll}]{0,2}|\p{Lu}(?:\.\p{Lu})+)$/u;
 
 /** The page's sentences, paragraph by paragraph, and one lexical scorer over all of them. */
-export function sentencesOfParagraphs(text: string, paragraphs: readonly TextChunk[]): PageSentences {
+export function sentencesOfParagraphs(
+  text: string,
+  paragraphs: ReadonlyArray<TextChunk & { titleLength?: number }>,
+): PageSentences {
   const sentences: TextChunk[] = [];
   const out: SentencedParagraph[] = [];
   for (const paragraph of paragraphs) {
-    const headingLength = headingLengthOf(paragraph.text);
+    const headingLength = paragraph.titleLength ?? headingLengthOf(paragraph.text);
     const first = sentences.length;
     splitSentences(text, paragraph.start + headingLength, paragraph.end, sentences);
     if (sentences.length > first)

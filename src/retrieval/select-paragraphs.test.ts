@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createLexicalChunkScorer } from './lexical-chunk-scorer.js';
 import { sentencesOfParagraphs } from './pack-sentences.js';
-import { keepsParagraphs, paragraphsOf, selectParagraphs } from './select-paragraphs.js';
+import { blocksOf } from './page-blocks.js';
+import { keepsParagraphs, selectParagraphs } from './select-paragraphs.js';
 import { selectSnippets } from './select-snippets.js';
 
 const filler = (topic: string) =>
@@ -22,7 +23,7 @@ const question = 'Which city did the director of Harbour Lights grow up in?';
 
 describe('selectParagraphs', () => {
   it('splits at blank lines and keeps a lone heading with the paragraph below it', () => {
-    const paragraphs = paragraphsOf('# Title\n\nFirst para.\nStill first.\n\n\nSecond para.');
+    const paragraphs = blocksOf('# Title\n\nFirst para.\nStill first.\n\n\nSecond para.');
     expect(paragraphs.map((paragraph) => paragraph.text)).toEqual([
       '# Title\n\nFirst para.\nStill first.',
       'Second para.',
@@ -30,12 +31,12 @@ describe('selectParagraphs', () => {
   });
 
   it('keeps whole paragraphs only on pages made of a few short ones', () => {
-    expect(keepsParagraphs(paragraphsOf(page), 1000)).toBe(true);
-    expect(keepsParagraphs(paragraphsOf(page), 300)).toBe(false);
-    expect(keepsParagraphs(paragraphsOf('one\n\ntwo\n\nthree'), 1000)).toBe(false);
+    expect(keepsParagraphs(blocksOf(page), 1000)).toBe(true);
+    expect(keepsParagraphs(blocksOf(page), 300)).toBe(false);
+    expect(keepsParagraphs(blocksOf('one\n\ntwo\n\nthree'), 1000)).toBe(false);
     // One article's paragraphs, most without a heading of their own: windows.
     const article = page.replace(/## (?!Harbour)[^\n]*\n/g, '');
-    expect(keepsParagraphs(paragraphsOf(article), 1000)).toBe(false);
+    expect(keepsParagraphs(blocksOf(article), 1000)).toBe(false);
   });
 
   it('reaches the paragraph a name of the best paragraph leads to, heading kept, within budget', () => {
@@ -55,7 +56,7 @@ describe('selectParagraphs', () => {
   });
 
   it('returns undefined when no paragraph matches, so windows and the leading text take over', () => {
-    const paragraphs = paragraphsOf(page);
+    const paragraphs = blocksOf(page);
     const index = {
       paragraphs,
       scorer: createLexicalChunkScorer(page, paragraphs),

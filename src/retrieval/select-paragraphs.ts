@@ -2,56 +2,35 @@ import type { TextChunk } from './chunk-text.js';
 import { expandHops, type HopLink, type HopSource } from './hop-expansion.js';
 import type { LexicalChunkScorer } from './lexical-chunk-scorer.js';
 import { type PageSentences, packSentences } from './pack-sentences.js';
+import { isTitled, type PageBlock } from './page-blocks.js';
 import type { Snippet } from './select-snippets.js';
 import { termsOf } from './tokenize.js';
 
-// A page is made of paragraphs worth selecting from when it has a few titled ones and a typical one
-// fits the budget; otherwise fixed windows do better (one article, a table, a transcript).
+// A page is made of blocks worth selecting from when it has a few and a typical one is an entry's
+// size that fits the budget; otherwise fixed windows do better (one article in long sections, a
+// table, a transcript).
 const minParagraphs = 4;
 const maxMedianShare = 1;
+const maxMedianChars = 1200;
 const minTitledShare = 0.5;
 
-/** The page's blank-line separated blocks; a block that is only a heading joins the next one. */
-export function paragraphsOf(text: string): TextChunk[] {
-  const paragraphs: TextChunk[] = [];
-  const separator = /\n[ \t]*\n\s*/g;
-  let start = 0;
-  let pendingStart: number | undefined;
-  const push = (from: number, to: number) => {
-    const body = text.slice(from, to);
-    if (!body.trim()) return;
-    if (/^#{1,6} [^\n]*$/.test(body.trim())) {
-      pendingStart ??= from;
-      return;
-    }
-    const first = pendingStart ?? from;
-    pendingStart = undefined;
-    paragraphs.push({ start: first, end: to, text: text.slice(first, to) });
-  };
-  for (const match of text.matchAll(separator)) {
-    push(start, match.index);
-    start = match.index + match[0].length;
-  }
-  push(start, text.length);
-  if (pendingStart !== undefined)
-    paragraphs.push({ start: pendingStart, end: text.length, text: text.slice(pendingStart) });
-  return paragraphs;
-}
-
 /**
- * True when selection should work paragraph by paragraph: a page of titled entries (most
- * paragraphs open with their own heading: articles, records, notes pooled into one page) of which
- * a typical one fits the budget. Names lead from one entry to another there; inside one article,
- * about one subject, they lead away from it, and windows with a lead prior keep more answers
- * (bench:snippets, NQ's pages as paragraphs: 0.83 with windows at 4,000 chars, 0.67 by paragraphs
- * and hops).
+ * True when selection should work block by block (page-blocks.ts): a page of entries (articles,
+ * records, notes pooled into one page), a typical one short enough to be one entry and to fit the
+ * budget. Entries show as blocks most of which carry their own title (a heading, a bold line, a
+ * plain title line); a page where a few titles head sections of untitled paragraphs is one article
+ * in sections, whose names lead away from its subject, and windows with a lead prior keep more
+ * answers there (bench:snippets, NQ's pages: 0.80 with windows at 4,000 chars, 0.73 by blocks and
+ * hops). A page without any title can be either: blocks, with hops that stop once the question's
+ * words are all found (selectParagraphs), lose little on an article (NQ without titles at 4,000:
+ * 0.79 against 0.83) and gain most on entries (MuSiQue without titles: 0.63 against 0.40 at 2,000).
  */
-export function keepsParagraphs(paragraphs: readonly TextChunk[], budgetChars: number): boolean {
+export function keepsParagraphs(paragraphs: readonly PageBlock[], budgetChars: number): boolean {
   if (paragraphs.length < minParagraphs) return false;
-  const titled = paragraphs.filter((paragraph) => /^#{1,6} /.test(paragraph.text)).length;
-  if (titled < paragraphs.length * minTitledShare) return false;
+  const titled = paragraphs.filter(isTitled).length;
+  if (titled > 0 && titled < paragraphs.length * minTitledShare) return false;
   const lengths = paragraphs.map((paragraph) => paragraph.end - paragraph.start).sort((a, b) => a - b);
-  return lengths[Math.floor(lengths.length / 2)]! <= budgetChars * maxMedianShare;
+  return lengths[Math.floor(lengths.length / 2)]! <= Math.min(budgetChars * maxMedianShare, maxMedianChars);
 }
 
 export interface ParagraphIndex {
@@ -80,13 +59,31 @@ export function selectParagraphs(
   index: ParagraphIndex,
   options: ParagraphSelectionOptions,
 ): Snippet[] | undefined {
+  return selectParagraphsWithHops(question, text, index, options)?.snippets;
+}
+
+/** selectParagraphs, with the names the hops followed (what the selection spent budget on). */
+export function selectParagraphsWithHops(
+  question: string,
+  text: string,
+  index: ParagraphIndex,
+  options: ParagraphSelectionOptions,
+): { snippets: Snippet[]; names: string[] } | undefined {
   const initial = initialScores(question, index, options.semantic);
   if (initial.size === 0) return undefined;
   const queries = new Map<number, string>();
   let scores: ReadonlyMap<number, number> = initial;
+  let names: string[] = [];
   if (options.expand ?? true) {
-    const hops = expandHops({ question, scores: initial, source: paragraphSource(index) });
+    const hops = expandHops({
+      question,
+      scores: initial,
+      source: paragraphSource(index),
+      // A question whose words the followed blocks all hold is answered where it points.
+      answeredShare: 1,
+    });
     scores = hops.scores;
+    names = hops.entities;
     for (const [id, reach] of hops.reached) queries.set(id, `${reach.entity} ${question}`);
   }
   const dense = new Float64Array(index.paragraphs.length);
@@ -98,7 +95,7 @@ export function selectParagraphs(
     scores: dense,
     queryOf: (id) => queries.get(id) ?? question,
   });
-  return snippets.length > 0 ? snippets : undefined;
+  return snippets.length > 0 ? { snippets, names } : undefined;
 }
 
 function initialScores(

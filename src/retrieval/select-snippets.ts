@@ -1,7 +1,9 @@
 import { chunkText, type TextChunk } from './chunk-text.js';
 import { createLexicalChunkScorer, type LexicalChunkScorer } from './lexical-chunk-scorer.js';
 import { sentencesOfParagraphs } from './pack-sentences.js';
-import { keepsParagraphs, type ParagraphIndex, paragraphsOf, selectParagraphs } from './select-paragraphs.js';
+import { blocksOf, type PageBlock } from './page-blocks.js';
+import { keepsParagraphs, type ParagraphIndex, selectParagraphsWithHops } from './select-paragraphs.js';
+import { bestWholeBlocks, weighSelections } from './weigh-selections.js';
 
 export interface Snippet {
   start: number;
@@ -27,8 +29,8 @@ export interface SnippetOptions {
    */
   leadWeight?: number;
   /**
-   * Multi-hop expansion on pages of paragraphs (hop-expansion.ts): the names of the best
-   * paragraphs lead to the paragraphs about them, so a question's second and third hop are kept.
+   * Multi-hop expansion on pages of blocks (hop-expansion.ts): the names of the best blocks lead
+   * to the blocks about them, so a question's second and third hop are kept.
    * Default true (bench:snippets: +0.2 on MuSiQue, HotpotQA up, NQ's one-block pages unchanged).
    */
   expand?: boolean;
@@ -50,13 +52,14 @@ export interface SnippetSelector {
 
 /**
  * Snippet selection for one page, its indexes built once on first use and kept for every later
- * question (the agent asks a page again at each step). Pages of several paragraphs that fit the
- * budget: paragraphs ranked for the question and its hops, their best sentences kept
- * (select-paragraphs.ts). Other pages: the windows of
- * https://jina.ai/news/snippet-selection-and-url-ranking-in-deepsearch-deepresearch/: fixed-size chunks scored against the
- * question (BM25, blended with embeddings when given), a sliding-window average, the best
- * non-overlapping windows. Pages within the budget pass through whole; with nothing matching,
- * the leading text.
+ * question (the agent asks a page again at each step). The page's blocks come from its structure
+ * whatever spells it (page-blocks.ts). Pages of entries that fit the budget: blocks ranked for
+ * the question and its hops, their best sentences kept (select-paragraphs.ts). Other pages: the
+ * windows of https://jina.ai/news/snippet-selection-and-url-ranking-in-deepsearch-deepresearch/:
+ * fixed-size chunks scored against the question (BM25, blended with embeddings when given), a
+ * sliding-window average, the best non-overlapping windows. Then BM25 over whole blocks and the
+ * leading text are weighed against that selection (weigh-selections.ts). Pages within the budget
+ * pass through whole; with nothing matching, the leading text.
  */
 export function createSnippetSelector(text: string, options: { chunkChars?: number } = {}): SnippetSelector {
   let chunks: TextChunk[] | undefined;
@@ -65,15 +68,38 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
     return chunks;
   };
   let windowScorer: LexicalChunkScorer | undefined;
-  let paragraphs: TextChunk[] | undefined;
+  let blocks: PageBlock[] | undefined;
+  let blockScorer: LexicalChunkScorer | undefined;
   let paragraphIndex: ParagraphIndex | undefined;
-  const indexOfParagraphs = (list: TextChunk[]) => {
-    paragraphIndex ??= {
-      paragraphs: list,
-      scorer: createLexicalChunkScorer(text, list),
-      sentences: sentencesOfParagraphs(text, list),
-    };
-    return paragraphIndex;
+  const blocksOfPage = () => {
+    blocks ??= blocksOf(text);
+    return blocks;
+  };
+  const scorerOfBlocks = () => {
+    blockScorer ??= createLexicalChunkScorer(text, blocksOfPage());
+    return blockScorer;
+  };
+  const ownSelection = (
+    question: string,
+    selection: SnippetOptions,
+  ): { snippets: Snippet[]; names?: string[] } => {
+    const paragraphs = blocksOfPage();
+    if (keepsParagraphs(paragraphs, selection.budgetChars)) {
+      paragraphIndex ??= {
+        paragraphs,
+        scorer: scorerOfBlocks(),
+        sentences: sentencesOfParagraphs(text, paragraphs),
+      };
+      const semantic =
+        selection.semantic &&
+        bestPerParagraph(chunksOf(), normalised(Float64Array.from(selection.semantic)), paragraphs);
+      const selected = selectParagraphsWithHops(question, text, paragraphIndex, { ...selection, semantic });
+      if (selected) return selected;
+    }
+    windowScorer ??= createLexicalChunkScorer(text, chunksOf());
+    const scores = normalised(windowScorer.score(question));
+    if (selection.semantic) blend(scores, normalised(Float64Array.from(selection.semantic)));
+    return { snippets: selectFromScores(text, chunksOf(), scores, selection) };
   };
   return {
     get chunks() {
@@ -81,19 +107,24 @@ export function createSnippetSelector(text: string, options: { chunkChars?: numb
     },
     select(question, selection) {
       if (text.length <= selection.budgetChars) return [{ start: 0, end: text.length, text, score: 1 }];
-      paragraphs ??= paragraphsOf(text);
-      if (keepsParagraphs(paragraphs, selection.budgetChars)) {
-        const index = indexOfParagraphs(paragraphs);
-        const semantic =
-          selection.semantic &&
-          bestPerParagraph(chunksOf(), normalised(Float64Array.from(selection.semantic)), paragraphs);
-        const selected = selectParagraphs(question, text, index, { ...selection, semantic });
-        if (selected) return selected;
-      }
-      windowScorer ??= createLexicalChunkScorer(text, chunksOf());
-      const scores = normalised(windowScorer.score(question));
-      if (selection.semantic) blend(scores, normalised(Float64Array.from(selection.semantic)));
-      return selectFromScores(text, chunksOf(), scores, selection);
+      const own = ownSelection(question, selection);
+      if (blocksOfPage().length < 2) return own.snippets;
+      // BM25 over whole blocks and the leading text are candidates too (weigh-selections.ts).
+      const scorer = scorerOfBlocks();
+      return weighSelections({
+        question,
+        hopNames: own.names,
+        blocks: blocksOfPage(),
+        scorer,
+        candidates: [
+          { name: 'ours', snippets: own.snippets },
+          {
+            name: 'blocks',
+            snippets: bestWholeBlocks(text, blocksOfPage(), scorer.score(question), selection.budgetChars),
+          },
+          { name: 'leading', snippets: [leadingSnippet(text, selection.budgetChars)] },
+        ],
+      }).snippets;
     },
   };
 }

@@ -43,11 +43,51 @@ export async function renderPage(browser: Browser, options: RenderOptions): Prom
         ? route.abort('blockedbyclient')
         : route.continue(),
     );
-    return await navigate(context, options);
+    return await withinDeadline(navigate(context, options), options);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    await context.close().catch(() => undefined);
+    await closeOrKill(context, browser);
   }
+}
+
+/** Time past the deadline for reading the DOM as it is then; a renderer still busy after it is shut. */
+const readGraceMs = 1_000;
+/** How long closing a context may take before the browser itself is closed. */
+const closeGraceMs = 3_000;
+
+/**
+ * Every step of a read under one deadline: navigation and settling stop at `timeoutMs` on their
+ * own, but reading the DOM waits on the renderer, and a page whose script never yields
+ * (`while (true) {}`) holds it for ever. Past the deadline and a short grace the read fails as
+ * timed out, whatever step it was in; the caller then shuts the renderer (closeOrKill).
+ */
+function withinDeadline(work: Promise<Rendered>, options: RenderOptions): Promise<Rendered> {
+  work.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<Rendered>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ kind: 'failed', url: options.url, reason: 'the page kept its renderer busy', timedOut: true }),
+      options.timeoutMs + readGraceMs,
+    );
+  });
+  return Promise.race([work, overrun]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Closes the read's context, which ends its renderer; a renderer so busy that the close does not
+ * finish in a few seconds takes the browser down with it (the next read launches another).
+ */
+async function closeOrKill(context: BrowserContext, browser: Browser): Promise<void> {
+  const closed = context.close().then(
+    () => true,
+    () => true,
+  );
+  const inTime = await Promise.race([closed, sleep(closeGraceMs).then(() => false)]);
+  if (!inTime) await Promise.race([browser.close().catch(() => undefined), sleep(closeGraceMs)]);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 async function navigate(context: BrowserContext, options: RenderOptions): Promise<Rendered> {

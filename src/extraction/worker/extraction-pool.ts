@@ -4,10 +4,17 @@ import { AbortedError, asErrorCode, ProviderError } from '../../core/errors/inde
 import {
   type ChildPool,
   createChildPool,
+  type PooledChild,
   type StartedChild,
 } from '../../platform/child-process/child-pool.js';
-import { type ChildFailure, type IpcChild, spawnIpcChild } from '../../platform/child-process/ipc-child.js';
+import {
+  type ChildAnswer,
+  type ChildFailure,
+  type IpcChild,
+  spawnIpcChild,
+} from '../../platform/child-process/ipc-child.js';
 import { displayUrl } from '../../platform/http/describe-network-error.js';
+import { type ParserKind, parserFor } from '../content-kind.js';
 import { type ContentLimits, overLimitError } from '../content-limits.js';
 import type { ExtractedContent } from '../fetched-to-page.js';
 import type { ContentExtractor, ContentInput, ExtractOptions } from './content-extractor.js';
@@ -18,7 +25,12 @@ import {
   extractionErrorPrefix,
 } from './extraction-protocol.js';
 
-type ExtractionProcess = IpcChild<ExtractionRequest, ExtractionReply>;
+/** An extraction process and the parsers it has loaded. */
+interface ExtractionProcess extends PooledChild {
+  readonly ipc: IpcChild<ExtractionRequest, ExtractionReply>;
+  readonly pid: number | undefined;
+  readonly loaded: Set<ParserKind>;
+}
 
 export interface ExtractionPool extends ContentExtractor {
   /** Kills every extraction process; a later read starts new ones. */
@@ -27,14 +39,14 @@ export interface ExtractionPool extends ContentExtractor {
   readonly pids: readonly number[];
 }
 
-/** Time for a process to start and load its parsers, apart from any job's deadline. */
+/** Time for a process to start, or to load a parser, apart from any job's deadline. */
 const startTimeoutMs = 20_000;
 /** A process idle this long after a read is asked to give back what its reads left. */
 const idleTidyMs = 3_000;
 
 /** Keeps an idle process whose memory came back after a collection; replaces the others. */
 async function tidy(child: ExtractionProcess): Promise<'keep' | 'replace'> {
-  const answer = await child.request({ type: 'tidy' }, { deadlineMs: startTimeoutMs });
+  const answer = await child.ipc.request({ type: 'tidy' }, { deadlineMs: startTimeoutMs });
   return answer.ok && answer.reply.type === 'tidied' && !answer.reply.retire ? 'keep' : 'replace';
 }
 
@@ -63,8 +75,11 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
   });
   return {
     async extract(input: ContentInput, options: ExtractOptions = {}): Promise<ExtractedContent> {
+      const parser = parserFor(input.fetched);
       const outcome = await pool.withChild(options.signal, async (child) => {
-        const answer = await child.request(
+        const loaded = parser ? await loadParser(child, parser, options.signal) : undefined;
+        if (loaded && !loaded.ok) return loaded;
+        const answer = await child.ipc.request(
           { type: 'extract', input, limits },
           { signal: options.signal, deadlineMs: settings.timeoutSeconds * 1000, memoryLimitBytes },
         );
@@ -82,14 +97,40 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
       throw failureError({ reason: 'exited', detail: 'answered out of turn' }, input, settings);
     },
     async prepare() {
-      // A free slot without a process starts one; the task itself does nothing.
-      await pool.withChild(undefined, async () => undefined).catch(() => undefined);
+      // A free slot without a process starts one, which loads the HTML parser (most reads are pages).
+      await pool.withChild(undefined, (child) => loadParser(child, 'html', undefined)).catch(() => undefined);
     },
     close: () => pool.close(),
     get pids() {
       return pool.children.flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
     },
   };
+}
+
+/**
+ * Has the process load a parser before its first job that needs it: loading is not counted in the
+ * job's deadline (a busy machine takes a second or more to load PDF.js), and the process counts
+ * what loading holds in its memory baseline.
+ */
+async function loadParser(
+  child: ExtractionProcess,
+  parser: ParserKind,
+  signal: AbortSignal | undefined,
+): Promise<ChildAnswer<ExtractionReply> | { ok: true }> {
+  if (child.loaded.has(parser)) return { ok: true };
+  const answer = await child.ipc.request({ type: 'load', parser }, { signal, deadlineMs: startTimeoutMs });
+  if (answer.ok) {
+    child.loaded.add(parser);
+    return { ok: true };
+  }
+  if (answer.reason === 'deadline') {
+    return {
+      ok: false,
+      reason: 'exited',
+      detail: `did not load its ${parser} parser within ${startTimeoutMs / 1000} s`,
+    };
+  }
+  return answer;
 }
 
 async function startExtractionProcess(
@@ -105,7 +146,7 @@ async function startExtractionProcess(
   });
   lowerPriority(child.pid);
   const started = await child.request({ type: 'start' }, { signal, deadlineMs: startTimeoutMs });
-  if (started.ok) return { ok: true, child };
+  if (started.ok) return { ok: true, child: extractionProcess(child) };
   child.kill();
   if (started.reason === 'deadline') {
     return { ok: false, reason: 'exited', detail: `did not start within ${startTimeoutMs / 1000} s` };
@@ -113,6 +154,20 @@ async function startExtractionProcess(
   return started.reason === 'exited'
     ? { ...started, detail: `could not start (${started.detail})` }
     : started;
+}
+
+function extractionProcess(ipc: IpcChild<ExtractionRequest, ExtractionReply>): ExtractionProcess {
+  return {
+    ipc,
+    loaded: new Set(),
+    get alive() {
+      return ipc.alive;
+    },
+    get pid() {
+      return ipc.pid;
+    },
+    kill: () => ipc.kill(),
+  };
 }
 
 /**

@@ -7,12 +7,7 @@ import {
   type PooledChild,
   type StartedChild,
 } from '../../platform/child-process/child-pool.js';
-import {
-  type ChildAnswer,
-  type ChildFailure,
-  type IpcChild,
-  spawnIpcChild,
-} from '../../platform/child-process/ipc-child.js';
+import { type ChildFailure, type IpcChild, spawnIpcChild } from '../../platform/child-process/ipc-child.js';
 import { displayUrl } from '../../platform/http/describe-network-error.js';
 import { type ParserKind, parserFor } from '../content-kind.js';
 import { type ContentLimits, overLimitError } from '../content-limits.js';
@@ -29,8 +24,11 @@ import {
 interface ExtractionProcess extends PooledChild {
   readonly ipc: IpcChild<ExtractionRequest, ExtractionReply>;
   readonly pid: number | undefined;
-  readonly loaded: Set<ParserKind>;
+  /** Each parser's load, asked once (a read and prepare() may both want HTML). */
+  readonly loading: Map<ParserKind, Promise<Loaded>>;
 }
+
+type Loaded = { ok: true } | ({ ok: false } & ChildFailure);
 
 export interface ExtractionPool extends ContentExtractor {
   /** Kills every extraction process; a later read starts new ones. */
@@ -97,8 +95,10 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
       throw failureError({ reason: 'exited', detail: 'answered out of turn' }, input, settings);
     },
     async prepare() {
-      // A free slot without a process starts one, which loads the HTML parser (most reads are pages).
-      await pool.withChild(undefined, (child) => loadParser(child, 'html', undefined)).catch(() => undefined);
+      // A process started in the background, which loads the HTML parser (most reads are pages); a
+      // read that comes meanwhile waits for this process rather than starting another.
+      const started = await pool.warm().catch(() => undefined);
+      if (started?.ok) await loadParser(started.child, 'html', undefined);
     },
     close: () => pool.close(),
     get pids() {
@@ -112,25 +112,40 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
  * job's deadline (a busy machine takes a second or more to load PDF.js), and the process counts
  * what loading holds in its memory baseline.
  */
-async function loadParser(
+function loadParser(
   child: ExtractionProcess,
   parser: ParserKind,
   signal: AbortSignal | undefined,
-): Promise<ChildAnswer<ExtractionReply> | { ok: true }> {
-  if (child.loaded.has(parser)) return { ok: true };
-  const answer = await child.ipc.request({ type: 'load', parser }, { signal, deadlineMs: startTimeoutMs });
-  if (answer.ok) {
-    child.loaded.add(parser);
-    return { ok: true };
+): Promise<Loaded> {
+  let loading = child.loading.get(parser);
+  if (!loading) {
+    loading = requestLoad(child, parser);
+    child.loading.set(parser, loading);
+    // A failed load (the process died) is asked again of the next process, not of this one.
+    void loading.then((loaded) => {
+      if (!loaded.ok) child.loading.delete(parser);
+    });
   }
-  if (answer.reason === 'deadline') {
-    return {
-      ok: false,
-      reason: 'exited',
-      detail: `did not load its ${parser} parser within ${startTimeoutMs / 1000} s`,
-    };
-  }
-  return answer;
+  if (!signal) return loading;
+  if (signal.aborted) return Promise.resolve({ ok: false, reason: 'aborted' });
+  return new Promise((resolve) => {
+    const onAbort = () => resolve({ ok: false, reason: 'aborted' });
+    signal.addEventListener('abort', onAbort, { once: true });
+    void loading.then((loaded) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(loaded);
+    });
+  });
+}
+
+async function requestLoad(child: ExtractionProcess, parser: ParserKind): Promise<Loaded> {
+  const answer = await child.ipc.request({ type: 'load', parser }, { deadlineMs: startTimeoutMs });
+  if (answer.ok || answer.reason !== 'deadline') return answer.ok ? { ok: true } : answer;
+  return {
+    ok: false,
+    reason: 'exited',
+    detail: `did not load its ${parser} parser within ${startTimeoutMs / 1000} s`,
+  };
 }
 
 async function startExtractionProcess(
@@ -159,7 +174,7 @@ async function startExtractionProcess(
 function extractionProcess(ipc: IpcChild<ExtractionRequest, ExtractionReply>): ExtractionProcess {
   return {
     ipc,
-    loaded: new Set(),
+    loading: new Map(),
     get alive() {
       return ipc.alive;
     },

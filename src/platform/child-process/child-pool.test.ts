@@ -85,3 +85,44 @@ describe('createChildPool idle tidy', () => {
     expect(tested.children).toEqual([]);
   });
 });
+
+describe('createChildPool warm()', () => {
+  function slowPool(size: number) {
+    const children: FakeChild[] = [];
+    let finish = () => {};
+    const created = createChildPool<FakeChild>({
+      size,
+      start: async () => {
+        await new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+        const child = new FakeChild(children.length + 1);
+        children.push(child);
+        return { ok: true, child };
+      },
+    });
+    return { pool: created, children, finish: () => finish() };
+  }
+
+  it('starts one child in the background that a task coming meanwhile waits for, not a second', async () => {
+    const { pool: tested, children, finish } = slowPool(2);
+    const warming = tested.warm();
+    const task = tested.withChild(undefined, async (child) => child.id);
+    expect(tested.warm()).toBe(warming);
+    finish();
+    expect(await task).toEqual({ ok: true, value: 1 });
+    expect((await warming).ok).toBe(true);
+    expect(children).toHaveLength(1);
+    tested.close();
+  });
+
+  it('a child still starting when the pool closes is killed, not kept', async () => {
+    const { pool: tested, children, finish } = slowPool(1);
+    const warming = tested.warm();
+    tested.close();
+    finish();
+    expect(await warming).toEqual({ ok: false, reason: 'aborted' });
+    expect(children[0]!.alive).toBe(false);
+    expect(tested.children).toEqual([]);
+  });
+});

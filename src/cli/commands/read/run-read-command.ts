@@ -39,11 +39,12 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
     throw new InputError('stdin (-) can be read only once', { param: 'input' });
   }
   const config = allowNamedFiles(loadCliConfig(io, options.flags, options.configPath), inputs, io.cwd);
-  const { reader } = createCliRuntime(io, config);
-  // The extraction process starts while the first page is fetched.
-  void reader.prepare?.();
-  // stdin is parsed in the same extraction pool as the runtime's reads (same settings, same pool).
+  // The extraction process starts first: it boots while this process builds its runtime and
+  // fetches. stdin is parsed in the same pool as the runtime's reads (same settings, same pool).
   const { extractor } = acquireExtractionPool(config.reader.extraction);
+  void extractor.prepare?.();
+  const { reader } = createCliRuntime(io, config);
+  void reader.prepare?.();
   // Each outcome is settled as it is made: a later input failing while an earlier one is still being
   // read must not be an unhandled rejection.
   const outcomes = mapLimited(inputs, concurrency, (input) =>

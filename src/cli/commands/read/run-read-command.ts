@@ -68,7 +68,7 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
       continue;
     }
     io.stdout.write(renderPage(outcome.page, format, { several, first: printed++ === 0 }));
-    if (outcome.page.emptyShell) io.stderr.write(`${shellNote(outcome.page, config.reader.provider)}\n`);
+    if (outcome.page.emptyShell || outcome.page.emptyReason) io.stderr.write(`${shellNote(outcome.page)}\n`);
   }
   if (firstError === undefined) return;
   // One input, as text: its error is the command's, printed once by the CLI. Otherwise each failure
@@ -77,15 +77,12 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
 }
 
 /**
- * Why a page came out (nearly) empty, and what would read it: an app shell reaches the output only
- * from the builtin reader, or from auto when Chromium is missing or failed on it.
+ * Why a page came out (nearly) empty, and what would read it: the reader's reason (an app shell
+ * the builtin reader does not run, one Chromium could not render, one whose scripts wrote nothing).
  */
-function shellNote(page: Page, provider: string): string {
-  const what = `deepsearch: note: ${page.url} is an app shell whose text its scripts write`;
-  if (provider === 'auto') {
-    return `${what}, and Chromium could not render it: run deepsearch doctor --reader browser to see why`;
-  }
-  return `${what}: --reader browser (or auto) renders it in Chromium`;
+function shellNote(page: Page): string {
+  const reason = page.emptyReason ?? 'an app shell whose text its scripts write';
+  return `deepsearch: note: ${page.url} is ${reason}`;
 }
 
 /**
@@ -139,6 +136,7 @@ export function pageJson(page: Page): Record<string, unknown> {
     byline: page.byline ?? null,
     contentType: page.contentType,
     paywalled: page.paywalled ?? false,
+    emptyReason: page.emptyReason ?? null,
     markdown: page.markdown,
     text: page.text,
     links: page.links,

@@ -6,7 +6,6 @@ import { acquireExtractionPool } from '../../../extraction/worker/shared-extract
 import type { Page } from '../../../providers/spec/page-reader.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { ReportedFailure } from '../../io/exit-codes.js';
-import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
 import type { ReadFormat } from './read-command.js';
 import { inputSource, readInput } from './read-input.js';
@@ -39,10 +38,12 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
     throw new InputError('stdin (-) can be read only once', { param: 'input' });
   }
   const config = allowNamedFiles(loadCliConfig(io, options.flags, options.configPath), inputs, io.cwd);
-  // The extraction process starts first: it boots while this process builds its runtime and
+  // The extraction process starts first: it boots while this process loads and builds its
+  // runtime (imported only now, so the process is spawned before those modules are read) and
   // fetches. stdin is parsed in the same pool as the runtime's reads (same settings, same pool).
   const { extractor } = acquireExtractionPool(config.reader.extraction);
   void extractor.prepare?.();
+  const { createCliRuntime } = await import('../../setup/create-cli-runtime.js');
   const { reader } = createCliRuntime(io, config);
   void reader.prepare?.();
   // Each outcome is settled as it is made: a later input failing while an earlier one is still being

@@ -69,7 +69,14 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
   const pool: ChildPool<ExtractionProcess> = createChildPool({
     size: settings.concurrency,
     start: (signal) => startExtractionProcess(settings.memoryMb, signal),
-    idle: { afterMs: idleTidyMs, tidy },
+    idle: {
+      afterMs: idleTidyMs,
+      tidy,
+      // The fresh process loads the parsers its predecessor had, so the next read does not wait.
+      replaced: async (fresh, old) => {
+        await Promise.all([...old.loading.keys()].map((parser) => loadParser(fresh, parser, undefined)));
+      },
+    },
   });
   return {
     async extract(input: ContentInput, options: ExtractOptions = {}): Promise<ExtractedContent> {

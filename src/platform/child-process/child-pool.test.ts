@@ -9,7 +9,11 @@ class FakeChild implements PooledChild {
   }
 }
 
-function pool(tidy: (child: FakeChild) => Promise<'keep' | 'replace'>, size = 1) {
+function pool(
+  tidy: (child: FakeChild) => Promise<'keep' | 'replace'>,
+  size = 1,
+  replaced?: (fresh: FakeChild, old: FakeChild) => Promise<void>,
+) {
   let started = 0;
   const children: FakeChild[] = [];
   const created = createChildPool<FakeChild>({
@@ -19,7 +23,7 @@ function pool(tidy: (child: FakeChild) => Promise<'keep' | 'replace'>, size = 1)
       children.push(child);
       return { ok: true, child };
     },
-    idle: { afterMs: 20, tidy },
+    idle: { afterMs: 20, tidy, replaced },
   });
   return { pool: created, children };
 }
@@ -28,10 +32,13 @@ describe('createChildPool idle tidy', () => {
   it('replaces an idle child that asks for it with a fresh one at once, and keeps one that does not', async () => {
     const verdicts: Array<'keep' | 'replace'> = ['replace', 'keep'];
     const tidy = vi.fn(async () => verdicts.shift() ?? 'keep');
-    const { pool: tested, children } = pool(tidy);
+    const replaced = vi.fn(async () => undefined);
+    const { pool: tested, children } = pool(tidy, 1, replaced);
     await tested.withChild(undefined, async (child) => child.id);
     await vi.waitFor(() => expect(children).toHaveLength(2));
     expect(children[0]!.alive).toBe(false);
+    // The replacement is readied as its predecessor was (the extraction pool loads its parsers).
+    await vi.waitFor(() => expect(replaced).toHaveBeenCalledWith(children[1], children[0]));
     expect(tested.children).toEqual([children[1]]);
     // The fresh child is used by the next task; after it, a 'keep' leaves it alone.
     expect((await tested.withChild(undefined, async (child) => child.id)) as unknown).toEqual({

@@ -20,7 +20,12 @@ export interface ChildPoolOptions<Child extends PooledChild> {
    * task can use the slot meanwhile) and says whether to keep the child or replace it with a fresh
    * one at once, so a pool that went quiet gives back what its busy time left and stays warm.
    */
-  idle?: { afterMs: number; tidy(child: Child): Promise<'keep' | 'replace'> };
+  idle?: {
+    afterMs: number;
+    tidy(child: Child): Promise<'keep' | 'replace'>;
+    /** Readies a replacement as its predecessor was (still in the slot), e.g. loads what it had loaded. */
+    replaced?(fresh: Child, old: Child): Promise<void>;
+  };
 }
 
 export interface ChildPool<Child extends PooledChild> {
@@ -104,10 +109,10 @@ export function createChildPool<Child extends PooledChild>(
     const { idle } = options;
     if (!idle) return;
     clearTimeout(idleTimers[slot]);
-    idleTimers[slot] = setTimeout(() => void tidy(slot, idle.tidy).catch(() => undefined), idle.afterMs);
+    idleTimers[slot] = setTimeout(() => void tidy(slot, idle).catch(() => undefined), idle.afterMs);
     idleTimers[slot].unref();
   };
-  const tidy = (slot: number, tidyChild: (child: Child) => Promise<'keep' | 'replace'>) =>
+  const tidy = (slot: number, idle: NonNullable<ChildPoolOptions<Child>['idle']>) =>
     limit.run(async () => {
       const child = slots[slot];
       const index = free.indexOf(slot);
@@ -116,11 +121,12 @@ export function createChildPool<Child extends PooledChild>(
       free.splice(index, 1);
       const started = generation;
       try {
-        if ((await tidyChild(child)) === 'keep') return;
+        if ((await idle.tidy(child)) === 'keep') return;
         child.kill();
         if (started !== generation) return;
         const fresh = await childFor(slot, undefined);
         if (fresh.ok && started !== generation) fresh.child.kill();
+        else if (fresh.ok) await idle.replaced?.(fresh.child, child);
       } finally {
         free.push(slot);
       }

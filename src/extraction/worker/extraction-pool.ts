@@ -102,10 +102,13 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
       throw failureError({ reason: 'exited', detail: 'answered out of turn' }, input, settings);
     },
     async prepare() {
-      // A process started in the background, which loads the HTML parser (most reads are pages); a
-      // read that comes meanwhile waits for this process rather than starting another.
-      const started = await pool.warm().catch(() => undefined);
-      if (started?.ok) await loadParser(started.child, 'html', undefined);
+      // Processes started in the background, each loading the HTML parser (most reads are pages);
+      // one at a time, so the first is ready soonest (a read coming meanwhile waits for it rather
+      // than starting another), and the others are ready for a step that reads several pages.
+      for (let warmed = 0; warmed < settings.concurrency; warmed++) {
+        const started = await pool.warm().catch(() => undefined);
+        if (!started?.ok || (await loadParser(started.child, 'html', undefined)).ok === false) return;
+      }
     },
     close: () => pool.close(),
     get pids() {

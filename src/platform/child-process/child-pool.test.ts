@@ -111,15 +111,20 @@ describe('createChildPool warm()', () => {
     return { pool: created, children, finish: () => finish() };
   }
 
-  it('starts one child in the background that a task coming meanwhile waits for, not a second', async () => {
+  it('starts a child in the background that a task coming meanwhile waits for, then one per empty slot', async () => {
     const { pool: tested, children, finish } = slowPool(2);
     const warming = tested.warm();
     const task = tested.withChild(undefined, async (child) => child.id);
-    expect(tested.warm()).toBe(warming);
     finish();
     expect(await task).toEqual({ ok: true, value: 1 });
-    expect((await warming).ok).toBe(true);
+    expect(await warming).toEqual({ ok: true, child: children[0] });
     expect(children).toHaveLength(1);
+    // The other slot gets its own; with every slot filled, warm() starts nothing more.
+    const second = tested.warm();
+    finish();
+    expect(await second).toEqual({ ok: true, child: children[1] });
+    expect((await tested.warm()).ok).toBe(true);
+    expect(children).toHaveLength(2);
     tested.close();
   });
 

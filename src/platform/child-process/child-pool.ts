@@ -39,9 +39,9 @@ export interface ChildPool<Child extends PooledChild> {
     task: (child: Child) => Promise<T>,
   ): Promise<{ ok: true; value: T } | ({ ok: false } & ChildFailure)>;
   /**
-   * Starts a child ahead of the first task, in the background (no slot is held): resolves with the
-   * child alive or being started if there is one, else with a new one. A task that comes meanwhile
-   * waits for that child rather than starting a second one.
+   * Starts a child ahead of the tasks, in the background (no slot is held), in a free slot that has
+   * none; resolves with it, or with a child alive or being started when every slot has one. A task
+   * that comes meanwhile waits for that child rather than starting another.
    */
   warm(): Promise<StartedChild<Child>>;
   /** Kills every child; a later task starts new ones. */
@@ -142,15 +142,14 @@ export function createChildPool<Child extends PooledChild>(
       }
     },
     warm() {
-      const alive = slots.find((child) => child?.alive);
-      if (alive) return Promise.resolve({ ok: true as const, child: alive });
+      const empty = free.findLast((slot) => !slots[slot]?.alive && starting[slot] === undefined);
+      if (empty !== undefined) return startIn(empty, undefined);
       const pending = starting.find((start) => start !== undefined);
       if (pending) return pending;
-      // Every slot busy starting its own child: nothing to warm.
-      const slot = free.at(-1);
-      return slot === undefined
-        ? Promise.resolve({ ok: false as const, reason: 'aborted' as const })
-        : startIn(slot, undefined);
+      const alive = slots.find((child) => child?.alive);
+      if (alive) return Promise.resolve({ ok: true as const, child: alive });
+      // Every slot held by a task starting its own child: nothing to warm.
+      return Promise.resolve({ ok: false as const, reason: 'aborted' as const });
     },
     close() {
       generation += 1;

@@ -101,11 +101,12 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
       }
       throw failureError({ reason: 'exited', detail: 'answered out of turn' }, input, settings);
     },
-    async prepare() {
+    async prepare(options: { processes?: number } = {}) {
       // Processes started in the background, each loading the HTML parser (most reads are pages);
       // one at a time, so the first is ready soonest (a read coming meanwhile waits for it rather
       // than starting another), and the others are ready for a step that reads several pages.
-      for (let warmed = 0; warmed < settings.concurrency; warmed++) {
+      const processes = Math.min(options.processes ?? settings.concurrency, settings.concurrency);
+      for (let warmed = 0; warmed < processes; warmed++) {
         const started = await pool.warm().catch(() => undefined);
         if (!started?.ok || (await loadParser(started.child, 'html', undefined)).ok === false) return;
       }

@@ -3,6 +3,7 @@ import { keepConfigOrigins } from '../../../config/config-origins.js';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { InputError, isAbortError } from '../../../core/errors/index.js';
 import { acquireExtractionPool } from '../../../extraction/worker/shared-extraction-pool.js';
+import { isNetworkUrl } from '../../../platform/http/source-schemes.js';
 import type { Page } from '../../../providers/spec/page-reader.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { ReportedFailure } from '../../io/exit-codes.js';
@@ -41,11 +42,14 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
   // The extraction process starts first: it boots while this process loads and builds its
   // runtime (imported only now, so the process is spawned before those modules are read) and
   // fetches. stdin is parsed in the same pool as the runtime's reads (same settings, same pool).
+  // As many processes as inputs read at once: a second one booting beside a single read only
+  // takes the CPU it needs.
   const { extractor } = acquireExtractionPool(config.reader.extraction);
-  void extractor.prepare?.();
+  void extractor.prepare?.({ processes: Math.min(inputs.length, concurrency) });
   const { createCliRuntime } = await import('../../setup/create-cli-runtime.js');
   const { reader } = createCliRuntime(io, config);
-  void reader.prepare?.();
+  // The web reader's libraries load while the first page is fetched (not needed for files).
+  if (inputs.some(isNetworkUrl)) void reader.prepare?.();
   // Each outcome is settled as it is made: a later input failing while an earlier one is still being
   // read must not be an unhandled rejection.
   const outcomes = mapLimited(inputs, concurrency, (input) =>

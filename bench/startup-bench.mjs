@@ -85,7 +85,11 @@ const cases = [
   { name: 'ask --help', args: ['ask', '--help'], targetMs: helpTargetMs },
   { name: 'search --help', args: ['search', '--help'], targetMs: helpTargetMs },
   { name: 'read --help', args: ['read', '--help'], targetMs: helpTargetMs },
-  { name: `read <${statSync(page).size}-byte local html file>`, args: ['read', page], wallTargetMs: readTargetMs },
+  {
+    name: `read <${statSync(page).size}-byte local html file>`,
+    args: ['read', page],
+    wallTargetMs: readTargetMs,
+  },
   { name: 'search <query> (fake SearXNG)', args: ['search', 'tides', '--searxng-url', searxng.url] },
 ];
 const rows = [];

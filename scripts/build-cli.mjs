@@ -12,7 +12,8 @@
 //   same layout), so files found beside a module (the sandbox and extraction entries, the web UI,
 //   package.json) are found as before;
 // - errors: the CLI process loads only the bundle's copy of our modules (no module of dist/ is
-//   imported by it; child processes start from dist/ but only exchange plain messages), so the
+//   imported by it; child processes start from dist/ or their own bundle but only exchange plain
+//   messages), so the
 //   classes the CLI tells apart by `instanceof` are one copy. zod's own checks are by trait, not by
 //   class, and its registry is global, so schemas cross to packages with their own zod (MCP SDK).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -89,3 +90,29 @@ await writeFile(
   ].join('\n'),
   { mode: 0o755 },
 );
+
+// The extraction process (src/extraction/worker/extraction-main.ts) bundled too, into
+// dist/extraction/worker/bundle/, which extraction-command.ts starts when it is there: every read
+// of a CLI or a server whose process was just started waits for it. Split at the lazy imports (the
+// process starts without its parsers and loads each on first use), with the HTML parser's packages
+// inside (linkedom, Readability, Turndown: loaded as one file, it is ready in a third of the time);
+// unpdf and mammoth stay imports (files beside their code, and rarely needed).
+const extractionOut = join(root, 'dist', 'extraction', 'worker', 'bundle');
+await rm(extractionOut, { recursive: true, force: true });
+await build({
+  entryPoints: { 'extraction-main': join(src, 'extraction/worker/extraction-main.ts') },
+  outdir: extractionOut,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: '[name]-[hash]',
+  external: ['unpdf', 'mammoth'],
+  // linkedom and Turndown are CommonJS in places and require Node's modules.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+  },
+  legalComments: 'none',
+  logLevel: 'warning',
+});

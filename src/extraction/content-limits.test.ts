@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { hostileDocuments } from '../../test/helpers/hostile-documents.js';
 import { makeDocx } from '../../test/helpers/make-docx.js';
 import { makePdf } from '../../test/helpers/make-pdf.js';
-import { type ContentLimits, defaultContentLimits } from './content-limits.js';
+import { limitVariable } from '../config/setting-sources.js';
+import { type ContentLimits, defaultContentLimits, limitSettings } from './content-limits.js';
 import { docxType } from './content-types.js';
 import { readZipEntries } from './documents/zip-entries.js';
 import { fetchedToPage } from './fetched-to-page.js';
@@ -22,6 +23,12 @@ function read(
     limits: { ...defaultContentLimits, ...limits },
   });
 }
+
+describe('limitSettings', () => {
+  it('names each limit by the variable its setting declares', () => {
+    for (const { path, variable } of Object.values(limitSettings)) expect(variable).toBe(limitVariable(path));
+  });
+});
 
 describe('fetchedToPage: limits before work, each named when hit', () => {
   it('refuses a page nested deeper than maxNestingDepth before parsing it, and reads one within it', async () => {

@@ -1,4 +1,3 @@
-import { limitVariable } from '../config/setting-sources.js';
 import { ProviderError } from '../core/errors/index.js';
 
 /** What parsing one page or document may cost, checked before the work each one bounds. */
@@ -27,21 +26,27 @@ export const defaultContentLimits: ContentLimits = {
 /** Every limit a read can hit, by its name in the config. */
 export type LimitName = keyof ContentLimits | 'maxBytes' | 'timeoutSeconds' | 'memoryMb' | 'maxFileBytes';
 
-const limitPaths: Record<LimitName, string> = {
-  maxPdfPages: 'reader.extraction.maxPdfPages',
-  maxInflatedBytes: 'reader.extraction.maxInflatedBytes',
-  maxNestingDepth: 'reader.extraction.maxNestingDepth',
-  maxTableCells: 'reader.extraction.maxTableCells',
-  maxChars: 'reader.extraction.maxChars',
-  timeoutSeconds: 'reader.extraction.timeoutSeconds',
-  memoryMb: 'reader.extraction.memoryMb',
-  maxBytes: 'reader.maxBytes',
-  maxFileBytes: 'knowledge.maxFileBytes',
+/**
+ * The config path and variable of each limit. The variables are written out rather than looked up
+ * in the config's declarations: an extraction process names them in its messages, and loading the
+ * whole config schema (zod included) would double its start (content-limits.test.ts checks they
+ * match the declarations).
+ */
+export const limitSettings: Readonly<Record<LimitName, { path: string; variable: string }>> = {
+  maxPdfPages: { path: 'reader.extraction.maxPdfPages', variable: 'DEEPSEARCH_MAX_PDF_PAGES' },
+  maxInflatedBytes: { path: 'reader.extraction.maxInflatedBytes', variable: 'DEEPSEARCH_MAX_INFLATED_BYTES' },
+  maxNestingDepth: { path: 'reader.extraction.maxNestingDepth', variable: 'DEEPSEARCH_MAX_NESTING_DEPTH' },
+  maxTableCells: { path: 'reader.extraction.maxTableCells', variable: 'DEEPSEARCH_MAX_TABLE_CELLS' },
+  maxChars: { path: 'reader.extraction.maxChars', variable: 'DEEPSEARCH_MAX_EXTRACTED_CHARS' },
+  timeoutSeconds: { path: 'reader.extraction.timeoutSeconds', variable: 'DEEPSEARCH_EXTRACT_TIMEOUT' },
+  memoryMb: { path: 'reader.extraction.memoryMb', variable: 'DEEPSEARCH_EXTRACT_MEMORY_MB' },
+  maxBytes: { path: 'reader.maxBytes', variable: 'DEEPSEARCH_READER_MAX_BYTES' },
+  maxFileBytes: { path: 'knowledge.maxFileBytes', variable: 'DEEPSEARCH_KB_MAX_FILE_BYTES' },
 };
 
 /** "(limit: DEEPSEARCH_MAX_PDF_PAGES)": what a person changes to lift it. */
 export function limitLabel(limit: LimitName): string {
-  return `(limit: ${limitVariable(limitPaths[limit])})`;
+  return `(limit: ${limitSettings[limit].variable})`;
 }
 
 /** A note for a document read only in part, naming the limit. */

@@ -2,6 +2,7 @@ import { ProviderError } from '../core/errors/index.js';
 import { displayUrl } from '../platform/http/describe-network-error.js';
 import type { FetchedBody } from '../platform/http/fetch-page.js';
 import { toIsoDate } from '../platform/http/to-iso-date.js';
+import { type ParserKind, sniffContentType } from './content-kind.js';
 import {
   type ContentLimits,
   charsCutNote,
@@ -14,12 +15,31 @@ import {
 } from './content-limits.js';
 import { docxType } from './content-types.js';
 import { decodeBody, isHtmlType } from './decode-body.js';
-import { readDocx } from './documents/read-docx.js';
-import { readPdf } from './documents/read-pdf.js';
-import { extractHtmlPage } from './html/extract-html-page.js';
 import { assertNestingDepth } from './html/nesting-limit.js';
 import { markdownToText } from './markdown-to-text.js';
 import type { Page } from './page.js';
+
+/**
+ * Each parser's modules, imported on first use: an extraction process starts without them (a
+ * process that only reads HTML never loads PDF.js or mammoth), and its parent asks it to load one
+ * (loadParser) before the first job that needs it, so loading is not counted in a job's deadline.
+ */
+const parsers = {
+  html: () => import('./html/extract-html-page.js'),
+  pdf: async () => {
+    const [module] = await Promise.all([import('./documents/read-pdf.js'), import('unpdf')]);
+    return module;
+  },
+  docx: async () => {
+    const [module] = await Promise.all([import('./documents/read-docx.js'), import('mammoth')]);
+    return module;
+  },
+} satisfies Record<ParserKind, () => Promise<unknown>>;
+
+/** Loads a parser's modules ahead of its first page (Node keeps them: later imports are free). */
+export async function loadParser(kind: ParserKind): Promise<void> {
+  await parsers[kind]();
+}
 
 /** A page as read from its bytes, with what the limits left out. */
 export interface ExtractedContent {
@@ -76,6 +96,7 @@ export async function fetchedToPage(options: FetchedToPageOptions): Promise<Extr
   const body = decodeBody(fetched.bytes, fetched.contentType);
   if (isHtmlType(contentType)) {
     assertNestingDepth(body, read);
+    const { extractHtmlPage } = await parsers.html();
     const page = extractHtmlPage(body, fetched.url, { maxTableCells: limits.maxTableCells });
     return cutContent(
       { ...read.base, ...page, modifiedAt: page.modifiedAt ?? read.headerDate },
@@ -115,6 +136,7 @@ interface DocumentRead {
 }
 
 async function pdfContent(bytes: Uint8Array, read: DocumentRead): Promise<ExtractedContent> {
+  const { readPdf } = await parsers.pdf();
   const pdf = await readPdf(bytes, read);
   const cut = cutPages(pdf.pages, read.limits.maxChars);
   const text = cut.pages.filter(Boolean).join('\n\n');
@@ -132,6 +154,7 @@ async function pdfContent(bytes: Uint8Array, read: DocumentRead): Promise<Extrac
 }
 
 async function docxContent(bytes: Uint8Array, read: DocumentRead): Promise<ExtractedContent> {
+  const { readDocx } = await parsers.docx();
   const markdown = await readDocx(bytes, read);
   const title = /^#\s+(.+)$/m.exec(markdown.slice(0, 2000))?.[1]?.trim() ?? firstLine(markdown) ?? read.url;
   const page = { ...read.base, title, markdown, text: markdownToText(markdown), links: [] };
@@ -162,20 +185,6 @@ function cutPages(pages: string[], maxChars: number): { pages: string[]; notes: 
   }
   return { pages: kept, notes: [charsCutNote(maxChars, total - 2)] };
 }
-const pdfSignature = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
-
-function sniffContentType(fetched: FetchedBody): string {
-  const declared = fetched.contentType.split(';')[0]!.trim().toLowerCase();
-  if (declared && declared !== 'application/octet-stream' && declared !== 'binary/octet-stream') {
-    return declared === 'text/x-markdown' ? 'text/markdown' : declared;
-  }
-  if (pdfSignature.every((byte, index) => fetched.bytes[index] === byte)) return 'application/pdf';
-  const head = new TextDecoder().decode(fetched.bytes.subarray(0, 512)).trimStart();
-  if (head.startsWith('<')) return 'text/html';
-  if (/^[{[]/.test(head)) return 'application/json';
-  return declared ? 'application/octet-stream' : 'text/plain';
-}
-
 function isJsonType(contentType: string): boolean {
   return contentType === 'application/json' || contentType.endsWith('+json');
 }

@@ -30,4 +30,10 @@ export interface Page {
    * <noscript> asking for JavaScript, or nothing but scripts): a browser would see more.
    */
   emptyShell?: boolean;
+  /**
+   * Why the page came out (nearly) empty, when a reader knows: an app shell the builtin reader
+   * does not render, one Chromium could not render, or one whose scripts wrote nothing while
+   * Chromium waited. Said on the CLI, in read_url's result and in the agent's diary.
+   */
+  emptyReason?: string;
 }

@@ -36,6 +36,7 @@ export const readUrlTool = defineMcpTool({
     published_at: z.string().optional(),
     markdown: z.string(),
     truncated: z.boolean(),
+    empty_reason: z.string().optional(),
   },
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   async run(input, { runtime, signal }) {
@@ -46,7 +47,9 @@ export const readUrlTool = defineMcpTool({
       ? `${page.markdown.slice(0, maxChars)}\n\n[… cut at ${maxChars} characters]`
       : page.markdown;
     const date = page.publishedAt ?? page.modifiedAt;
-    const header = [`# ${page.title || page.url}`, `<${page.url}>`, date ? `date: ${date}` : '']
+    // A (nearly) empty page says why, rather than looking like a page without text.
+    const note = page.emptyReason ? `note: this page is ${page.emptyReason}` : '';
+    const header = [`# ${page.title || page.url}`, `<${page.url}>`, date ? `date: ${date}` : '', note]
       .filter(Boolean)
       .join('\n');
     return {
@@ -57,6 +60,7 @@ export const readUrlTool = defineMcpTool({
         ...(date ? { published_at: date } : {}),
         markdown,
         truncated,
+        ...(page.emptyReason ? { empty_reason: page.emptyReason } : {}),
       },
     };
   },

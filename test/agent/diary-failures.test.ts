@@ -2,6 +2,7 @@ import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { failureForModel } from '../../src/agent/steps/step-errors.js';
 import { ProviderError } from '../../src/core/errors/index.js';
+import type { PageReader } from '../../src/providers/spec/page-reader.js';
 import type { SearchProvider } from '../../src/providers/spec/search-provider.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { eventsOf, runAgent } from '../helpers/agent-harness.js';
@@ -60,6 +61,41 @@ describe('failures in the diary', () => {
     expect(warnings.some((message) => message.includes(llmUrl))).toBe(true);
     const failed = eventsOf(events, 'search-end').find((event) => event.failures.length > 0);
     expect(failed?.failures[0]?.error).toContain(searxngUrl);
+  });
+
+  it('say why an app shell read as (nearly) empty, in the line the agent sees for its URL', async () => {
+    const shell = 'https://app.example/tides';
+    const reason =
+      'an app shell whose scripts wrote no text within 20 s in Chromium (limit: DEEPSEARCH_READER_TIMEOUT)';
+    const reader: PageReader = {
+      specificationVersion: 'v1',
+      id: 'browser',
+      read: async (url) => ({
+        requestedUrl: url,
+        url,
+        title: 'App',
+        markdown: '',
+        text: '',
+        links: [],
+        contentType: 'text/html',
+        emptyShell: true,
+        emptyReason: reason,
+      }),
+    };
+    const { llm } = await runAgent('When is high tide at Brest?', {
+      reader,
+      search: { 'Brest tide': [{ url: shell, title: 'Tides', snippet: 'Tide times.' }] },
+      config: { retrieval: { queryRewrite: false }, budget: { maxSteps: 3 } },
+      steps: [
+        scriptedStep.search(['Brest tide']),
+        scriptedStep.visit([shell]),
+        {
+          ...scriptedStep.finalAnswer('Unknown.'),
+          expect: { promptIncludes: [`no readable content: ${reason}`] },
+        },
+      ],
+    });
+    llm.assertConsumed();
   });
 
   it('failureForModel drops URLs and host:port with the word introducing them', () => {

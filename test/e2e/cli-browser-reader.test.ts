@@ -31,6 +31,14 @@ beforeAll(async () => {
     pages: {
       '/tides': { html: appShellPage({ article: { dataUrl: '/api/tides' } }) },
       '/api/tides': { body: JSON.stringify(article), contentType: 'application/json' },
+      // Fetches its data, then waits 1.5 s (a timer) before it writes #app.
+      '/late': {
+        html: appShellPage({ article: { dataUrl: '/api/tides' }, mountId: 'app', writeAfterMs: 1500 }),
+      },
+      // Never writes: empty in a browser too.
+      '/broken': {
+        html: appShellPage({ article: { dataUrl: '/api/tides' }, mountId: 'app', neverWrites: true }),
+      },
     },
   });
 });
@@ -55,6 +63,30 @@ describe.skipIf(!canRun)('deepsearch read with the browser reader (built CLI)', 
     const builtin = await runBuiltCli(['read', '--reader', 'builtin', '--allow-private-network', url], env);
     expect(builtin.code).toBe(0);
     expect(builtin.stdout).not.toContain(article.paragraphs[0]);
+  });
+
+  it('waits for a page that writes its text 1.5 s after loading (auto and browser), and says when one never does', async () => {
+    const late = `${web.url}/late`;
+    for (const reader of ['auto', 'browser']) {
+      const run = await runBuiltCli(
+        ['read', '--reader', reader, '--allow-private-network', '--format', 'text', late],
+        env,
+      );
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(article.paragraphs[0]);
+      expect(run.stdout).toContain(article.paragraphs[1]);
+    }
+    const broken = `${web.url}/broken`;
+    const args = ['read', '--allow-private-network', '--reader-timeout', '3', '--format', 'json', broken];
+    for (const reader of ['auto', 'browser']) {
+      const run = await runBuiltCli([...args.slice(0, 1), '--reader', reader, ...args.slice(1)], env);
+      expect(run.code).toBe(0);
+      const reason =
+        'an app shell whose scripts wrote no text within 3 s in Chromium (limit: DEEPSEARCH_READER_TIMEOUT)';
+      expect(run.stderr).toBe(`deepsearch: note: ${broken} is ${reason}\n`);
+      expect(JSON.parse(run.stdout)).toMatchObject({ url: broken, emptyReason: reason });
+    }
   });
 
   it('refuses a loopback page without --allow-private-network, and says what to install without Chromium', async () => {

@@ -13,6 +13,10 @@ export interface AppShellPageOptions {
   withoutNoscript?: boolean;
   /** More script after the render (a test's probes). */
   extraScript?: string;
+  /** The script waits this long (a timer) after loading its data before it writes: a late writer. */
+  writeAfterMs?: number;
+  /** The script never writes (an app that fails in a browser too). */
+  neverWrites?: boolean;
 }
 
 /**
@@ -41,7 +45,8 @@ ${options.withoutNoscript ? '' : '<noscript>You need to enable JavaScript to run
     parent.appendChild(element);
     return element;
   }
-  ${load}.then(function (article) {
+  ${load}${options.writeAfterMs ? `.then(function (article) { return new Promise(function (done) { setTimeout(function () { done(article); }, ${Number(options.writeAfterMs)}); }); })` : ''}.then(function (article) {
+    ${options.neverWrites ? 'return;' : ''}
     var root = document.getElementById(${scriptJson(mountId)});
     var nav = add(add(root, 'header'), 'nav');
     ['Home', 'Sections', 'Subscribe', 'Sign in'].forEach(function (label) { add(nav, 'a', label).href = '#'; });

@@ -44,7 +44,9 @@ export async function runVisitStep(
     }
     const page = outcome.value;
     if (page.text.trim().length < minReadableChars) {
-      failRead(context, url, 'no readable content', notes);
+      // An app shell says why it is empty (not rendered, or its scripts wrote nothing).
+      const why = page.emptyReason ? `no readable content: ${page.emptyReason}` : 'no readable content';
+      failRead(context, url, why, notes);
       context.hostHealth.recordUrl(url, 'failed');
       return;
     }
@@ -62,7 +64,7 @@ export async function runVisitStep(
       ...(page.paywalled ? { paywalled: true } : {}),
     });
     notes.push(
-      `read ${page.url} ("${page.title.slice(0, 80)}", ${page.text.length} chars${page.paywalled ? ', paywalled: only a teaser' : ''})`,
+      `read ${page.url} ("${page.title.slice(0, 80)}", ${page.text.length} chars${page.paywalled ? ', paywalled: only a teaser' : ''}${page.emptyReason ? `, ${page.emptyReason}` : ''})`,
     );
   });
   // Awaited before the next prompt is built, so this step's pages are scored semantically too.

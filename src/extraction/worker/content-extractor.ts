@@ -24,8 +24,11 @@ export interface ExtractOptions {
  */
 export interface ContentExtractor {
   extract(input: ContentInput, options?: ExtractOptions): Promise<ExtractedContent>;
-  /** Starts what the first extraction needs (a process, its parsers) ahead of it. Never throws. */
-  prepare?(): Promise<void>;
+  /**
+   * Starts what the extractions need (processes, the HTML parser) ahead of them: `processes` of
+   * them, default as many as may work at once. Never throws.
+   */
+  prepare?(options?: { processes?: number }): Promise<void>;
 }
 
 /** The in-process extractor: fetchedToPage, loaded on first use. */

@@ -10,14 +10,16 @@ export function heapFlag(memoryMb: number): string {
 }
 
 /**
- * How to start an extraction process: dist/extraction/worker/extraction-main.js from the
- * build, or its sources bundled (childEntryCommand) with every npm package left as an import. The
- * heap flag is added per pool.
+ * How to start an extraction process: from the build, its bundle
+ * (dist/extraction/worker/bundle/extraction-main.js, made by scripts/build-cli.mjs) or else
+ * dist/extraction/worker/extraction-main.js; from the sources, its sources bundled
+ * (childEntryCommand) with every npm package left as an import. The heap flag is added per pool.
  */
 export const extractionCommand: () => Promise<ChildCommand> = memoizedCommand(() =>
   childEntryCommand({
     from: import.meta.url,
     entry: 'extraction-main',
+    bundled: 'bundle/extraction-main',
     external: 'packages',
     flags: () => ['--no-warnings', '--expose-gc'],
   }),

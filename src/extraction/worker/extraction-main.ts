@@ -1,6 +1,6 @@
 import { isProviderError } from '../../core/errors/index.js';
 import { displayUrl } from '../../platform/http/describe-network-error.js';
-import { fetchedToPage } from '../fetched-to-page.js';
+import { fetchedToPage, loadParser } from '../fetched-to-page.js';
 import {
   type ExtractionReply,
   type ExtractionRequest,
@@ -15,13 +15,16 @@ import {
  */
 
 /**
- * Resident memory over the process's start (parsers loaded) that it may keep; past it, after a
- * collection, it asks to be replaced. Normal pages settle about 60 MB over the start; a 25,000-cell
+ * The baseline: resident memory at start, plus what each parser's first load holds (so a process
+ * that merely loaded PDF.js is not taken for one a page bloated, nor replaced when idle).
+ *
+ * Resident memory over the baseline that a process may keep; past it, after a collection, it asks
+ * to be replaced. Normal pages settle about 60 MB over the start; a 25,000-cell
  * table or a 50-page read of a 30,000-page PDF leaves about 100-130 MB that V8 keeps after collecting.
  */
 const retireMarginBytes = 96 * 1024 * 1024;
 /**
- * What an idle process may keep over its start: once the reads are over, a process still holding
+ * What an idle process may keep over its baseline: once the reads are over, a process still holding
  * more after a collection is replaced by a fresh one (measured: two processes that had read the
  * hostile pages kept about 40 MB each over their start for a minute and more).
  */
@@ -43,6 +46,15 @@ async function handle(message: ExtractionRequest): Promise<ExtractionReply> {
   if (message.type === 'start') {
     baselineBytes = process.memoryUsage.rss();
     return { type: 'started', id: message.id };
+  }
+  if (message.type === 'load') {
+    // What loading itself holds joins the baseline (not what earlier jobs left).
+    collect();
+    const before = process.memoryUsage.rss();
+    await loadParser(message.parser);
+    collect();
+    baselineBytes += Math.max(0, process.memoryUsage.rss() - before);
+    return { type: 'loaded', id: message.id };
   }
   if (message.type === 'tidy') {
     collect();

@@ -4,10 +4,12 @@ import { AbortedError, asErrorCode, ProviderError } from '../../core/errors/inde
 import {
   type ChildPool,
   createChildPool,
+  type PooledChild,
   type StartedChild,
 } from '../../platform/child-process/child-pool.js';
 import { type ChildFailure, type IpcChild, spawnIpcChild } from '../../platform/child-process/ipc-child.js';
 import { displayUrl } from '../../platform/http/describe-network-error.js';
+import { type ParserKind, parserFor } from '../content-kind.js';
 import { type ContentLimits, overLimitError } from '../content-limits.js';
 import type { ExtractedContent } from '../fetched-to-page.js';
 import type { ContentExtractor, ContentInput, ExtractOptions } from './content-extractor.js';
@@ -18,7 +20,15 @@ import {
   extractionErrorPrefix,
 } from './extraction-protocol.js';
 
-type ExtractionProcess = IpcChild<ExtractionRequest, ExtractionReply>;
+/** An extraction process and the parsers it has loaded. */
+interface ExtractionProcess extends PooledChild {
+  readonly ipc: IpcChild<ExtractionRequest, ExtractionReply>;
+  readonly pid: number | undefined;
+  /** Each parser's load, asked once (a read and prepare() may both want HTML). */
+  readonly loading: Map<ParserKind, Promise<Loaded>>;
+}
+
+type Loaded = { ok: true } | ({ ok: false } & ChildFailure);
 
 export interface ExtractionPool extends ContentExtractor {
   /** Kills every extraction process; a later read starts new ones. */
@@ -27,14 +37,14 @@ export interface ExtractionPool extends ContentExtractor {
   readonly pids: readonly number[];
 }
 
-/** Time for a process to start and load its parsers, apart from any job's deadline. */
+/** Time for a process to start, or to load a parser, apart from any job's deadline. */
 const startTimeoutMs = 20_000;
 /** A process idle this long after a read is asked to give back what its reads left. */
 const idleTidyMs = 3_000;
 
 /** Keeps an idle process whose memory came back after a collection; replaces the others. */
 async function tidy(child: ExtractionProcess): Promise<'keep' | 'replace'> {
-  const answer = await child.request({ type: 'tidy' }, { deadlineMs: startTimeoutMs });
+  const answer = await child.ipc.request({ type: 'tidy' }, { deadlineMs: startTimeoutMs });
   return answer.ok && answer.reply.type === 'tidied' && !answer.reply.retire ? 'keep' : 'replace';
 }
 
@@ -59,12 +69,22 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
   const pool: ChildPool<ExtractionProcess> = createChildPool({
     size: settings.concurrency,
     start: (signal) => startExtractionProcess(settings.memoryMb, signal),
-    idle: { afterMs: idleTidyMs, tidy },
+    idle: {
+      afterMs: idleTidyMs,
+      tidy,
+      // The fresh process loads the parsers its predecessor had, so the next read does not wait.
+      replaced: async (fresh, old) => {
+        await Promise.all([...old.loading.keys()].map((parser) => loadParser(fresh, parser, undefined)));
+      },
+    },
   });
   return {
     async extract(input: ContentInput, options: ExtractOptions = {}): Promise<ExtractedContent> {
+      const parser = parserFor(input.fetched);
       const outcome = await pool.withChild(options.signal, async (child) => {
-        const answer = await child.request(
+        const loaded = parser ? await loadParser(child, parser, options.signal) : undefined;
+        if (loaded && !loaded.ok) return loaded;
+        const answer = await child.ipc.request(
           { type: 'extract', input, limits },
           { signal: options.signal, deadlineMs: settings.timeoutSeconds * 1000, memoryLimitBytes },
         );
@@ -81,14 +101,61 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
       }
       throw failureError({ reason: 'exited', detail: 'answered out of turn' }, input, settings);
     },
-    async prepare() {
-      // A free slot without a process starts one; the task itself does nothing.
-      await pool.withChild(undefined, async () => undefined).catch(() => undefined);
+    async prepare(options: { processes?: number } = {}) {
+      // Processes started in the background, each loading the HTML parser (most reads are pages);
+      // one at a time, so the first is ready soonest (a read coming meanwhile waits for it rather
+      // than starting another), and the others are ready for a step that reads several pages.
+      const processes = Math.min(options.processes ?? settings.concurrency, settings.concurrency);
+      for (let warmed = 0; warmed < processes; warmed++) {
+        const started = await pool.warm().catch(() => undefined);
+        if (!started?.ok || (await loadParser(started.child, 'html', undefined)).ok === false) return;
+      }
     },
     close: () => pool.close(),
     get pids() {
       return pool.children.flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
     },
+  };
+}
+
+/**
+ * Has the process load a parser before its first job that needs it: loading is not counted in the
+ * job's deadline (a busy machine takes a second or more to load PDF.js), and the process counts
+ * what loading holds in its memory baseline.
+ */
+function loadParser(
+  child: ExtractionProcess,
+  parser: ParserKind,
+  signal: AbortSignal | undefined,
+): Promise<Loaded> {
+  let loading = child.loading.get(parser);
+  if (!loading) {
+    loading = requestLoad(child, parser);
+    child.loading.set(parser, loading);
+    // A failed load (the process died) is asked again of the next process, not of this one.
+    void loading.then((loaded) => {
+      if (!loaded.ok) child.loading.delete(parser);
+    });
+  }
+  if (!signal) return loading;
+  if (signal.aborted) return Promise.resolve({ ok: false, reason: 'aborted' });
+  return new Promise((resolve) => {
+    const onAbort = () => resolve({ ok: false, reason: 'aborted' });
+    signal.addEventListener('abort', onAbort, { once: true });
+    void loading.then((loaded) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(loaded);
+    });
+  });
+}
+
+async function requestLoad(child: ExtractionProcess, parser: ParserKind): Promise<Loaded> {
+  const answer = await child.ipc.request({ type: 'load', parser }, { deadlineMs: startTimeoutMs });
+  if (answer.ok || answer.reason !== 'deadline') return answer.ok ? { ok: true } : answer;
+  return {
+    ok: false,
+    reason: 'exited',
+    detail: `did not load its ${parser} parser within ${startTimeoutMs / 1000} s`,
   };
 }
 
@@ -105,7 +172,7 @@ async function startExtractionProcess(
   });
   lowerPriority(child.pid);
   const started = await child.request({ type: 'start' }, { signal, deadlineMs: startTimeoutMs });
-  if (started.ok) return { ok: true, child };
+  if (started.ok) return { ok: true, child: extractionProcess(child) };
   child.kill();
   if (started.reason === 'deadline') {
     return { ok: false, reason: 'exited', detail: `did not start within ${startTimeoutMs / 1000} s` };
@@ -113,6 +180,20 @@ async function startExtractionProcess(
   return started.reason === 'exited'
     ? { ...started, detail: `could not start (${started.detail})` }
     : started;
+}
+
+function extractionProcess(ipc: IpcChild<ExtractionRequest, ExtractionReply>): ExtractionProcess {
+  return {
+    ipc,
+    loading: new Map(),
+    get alive() {
+      return ipc.alive;
+    },
+    get pid() {
+      return ipc.pid;
+    },
+    kill: () => ipc.kill(),
+  };
 }
 
 /**

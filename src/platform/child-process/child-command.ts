@@ -13,6 +13,11 @@ export interface ChildEntryOptions {
   from: string;
   /** The entry's file name without extension, in that folder (sandbox-host-main). */
   entry: string;
+  /**
+   * Where the build puts the entry bundled (scripts/build-cli.mjs), relative to the folder and
+   * without extension: started instead of the entry when it is there (fewer files to load).
+   */
+  bundled?: string;
   /** Node flags before the entry; told whether it runs from the sources and the entry's folder. */
   flags(context: { fromSources: boolean; folder: string }): string[];
   /** Imports left to Node when bundling from the sources: these packages, or every package. */
@@ -32,7 +37,11 @@ export async function childEntryCommand(options: ChildEntryOptions): Promise<Chi
   const folder = dirname(here);
   const fromSources = here.endsWith('.ts');
   const flags = options.flags({ fromSources, folder });
-  if (!fromSources) return { args: [...flags, join(folder, `${options.entry}.js`)], cwd: folder };
+  if (!fromSources) {
+    const bundled = options.bundled && join(folder, `${options.bundled}.js`);
+    const entry = bundled && existsSync(bundled) ? bundled : join(folder, `${options.entry}.js`);
+    return { args: [...flags, entry], cwd: folder };
+  }
   const source = await bundleEntry(join(folder, `${options.entry}.ts`), options.external);
   return { args: [...flags, '--input-type=module', '--eval', source], cwd: packageRoot(folder) };
 }

@@ -9,7 +9,11 @@ class FakeChild implements PooledChild {
   }
 }
 
-function pool(tidy: (child: FakeChild) => Promise<'keep' | 'replace'>, size = 1) {
+function pool(
+  tidy: (child: FakeChild) => Promise<'keep' | 'replace'>,
+  size = 1,
+  replaced?: (fresh: FakeChild, old: FakeChild) => Promise<void>,
+) {
   let started = 0;
   const children: FakeChild[] = [];
   const created = createChildPool<FakeChild>({
@@ -19,7 +23,7 @@ function pool(tidy: (child: FakeChild) => Promise<'keep' | 'replace'>, size = 1)
       children.push(child);
       return { ok: true, child };
     },
-    idle: { afterMs: 20, tidy },
+    idle: { afterMs: 20, tidy, replaced },
   });
   return { pool: created, children };
 }
@@ -28,10 +32,13 @@ describe('createChildPool idle tidy', () => {
   it('replaces an idle child that asks for it with a fresh one at once, and keeps one that does not', async () => {
     const verdicts: Array<'keep' | 'replace'> = ['replace', 'keep'];
     const tidy = vi.fn(async () => verdicts.shift() ?? 'keep');
-    const { pool: tested, children } = pool(tidy);
+    const replaced = vi.fn(async () => undefined);
+    const { pool: tested, children } = pool(tidy, 1, replaced);
     await tested.withChild(undefined, async (child) => child.id);
     await vi.waitFor(() => expect(children).toHaveLength(2));
     expect(children[0]!.alive).toBe(false);
+    // The replacement is readied as its predecessor was (the extraction pool loads its parsers).
+    await vi.waitFor(() => expect(replaced).toHaveBeenCalledWith(children[1], children[0]));
     expect(tested.children).toEqual([children[1]]);
     // The fresh child is used by the next task; after it, a 'keep' leaves it alone.
     expect((await tested.withChild(undefined, async (child) => child.id)) as unknown).toEqual({
@@ -82,6 +89,52 @@ describe('createChildPool idle tidy', () => {
     release();
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(children).toHaveLength(1);
+    expect(tested.children).toEqual([]);
+  });
+});
+
+describe('createChildPool warm()', () => {
+  function slowPool(size: number) {
+    const children: FakeChild[] = [];
+    let finish = () => {};
+    const created = createChildPool<FakeChild>({
+      size,
+      start: async () => {
+        await new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+        const child = new FakeChild(children.length + 1);
+        children.push(child);
+        return { ok: true, child };
+      },
+    });
+    return { pool: created, children, finish: () => finish() };
+  }
+
+  it('starts a child in the background that a task coming meanwhile waits for, then one per empty slot', async () => {
+    const { pool: tested, children, finish } = slowPool(2);
+    const warming = tested.warm();
+    const task = tested.withChild(undefined, async (child) => child.id);
+    finish();
+    expect(await task).toEqual({ ok: true, value: 1 });
+    expect(await warming).toEqual({ ok: true, child: children[0] });
+    expect(children).toHaveLength(1);
+    // The other slot gets its own; with every slot filled, warm() starts nothing more.
+    const second = tested.warm();
+    finish();
+    expect(await second).toEqual({ ok: true, child: children[1] });
+    expect((await tested.warm()).ok).toBe(true);
+    expect(children).toHaveLength(2);
+    tested.close();
+  });
+
+  it('a child still starting when the pool closes is killed, not kept', async () => {
+    const { pool: tested, children, finish } = slowPool(1);
+    const warming = tested.warm();
+    tested.close();
+    finish();
+    expect(await warming).toEqual({ ok: false, reason: 'aborted' });
+    expect(children[0]!.alive).toBe(false);
     expect(tested.children).toEqual([]);
   });
 });

@@ -20,7 +20,12 @@ export interface ChildPoolOptions<Child extends PooledChild> {
    * task can use the slot meanwhile) and says whether to keep the child or replace it with a fresh
    * one at once, so a pool that went quiet gives back what its busy time left and stays warm.
    */
-  idle?: { afterMs: number; tidy(child: Child): Promise<'keep' | 'replace'> };
+  idle?: {
+    afterMs: number;
+    tidy(child: Child): Promise<'keep' | 'replace'>;
+    /** Readies a replacement as its predecessor was (still in the slot), e.g. loads what it had loaded. */
+    replaced?(fresh: Child, old: Child): Promise<void>;
+  };
 }
 
 export interface ChildPool<Child extends PooledChild> {
@@ -33,6 +38,12 @@ export interface ChildPool<Child extends PooledChild> {
     signal: AbortSignal | undefined,
     task: (child: Child) => Promise<T>,
   ): Promise<{ ok: true; value: T } | ({ ok: false } & ChildFailure)>;
+  /**
+   * Starts a child ahead of the tasks, in the background (no slot is held), in a free slot that has
+   * none; resolves with it, or with a child alive or being started when every slot has one. A task
+   * that comes meanwhile waits for that child rather than starting another.
+   */
+  warm(): Promise<StartedChild<Child>>;
   /** Kills every child; a later task starts new ones. */
   close(): void;
   /** Children alive now (for tests and the benchmark). */
@@ -47,17 +58,44 @@ export function createChildPool<Child extends PooledChild>(
   const free = slots.map((_, slot) => slot).reverse();
   const limit = createSemaphore({ max: options.size });
   const idleTimers: Array<NodeJS.Timeout | undefined> = slots.map(() => undefined);
+  // A slot's child being started (by warm() or a task), awaited by whoever needs that slot next.
+  const starting: Array<Promise<StartedChild<Child>> | undefined> = slots.map(() => undefined);
   // Bumped by close(): a tidy that was under way when the pool closed starts no replacement.
   let generation = 0;
+  const startIn = (slot: number, signal: AbortSignal | undefined): Promise<StartedChild<Child>> => {
+    const begun = generation;
+    const pending = options.start(signal).then((started): StartedChild<Child> => {
+      if (!started.ok) return started;
+      // The pool was closed meanwhile: this child is nobody's.
+      if (begun !== generation) {
+        started.child.kill();
+        return { ok: false, reason: 'aborted' };
+      }
+      slots[slot] = started.child;
+      return started;
+    });
+    starting[slot] = pending;
+    const clear = () => {
+      if (starting[slot] === pending) starting[slot] = undefined;
+    };
+    pending.then(clear, clear);
+    return pending;
+  };
   const childFor = async (slot: number, signal: AbortSignal | undefined): Promise<StartedChild<Child>> => {
     const current = slots[slot];
     if (current?.alive) return { ok: true, child: current };
-    const started = await options.start(signal);
-    if (started.ok) slots[slot] = started.child;
-    return started;
+    const pending = starting[slot];
+    return pending ? untilAborted(pending, signal) : startIn(slot, signal);
+  };
+  // A free slot with a live child first, then one whose child is being started, then any.
+  const takeSlot = (): number => {
+    const ready = free.findIndex((slot) => slots[slot]?.alive);
+    const coming = free.findIndex((slot) => starting[slot] !== undefined);
+    const index = ready >= 0 ? ready : coming >= 0 ? coming : free.length - 1;
+    return free.splice(index, 1)[0]!;
   };
   const run = async <T>(signal: AbortSignal | undefined, task: (child: Child) => Promise<T>) => {
-    const slot = free.pop()!;
+    const slot = takeSlot();
     try {
       const started = await childFor(slot, signal);
       if (!started.ok) return started;
@@ -71,10 +109,10 @@ export function createChildPool<Child extends PooledChild>(
     const { idle } = options;
     if (!idle) return;
     clearTimeout(idleTimers[slot]);
-    idleTimers[slot] = setTimeout(() => void tidy(slot, idle.tidy).catch(() => undefined), idle.afterMs);
+    idleTimers[slot] = setTimeout(() => void tidy(slot, idle).catch(() => undefined), idle.afterMs);
     idleTimers[slot].unref();
   };
-  const tidy = (slot: number, tidyChild: (child: Child) => Promise<'keep' | 'replace'>) =>
+  const tidy = (slot: number, idle: NonNullable<ChildPoolOptions<Child>['idle']>) =>
     limit.run(async () => {
       const child = slots[slot];
       const index = free.indexOf(slot);
@@ -83,11 +121,12 @@ export function createChildPool<Child extends PooledChild>(
       free.splice(index, 1);
       const started = generation;
       try {
-        if ((await tidyChild(child)) === 'keep') return;
+        if ((await idle.tidy(child)) === 'keep') return;
         child.kill();
         if (started !== generation) return;
         const fresh = await childFor(slot, undefined);
         if (fresh.ok && started !== generation) fresh.child.kill();
+        else if (fresh.ok) await idle.replaced?.(fresh.child, child);
       } finally {
         free.push(slot);
       }
@@ -102,6 +141,16 @@ export function createChildPool<Child extends PooledChild>(
         throw error;
       }
     },
+    warm() {
+      const empty = free.findLast((slot) => !slots[slot]?.alive && starting[slot] === undefined);
+      if (empty !== undefined) return startIn(empty, undefined);
+      const pending = starting.find((start) => start !== undefined);
+      if (pending) return pending;
+      const alive = slots.find((child) => child?.alive);
+      if (alive) return Promise.resolve({ ok: true as const, child: alive });
+      // Every slot held by a task starting its own child: nothing to warm.
+      return Promise.resolve({ ok: false as const, reason: 'aborted' as const });
+    },
     close() {
       generation += 1;
       for (const timer of idleTimers) clearTimeout(timer);
@@ -111,4 +160,21 @@ export function createChildPool<Child extends PooledChild>(
       return slots.filter((child): child is Child => child?.alive === true);
     },
   };
+}
+
+/** The start, or 'aborted' as soon as the signal is (the start goes on for the slot's next task). */
+function untilAborted<Child>(
+  pending: Promise<StartedChild<Child>>,
+  signal: AbortSignal | undefined,
+): Promise<StartedChild<Child>> {
+  if (!signal) return pending;
+  if (signal.aborted) return Promise.resolve({ ok: false, reason: 'aborted' });
+  return new Promise((resolve) => {
+    const onAbort = () => resolve({ ok: false, reason: 'aborted' });
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then((started) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(started);
+    });
+  });
 }

@@ -27,8 +27,12 @@ const readers: Readonly<Record<string, (settings: PageReaderSettings) => PageRea
     const builtin = builtinReader(settings);
     // A browser does its own networking: with the caller's fetch in place of ours (tests, a
     // library user's), app shells are read as they are rather than fetched around that fetch.
-    const withBrowser = findChromium(settings.chromiumPath).available && !settings.fetch;
-    return createAutoReader({ builtin, browser: withBrowser ? browserReader(settings, builtin) : undefined });
+    const chromium = findChromium(settings.chromiumPath);
+    if (chromium.available && !settings.fetch) {
+      return createAutoReader({ builtin, browser: browserReader(settings, builtin) });
+    }
+    const unavailable = chromium.available ? 'the caller replaced the fetch' : chromium.reason;
+    return createAutoReader({ builtin, unavailable });
   },
   builtin: (settings) => builtinReader(settings),
   browser: (settings) => browserReader(settings, builtinReader(settings)),

@@ -62,14 +62,20 @@ describe('deepsearch read', () => {
     expect(builtin.code).toBe(0);
     expect(builtin.stdout).not.toContain('12:04');
     expect(builtin.stderr).toBe(
-      `deepsearch: note: ${web.url}/app is an app shell whose text its scripts write: --reader browser (or auto) renders it in Chromium\n`,
+      `deepsearch: note: ${web.url}/app is an app shell whose text its scripts write, which the builtin reader does not run: the browser reader (--reader browser, or auto) renders it in Chromium\n`,
     );
     // auto, without a Chromium: the builtin reader's page, and why it is empty.
     const args = ['read', '--reader', 'auto', '--chromium-path', '/nowhere/chromium', '--no-cache'];
     const auto = await run([...args, '--format', 'json', `${web.url}/app`]);
     expect(auto.code).toBe(0);
-    expect(JSON.parse(auto.stdout)).toMatchObject({ url: `${web.url}/app` });
-    expect(auto.stderr).toContain('Chromium could not render it: run deepsearch doctor --reader browser');
+    expect(JSON.parse(auto.stdout)).toMatchObject({
+      url: `${web.url}/app`,
+      emptyReason: expect.stringContaining(
+        'Chromium could not render it (Chromium is not at /nowhere/chromium',
+      ),
+    });
+    expect(auto.stderr).toContain('Chromium could not render it (Chromium is not at /nowhere/chromium');
+    expect(auto.stderr).toContain(': deepsearch doctor --reader browser checks it\n');
     // An ordinary page gets no note.
     expect((await run([...args, `${web.url}/a`])).stderr).toBe('');
   });

@@ -3,10 +3,10 @@ import { keepConfigOrigins } from '../../../config/config-origins.js';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { InputError, isAbortError } from '../../../core/errors/index.js';
 import { acquireExtractionPool } from '../../../extraction/worker/shared-extraction-pool.js';
+import { isNetworkUrl } from '../../../platform/http/source-schemes.js';
 import type { Page } from '../../../providers/spec/page-reader.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { ReportedFailure } from '../../io/exit-codes.js';
-import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
 import type { ReadFormat } from './read-command.js';
 import { inputSource, readInput } from './read-input.js';
@@ -39,11 +39,17 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
     throw new InputError('stdin (-) can be read only once', { param: 'input' });
   }
   const config = allowNamedFiles(loadCliConfig(io, options.flags, options.configPath), inputs, io.cwd);
-  const { reader } = createCliRuntime(io, config);
-  // The extraction process starts while the first page is fetched.
-  void reader.prepare?.();
-  // stdin is parsed in the same extraction pool as the runtime's reads (same settings, same pool).
+  // The extraction process starts first: it boots while this process loads and builds its
+  // runtime (imported only now, so the process is spawned before those modules are read) and
+  // fetches. stdin is parsed in the same pool as the runtime's reads (same settings, same pool).
+  // As many processes as inputs read at once: a second one booting beside a single read only
+  // takes the CPU it needs.
   const { extractor } = acquireExtractionPool(config.reader.extraction);
+  void extractor.prepare?.({ processes: Math.min(inputs.length, concurrency) });
+  const { createCliRuntime } = await import('../../setup/create-cli-runtime.js');
+  const { reader } = createCliRuntime(io, config);
+  // The web reader's libraries load while the first page is fetched (not needed for files).
+  if (inputs.some(isNetworkUrl)) void reader.prepare?.();
   // Each outcome is settled as it is made: a later input failing while an earlier one is still being
   // read must not be an unhandled rejection.
   const outcomes = mapLimited(inputs, concurrency, (input) =>
@@ -67,7 +73,7 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
       continue;
     }
     io.stdout.write(renderPage(outcome.page, format, { several, first: printed++ === 0 }));
-    if (outcome.page.emptyShell) io.stderr.write(`${shellNote(outcome.page, config.reader.provider)}\n`);
+    if (outcome.page.emptyShell || outcome.page.emptyReason) io.stderr.write(`${shellNote(outcome.page)}\n`);
   }
   if (firstError === undefined) return;
   // One input, as text: its error is the command's, printed once by the CLI. Otherwise each failure
@@ -76,15 +82,12 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
 }
 
 /**
- * Why a page came out (nearly) empty, and what would read it: an app shell reaches the output only
- * from the builtin reader, or from auto when Chromium is missing or failed on it.
+ * Why a page came out (nearly) empty, and what would read it: the reader's reason (an app shell
+ * the builtin reader does not run, one Chromium could not render, one whose scripts wrote nothing).
  */
-function shellNote(page: Page, provider: string): string {
-  const what = `deepsearch: note: ${page.url} is an app shell whose text its scripts write`;
-  if (provider === 'auto') {
-    return `${what}, and Chromium could not render it: run deepsearch doctor --reader browser to see why`;
-  }
-  return `${what}: --reader browser (or auto) renders it in Chromium`;
+function shellNote(page: Page): string {
+  const reason = page.emptyReason ?? 'an app shell whose text its scripts write';
+  return `deepsearch: note: ${page.url} is ${reason}`;
 }
 
 /**
@@ -138,6 +141,7 @@ export function pageJson(page: Page): Record<string, unknown> {
     byline: page.byline ?? null,
     contentType: page.contentType,
     paywalled: page.paywalled ?? false,
+    emptyReason: page.emptyReason ?? null,
     markdown: page.markdown,
     text: page.text,
     links: page.links,

@@ -6,6 +6,14 @@ export interface AutoReaderSettings {
   builtin: PageReader;
   /** Reads again the pages the builtin reader found to be app shells; none without Chromium. */
   browser?: PageReader;
+  /** Why there is no browser (Chromium not found), for the page's emptyReason. */
+  unavailable?: string;
+}
+
+/** Why an app shell is returned as the builtin reader saw it. */
+function unrenderedReason(why: string | undefined): string {
+  const reason = why ? ` (${why})` : '';
+  return `an app shell whose text its scripts write, and Chromium could not render it${reason}: deepsearch doctor --reader browser checks it`;
 }
 
 /**
@@ -22,12 +30,13 @@ export function createAutoReader(settings: AutoReaderSettings): PageReader {
     prepare: () => builtin.prepare?.() ?? Promise.resolve(),
     async read(url: string, options: ReadOptions = {}): Promise<Page> {
       const page = await builtin.read(url, options);
-      if (!page.emptyShell || !browser) return page;
+      if (!page.emptyShell) return page;
+      if (!browser) return { ...page, emptyReason: unrenderedReason(settings.unavailable) };
       try {
         return await browser.read(url, options);
       } catch (error) {
         if (isAbortError(error)) throw error;
-        return page;
+        return { ...page, emptyReason: unrenderedReason((error as Error).message) };
       }
     },
   };

@@ -17,6 +17,7 @@ import { withRetry } from '../../../platform/retry/with-retry.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
 import { defaultUserAgent } from '../builtin/builtin-reader.js';
 import { createRobotsPolicy } from '../builtin/robots-policy.js';
+import { writtenTextChars } from './dom-quiet.js';
 import { type GuardProxy, type ProxyProblem, startGuardProxy } from './guard-proxy.js';
 import type { DialTunnel } from './guard-tunnel.js';
 import { type Rendered, renderPage } from './render-page.js';
@@ -95,7 +96,7 @@ export function createBrowserReader(settings: BrowserReaderSettings): PageReader
       if (rendered.kind === 'document') {
         return readDocument(settings.documents, url, rendered.contentType, signal);
       }
-      const limits = { proxy, maxBytes, maxRedirects: settings.maxRedirects ?? 5 };
+      const limits = { proxy, maxBytes, maxRedirects: settings.maxRedirects ?? 5, timeoutMs };
       return renderedToPage(url, rendered, limits, { extractor: extractor(), signal });
     } finally {
       await proxy.close();
@@ -165,7 +166,7 @@ async function renderGuarded(
 async function renderedToPage(
   requestedUrl: string,
   rendered: Extract<Rendered, { kind: 'html' }>,
-  limits: { proxy: GuardProxy; maxBytes: number; maxRedirects: number },
+  limits: { proxy: GuardProxy; maxBytes: number; maxRedirects: number; timeoutMs: number },
   extraction: { extractor: ContentExtractor; signal?: AbortSignal },
 ): Promise<Page> {
   if (rendered.status >= 400) {
@@ -196,9 +197,18 @@ async function renderedToPage(
     { requestedUrl, fetched, providerId },
     { signal: extraction.signal },
   );
-  // What the scripts wrote is in; a page still empty after them is not a shell to render again.
-  const { emptyShell: _shell, ...page } = pageWithNotes(content);
-  return page;
+  const { emptyShell, ...page } = pageWithNotes(content);
+  // The shell's marks stay in a rendered DOM (its <noscript>, its scripts): what tells that the
+  // scripts wrote is the text Chromium shows. Still next to none: said, never a silent empty page.
+  if (!emptyShell || rendered.textChars >= writtenTextChars) return page;
+  return { ...page, emptyShell, emptyReason: stillEmptyReason(rendered.settled, limits.timeoutMs) };
+}
+
+/** Why a page Chromium rendered is still an empty shell. */
+export function stillEmptyReason(settled: boolean, timeoutMs: number): string {
+  return settled
+    ? 'an app shell whose scripts wrote no text: Chromium ran them until its network and DOM were quiet'
+    : `an app shell whose scripts wrote no text within ${timeoutMs / 1000} s in Chromium (limit: DEEPSEARCH_READER_TIMEOUT)`;
 }
 
 async function readDocument(

@@ -13,6 +13,8 @@ export interface NetworkQuietOptions {
 export interface NetworkWatch {
   /** Resolves true once the page's network is quiet, false when `until` (epoch ms) comes first. */
   quiet(until: number): Promise<boolean>;
+  /** Quiet at this moment. */
+  isQuiet(): boolean;
 }
 
 /**
@@ -41,6 +43,7 @@ export function watchNetwork(page: Page, options: NetworkQuietOptions = {}): Net
     return true;
   };
   return {
+    isQuiet: () => isQuiet(Date.now()),
     quiet: (until) =>
       new Promise((resolve) => {
         const check = () => {

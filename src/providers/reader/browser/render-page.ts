@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { watchNetwork } from './network-quiet.js';
+import { type DomState, waitForDomQuiet } from './dom-quiet.js';
+import { type NetworkWatch, watchNetwork } from './network-quiet.js';
 
 export interface RenderOptions {
   url: string;
@@ -12,8 +13,21 @@ export interface RenderOptions {
 }
 
 export type Rendered =
-  /** The DOM after the page's scripts ran and its network settled (or the deadline came). */
-  | { kind: 'html'; url: string; html: string; status: number; redirects: number; lastModified?: string }
+  /**
+   * The DOM after the page's scripts ran and both its network and its DOM settled; `settled`
+   * false when the deadline came first.
+   */
+  | {
+      kind: 'html';
+      url: string;
+      html: string;
+      status: number;
+      redirects: number;
+      lastModified?: string;
+      settled: boolean;
+      /** Visible characters of the body when the DOM was last watched, blanks left out. */
+      textChars: number;
+    }
   /** Not an HTML page (a PDF, JSON, a download): to be read without a browser. */
   | { kind: 'document'; url: string; contentType: string }
   /** The page did not load: `url` is the navigation that failed (a redirect hop, a script's navigation). */
@@ -26,7 +40,7 @@ const htmlTypes = /^(text\/html|application\/xhtml\+xml)\b/i;
 /**
  * Opens the URL in a fresh context of `browser` (closed after, whatever happens): every request
  * through the guard proxy, service workers blocked, images, media and fonts not loaded; waits for
- * the DOM, then for the network to settle, bounded by the deadline; returns the DOM as HTML.
+ * the DOM, then for the network and the DOM to settle, bounded by the deadline; returns the DOM as HTML.
  */
 export async function renderPage(browser: Browser, options: RenderOptions): Promise<Rendered> {
   const context = await browser.newContext({
@@ -122,7 +136,7 @@ async function navigate(context: BrowserContext, options: RenderOptions): Promis
   const contentType = response ? ((await response.allHeaders())['content-type'] ?? '') : 'text/html';
   if (!htmlTypes.test(contentType))
     return { kind: 'document', url: response?.url() ?? navigation, contentType };
-  await Promise.race([network.quiet(deadline), crashed]);
+  const { settled, textChars } = await Promise.race([settle(page, network, deadline), crashed]);
   const url = page.url();
   if (!/^https?:/i.test(url))
     return { kind: 'failed', url: navigation, reason: `the page went to ${url}`, timedOut: false };
@@ -132,8 +146,31 @@ async function navigate(context: BrowserContext, options: RenderOptions): Promis
     html: await Promise.race([readDom(page), crashed]),
     status: response?.status() ?? 200,
     redirects: redirectCount(response),
+    settled,
+    textChars,
     ...(response?.headers()['last-modified'] ? { lastModified: response.headers()['last-modified'] } : {}),
   };
+}
+
+/**
+ * Until the network and the DOM are quiet at once: a script that fetches, waits, then writes is
+ * waited for (dom-quiet.ts), and a mutation that starts requests is waited for too. Bounded by
+ * the deadline.
+ */
+async function settle(page: Page, network: NetworkWatch, deadline: number): Promise<DomState> {
+  let dom: DomState = { settled: false, textChars: 0 };
+  while (Date.now() < deadline) {
+    await network.quiet(deadline);
+    dom = await waitForDomQuiet(page, deadline);
+    if (!dom.settled) {
+      // A navigation ended the wait: the new page's turn.
+      const timeout = Math.max(1, deadline - Date.now());
+      await page.waitForLoadState('domcontentloaded', { timeout }).catch(() => undefined);
+      continue;
+    }
+    if (network.isQuiet()) return dom;
+  }
+  return { ...dom, settled: false };
 }
 
 function redirectCount(response: Response | null): number {

@@ -33,6 +33,9 @@ export interface BuiltinReaderSettings {
 }
 
 const providerId = 'builtin-reader';
+/** An app shell as this reader returns it (the auto reader renders it, when it can). */
+export const unrenderedShellReason =
+  'an app shell whose text its scripts write, which the builtin reader does not run: the browser reader (--reader browser, or auto) renders it in Chromium';
 export const defaultUserAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36 deepsearch/0.1';
 
@@ -79,7 +82,10 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
         maxRetries: settings.maxRetries ?? 1,
         signal: options.signal,
       });
-      return pageWithNotes(await extractor().extract({ requestedUrl: url, fetched, providerId }, options));
+      const page = pageWithNotes(
+        await extractor().extract({ requestedUrl: url, fetched, providerId }, options),
+      );
+      return page.emptyShell ? { ...page, emptyReason: unrenderedShellReason } : page;
     },
   };
 }

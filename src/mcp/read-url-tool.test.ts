@@ -24,7 +24,7 @@ function runtimeReading(page: Record<string, unknown>): DeepSearchRuntime {
 }
 
 function context(runtime: DeepSearchRuntime) {
-  return { runtime, signal: new AbortController().signal, onEvent: () => undefined };
+  return { runtime, owner: 'local', signal: new AbortController().signal, onEvent: () => undefined };
 }
 
 describe('read_url', () => {

@@ -21,7 +21,13 @@ function world(runs: Array<{ id: string; owner: string; attempt: number }>, queu
     passNow: false,
   });
   reconciler.stop();
-  return { reconciler, enqueued, refuseWith: (error: Error | undefined) => void (refuse = error) };
+  return {
+    reconciler,
+    enqueued,
+    refuseWith: (error: Error | undefined) => {
+      refuse = error;
+    },
+  };
 }
 
 describe('startRunReconciler', () => {

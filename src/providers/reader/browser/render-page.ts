@@ -80,7 +80,13 @@ function withinDeadline(work: Promise<Rendered>, options: RenderOptions): Promis
   let timer: NodeJS.Timeout | undefined;
   const overrun = new Promise<Rendered>((resolve) => {
     timer = setTimeout(
-      () => resolve({ kind: 'failed', url: options.url, reason: 'the page kept its renderer busy', timedOut: true }),
+      () =>
+        resolve({
+          kind: 'failed',
+          url: options.url,
+          reason: 'the page kept its renderer busy',
+          timedOut: true,
+        }),
       options.timeoutMs + readGraceMs,
     );
   });

@@ -17,14 +17,23 @@ import { type BuiltServer, serveBuiltCli } from '../helpers/serve-built-cli.js';
 const canRun = findChromium(undefined).available || process.env.CI === 'true';
 const loopbackOnly = fileURLToPath(new URL('../helpers/loopback-only.cjs', import.meta.url));
 const env = { NODE_OPTIONS: `--require ${loopbackOnly}` };
+// An app shell (no text without its script), so the default reader (auto) renders it too.
 const looping =
-  '<html><head><title>Busy</title></head><body><p>Loaded, then the script never yields.</p>' +
+  '<html><head><title>Busy</title></head><body><div id="app"></div>' +
   "<script>addEventListener('load', () => { while (true) {} });</script></body></html>";
+
+// Grows its heap without end: Chromium's cap on a page's heap crashes its renderer first.
+const hungry =
+  '<html><head><title>Hungry</title></head><body><div id="app"></div><script>const kept = [];' +
+  'setInterval(() => { for (let i = 0; i < 20; i++) kept.push(new Array(1e5).fill(Math.random())); }, 5);' +
+  '</script></body></html>';
 
 let web: FakeHttpServer;
 
 beforeAll(async () => {
-  web = await startFakeWeb({ pages: { '/loop': { html: looping }, '/loop-2': { html: looping } } });
+  web = await startFakeWeb({
+    pages: { '/loop': { html: looping }, '/loop-2': { html: looping }, '/hungry': { html: hungry } },
+  });
 });
 
 afterAll(() => web.close());
@@ -42,6 +51,29 @@ describe.skipIf(!canRun)('a page script that never yields (browser reader)', { t
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(`${web.url}/loop did not load within 10s`);
     expect(run.stdout).toBe('');
+  });
+
+  it("a page that grows its heap without end fails the read as over the page's memory cap, by the deadline", async () => {
+    const started = Date.now();
+    const run = await runBuiltCli(
+      [
+        'read',
+        '--reader',
+        'browser',
+        '--reader-timeout',
+        '30',
+        '--allow-private-network',
+        `${web.url}/hungry`,
+      ],
+      env,
+      { timeoutMs: 60_000 },
+    );
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(
+      `${web.url}/hungry crashed its renderer in Chromium (a page's scripts may use 512 MB; it may have needed more): it was not read`,
+    );
+    // Its renderer never grew past the cap (V8's old space), and the read ended by its deadline.
+    expect(Date.now() - started).toBeLessThan(45_000);
   });
 
   describe('on serve', () => {
@@ -76,7 +108,7 @@ describe.skipIf(!canRun)('a page script that never yields (browser reader)', { t
       await llm?.close();
     });
 
-    it('two looping read_url calls do not delay a chat completion by more than 2 s, and end with a timeout', async () => {
+    it('two looping read_url calls do not delay a chat completion by more than 2 s, and end with the timeout said', async () => {
       const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey, maxRetries: 0 });
       const ask = async () => {
         const started = Date.now();
@@ -103,9 +135,10 @@ describe.skipIf(!canRun)('a page script that never yields (browser reader)', { t
         await new Promise((resolve) => setTimeout(resolve, 3000));
         const busy = await ask();
         expect(busy - quiet).toBeLessThan(2000);
+        // auto gives the page as the builtin reader saw it (an empty shell), saying why it is empty.
         for (const result of await Promise.all(reads)) {
-          expect(result.isError).toBe(true);
-          expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/did not load within 10s/);
+          const { empty_reason: reason } = result.structuredContent as { empty_reason?: string };
+          expect(reason).toMatch(/Chromium could not render it \(.* did not load within 10s\)/);
         }
         expect(Date.now() - started).toBeLessThan(20_000);
       } finally {

@@ -22,8 +22,16 @@ const defaultPaths = [
  * they are shut: Chromium's own DNS (every name fails here; proxied requests never resolve
  * locally) and WebRTC's UDP (STUN, mDNS), which is only allowed through a proxy, i.e. never.
  */
+/**
+ * The JavaScript heap one page's renderer may grow to (V8's old space): past it the renderer
+ * crashes and the read fails, rather than Chromium's default of several GB (a page grew one to
+ * 4.9 GB before it crashed on its own).
+ */
+export const pageHeapMb = 512;
+
 export const chromiumFlags = [
   '--headless',
+  `--js-flags=--max-old-space-size=${pageHeapMb}`,
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',

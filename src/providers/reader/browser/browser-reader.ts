@@ -9,7 +9,7 @@ import {
 } from '../../../core/errors/index.js';
 import { type ContentExtractor, pageWithNotes } from '../../../extraction/worker/content-extractor.js';
 import { defaultExtractor } from '../../../extraction/worker/shared-extraction-pool.js';
-import type { ChromiumStatus } from '../../../platform/browser/launch-chromium.js';
+import { type ChromiumStatus, pageHeapMb } from '../../../platform/browser/launch-chromium.js';
 import { describeNetworkError, displayUrl } from '../../../platform/http/describe-network-error.js';
 import { assertUrlAllowed, type HostLookup } from '../../../platform/http/network-guard.js';
 import { createProxyRoute } from '../../../platform/http/proxy-route.js';
@@ -144,6 +144,15 @@ async function renderGuarded(
   } catch (error) {
     throwIfAborted(input.signal);
     if (isAbortError(error)) throw error;
+    // The page's renderer died and the browser lives on: the page went past the heap a page may
+    // use (Chromium's flags cap it), or crashed its renderer some other way. Not tried again.
+    if ((error as { pageCrashed?: boolean }).pageCrashed && browser.isConnected()) {
+      throw new ProviderError(
+        `${displayUrl(input.url)} crashed its renderer in Chromium (a page's scripts may use ${pageHeapMb} MB; ` +
+          'it may have needed more): it was not read',
+        { providerId, code: 'page_over_limit', cause: error },
+      );
+    }
     const crashed = (error as { pageCrashed?: boolean }).pageCrashed || !browser.isConnected();
     throw new ProviderError(
       crashed

@@ -9,7 +9,7 @@ const databaseUrl = 'postgres://deepsearch:pg-secret-9@db.internal:5432/deepsear
 
 describe('queue mode settings', () => {
   it('are off by default: no Redis, no Postgres, the limits at their defaults', () => {
-    expect(loadConfig({}).scale).toEqual({ maxQueue: 256, lockSeconds: 30 });
+    expect(loadConfig({}).scale).toEqual({ maxQueue: 256, lockSeconds: 30, reconcileSeconds: 30 });
   });
 
   it('read both URLs and the limits from the environment', () => {
@@ -21,6 +21,7 @@ describe('queue mode settings', () => {
         DEEPSEARCH_MAX_JOBS_PER_KEY: '4',
         DEEPSEARCH_QUEUE_MAX: '1000',
         DEEPSEARCH_JOB_LOCK_SECONDS: '45',
+        DEEPSEARCH_RECONCILE_SECONDS: '5',
       },
     });
     expect(config.scale).toEqual({
@@ -30,6 +31,7 @@ describe('queue mode settings', () => {
       maxJobsPerOwner: 4,
       maxQueue: 1000,
       lockSeconds: 45,
+      reconcileSeconds: 5,
     });
   });
 

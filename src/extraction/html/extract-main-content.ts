@@ -42,6 +42,8 @@ export interface ExtractMainContentOptions {
   pageTypes: readonly string[];
   /** The page's JSON-LD articleBody (page-metadata.ts): on article pages, what the content is trimmed to. */
   articleBody?: string;
+  /** False: our structure candidate alone, without Readability (the benchmark's "no arbitration"). */
+  arbitrate?: boolean;
 }
 
 /**
@@ -62,7 +64,7 @@ export function extractMainContent(document: Document, options: ExtractMainConte
   // Readability rewrites the document it reads; keep our candidate intact for the comparison.
   const structure = root.element.cloneNode(true) as Element;
   const structureText = domToText(structure);
-  const article = readArticle(document, options.url);
+  const article = options.arbitrate === false ? undefined : readArticle(document, options.url);
   const signals: ContentSignals = {
     ...compareCandidates({
       readability: article?.text ?? '',
@@ -86,7 +88,7 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     }
     return dropped ? domToText(element) : text;
   };
-  if (article && !preferStructure(signals)) {
+  if (article && options.arbitrate !== false && !preferStructure(signals)) {
     return {
       element: article.content,
       text: prune(article.content, article.text),

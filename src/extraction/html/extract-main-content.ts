@@ -1,9 +1,11 @@
 import { Readability } from '@mozilla/readability';
+import { isCommentThread } from './boilerplate-boxes.js';
 import { type CandidateComparison, compareCandidates, linkTexts } from './compare-candidates.js';
 import { countText, findContentRoot } from './content-root.js';
 import { domToText } from './dom-to-text.js';
 import { readPageShape } from './page-shape.js';
 import { dropCopyrightNotices, pruneArticle } from './prune-article.js';
+import { trimToArticle } from './trim-to-article.js';
 
 export interface MainContent {
   /** The content element (detached from the page when Readability made it). */
@@ -33,6 +35,8 @@ export interface ContentSignals extends CandidateComparison {
   mainArticleShare: number;
   /** Characters of our candidate inside a comment section. */
   commentChars: number;
+  /** Our candidate is a comment thread (boilerplate-boxes.ts) or mostly inside comment sections. */
+  structureIsComments: boolean;
   /** schema.org @type values and og:type, lower-cased. */
   pageTypes: readonly string[];
 }
@@ -78,6 +82,7 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     structureChars: root.textLength,
     structureBlocks: root.blocks,
     ...shape,
+    structureIsComments: shape.commentChars * 2 >= root.textLength || isCommentThread(root.element),
     pageTypes: options.pageTypes,
   };
   const candidates = { readability: article?.text ?? '', structure: structureText };
@@ -100,9 +105,10 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     };
   }
   if (!structureText) return { ...emptyContent(options.pageTypes), signals, candidates };
+  const trimmed = article && shouldTrim(signals) && trimToArticle(structure, article.text);
   return {
     element: structure,
-    text: prune(structure, structureText),
+    text: prune(structure, trimmed ? domToText(structure) : structureText),
     title: article?.title,
     byline: article?.byline,
     source: 'structure',
@@ -135,6 +141,18 @@ function preferStructure(signals: ContentSignals): boolean {
     signals.readabilityChars < structureChars;
   const keptTooLittle = listing || signals.readabilityChars < structureChars * readabilityShare;
   return keptTooLittle && !isArticleWithFurniture(signals);
+}
+
+/** Ours holds this share of Readability's article and is this much longer: ours may carry boxes around it. */
+const trimContainment = 0.8;
+const trimLonger = 1;
+const trimMinChars = 300;
+
+/** Our candidate holds Readability's article and more, on a page that is not a listing or a thread of <article>s. */
+function shouldTrim(signals: ContentSignals): boolean {
+  if (signals.containment < trimContainment || signals.readabilityChars < trimMinChars) return false;
+  if (signals.structureChars < signals.readabilityChars * trimLonger) return false;
+  return !(signals.articleElements >= 3 && signals.mainArticleShare < mainArticleShare);
 }
 
 /** Readability's article this long, mostly in paragraphs of prose, is an article and not a fragment. */
@@ -185,6 +203,8 @@ function isStoryPage(signals: ContentSignals): boolean {
 /** Ours shares almost nothing with a prose article Readability found on an article page: ours is elsewhere. */
 function isArticleElsewhere(signals: ContentSignals): boolean {
   if (signals.containment >= elsewhereShare || signals.readabilityChars < articleMinChars) return false;
+  // The two barely overlap and ours is the readers' comments: Readability found the article they are under.
+  if (signals.structureIsComments) return true;
   return signals.readabilityProse >= elsewhereProse && isArticlePage(signals);
 }
 
@@ -208,6 +228,7 @@ function emptyContent(pageTypes: readonly string[]): MainContent {
       articleElements: 0,
       mainArticleShare: 0,
       commentChars: 0,
+      structureIsComments: false,
       pageTypes,
     },
     candidates: { readability: '', structure: '' },

@@ -1,0 +1,132 @@
+import { boilerplateKind } from './boilerplate-boxes.js';
+import { countText } from './content-root.js';
+import { domToText } from './dom-to-text.js';
+import { leafBlocks } from './leaf-blocks.js';
+
+/**
+ * Our candidate cut down to the article Readability agrees on. The blocks that share their text
+ * with Readability's article mark a span of ours; before and after it, our blocks are kept only
+ * while they read as more of the same article (prose, few links, in no comment thread, teaser
+ * list, related box or tag cloud: boilerplate-boxes.ts), and everything from the first block that
+ * does not is dropped. Inside the span only those boxes go. Nothing is cut where Readability's
+ * article is one of several alike items (a thread's post, a listing's entry): there ours is right.
+ * Mutates `root`; returns whether it cut anything.
+ */
+export function trimToArticle(root: Element, readabilityText: string): boolean {
+  const readabilityLines = new Set(readabilityText.split('\n'));
+  const leaves = leafBlocks(root).map((element) => describeLeaf(element, readabilityLines));
+  const first = leaves.findIndex((leaf) => leaf.shared);
+  const last = leaves.findLastIndex((leaf) => leaf.shared);
+  if (first < 0) return false;
+  const span = commonAncestor(leaves[first]!.element, leaves[last]!.element);
+  if (isRepeatedItem(span, root)) return false;
+  const boxes = new Map<Element, boolean>();
+  const inBox = (leaf: Leaf) => isInBox(leaf.element, span, root, boxes);
+  const dropped: Element[] = [];
+  for (const leaf of leaves.slice(first + 1, last)) if (!leaf.shared && inBox(leaf)) dropped.push(leaf.element);
+  dropped.push(...outside(leaves.slice(last + 1), inBox));
+  dropped.push(...outside(leaves.slice(0, first).reverse(), inBox));
+  for (const element of dropped) removeWithEmptyParents(element, root);
+  return dropped.length > 0;
+}
+
+interface Leaf {
+  element: Element;
+  chars: number;
+  linkChars: number;
+  shared: boolean;
+}
+
+/** A block this long with links under this share of its text reads as article prose. */
+const proseChars = 100;
+const proseLinkShare = 0.3;
+/** A block with links over this share of its text is a link line, not article text. */
+const linkLineShare = 0.5;
+/** A block is Readability's when this share of its text is in lines Readability's article has. */
+const sharedShare = 0.5;
+
+function describeLeaf(element: Element, readabilityLines: Set<string>): Leaf {
+  let chars = 0;
+  let sharedChars = 0;
+  for (const line of domToText(element).split('\n')) {
+    const lineChars = countText(line);
+    chars += lineChars;
+    if (readabilityLines.has(line)) sharedChars += lineChars;
+  }
+  let linkChars = 0;
+  for (const link of element.querySelectorAll('a')) linkChars += countText(link.textContent ?? '');
+  if (element.closest('a')) linkChars = chars;
+  return { element, chars, linkChars, shared: chars > 0 && sharedChars >= chars * sharedShare };
+}
+
+/**
+ * Walking away from the span: prose is kept (with the short lines before it), and from the first
+ * link line or block in a box on, everything goes.
+ */
+function outside(leaves: Leaf[], inBox: (leaf: Leaf) => boolean): Element[] {
+  const dropped: Element[] = [];
+  let pending: Element[] = [];
+  for (const [index, leaf] of leaves.entries()) {
+    if (leaf.chars === 0) continue;
+    if (inBox(leaf) || leaf.linkChars > leaf.chars * linkLineShare) {
+      for (const rest of leaves.slice(index)) dropped.push(rest.element);
+      break;
+    }
+    if (leaf.chars >= proseChars && leaf.linkChars < leaf.chars * proseLinkShare) pending = [];
+    else pending.push(leaf.element);
+  }
+  return [...dropped, ...pending];
+}
+
+function isInBox(element: Element, span: Element, root: Element, boxes: Map<Element, boolean>): boolean {
+  for (let node: Element | null = element; node && node !== root; node = node.parentElement) {
+    if (node.contains(span)) return false;
+    let box = boxes.get(node);
+    if (box === undefined) {
+      box = boilerplateKind(node) !== undefined;
+      boxes.set(node, box);
+    }
+    if (box) return true;
+  }
+  return false;
+}
+
+function commonAncestor(left: Element, right: Element): Element {
+  let node: Element | null = left;
+  while (node && !node.contains(right)) node = node.parentElement;
+  return node ?? left;
+}
+
+/** Readability's span sits in one of several alike siblings (same tag and class, each with text). */
+function isRepeatedItem(span: Element, root: Element): boolean {
+  for (let node: Element | null = span; node && node !== root; node = node.parentElement) {
+    const parent: Element | null = node.parentElement;
+    if (!parent) break;
+    const key = `${node.tagName} ${node.getAttribute('class') ?? ''}`;
+    let alike = 0;
+    let alikeChars = 0;
+    for (let sibling: Element | null = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+      if (sibling === node || `${sibling.tagName} ${sibling.getAttribute('class') ?? ''}` !== key) continue;
+      const chars = countText(sibling.textContent ?? '');
+      if (chars < repeatedItemChars) continue;
+      alike++;
+      alikeChars += chars;
+    }
+    // An item holding most of the text among teasers that look like it is the article, not a post.
+    const dominant = countText(node.textContent ?? '') >= alikeChars;
+    if (alike >= 2 && !dominant && !/^(?:P|LI|H[1-6]|BLOCKQUOTE|TR|DD|DT|PRE)$/.test(node.tagName)) return true;
+  }
+  return false;
+}
+
+const repeatedItemChars = 50;
+
+function removeWithEmptyParents(element: Element, root: Element): void {
+  let node: Element | null = element;
+  while (node && node !== root) {
+    const parent: Element | null = node.parentElement;
+    node.remove();
+    if (!parent || countText(parent.textContent ?? '') > 0) break;
+    node = parent;
+  }
+}

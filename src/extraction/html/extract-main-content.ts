@@ -148,11 +148,10 @@ const trimContainment = 0.8;
 const trimLonger = 1;
 const trimMinChars = 300;
 
-/** Our candidate holds Readability's article and more, on a page that is not a listing or a thread of <article>s. */
+/** Our candidate holds Readability's article and more (trim-to-article.ts leaves threads and listings whole). */
 function shouldTrim(signals: ContentSignals): boolean {
   if (signals.containment < trimContainment || signals.readabilityChars < trimMinChars) return false;
-  if (signals.structureChars < signals.readabilityChars * trimLonger) return false;
-  return !(signals.articleElements >= 3 && signals.mainArticleShare < mainArticleShare);
+  return signals.structureChars >= signals.readabilityChars * trimLonger;
 }
 
 /** Readability's article this long, mostly in paragraphs of prose, is an article and not a fragment. */

@@ -26,6 +26,7 @@ export function trimToArticle(root: Element, readabilityText: string): boolean {
   for (const leaf of leaves.slice(first + 1, last)) if (!leaf.shared && inBox(leaf)) dropped.push(leaf.element);
   dropped.push(...outside(leaves.slice(last + 1), inBox));
   dropped.push(...outside(leaves.slice(0, first).reverse(), inBox));
+  if (dropsArticleText(leaves, new Set(dropped), inBox)) return false;
   for (const element of dropped) removeWithEmptyParents(element, root);
   return dropped.length > 0;
 }
@@ -42,6 +43,8 @@ const proseChars = 100;
 const proseLinkShare = 0.3;
 /** A block with links over this share of its text is a link line, not article text. */
 const linkLineShare = 0.5;
+/** The cut is not made when it would drop prose outside any box of more than this share of what it keeps. */
+const droppedProseShare = 0.5;
 /** A block is Readability's when this share of its text is in lines Readability's article has. */
 const sharedShare = 0.5;
 
@@ -56,7 +59,9 @@ function describeLeaf(element: Element, readabilityLines: Set<string>): Leaf {
   let linkChars = 0;
   for (const link of element.querySelectorAll('a')) linkChars += countText(link.textContent ?? '');
   if (element.closest('a')) linkChars = chars;
-  return { element, chars, linkChars, shared: chars > 0 && sharedChars >= chars * sharedShare };
+  // A link line Readability also has (a title repeated in a menu) does not mark where the article is.
+  const shared = chars > 0 && sharedChars >= chars * sharedShare && linkChars <= chars * linkLineShare;
+  return { element, chars, linkChars, shared };
 }
 
 /**
@@ -72,10 +77,25 @@ function outside(leaves: Leaf[], inBox: (leaf: Leaf) => boolean): Element[] {
       for (const rest of leaves.slice(index)) dropped.push(rest.element);
       break;
     }
-    if (leaf.chars >= proseChars && leaf.linkChars < leaf.chars * proseLinkShare) pending = [];
+    if (isProse(leaf)) pending = [];
     else pending.push(leaf.element);
   }
   return [...dropped, ...pending];
+}
+
+/** Prose in no box that the cut would drop outweighs what it keeps: Readability's article is not the page's. */
+function dropsArticleText(leaves: Leaf[], dropped: Set<Element>, inBox: (leaf: Leaf) => boolean): boolean {
+  let droppedProse = 0;
+  let kept = 0;
+  for (const leaf of leaves) {
+    if (!dropped.has(leaf.element)) kept += leaf.chars;
+    else if (isProse(leaf) && !inBox(leaf)) droppedProse += leaf.chars;
+  }
+  return droppedProse > kept * droppedProseShare;
+}
+
+function isProse(leaf: Leaf): boolean {
+  return leaf.chars >= proseChars && leaf.linkChars < leaf.chars * proseLinkShare;
 }
 
 function isInBox(element: Element, span: Element, root: Element, boxes: Map<Element, boolean>): boolean {
@@ -103,6 +123,8 @@ function isRepeatedItem(span: Element, root: Element): boolean {
     const parent: Element | null = node.parentElement;
     if (!parent) break;
     const key = `${node.tagName} ${node.getAttribute('class') ?? ''}`;
+    // Plain <div>s side by side are a layout's columns and wrappers, not a thread's posts.
+    if (!node.getAttribute('class') && !/^(?:ARTICLE|SECTION)$/.test(node.tagName)) continue;
     let alike = 0;
     let alikeChars = 0;
     for (let sibling: Element | null = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {

@@ -9,7 +9,8 @@
  * folder), --traf-data DIR, --set wcxb|trafilatura (one set), --every N (every Nth page),
  * --part tune|held-out (one part), --dump FILE (per-page scores and signals), --before DIR (also run
  * the extractor compiled in DIR, e.g. main's `.bench-build`, for quality and CPU time in the same run).
- * Then, for WCXB, the extraction pool's cost on the same pages (extraction-pool-cost.ts), and the
+ * Then, for WCXB, the extraction pool's cost on the same pages (extraction-pool-cost.ts; --pool-pages N
+ * for the first N, 0 skips it), and the
  * client-rendered slice (client-rendered-slice.ts): --browser-pages N article and documentation
  * pages as app shells, builtin vs browser reader (default 40; 0 skips it).
  */
@@ -215,6 +216,7 @@ async function main(): Promise<void> {
       dump: { type: 'string' },
       before: { type: 'string' },
       'browser-pages': { type: 'string', default: '40' },
+      'pool-pages': { type: 'string' },
     },
   });
   const extractors: Extractor[] = [
@@ -235,7 +237,9 @@ async function main(): Promise<void> {
   if (values.set !== 'trafilatura') {
     const directory = values.data!;
     const records = runWcxb(directory, values.type, options);
-    await measurePoolCost({ directory, ids: records.map((record) => record.id) });
+    const poolPages = values['pool-pages'] ? Number(values['pool-pages']) : undefined;
+    const ids = records.map((record) => record.id).slice(0, poolPages);
+    if (ids.length > 0) await measurePoolCost({ directory, ids });
     const pages = Number(values['browser-pages']);
     if (pages > 0) await runClientRenderedSlice({ directory, records, pages });
   }

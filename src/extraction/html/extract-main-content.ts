@@ -3,6 +3,7 @@ import { isCommentThread } from './boilerplate-boxes.js';
 import { type CandidateComparison, compareCandidates, linkTexts } from './compare-candidates.js';
 import { countText, findContentRoot } from './content-root.js';
 import { domToText } from './dom-to-text.js';
+import { dropRawMarkup } from './drop-raw-markup.js';
 import { readPageShape } from './page-shape.js';
 import { dropCopyrightNotices, pruneArticle } from './prune-article.js';
 import { trimToArticle } from './trim-to-article.js';
@@ -87,7 +88,8 @@ export function extractMainContent(document: Document, options: ExtractMainConte
   };
   const candidates = { readability: article?.text ?? '', structure: structureText };
   const prune = (element: Element, text: string) => {
-    const dropped = dropCopyrightNotices(element);
+    const markup = dropRawMarkup(element);
+    const dropped = dropCopyrightNotices(element) || markup;
     if (isArticlePage(signals)) {
       return pruneArticle(element, { articleBody: options.articleBody, story: isStoryPage(signals) });
     }

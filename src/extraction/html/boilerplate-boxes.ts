@@ -34,8 +34,17 @@ function markerOf(element: Element): string {
   return `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
 }
 
+/** Text with a space between text nodes: "alice" and "2 days ago" in two elements stay two words. */
 function textOf(element: Element): string {
-  return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const parts: string[] = [];
+  const walk = (node: Node) => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) parts.push(child.textContent ?? '');
+      else if (child.nodeType === 1) walk(child);
+    }
+  };
+  walk(element);
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
 }
 
 function linkChars(element: Element): number {
@@ -95,12 +104,16 @@ export function isTeaserList(element: Element): boolean {
   return teasers.length >= items.length * 0.7;
 }
 
-/** A box of other stories, marked or headed as one. */
+const relatedLinkShare = 0.25;
+
+/** A box of other stories, marked as one, or headed as one and made of links. */
 export function isRelatedBox(element: Element): boolean {
   const marker = markerOf(element);
   if (marker.length > 1 && relatedMarker.test(marker)) return true;
   const heading = headingOf(element);
-  return heading !== undefined && heading.length <= 60 && relatedHeading.test(heading);
+  if (heading === undefined || heading.length > 60 || !relatedHeading.test(heading)) return false;
+  // Headed so, but prose without links: a section of the article ("Related work").
+  return linkChars(element) >= countText(element.textContent ?? '') * relatedLinkShare;
 }
 
 /** Several short links and little else, marked or labelled as tags. */

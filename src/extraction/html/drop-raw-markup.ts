@@ -37,14 +37,20 @@ function stripTagText(node: Node): boolean {
       if (!codeTags.has((child as Element).tagName)) changed = stripTagText(child) || changed;
       continue;
     }
-    if (child.nodeType !== 3) continue;
-    const text = child.textContent ?? '';
-    if (!text.includes('<')) continue;
-    const stripped = text.replace(tagText, ' ');
-    if (stripped !== text) {
-      child.textContent = stripped;
-      changed = true;
-    }
+    if (child.nodeType === 3) changed = stripTextRun(child) || changed;
   }
   return changed;
+}
+
+/** A run of adjacent text nodes (linkedom splits text at entities, so `&lt;img` is nodes apart) as one. */
+function stripTextRun(first: ChildNode): boolean {
+  const run: ChildNode[] = [first];
+  for (let next = first.nextSibling; next && next.nodeType === 3; next = next.nextSibling) run.push(next);
+  const text = run.map((node) => node.textContent ?? '').join('');
+  if (!text.includes('<')) return false;
+  const stripped = text.replace(tagText, ' ');
+  if (stripped === text) return false;
+  first.textContent = stripped;
+  for (const node of run.slice(1)) node.remove();
+  return true;
 }

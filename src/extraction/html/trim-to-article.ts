@@ -26,8 +26,9 @@ export function trimToArticle(root: Element, readabilityText: string): boolean {
   for (const leaf of leaves.slice(first + 1, last)) if (!leaf.shared && inBox(leaf)) dropped.push(leaf.element);
   dropped.push(...outside(leaves.slice(last + 1), inBox));
   dropped.push(...outside(leaves.slice(0, first).reverse(), inBox));
-  if (dropsArticleText(leaves, new Set(dropped), inBox)) return false;
-  for (const element of dropped) removeWithEmptyParents(element, root);
+  const droppedSet = new Set(dropped);
+  if (dropsArticleText(leaves, droppedSet, inBox)) return false;
+  removeOutermost(root, dropped, leaves.filter((leaf) => leaf.chars > 0 && !droppedSet.has(leaf.element)));
   return dropped.length > 0;
 }
 
@@ -143,12 +144,24 @@ function isRepeatedItem(span: Element, root: Element): boolean {
 
 const repeatedItemChars = 50;
 
-function removeWithEmptyParents(element: Element, root: Element): void {
-  let node: Element | null = element;
-  while (node && node !== root) {
-    const parent: Element | null = node.parentElement;
-    node.remove();
-    if (!parent || countText(parent.textContent ?? '') > 0) break;
-    node = parent;
+/**
+ * Removes each dropped block with the largest ancestor that holds no kept block, so a box's text
+ * outside its blocks (a commenter's name, a row of links) goes with it.
+ */
+function removeOutermost(root: Element, dropped: Element[], kept: Leaf[]): void {
+  const holdsKept = new Set<Element>();
+  for (const leaf of kept) {
+    for (let node: Element | null = leaf.element; node && !holdsKept.has(node); node = node.parentElement) {
+      holdsKept.add(node);
+      if (node === root) break;
+    }
+  }
+  for (const element of dropped) {
+    let outermost = element;
+    for (let parent = element.parentElement; parent && parent !== root && !holdsKept.has(parent); ) {
+      outermost = parent;
+      parent = parent.parentElement;
+    }
+    outermost.remove();
   }
 }

@@ -6,7 +6,7 @@ import { domToText } from './dom-to-text.js';
 import { dropRawMarkup } from './drop-raw-markup.js';
 import { readPageShape } from './page-shape.js';
 import { dropCopyrightNotices, pruneArticle } from './prune-article.js';
-import { trimToArticle } from './trim-to-article.js';
+import { dropBoxesAfterArticle, trimToArticle } from './trim-to-article.js';
 
 export interface MainContent {
   /** The content element (detached from the page when Readability made it). */
@@ -96,9 +96,10 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     return dropped ? domToText(element) : text;
   };
   if (article && options.arbitrate !== false && !preferStructure(signals)) {
+    const cut = isWholePage(signals) ? false : dropBoxesAfterArticle(article.content);
     return {
       element: article.content,
-      text: prune(article.content, article.text),
+      text: prune(article.content, cut ? domToText(article.content) : article.text),
       title: article.title,
       byline: article.byline,
       source: 'readability',
@@ -153,8 +154,17 @@ const trimMinChars = 300;
 /** Our candidate holds Readability's article and more (trim-to-article.ts leaves threads and listings whole). */
 function shouldTrim(signals: ContentSignals): boolean {
   if (signals.containment < trimContainment || signals.readabilityChars < trimMinChars) return false;
-  return signals.structureChars >= signals.readabilityChars * trimLonger;
+  if (signals.structureChars < signals.readabilityChars * trimLonger) return false;
+  return !isWholePage(signals);
 }
+
+/** A page that declares itself a listing, a thread or a product and no article: its items are content. */
+function isWholePage(signals: ContentSignals): boolean {
+  return !isArticlePage(signals) && signals.pageTypes.some((type) => wholePageTypes.test(type));
+}
+
+const wholePageTypes =
+  /^(?:collectionpage|searchresultspage|itemlist|discussionforumposting|qapage|product|profilepage)$/;
 
 /** Readability's article this long, mostly in paragraphs of prose, is an article and not a fragment. */
 const articleMinChars = 500;

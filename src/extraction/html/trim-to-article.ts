@@ -32,6 +32,33 @@ export function trimToArticle(root: Element, readabilityText: string): boolean {
   return dropped.length > 0;
 }
 
+/** Text kept before boxes are cut from the end of an article: less, and the boxes may be the page. */
+const articleBeforeBoxesChars = 500;
+
+/**
+ * The boxes that follow an article inside the content Readability chose (it keeps a comment thread
+ * or a teaser list whose classes it does not know): from the first block inside a box that does
+ * not hold the article's first paragraph, everything goes, when at least 500 characters stay and
+ * the cut drops no more prose outside boxes than half of what stays. Mutates `root`.
+ */
+export function dropBoxesAfterArticle(root: Element): boolean {
+  const leaves = leafBlocks(root).map((element) => describeLeaf(element, new Set()));
+  const first = leaves.findIndex(isProse);
+  if (first < 0) return false;
+  const anchor = leaves[first]!.element;
+  const boxes = new Map<Element, boolean>();
+  const inBox = (leaf: Leaf) => isInBox(leaf.element, anchor, root, boxes);
+  const cut = leaves.findIndex((leaf, index) => index > first && leaf.chars > 0 && inBox(leaf));
+  if (cut < 0) return false;
+  const kept = leaves.slice(0, cut).reduce((chars, leaf) => chars + leaf.chars, 0);
+  if (kept < articleBeforeBoxesChars) return false;
+  const dropped = leaves.slice(cut).map((leaf) => leaf.element);
+  const droppedSet = new Set(dropped);
+  if (dropsArticleText(leaves, droppedSet, inBox)) return false;
+  removeOutermost(root, dropped, leaves.filter((leaf) => leaf.chars > 0 && !droppedSet.has(leaf.element)));
+  return true;
+}
+
 interface Leaf {
   element: Element;
   chars: number;

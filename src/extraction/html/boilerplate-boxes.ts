@@ -91,8 +91,12 @@ export function isCommentThread(element: Element): boolean {
   return commentLike.length >= Math.max(2, items.length * 0.6);
 }
 
+const tableParts = new Set(['TABLE', 'TBODY', 'THEAD', 'TFOOT', 'TR']);
+
 /** Alike items each mostly a link (a headline) with a short lede, byline or date: teasers for other pages. */
 export function isTeaserList(element: Element): boolean {
+  // A table's rows of links are data (a list of laureates, a timetable), not teasers.
+  if (tableParts.has(element.tagName)) return false;
   const items = repeatedItems(element);
   if (items.length < 3) return false;
   const teasers = items.filter((item) => {

@@ -224,9 +224,9 @@ describe('extractMainContent', () => {
         `<div class="card"><h3><a href="/story/${index}">Headline of another story ${index}</a></h3><span>By Jane Doe, 3 March 2024</span><p>A first sentence of it.</p></div>`,
     ).join('');
 
-    it('cuts our candidate down to the article when it adds a comment thread and a teaser list (no page type)', () => {
+    it('cuts the comment thread, teaser list and tags from a news page, whichever candidate holds them', () => {
       const page = `<html><body>${chrome}<div class="wrap"><h1>Council passes budget</h1>${paragraphs}<div class="talk"><h2>Top Rated Comments</h2>${comments}</div><div class="more"><h2>More from Example Times</h2>${teasers}</div><div class="labels">Tags: <a href="/t/1">council</a> <a href="/t/2">budget</a></div></div>${footer}</body></html>`;
-      const content = extract(page);
+      const content = extract(page, ['newsarticle']);
       expect(content.text).toContain('A final vote follows');
       expect(content.text).not.toMatch(/days ago|Votes|thinks of it|Headline of another story|Tags:/);
     });

@@ -96,7 +96,7 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     return dropped ? domToText(element) : text;
   };
   if (article && options.arbitrate !== false && !preferStructure(signals)) {
-    const cut = isWholePage(signals) ? false : dropBoxesAfterArticle(article.content);
+    const cut = isArticlePage(signals) && dropBoxesAfterArticle(article.content);
     return {
       element: article.content,
       text: prune(article.content, cut ? domToText(article.content) : article.text),
@@ -149,11 +149,15 @@ function preferStructure(signals: ContentSignals): boolean {
 /** Ours holds this share of Readability's article and is this much longer: ours may carry boxes around it. */
 const trimContainment = 0.8;
 const trimLonger = 1;
-const trimMinChars = 300;
+const trimMinChars = 200;
+const trimMinCharsUntyped = 1000;
 
 /** Our candidate holds Readability's article and more (trim-to-article.ts leaves threads and listings whole). */
 function shouldTrim(signals: ContentSignals): boolean {
-  if (signals.containment < trimContainment || signals.readabilityChars < trimMinChars) return false;
+  if (signals.containment < trimContainment) return false;
+  // Without an article type, a short Readability text is as likely one item of a listing.
+  const minChars = isArticlePage(signals) ? trimMinChars : trimMinCharsUntyped;
+  if (signals.readabilityChars < minChars) return false;
   if (signals.structureChars < signals.readabilityChars * trimLonger) return false;
   return !isWholePage(signals);
 }
@@ -179,6 +183,8 @@ const mostlyLinkLines = 0.5;
 /** Below this share of Readability's text in ours, ours is another part of the page. */
 const elsewhereShare = 0.2;
 const elsewhereProse = 0.7;
+/** Readability's text this much prose is an article when ours is a comment thread (not a forum's other part). */
+const commentsOverProse = 0.3;
 
 /**
  * Ours is Readability's article plus page furniture (the tighter candidate wins, as trafilatura
@@ -215,7 +221,9 @@ function isStoryPage(signals: ContentSignals): boolean {
 function isArticleElsewhere(signals: ContentSignals): boolean {
   if (signals.containment >= elsewhereShare || signals.readabilityChars < articleMinChars) return false;
   // The two barely overlap and ours is the readers' comments: Readability found the article they are under.
-  if (signals.structureIsComments) return true;
+  if (signals.structureIsComments && (signals.readabilityProse >= commentsOverProse || isArticlePage(signals))) {
+    return true;
+  }
   return signals.readabilityProse >= elsewhereProse && isArticlePage(signals);
 }
 

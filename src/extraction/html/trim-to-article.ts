@@ -1,4 +1,4 @@
-import { boilerplateKind } from './boilerplate-boxes.js';
+import { type BoilerplateKind, boilerplateKind } from './boilerplate-boxes.js';
 import { countText } from './content-root.js';
 import { domToText } from './dom-to-text.js';
 import { leafBlocks } from './leaf-blocks.js';
@@ -47,7 +47,8 @@ export function dropBoxesAfterArticle(root: Element): boolean {
   if (first < 0) return false;
   const anchor = leaves[first]!.element;
   const boxes = new Map<Element, boolean>();
-  const inBox = (leaf: Leaf) => isInBox(leaf.element, anchor, root, boxes);
+  // Only the kinds Readability's own content keeps, and rarely mistaken for a section of it.
+  const inBox = (leaf: Leaf) => isInBox(leaf.element, anchor, root, boxes, afterArticleKinds);
   const cut = leaves.findIndex((leaf, index) => index > first && leaf.chars > 0 && inBox(leaf));
   if (cut < 0) return false;
   const kept = leaves.slice(0, cut).reduce((chars, leaf) => chars + leaf.chars, 0);
@@ -101,11 +102,12 @@ function outside(leaves: Leaf[], inBox: (leaf: Leaf) => boolean): Element[] {
   let pending: Element[] = [];
   for (const [index, leaf] of leaves.entries()) {
     if (leaf.chars === 0) continue;
-    if (inBox(leaf) || leaf.linkChars > leaf.chars * linkLineShare) {
+    if (inBox(leaf) || (leaf.linkChars > leaf.chars * linkLineShare && !leaf.element.closest('table'))) {
       for (const rest of leaves.slice(index)) dropped.push(rest.element);
       break;
     }
-    if (isProse(leaf)) pending = [];
+    // A table's rows are data, whatever their links (a list of laureates, a timetable).
+    if (isProse(leaf) || leaf.element.closest('table')) pending = [];
     else pending.push(leaf.element);
   }
   return [...dropped, ...pending];
@@ -126,12 +128,21 @@ function isProse(leaf: Leaf): boolean {
   return leaf.chars >= proseChars && leaf.linkChars < leaf.chars * proseLinkShare;
 }
 
-function isInBox(element: Element, span: Element, root: Element, boxes: Map<Element, boolean>): boolean {
+const afterArticleKinds: ReadonlySet<BoilerplateKind> = new Set(['comments', 'tags']);
+
+function isInBox(
+  element: Element,
+  span: Element,
+  root: Element,
+  boxes: Map<Element, boolean>,
+  kinds?: ReadonlySet<BoilerplateKind>,
+): boolean {
   for (let node: Element | null = element; node && node !== root; node = node.parentElement) {
     if (node.contains(span)) return false;
     let box = boxes.get(node);
     if (box === undefined) {
-      box = boilerplateKind(node) !== undefined;
+      const kind = boilerplateKind(node);
+      box = kind !== undefined && (!kinds || kinds.has(kind));
       boxes.set(node, box);
     }
     if (box) return true;

@@ -141,7 +141,9 @@ function runWcxb(directory: string, type: string | undefined, options: SetOption
     options,
   );
   const names = options.extractors.map((extractor) => extractor.name);
-  const runs = new Map<string, Run>(names.map((name) => [name, { scores: new Map(), cpuMs: [], wallMs: [] }]));
+  const runs = new Map<string, Run>(
+    names.map((name) => [name, { scores: new Map(), cpuMs: [], wallMs: [] }]),
+  );
   const timings: Timings = new Map();
   for (const record of records) {
     const html = gunzipSync(readFileSync(join(directory, 'html', `${record.id}.html.gz`))).toString('utf8');

@@ -29,7 +29,9 @@ export function countBelow(mine: readonly { f1: number }[], theirs: readonly { f
 }
 
 export function printPassageTable(runs: Map<string, PassageRun>, names: readonly string[]): void {
-  console.log('\ntrafilatura-eval: per-page F1 of recall (`with` found) and precision-side (`without`+`comments` absent), then share of perfect pages');
+  console.log(
+    '\ntrafilatura-eval: per-page F1 of recall (`with` found) and precision-side (`without`+`comments` absent), then share of perfect pages',
+  );
   const hasBefore = runs.has('before');
   console.log(
     row([

@@ -1,6 +1,12 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { boilerplateKind, isCommentThread, isRelatedBox, isTagCloud, isTeaserList } from './boilerplate-boxes.js';
+import {
+  boilerplateKind,
+  isCommentThread,
+  isRelatedBox,
+  isTagCloud,
+  isTeaserList,
+} from './boilerplate-boxes.js';
 
 function element(html: string): Element {
   const { document } = parseHTML(`<html><body>${html}</body></html>`);
@@ -23,9 +29,15 @@ describe('isCommentThread', () => {
   });
 
   it('sees a section marked or headed as comments', () => {
-    expect(isCommentThread(element(`<section id="comments"><p>${sentence('A reply')}</p></section>`))).toBe(true);
-    expect(isCommentThread(element(`<div><h3>12 Comments</h3><p>${sentence('A reply')}</p></div>`))).toBe(true);
-    expect(isCommentThread(element(`<div><h2>Top Rated Comments</h2><p>${sentence('A reply')}</p></div>`))).toBe(true);
+    expect(isCommentThread(element(`<section id="comments"><p>${sentence('A reply')}</p></section>`))).toBe(
+      true,
+    );
+    expect(isCommentThread(element(`<div><h3>12 Comments</h3><p>${sentence('A reply')}</p></div>`))).toBe(
+      true,
+    );
+    expect(
+      isCommentThread(element(`<div><h2>Top Rated Comments</h2><p>${sentence('A reply')}</p></div>`)),
+    ).toBe(true);
   });
 
   it('does not see an article of paragraphs as a thread', () => {
@@ -54,25 +66,53 @@ describe('isTeaserList', () => {
 
 describe('isRelatedBox', () => {
   it('sees a box marked or headed as related, more from, recommended or trending', () => {
-    expect(isRelatedBox(element(`<div class="related-posts"><a href="/x">Another story</a></div>`))).toBe(true);
-    expect(isRelatedBox(element(`<div><h2>More from Example News</h2><a href="/x">Another story</a></div>`))).toBe(true);
-    expect(isRelatedBox(element(`<section><h3>Trending</h3><a href="/x">Another story</a></section>`))).toBe(true);
-    expect(isRelatedBox(element(`<div><h4>Lesen Sie auch</h4><a href="/x">Noch ein Artikel</a></div>`))).toBe(true);
+    expect(isRelatedBox(element(`<div class="related-posts"><a href="/x">Another story</a></div>`))).toBe(
+      true,
+    );
+    expect(
+      isRelatedBox(element(`<div><h2>More from Example News</h2><a href="/x">Another story</a></div>`)),
+    ).toBe(true);
+    expect(isRelatedBox(element(`<section><h3>Trending</h3><a href="/x">Another story</a></section>`))).toBe(
+      true,
+    );
+    expect(isRelatedBox(element(`<div><h4>Lesen Sie auch</h4><a href="/x">Noch ein Artikel</a></div>`))).toBe(
+      true,
+    );
   });
 
   it('does not see a section of the article as a related box', () => {
-    expect(isRelatedBox(element(`<section><h2>Related work in the field</h2><p>${sentence('Prior work')}</p></section>`))).toBe(false);
+    expect(
+      isRelatedBox(
+        element(`<section><h2>Related work in the field</h2><p>${sentence('Prior work')}</p></section>`),
+      ),
+    ).toBe(false);
     expect(isRelatedBox(element(`<div><h2>Results</h2><p>${sentence('The outcome')}</p></div>`))).toBe(false);
   });
 });
 
 describe('isTagCloud', () => {
   it('sees short links labelled or marked as tags', () => {
-    expect(isTagCloud(element(`<div>Tags: <a href="/t/a">economy</a>, <a href="/t/b">trade</a>, <a href="/t/c">Europe</a></div>`))).toBe(true);
-    expect(isTagCloud(element(`<ul class="post-tags"><li><a href="/t/a">economy</a></li><li><a href="/t/b">trade</a></li></ul>`))).toBe(true);
+    expect(
+      isTagCloud(
+        element(
+          `<div>Tags: <a href="/t/a">economy</a>, <a href="/t/b">trade</a>, <a href="/t/c">Europe</a></div>`,
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      isTagCloud(
+        element(
+          `<ul class="post-tags"><li><a href="/t/a">economy</a></li><li><a href="/t/b">trade</a></li></ul>`,
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('does not see a paragraph with a few links as tags', () => {
-    expect(isTagCloud(element(`<p>${sentence('Trade')} See <a href="/a">the report</a> and <a href="/b">the data</a>.</p>`))).toBe(false);
+    expect(
+      isTagCloud(
+        element(`<p>${sentence('Trade')} See <a href="/a">the report</a> and <a href="/b">the data</a>.</p>`),
+      ),
+    ).toBe(false);
   });
 });

@@ -14,7 +14,8 @@ const commentMarker =
   /(?:^|[\s_-])(?:comments?|commentlist|comment-list|comments-area|disqus|respond|replies|discussion|talkback|leserkommentare|kommentare?)(?:$|[\s_-])/i;
 const relatedMarker =
   /(?:^|[\s_-])(?:related|more-from|more-stories|morestories|recommended|recommendations|recirculation|recirc|trending|most-popular|mostpopular|most-read|mostread|popular|read-more|readmore|also-read|see-also|teasers?|outbrain|taboola|further-reading|more-articles)(?:$|[\s_-])/i;
-const tagMarker = /(?:^|[\s_-])(?:tags?|tag-?list|tag-?cloud|tagcloud|keywords|topics|schlagworte|post-tags|entry-tags)(?:$|[\s_-])/i;
+const tagMarker =
+  /(?:^|[\s_-])(?:tags?|tag-?list|tag-?cloud|tagcloud|keywords|topics|schlagworte|post-tags|entry-tags)(?:$|[\s_-])/i;
 
 // Headings that open such a box, in the languages the pages come in most.
 const commentHeading =

@@ -38,7 +38,8 @@ describe('dropRawMarkup', () => {
   });
 
   it('never prints a noscript tracking pixel in a page read whole', () => {
-    const paragraph = 'The story goes on with enough words in the paragraph for it to count as real content here.';
+    const paragraph =
+      'The story goes on with enough words in the paragraph for it to count as real content here.';
     const page = extractHtmlPage(
       `<html><body><article><h1>Title</h1><p>${paragraph}</p><noscript>&lt;img height="1" width="1" src="https://t.example/tr?id=1"/&gt;</noscript><p>${paragraph}</p><p>Text &lt;img src="https://t.example/x.gif"&gt; in a paragraph.</p></article></body></html>`,
       'https://example.com/story',

@@ -5,7 +5,8 @@
  * can hold HTML (Turndown prints titles). Those elements go, tag-shaped text outside code goes,
  * and titles with tags in them go. Mutates `element`; returns whether it changed anything.
  */
-const rawTextSelector = 'noscript, template, textarea, xmp, noembed, noframes, plaintext, script, style, iframe';
+const rawTextSelector =
+  'noscript, template, textarea, xmp, noembed, noframes, plaintext, script, style, iframe';
 // An HTML tag written out: `<img src="…">`, `</p>`, `<br/>`. Only known element names, so that
 // "a <b" comparison or "<3" in prose is left alone.
 const tagText =

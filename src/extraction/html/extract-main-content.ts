@@ -221,7 +221,10 @@ function isStoryPage(signals: ContentSignals): boolean {
 function isArticleElsewhere(signals: ContentSignals): boolean {
   if (signals.containment >= elsewhereShare || signals.readabilityChars < articleMinChars) return false;
   // The two barely overlap and ours is the readers' comments: Readability found the article they are under.
-  if (signals.structureIsComments && (signals.readabilityProse >= commentsOverProse || isArticlePage(signals))) {
+  if (
+    signals.structureIsComments &&
+    (signals.readabilityProse >= commentsOverProse || isArticlePage(signals))
+  ) {
     return true;
   }
   return signals.readabilityProse >= elsewhereProse && isArticlePage(signals);

@@ -28,7 +28,9 @@ describe('trimToArticle', () => {
           `<div class="card"><a href="/s/${index}">Another headline ${index}</a><span>Jane Doe · 2 March</span></div>`,
       )
       .join('');
-    const element = root(`${storyHtml}<div class="thread">${comments}</div><div class="more">${teasers}</div>`);
+    const element = root(
+      `${storyHtml}<div class="thread">${comments}</div><div class="more">${teasers}</div>`,
+    );
     expect(trimToArticle(element, story.join('\n'))).toBe(true);
     expect(domToText(element)).toBe(story.join('\n'));
   });

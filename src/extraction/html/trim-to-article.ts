@@ -23,12 +23,17 @@ export function trimToArticle(root: Element, readabilityText: string): boolean {
   const boxes = new Map<Element, boolean>();
   const inBox = (leaf: Leaf) => isInBox(leaf.element, span, root, boxes);
   const dropped: Element[] = [];
-  for (const leaf of leaves.slice(first + 1, last)) if (!leaf.shared && inBox(leaf)) dropped.push(leaf.element);
+  for (const leaf of leaves.slice(first + 1, last))
+    if (!leaf.shared && inBox(leaf)) dropped.push(leaf.element);
   dropped.push(...outside(leaves.slice(last + 1), inBox));
   dropped.push(...outside(leaves.slice(0, first).reverse(), inBox));
   const droppedSet = new Set(dropped);
   if (dropsArticleText(leaves, droppedSet, inBox)) return false;
-  removeOutermost(root, dropped, leaves.filter((leaf) => leaf.chars > 0 && !droppedSet.has(leaf.element)));
+  removeOutermost(
+    root,
+    dropped,
+    leaves.filter((leaf) => leaf.chars > 0 && !droppedSet.has(leaf.element)),
+  );
   return dropped.length > 0;
 }
 
@@ -56,7 +61,11 @@ export function dropBoxesAfterArticle(root: Element): boolean {
   const dropped = leaves.slice(cut).map((leaf) => leaf.element);
   const droppedSet = new Set(dropped);
   if (dropsArticleText(leaves, droppedSet, inBox)) return false;
-  removeOutermost(root, dropped, leaves.filter((leaf) => leaf.chars > 0 && !droppedSet.has(leaf.element)));
+  removeOutermost(
+    root,
+    dropped,
+    leaves.filter((leaf) => leaf.chars > 0 && !droppedSet.has(leaf.element)),
+  );
   return true;
 }
 
@@ -166,7 +175,11 @@ function isRepeatedItem(span: Element, root: Element): boolean {
     if (!node.getAttribute('class') && !/^(?:ARTICLE|SECTION)$/.test(node.tagName)) continue;
     let alike = 0;
     let alikeChars = 0;
-    for (let sibling: Element | null = parent.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+    for (
+      let sibling: Element | null = parent.firstElementChild;
+      sibling;
+      sibling = sibling.nextElementSibling
+    ) {
       if (sibling === node || `${sibling.tagName} ${sibling.getAttribute('class') ?? ''}` !== key) continue;
       const chars = countText(sibling.textContent ?? '');
       if (chars < repeatedItemChars) continue;
@@ -175,7 +188,8 @@ function isRepeatedItem(span: Element, root: Element): boolean {
     }
     // An item holding most of the text among teasers that look like it is the article, not a post.
     const dominant = countText(node.textContent ?? '') >= alikeChars;
-    if (alike >= 2 && !dominant && !/^(?:P|LI|H[1-6]|BLOCKQUOTE|TR|DD|DT|PRE)$/.test(node.tagName)) return true;
+    if (alike >= 2 && !dominant && !/^(?:P|LI|H[1-6]|BLOCKQUOTE|TR|DD|DT|PRE)$/.test(node.tagName))
+      return true;
   }
   return false;
 }

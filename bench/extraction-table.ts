@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { median, type PageScore, type ScoreSummary, summarise } from './extraction-score.js';
+import { countBelow } from './passage-table.js';
 
 /** One extractor's scores by slice key (see slicesOf) and its time per page. */
 export interface Run {
@@ -62,14 +63,17 @@ export function printExtractionTable(runs: Map<string, Run>, names: readonly str
       'ours: with kept / without dropped',
       'ΔF1 vs readability',
       ...(hasBefore ? ['ΔF1 vs before'] : []),
+      'ours < readability −0.2',
+      ...(hasBefore ? ['before < readability −0.2'] : []),
     ]),
   );
-  console.log(row(Array(names.length + 5 + (hasBefore ? 1 : 0)).fill('---')));
+  console.log(row(Array(names.length + 6 + (hasBefore ? 2 : 0)).fill('---')));
   for (const part of parts) {
     const keys = [...ours.scores.keys()].filter((key) => key.startsWith(`${part}\u0000`));
     for (const key of keys.sort(bySlice)) {
       const summaries = new Map(names.map((name) => [name, summarise(runs.get(name)!.scores.get(key)!)]));
       const mine = summaries.get('deepsearch')!;
+      const pageF1s = (name: string) => runs.get(name)!.scores.get(key)!.map(pageF1);
       console.log(
         row([
           part,
@@ -79,11 +83,18 @@ export function printExtractionTable(runs: Map<string, Run>, names: readonly str
           `${format(mine.withKept)} / ${format(mine.withoutDropped)}`,
           signed(mine.f1 - summaries.get('readability')!.f1),
           ...(hasBefore ? [signed(mine.f1 - summaries.get('before')!.f1)] : []),
+          String(countBelow(pageF1s('deepsearch'), pageF1s('readability'))),
+          ...(hasBefore ? [String(countBelow(pageF1s('before'), pageF1s('readability')))] : []),
         ]),
       );
     }
   }
   printTimes(runs, names);
+}
+
+function pageF1(score: PageScore): { f1: number } {
+  const sum = score.precision + score.recall;
+  return { f1: sum ? (2 * score.precision * score.recall) / sum : 0 };
 }
 
 /** The mixed slice first, then page types, the short-article slice after articles. */
@@ -92,7 +103,7 @@ function bySlice(left: string, right: string): number {
   return rank(left).localeCompare(rank(right));
 }
 
-function printTimes(runs: Map<string, Run>, names: readonly string[]): void {
+export function printTimes(runs: Map<string, Pick<Run, 'cpuMs' | 'wallMs'>>, names: readonly string[]): void {
   const mean = (values: readonly number[]) =>
     values.reduce((sum, value) => sum + value, 0) / (values.length || 1);
   const ours = runs.get('deepsearch')!;

@@ -164,7 +164,8 @@ function isAlwaysDropped(element: Element): boolean {
   if (droppedTags.has(element.tagName)) return true;
   if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
   const role = element.getAttribute('role');
-  if (role && droppedRoles.has(role)) return true;
+  // A banner that holds the page's <main> or <article> was left open by the page: it is the page.
+  if (role && droppedRoles.has(role)) return !element.querySelector('main, article, [role="main"]');
   const style = element.getAttribute('style');
   return style !== null && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
 }

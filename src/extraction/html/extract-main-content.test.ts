@@ -207,4 +207,28 @@ describe('extractMainContent', () => {
       expect(extract(page).source).toBe('structure');
     });
   });
+
+  describe('arbitration with Readability', () => {
+    const paragraphs = ['The council voted', 'Residents said', 'The mayor argued', 'A final vote follows']
+      .map((text) => `<p>${sentence(text)} It was the main item of the evening.</p>`)
+      .join('');
+    const comments = ['alice', 'bob', 'carol', 'dan', 'erin', 'frank']
+      .map(
+        (user, index) =>
+          `<div class="entry"><a href="/u/${user}">${user}</a> <span>${index + 1} days ago</span><p>${sentence(`What ${user} thinks of it`)}</p><span>Rating: ${index + 30} Votes</span> <a href="#r">Reply</a></div>`,
+      )
+      .join('');
+    const teasers = Array.from(
+      { length: 8 },
+      (_, index) =>
+        `<div class="card"><h3><a href="/story/${index}">Headline of another story ${index}</a></h3><span>By Jane Doe, 3 March 2024</span><p>A first sentence of it.</p></div>`,
+    ).join('');
+
+    it('cuts the comment thread, teaser list and tags from a news page, whichever candidate holds them', () => {
+      const page = `<html><body>${chrome}<div class="wrap"><h1>Council passes budget</h1>${paragraphs}<div class="talk"><h2>Top Rated Comments</h2>${comments}</div><div class="more"><h2>More from Example Times</h2>${teasers}</div><div class="labels">Tags: <a href="/t/1">council</a> <a href="/t/2">budget</a></div></div>${footer}</body></html>`;
+      const content = extract(page, ['newsarticle']);
+      expect(content.text).toContain('A final vote follows');
+      expect(content.text).not.toMatch(/days ago|Votes|thinks of it|Headline of another story|Tags:/);
+    });
+  });
 });

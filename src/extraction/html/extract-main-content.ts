@@ -1,9 +1,12 @@
 import { Readability } from '@mozilla/readability';
+import { isCommentThread } from './boilerplate-boxes.js';
 import { type CandidateComparison, compareCandidates, linkTexts } from './compare-candidates.js';
 import { countText, findContentRoot } from './content-root.js';
 import { domToText } from './dom-to-text.js';
+import { dropRawMarkup } from './drop-raw-markup.js';
 import { readPageShape } from './page-shape.js';
 import { dropCopyrightNotices, pruneArticle } from './prune-article.js';
+import { dropBoxesAfterArticle, trimToArticle } from './trim-to-article.js';
 
 export interface MainContent {
   /** The content element (detached from the page when Readability made it). */
@@ -33,6 +36,8 @@ export interface ContentSignals extends CandidateComparison {
   mainArticleShare: number;
   /** Characters of our candidate inside a comment section. */
   commentChars: number;
+  /** Our candidate is a comment thread (boilerplate-boxes.ts) or mostly inside comment sections. */
+  structureIsComments: boolean;
   /** schema.org @type values and og:type, lower-cased. */
   pageTypes: readonly string[];
 }
@@ -42,6 +47,8 @@ export interface ExtractMainContentOptions {
   pageTypes: readonly string[];
   /** The page's JSON-LD articleBody (page-metadata.ts): on article pages, what the content is trimmed to. */
   articleBody?: string;
+  /** False: our structure candidate alone, without Readability (the benchmark's "no arbitration"). */
+  arbitrate?: boolean;
 }
 
 /**
@@ -62,7 +69,7 @@ export function extractMainContent(document: Document, options: ExtractMainConte
   // Readability rewrites the document it reads; keep our candidate intact for the comparison.
   const structure = root.element.cloneNode(true) as Element;
   const structureText = domToText(structure);
-  const article = readArticle(document, options.url);
+  const article = options.arbitrate === false ? undefined : readArticle(document, options.url);
   const signals: ContentSignals = {
     ...compareCandidates({
       readability: article?.text ?? '',
@@ -76,20 +83,23 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     structureChars: root.textLength,
     structureBlocks: root.blocks,
     ...shape,
+    structureIsComments: shape.commentChars * 2 >= root.textLength || isCommentThread(root.element),
     pageTypes: options.pageTypes,
   };
   const candidates = { readability: article?.text ?? '', structure: structureText };
   const prune = (element: Element, text: string) => {
-    const dropped = dropCopyrightNotices(element);
+    const markup = dropRawMarkup(element);
+    const dropped = dropCopyrightNotices(element) || markup;
     if (isArticlePage(signals)) {
       return pruneArticle(element, { articleBody: options.articleBody, story: isStoryPage(signals) });
     }
     return dropped ? domToText(element) : text;
   };
-  if (article && !preferStructure(signals)) {
+  if (article && options.arbitrate !== false && !preferStructure(signals)) {
+    const cut = isArticlePage(signals) && dropBoxesAfterArticle(article.content);
     return {
       element: article.content,
-      text: prune(article.content, article.text),
+      text: prune(article.content, cut ? domToText(article.content) : article.text),
       title: article.title,
       byline: article.byline,
       source: 'readability',
@@ -98,9 +108,10 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     };
   }
   if (!structureText) return { ...emptyContent(options.pageTypes), signals, candidates };
+  const trimmed = article && shouldTrim(signals) && trimToArticle(structure, article.text);
   return {
     element: structure,
-    text: prune(structure, structureText),
+    text: prune(structure, trimmed ? domToText(structure) : structureText),
     title: article?.title,
     byline: article?.byline,
     source: 'structure',
@@ -135,6 +146,30 @@ function preferStructure(signals: ContentSignals): boolean {
   return keptTooLittle && !isArticleWithFurniture(signals);
 }
 
+/** Ours holds this share of Readability's article and is this much longer: ours may carry boxes around it. */
+const trimContainment = 0.8;
+const trimLonger = 1;
+const trimMinChars = 200;
+const trimMinCharsUntyped = 1000;
+
+/** Our candidate holds Readability's article and more (trim-to-article.ts leaves threads and listings whole). */
+function shouldTrim(signals: ContentSignals): boolean {
+  if (signals.containment < trimContainment) return false;
+  // Without an article type, a short Readability text is as likely one item of a listing.
+  const minChars = isArticlePage(signals) ? trimMinChars : trimMinCharsUntyped;
+  if (signals.readabilityChars < minChars) return false;
+  if (signals.structureChars < signals.readabilityChars * trimLonger) return false;
+  return !isWholePage(signals);
+}
+
+/** A page that declares itself a listing, a thread or a product and no article: its items are content. */
+function isWholePage(signals: ContentSignals): boolean {
+  return !isArticlePage(signals) && signals.pageTypes.some((type) => wholePageTypes.test(type));
+}
+
+const wholePageTypes =
+  /^(?:collectionpage|searchresultspage|itemlist|discussionforumposting|qapage|product|profilepage)$/;
+
 /** Readability's article this long, mostly in paragraphs of prose, is an article and not a fragment. */
 const articleMinChars = 500;
 const articleProse = 0.6;
@@ -148,6 +183,8 @@ const mostlyLinkLines = 0.5;
 /** Below this share of Readability's text in ours, ours is another part of the page. */
 const elsewhereShare = 0.2;
 const elsewhereProse = 0.7;
+/** Readability's text this much prose is an article when ours is a comment thread (not a forum's other part). */
+const commentsOverProse = 0.3;
 
 /**
  * Ours is Readability's article plus page furniture (the tighter candidate wins, as trafilatura
@@ -183,6 +220,13 @@ function isStoryPage(signals: ContentSignals): boolean {
 /** Ours shares almost nothing with a prose article Readability found on an article page: ours is elsewhere. */
 function isArticleElsewhere(signals: ContentSignals): boolean {
   if (signals.containment >= elsewhereShare || signals.readabilityChars < articleMinChars) return false;
+  // The two barely overlap and ours is the readers' comments: Readability found the article they are under.
+  if (
+    signals.structureIsComments &&
+    (signals.readabilityProse >= commentsOverProse || isArticlePage(signals))
+  ) {
+    return true;
+  }
   return signals.readabilityProse >= elsewhereProse && isArticlePage(signals);
 }
 
@@ -206,6 +250,7 @@ function emptyContent(pageTypes: readonly string[]): MainContent {
       articleElements: 0,
       mainArticleShare: 0,
       commentChars: 0,
+      structureIsComments: false,
       pageTypes,
     },
     candidates: { readability: '', structure: '' },

@@ -31,7 +31,7 @@ const articleBodyShare = 0.6;
 const blockHeld = 0.5;
 
 export function pruneArticle(element: Element, options: PruneArticleOptions): string {
-  for (const caption of [...element.querySelectorAll('figcaption')]) caption.remove();
+  dropCaptions(element);
   if (options.story) {
     dropArticleFurniture(element);
     dropTrailingCitations(element);
@@ -57,6 +57,19 @@ export function pruneArticle(element: Element, options: PruneArticleOptions): st
     removed = true;
   }
   return removed ? domToText(element) : text;
+}
+
+/**
+ * Removes the <figcaption>s, unless together they hold much of the text: a listicle or a gallery
+ * tells its story in them.
+ */
+function dropCaptions(element: Element): void {
+  const captions = [...element.querySelectorAll('figcaption')];
+  if (captions.length === 0) return;
+  let chars = 0;
+  for (const caption of captions) chars += countText(caption.textContent ?? '');
+  if (chars >= countText(element.textContent ?? '') * furnitureMaxShare) return;
+  for (const caption of captions) caption.remove();
 }
 
 // Class and id words of what an article's container carries besides the story, as whole words:

@@ -49,3 +49,13 @@ describe('dropRawMarkup', () => {
     expect(page.text).toContain('The story goes on');
   });
 });
+
+describe('dropRawMarkup keeps markup a page shows as its text', () => {
+  it('a write-up quoting <script> and an <img> without a URL keeps them', () => {
+    const element = body(
+      '<p>The page literally says &lt;script&gt;alert(1)&lt;/script&gt; and &lt;img src=x onerror=alert(2)&gt; here.</p>',
+    );
+    expect(dropRawMarkup(element)).toBe(false);
+    expect(domToText(element)).toContain('<script>alert(1)</script> and <img src=x onerror=alert(2)> here.');
+  });
+});

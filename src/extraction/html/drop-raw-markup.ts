@@ -2,8 +2,8 @@
  * Markup never reaches a page's text or markdown as text. A `<noscript>` tracking pixel, a
  * `<template>`, a `<textarea>` or `<xmp>` hold their content as raw text in some parsers and some
  * saved pages; a text node can carry escaped tags a CMS double-encoded; a link's or image's title
- * can hold HTML (Turndown prints titles). Those elements go, tag-shaped text outside code goes,
- * and titles with tags in them go. Mutates `element`; returns whether it changed anything.
+ * can hold HTML (Turndown prints titles). Those elements go, tags written out as text that load
+ * a URL go (outside code), and titles with tags in them go. Mutates `element`; returns whether it changed anything.
  */
 const rawTextSelector =
   'noscript, template, textarea, xmp, noembed, noframes, plaintext, script, style, iframe';
@@ -11,6 +11,7 @@ const rawTextSelector =
 // "a <b" comparison or "<3" in prose is left alone.
 const tagText =
   /<\/?(?:a|abbr|article|aside|b|br|button|div|em|embed|figure|form|h[1-6]|i|iframe|img|input|li|link|meta|noscript|object|ol|p|picture|script|section|source|span|strong|style|svg|table|td|template|tr|ul|video)(?:\s[^<>]*)?\/?>/gi;
+const loadsUrl = /\s(?:src|href|srcset|poster|data-[\w-]+)\s*=\s*["']?(?:https?:)?\/\//i;
 const codeTags = new Set(['PRE', 'CODE', 'KBD', 'SAMP', 'VAR']);
 
 export function dropRawMarkup(element: Element): boolean {
@@ -49,7 +50,9 @@ function stripTextRun(first: ChildNode): boolean {
   for (let next = first.nextSibling; next && next.nodeType === 3; next = next.nextSibling) run.push(next);
   const text = run.map((node) => node.textContent ?? '').join('');
   if (!text.includes('<')) return false;
-  const stripped = text.replace(tagText, ' ');
+  // Only tags that load something (a URL in src, href...): a leaked pixel or embed. A page that
+  // shows markup as its text (a tutorial, a security write-up: `<script>alert(1)</script>`) keeps it.
+  const stripped = text.replace(tagText, (tag) => (loadsUrl.test(tag) ? ' ' : tag));
   if (stripped === text) return false;
   first.textContent = stripped;
   for (const node of run.slice(1)) node.remove();

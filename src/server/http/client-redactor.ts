@@ -17,14 +17,17 @@ const endpointSchemes = new Set([
 
 /**
  * The redactor for text a client is sent (event streams, progress, a failed run's error): the
- * runtime's secrets, and the addresses of the services this server talks to (the LLM, search,
- * reader, embedding and rerank servers, Redis, Postgres, the proxy) as URLs and as `host:port`, so
+ * runtime's secrets, and the addresses of the services behind the server (the LLM, embedding and
+ * rerank servers, Redis, Postgres, the proxy) as URLs and as `host:port`, so
  * a failure's detail (`connect ECONNREFUSED 10.0.0.5:8080`) tells a client nothing about the
  * network behind the server. The log keeps them.
  */
 export function createClientRedactor(config: DeepSearchConfig, redact: Redactor): Redactor {
   const proxies = resolveProxySettings(config);
-  const urls = [...configUrls(config), proxies.http?.url, proxies.https?.url].filter(
+  // The services no page is ever read from. Search and reader endpoints are left out: a SearXNG
+  // or a reader on the same host as the pages a run reads would hide those pages' addresses.
+  const services = [config.llm, config.embedding, config.rerank, config.scale];
+  const urls = [...configUrls(services), proxies.http?.url, proxies.https?.url].filter(
     (value): value is string => value !== undefined,
   );
   const forms = new Set<string>();
@@ -51,10 +54,10 @@ export function createClientRedactor(config: DeepSearchConfig, redact: Redactor)
   };
 }
 
-/** Every string in the config that is a URL of one of the endpoint schemes. */
-function configUrls(config: DeepSearchConfig): string[] {
+/** Every string in these config sections that is a URL of one of the endpoint schemes. */
+function configUrls(sections: readonly unknown[]): string[] {
   const found: string[] = [];
-  const stack: unknown[] = [config];
+  const stack: unknown[] = [...sections];
   while (stack.length > 0) {
     const value = stack.pop();
     if (typeof value === 'string') {

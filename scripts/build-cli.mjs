@@ -57,16 +57,21 @@ const moduleUrls = {
 };
 
 await rm(out, { recursive: true, force: true });
-await mkdir(out, { recursive: true });
-await build({
-  entryPoints: { main: join(src, 'cli/main.ts') },
-  outdir: out,
+/** What both bundles are: split ES modules for Node 20. */
+const esmForNode = {
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   chunkNames: '[name]-[hash]',
+};
+
+await mkdir(out, { recursive: true });
+await build({
+  entryPoints: { main: join(src, 'cli/main.ts') },
+  outdir: out,
+  ...esmForNode,
   plugins: [externalPackages, moduleUrls],
   // commander is CommonJS and requires Node's modules: esbuild's require shim calls this one.
   banner: {
@@ -102,12 +107,7 @@ await rm(extractionOut, { recursive: true, force: true });
 await build({
   entryPoints: { 'extraction-main': join(src, 'extraction/worker/extraction-main.ts') },
   outdir: extractionOut,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  chunkNames: '[name]-[hash]',
+  ...esmForNode,
   external: ['unpdf', 'mammoth'],
   // linkedom and Turndown are CommonJS in places and require Node's modules.
   banner: {

@@ -27,14 +27,7 @@ export function trimToArticle(root: Element, readabilityText: string): boolean {
     if (!leaf.shared && inBox(leaf)) dropped.push(leaf.element);
   dropped.push(...outside(leaves.slice(last + 1), inBox));
   dropped.push(...outside(leaves.slice(0, first).reverse(), inBox));
-  const droppedSet = new Set(dropped);
-  if (dropsArticleText(leaves, droppedSet, inBox)) return false;
-  removeOutermost(
-    root,
-    dropped,
-    leaves.filter((leaf) => leaf.chars > 0 && !droppedSet.has(leaf.element)),
-  );
-  return dropped.length > 0;
+  return cutUnlessArticle(root, leaves, dropped, inBox) && dropped.length > 0;
 }
 
 /** Text kept before boxes are cut from the end of an article: less, and the boxes may be the page. */
@@ -58,7 +51,24 @@ export function dropBoxesAfterArticle(root: Element): boolean {
   if (cut < 0) return false;
   const kept = leaves.slice(0, cut).reduce((chars, leaf) => chars + leaf.chars, 0);
   if (kept < articleBeforeBoxesChars) return false;
-  const dropped = leaves.slice(cut).map((leaf) => leaf.element);
+  return cutUnlessArticle(
+    root,
+    leaves,
+    leaves.slice(cut).map((leaf) => leaf.element),
+    inBox,
+  );
+}
+
+/**
+ * Removes `dropped` from `root` (each at its outermost element that holds no kept text), unless
+ * that would drop article prose outside any box (dropsArticleText); says whether it cut.
+ */
+function cutUnlessArticle(
+  root: Element,
+  leaves: Leaf[],
+  dropped: Element[],
+  inBox: (leaf: Leaf) => boolean,
+): boolean {
   const droppedSet = new Set(dropped);
   if (dropsArticleText(leaves, droppedSet, inBox)) return false;
   removeOutermost(

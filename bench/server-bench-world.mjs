@@ -2,7 +2,7 @@
 // SearXNG and a one-page local web on 127.0.0.1, the built CLI's `serve` in its own process, and
 // readings of that process from Linux's /proc.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAi } from '../dist/testing/fake-openai-server.js';
 import { startFakeSearxng } from '../test/helpers/fake-searxng-server.ts';
@@ -149,6 +149,35 @@ export async function stopServer(child) {
 export function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time of a process and every process under it, in ms: its own, that of its children still
+ * alive (extraction processes, Chromium) read from their /proc entries, and that of the children
+ * it has reaped (Linux's cutime/cstime), so a child replaced during a burst still counts.
+ */
+export function treeCpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const own = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  return own + childPids(pid).reduce((sum, child) => sum + safeTreeCpuMs(child), 0);
+}
+
+function safeTreeCpuMs(pid) {
+  try {
+    return treeCpuMs(pid);
+  } catch {
+    return 0; // exited between the listing and the reading; its time is in the parent's cutime now
+  }
+}
+
+function childPids(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** Resident set size of a process now (VmRSS) or at its peak (VmHWM), in MB, from Linux's /proc. */

@@ -8,7 +8,7 @@
 // 2. Async jobs (bench/server-async-bench.mjs): POST /v1/research and each job's SSE events.
 // Options: BENCH_SIZES=50,100,200 (empty: skip 1) BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof,
 // and the async section's (see its file; BENCH_ASYNC_JOBS=0 skips it).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAsyncBench } from './server-async-bench.mjs';
@@ -20,6 +20,7 @@ import {
   startBenchWorld,
   startServer,
   stopServer,
+  treeCpuMs,
 } from './server-bench-world.mjs';
 
 const sizes = (process.env.BENCH_SIZES ?? '50,100,200').split(',').filter(Boolean).map(Number);
@@ -33,7 +34,13 @@ const serverOptions = (name, args) => ({
   searxngUrl: world.searxng.url,
   nodeFlags,
   args,
-  env: { XDG_DATA_HOME: dataDir, DEEPSEARCH_RUNS_FILE: join(dataDir, `${name}.sqlite`) },
+  env: {
+    XDG_DATA_HOME: dataDir,
+    DEEPSEARCH_RUNS_FILE: join(dataDir, `${name}.sqlite`),
+    ...(process.env.DEEPSEARCH_EXTRACT_CONCURRENCY
+      ? { DEEPSEARCH_EXTRACT_CONCURRENCY: process.env.DEEPSEARCH_EXTRACT_CONCURRENCY }
+      : {}),
+  },
 });
 
 async function oneStream(url, id) {
@@ -76,21 +83,50 @@ if (sizes.length > 0)
   );
 if (sizes.length > 0)
   console.log(
-    '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream    wall',
+    '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream  +children    wall',
   );
+const extractionLines = [];
+/** The extraction pool's numbers for one burst (warm-up included), as the server wrote them at exit. */
+function extractionLine(size, statsFile) {
+  let stats;
+  try {
+    stats = JSON.parse(readFileSync(statsFile, 'utf8'));
+  } catch {
+    return `${String(size).padStart(4)}  (no extraction numbers: the server did not write them)`;
+  }
+  const ms = (values, p) => `${Math.round(percentile(values, p) || 0)} ms`;
+  const reads = stats.jobs + stats.inline;
+  return [
+    String(size).padStart(4),
+    String(reads).padStart(11),
+    String(stats.inline).padStart(11),
+    ms(stats.waitMs, 50).padStart(9),
+    ms(stats.waitMs, 99).padStart(9),
+    ms(stats.roundTripMs, 50).padStart(14),
+    ms(stats.roundTripMs, 99).padStart(15),
+    `${Math.round(stats.bytesIn / Math.max(1, stats.jobs))} / ${Math.round(stats.bytesOut / Math.max(1, stats.jobs))} B to processes`.padStart(
+      24,
+    ),
+  ].join(' ');
+}
 for (const size of sizes) {
-  const { child, url } = await startServer(
-    serverOptions(`chat-${size}`, ['--max-concurrent', '1000', '--max-queue', '0']),
-  );
+  const statsFile = join(dataDir, `extraction-${size}.json`);
+  const options = serverOptions(`chat-${size}`, ['--max-concurrent', '1000', '--max-queue', '0']);
+  const { child, url } = await startServer({
+    ...options,
+    env: { ...options.env, DEEPSEARCH_EXTRACTION_STATS_FILE: statsFile },
+  });
   // One request first, so the numbers are those of a warm server, not of module loading and JIT.
   await oneStream(url, `${size}-warmup`);
   const cpuBefore = cpuMs(child.pid);
+  const treeCpuBefore = treeCpuMs(child.pid);
   const burstStarted = performance.now();
   const outcomes = await Promise.allSettled(
     Array.from({ length: size }, (_, index) => oneStream(url, `${size}-${index}`)),
   );
   const rss = rssMb(child.pid, 'VmHWM');
   const cpuPerStream = (cpuMs(child.pid) - cpuBefore) / size;
+  const treeCpuPerStream = (treeCpuMs(child.pid) - treeCpuBefore) / size;
   const wallSeconds = (performance.now() - burstStarted) / 1000;
   await stopServer(child);
   const done = outcomes.filter((outcome) => outcome.status === 'fulfilled').map((outcome) => outcome.value);
@@ -141,10 +177,18 @@ for (const size of sizes) {
       `${rss.toFixed(0)} MB`.padStart(9),
       `${(rss / size).toFixed(2)} MB`.padStart(11),
       ms(cpuPerStream).padStart(11),
+      ms(treeCpuPerStream).padStart(11),
       `${wallSeconds.toFixed(1)} s`.padStart(6),
     ].join(' '),
   );
+  extractionLines.push(extractionLine(size, statsFile));
   if (errors.length > 0) console.log(`      first error: ${errors[0].reason?.message ?? errors[0].reason}`);
+}
+if (extractionLines.length > 0) {
+  console.log(
+    '\n   N  page reads  in-process  wait p50  wait p99  round trip p50  round trip p99  bytes in/out per read',
+  );
+  for (const line of extractionLines) console.log(line);
 }
 if (process.env.BENCH_DEBUG)
   console.log(

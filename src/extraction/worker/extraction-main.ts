@@ -32,13 +32,18 @@ const idleMarginBytes = 24 * 1024 * 1024;
 let baselineBytes = process.memoryUsage.rss();
 
 process.on('disconnect', () => process.exit(0));
+// Requests are handled one at a time in the order they came: the parent may send the next ones
+// before this one is answered, and starts each one's deadline when the one before is answered.
+let previous: Promise<unknown> = Promise.resolve();
 process.on('message', (message: ExtractionRequest) => {
-  handle(message).then(
-    (answer) => process.send?.(answer),
-    (error: unknown) => {
-      process.stderr.write(`${extractionErrorPrefix}${(error as Error)?.message ?? String(error)}\n`);
-      process.exit(1);
-    },
+  previous = previous.then(() =>
+    handle(message).then(
+      (answer) => process.send?.(answer),
+      (error: unknown) => {
+        process.stderr.write(`${extractionErrorPrefix}${(error as Error)?.message ?? String(error)}\n`);
+        process.exit(1);
+      },
+    ),
   );
 });
 

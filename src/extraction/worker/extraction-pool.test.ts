@@ -70,6 +70,47 @@ describe('createExtractionPool', () => {
     expect(extraction.pids).not.toContain(pid);
   });
 
+  it('sends pages behind one another to a process; a page behind a killed one is read by another process', async () => {
+    const extraction = pool({ timeoutSeconds: 1, maxNestingDepth: 1_000_000 });
+    await extraction.extract(page(article));
+    const [pid] = extraction.pids;
+    // One process, four pages at once: the hostile one first, three ordinary ones waiting behind it
+    // in the same process. The hostile one is stopped at its deadline; the others did nothing wrong.
+    const hostile = extraction.extract(page(hostileDocuments.nestedDivs(3000)));
+    const ordinary = [1, 2, 3].map((n) =>
+      extraction.extract(page(article.replace('Parsed in', `Page ${n} parsed in`))),
+    );
+    await expect(hostile).rejects.toMatchObject({ code: 'page_over_limit' });
+    const read = await Promise.all(ordinary);
+    expect(read.map((content) => content.page.text.match(/Page \d/)?.[0])).toEqual([
+      'Page 1',
+      'Page 2',
+      'Page 3',
+    ]);
+    expect(extraction.pids).not.toContain(pid);
+  });
+
+  it("starts a waiting page's deadline when its turn comes, not when it was sent", async () => {
+    // A page that takes about a second here; the deadline is 1.7 times its time, alone. Sent
+    // together to one process, the second would pass that deadline if it were counted from its
+    // sending (it waits for the first), and does not when counted from its turn.
+    const slow = page(hostileDocuments.nestedDivs(300));
+    const calibration = pool({ maxNestingDepth: 1_000_000 });
+    await calibration.extract(page(article));
+    let oneMs = 0;
+    for (let run = 0; run < 2; run++) {
+      const started = performance.now();
+      await calibration.extract(slow);
+      oneMs = Math.max(oneMs, performance.now() - started);
+    }
+    const extraction = pool({ timeoutSeconds: (1.7 * oneMs) / 1000, maxNestingDepth: 1_000_000 });
+    await extraction.extract(page(article));
+    const [pid] = extraction.pids;
+    const both = await Promise.all([extraction.extract(slow), extraction.extract(slow)]);
+    expect(both.map((content) => content.page.title)).toEqual(['Deep page', 'Deep page']);
+    expect(extraction.pids).toEqual([pid]);
+  });
+
   it.skipIf(process.platform !== 'linux')(
     'kills a job whose process passes its memory cap, ArrayBuffers included, naming the limit',
     async () => {

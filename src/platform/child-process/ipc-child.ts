@@ -9,8 +9,12 @@ export type ChildFailure =
   | { reason: 'deadline' }
   /** Its resident memory passed the request's limit (then it was killed), or V8 ran out of heap. */
   | { reason: 'memory'; bytes?: number }
-  /** The child exited or was killed by someone else; `detail` says how. */
-  | { reason: 'exited'; detail: string };
+  /**
+   * The child exited or was killed by someone else; `detail` says how. `displaced`: the request
+   * was still waiting behind another in the child when it went (that one's page was the cause, or
+   * the child was retired), so it can be sent again to another child.
+   */
+  | { reason: 'exited'; detail: string; displaced?: boolean };
 
 export type ChildAnswer<Reply> = { ok: true; reply: Reply } | ({ ok: false } & ChildFailure);
 
@@ -25,17 +29,27 @@ export interface ChildRequestOptions {
 /** A request before the child gives it its id (each member of a union without its id). */
 export type RequestBody<Request> = Request extends unknown ? Omit<Request, 'id'> : never;
 
-/** A Node child process answering one request at a time over IPC, each reply carrying its id. */
+/**
+ * A Node child process answering requests over IPC in the order they were sent, one at a time,
+ * each reply carrying its id. Requests may be sent while others are pending (they wait in the
+ * child, so it never idles while this process is too busy to hear a reply at once); a request's
+ * deadline and memory watch start when the one before it is answered, i.e. when the child begins it.
+ */
 export interface IpcChild<Request, Reply> {
-  /** False from kill() on, before its exit is heard. */
+  /** False from kill() or retire() on, before its exit is heard. */
   readonly alive: boolean;
   readonly pid: number | undefined;
+  /** Requests sent and not yet answered. */
+  readonly pending: number;
   /**
    * Sends a request and waits for its reply. On abort, at the deadline or past the memory limit
-   * the child is killed (SIGKILL: a busy child's thread would hear nothing gentler).
+   * of the request the child is working on, the child is killed (SIGKILL: a busy child's thread
+   * would hear nothing gentler); the requests waiting behind it fail as `displaced`.
    */
   request(message: RequestBody<Request>, options: ChildRequestOptions): Promise<ChildAnswer<Reply>>;
   kill(): void;
+  /** Takes no more requests (alive turns false) and is killed once those pending are answered. */
+  retire(): void;
 }
 
 export interface SpawnIpcChildOptions {
@@ -106,44 +120,101 @@ function wrapChild<Request extends { id: number }, Reply extends { id: number }>
     killed = true;
     child.kill('SIGKILL');
   };
+  // Requests in the order sent; the first is the one the child works on, and the only one whose
+  // deadline and memory watch run.
+  const queue: Pending<Reply>[] = [];
+  let retiring = false;
+  const settle = (entry: Pending<Reply>, answer: ChildAnswer<Reply>) => {
+    const index = queue.indexOf(entry);
+    if (index < 0) return;
+    queue.splice(index, 1);
+    entry.disarm();
+    entry.answer(answer);
+    if (queue.length === 0) {
+      setRef(false);
+      if (retiring) kill();
+    } else if (index === 0) queue[0]!.arm();
+  };
+  /** The child went (or is being killed): the first request gets why, those behind it are displaced. */
+  const failAll = (failure: ChildFailure) => {
+    const [first, ...behind] = queue;
+    if (first) settle(first, { ok: false, ...failure });
+    for (const entry of behind) {
+      settle(entry, {
+        ok: false,
+        reason: 'exited',
+        detail: 'stopped for another request to the same process',
+        displaced: true,
+      });
+    }
+  };
+  goneListeners.add(() => failAll(gone ?? { reason: 'exited', detail: 'unknown' }));
+  child.on('message', (reply: Reply) => {
+    const entry = queue.find((pending) => pending.id === reply?.id);
+    if (entry) settle(entry, { ok: true, reply });
+  });
   return {
     get alive() {
-      return gone === undefined && !killed;
+      return gone === undefined && !killed && !retiring;
     },
     get pid() {
       return child.pid;
     },
+    get pending() {
+      return queue.length;
+    },
     kill,
+    retire() {
+      retiring = true;
+      if (queue.length === 0) kill();
+    },
     request(message, { signal, deadlineMs, memoryLimitBytes }) {
       return new Promise<ChildAnswer<Reply>>((resolve) => {
         if (gone !== undefined) return resolve({ ok: false, ...gone });
         if (signal?.aborted) return resolve({ ok: false, reason: 'aborted' });
+        // Killed or retired (a task's second request, after its first was answered): never sent.
+        if (killed || retiring) {
+          return resolve({ ok: false, reason: 'exited', detail: 'the process was retired', displaced: true });
+        }
         const id = nextId++;
-        const finish = (answer: ChildAnswer<Reply>) => {
-          clearTimeout(timer);
-          clearInterval(memoryWatch);
-          child.off('message', onMessage);
-          goneListeners.delete(onGone);
-          signal?.removeEventListener('abort', onAbort);
-          setRef(false);
-          resolve(answer);
-        };
+        let timer: NodeJS.Timeout | undefined;
+        let memoryWatch: NodeJS.Timeout | undefined;
         const stop = (failure: ChildFailure) => {
-          kill();
-          finish({ ok: false, ...failure });
+          // The child is working on this request: only killing it stops the work.
+          if (queue[0] === entry) {
+            kill();
+            failAll(failure);
+          } else {
+            // Still waiting in the child: answered now, but kept in line, since the child will
+            // work on it (under its deadline when its turn comes) and its reply is dropped.
+            entry.answer({ ok: false, ...failure });
+          }
         };
-        const onMessage = (reply: Reply) => {
-          if (reply?.id === id) finish({ ok: true, reply });
-        };
-        const onGone = () => finish({ ok: false, ...(gone ?? { reason: 'exited', detail: 'unknown' }) });
         const onAbort = () => stop({ reason: 'aborted' });
-        const timer = setTimeout(() => stop({ reason: 'deadline' }), deadlineMs);
-        const memoryWatch =
-          memoryLimitBytes !== undefined && child.pid !== undefined
-            ? watchMemory(child.pid, memoryLimitBytes, (bytes) => stop({ reason: 'memory', bytes }))
-            : undefined;
-        child.on('message', onMessage);
-        goneListeners.add(onGone);
+        let answered = false;
+        const entry: Pending<Reply> = {
+          id,
+          answer: (answer) => {
+            if (answered) return;
+            answered = true;
+            signal?.removeEventListener('abort', onAbort);
+            resolve(answer);
+          },
+          arm() {
+            timer = setTimeout(() => stop({ reason: 'deadline' }), deadlineMs);
+            if (memoryLimitBytes !== undefined && child.pid !== undefined) {
+              memoryWatch = watchMemory(child.pid, memoryLimitBytes, (bytes) =>
+                stop({ reason: 'memory', bytes }),
+              );
+            }
+          },
+          disarm() {
+            clearTimeout(timer);
+            clearInterval(memoryWatch);
+          },
+        };
+        queue.push(entry);
+        if (queue.length === 1) entry.arm();
         signal?.addEventListener('abort', onAbort, { once: true });
         setRef(true);
         // A failed send means the channel closed: the exit that follows settles the request.
@@ -151,6 +222,15 @@ function wrapChild<Request extends { id: number }, Reply extends { id: number }>
       });
     },
   };
+}
+
+interface Pending<Reply> {
+  readonly id: number;
+  /** Settles its promise (once; later calls do nothing). */
+  answer(answer: ChildAnswer<Reply>): void;
+  /** Starts its deadline and memory watch: the child works on it now. */
+  arm(): void;
+  disarm(): void;
 }
 
 /** Polls the child's resident memory; calls over() once when it passes the limit. */

@@ -90,7 +90,10 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     }
     return database;
   };
+  // The pages each unfinished run of this process has stored (its checkpoints name them by URL).
+  const storedPages = new Map<string, Set<string>>();
   const deleteRun = (id: string) => {
+    storedPages.delete(id);
     const d = db();
     for (const table of ['run_events', 'run_checkpoints', 'run_pages'])
       d.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(id);
@@ -157,9 +160,14 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const insertPage = d.prepare('INSERT OR IGNORE INTO run_pages (run_id, url, page) VALUES (?, ?, ?)');
       const pages = checkpoint.state.pages.map(({ keys, page }) => ({ keys, url: page.url }));
       const state = { ...checkpoint, state: { ...checkpoint.state, pages } };
+      // A page is stored once per run: the checkpoints after name it by URL, and re-serialising
+      // every page read at every step cost a long run more than its own steps.
+      let stored = storedPages.get(runId);
+      if (!stored) storedPages.set(runId, (stored = new Set()));
+      const fresh = checkpoint.state.pages.filter(({ page }) => !stored.has(page.url));
       d.transaction(() => {
         fence(runId, attempt);
-        for (const { page } of checkpoint.state.pages) insertPage.run(runId, page.url, JSON.stringify(page));
+        for (const { page } of fresh) insertPage.run(runId, page.url, JSON.stringify(page));
         d.prepare('INSERT OR REPLACE INTO run_checkpoints (run_id, step, at, state) VALUES (?, ?, ?, ?)').run(
           runId,
           checkpoint.step,
@@ -172,6 +180,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           runId,
         );
       })();
+      for (const { page } of fresh) stored.add(page.url);
     },
     finish(runId, outcome, attempt) {
       const d = db();
@@ -184,6 +193,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         fence(runId, attempt);
         update.run(...finishColumns(outcome, now()), runId);
       })();
+      storedPages.delete(runId);
       pruneRuns(d, options.retention, now());
     },
     get(id) {

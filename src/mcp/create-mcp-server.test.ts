@@ -143,6 +143,59 @@ describe('the research tool', () => {
     runtime.close();
   });
 
+  it('runs as an MCP task: created at once, progress by persona, the report as the task result', async () => {
+    const world = createFakeResearchWorld(
+      [
+        {
+          keywords: ['germany'],
+          url: 'https://stats.example/germany',
+          title: 'Heat pumps in Germany',
+          sentence: 'Germany sold 236,000 heat pumps in 2022, up from 86,000 in 2019.',
+        },
+      ],
+      { delayMs: 1 },
+    );
+    const llm = createRoutedLlm([
+      {
+        schemaName: 'research_plan',
+        reply: {
+          title: 'Heat pumps in Germany',
+          sections: [{ heading: 'Sales', questions: ['How many heat pumps did Germany sell?'] }],
+          dataPoints: [],
+        },
+        times: 1,
+      },
+      ...world.routes,
+    ]);
+    const runtime = createRuntime({
+      config: createTestConfig({ budget: { maxSteps: 40 } }),
+      search: world.search,
+      reader: world.reader,
+      createModel: () => llm,
+    });
+    const client = await connect(runtime);
+    const tool = (await client.listTools()).tools.find((entry) => entry.name === 'research');
+    expect(tool?.execution?.taskSupport).toBe('optional');
+    const progress: string[] = [];
+    const types: string[] = [];
+    let report: { title: string; markdown: string } | undefined;
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: 'research', arguments: { topic: 'Heat pump sales in Germany' } },
+      undefined,
+      { task: {}, onprogress: (notice) => progress.push(notice.message ?? '') },
+    )) {
+      types.push(message.type);
+      if (message.type === 'result') report = message.result.structuredContent as typeof report;
+    }
+    expect(types[0]).toBe('taskCreated');
+    expect(types.at(-1)).toBe('result');
+    expect(report?.title).toBe('Heat pumps in Germany');
+    expect(report?.markdown).toContain('## Sales');
+    expect(progress.some((line) => line.startsWith('Research Strategist'))).toBe(true);
+    llm.assertNoProblems();
+    runtime.close();
+  });
+
   it('refuses a malformed outline as a tool error naming the line', async () => {
     const runtime = createRuntime({
       config: createTestConfig(),

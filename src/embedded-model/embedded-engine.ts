@@ -132,9 +132,8 @@ async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<Emb
   const model = await llama.loadModel({ modelPath: options.modelPath });
   const ratio = estimatedPerRealToken(model);
   const maxThreads = options.settings.threads ?? Math.max(1, llama.cpuMathCores);
-  // llama.cpp's threads spin-wait for each other at every token: with all cores busy, one
-  // descheduled thread stalls them all. Leave a core for the rest of the machine by default.
-  llama.maxThreads = options.settings.threads ?? defaultThreads(llama.cpuMathCores);
+  // The context's thread count is capped by llama.maxThreads when it is made: the ceiling first.
+  llama.maxThreads = maxThreads;
   // The small profile's window at most: a CPU reads a longer prompt for minutes, and each
   // sequence's KV cache grows with it. Memory may allow less (node-llama-cpp fits it).
   const wanted = Math.ceil(Math.min(options.maxContextTokens, smallContextTokens) / ratio);
@@ -151,6 +150,9 @@ async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<Emb
     await model.dispose();
     throw error;
   }
+  // llama.cpp's threads spin-wait for each other at every token: with all cores busy, one
+  // descheduled thread stalls them all. Leave a core for the rest of the machine by default.
+  llama.maxThreads = options.settings.threads ?? defaultThreads(llama.cpuMathCores);
   const lanes = {
     loop: { sequence: context.getSequence(), limit: createSemaphore({ max: 1 }) },
     helpers: { sequence: context.getSequence(), limit: createSemaphore({ max: 1 }) },

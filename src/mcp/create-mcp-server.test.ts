@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeResearchWorld } from '../../test/helpers/fake-research-world.js';
 import { createRoutedLlm } from '../../test/helpers/routed-llm.js';
@@ -193,6 +194,31 @@ describe('the research tool', () => {
     expect(report?.markdown).toContain('## Sales');
     expect(progress.some((line) => line.startsWith('Research Strategist'))).toBe(true);
     llm.assertNoProblems();
+    runtime.close();
+  });
+
+  it('a task whose run fails ends failed, its result the tool error; cancelling a finished task is refused', async () => {
+    const runtime = createRuntime({
+      config: createTestConfig(),
+      search: createFakeSearch({}),
+      reader: createFakeReader({}),
+      createModel: () => createScriptedLlm([]),
+    });
+    const client = await connect(runtime);
+    let taskId = '';
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: 'research', arguments: { topic: 'Heat pumps', outline: 'no heading here\n- a question' } },
+      undefined,
+      { task: {} },
+    )) {
+      if (message.type === 'taskCreated') taskId = message.task.taskId;
+    }
+    expect(taskId).not.toBe('');
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe('failed');
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/outline line \d+/);
+    await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toThrow(/terminal/);
     runtime.close();
   });
 

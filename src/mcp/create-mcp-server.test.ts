@@ -183,9 +183,13 @@ describe('the research tool', () => {
     for await (const message of client.experimental.tasks.callToolStream(
       { name: 'research', arguments: { topic: 'Heat pump sales in Germany' } },
       undefined,
-      { task: {}, onprogress: (notice) => progress.push(notice.message ?? '') },
+      { task: { ttl: 1000 }, onprogress: (notice) => progress.push(notice.message ?? '') },
     )) {
       types.push(message.type);
+      // A ttl shorter than the run may take is raised: the run's time budget and an hour to read it.
+      if (message.type === 'taskCreated') {
+        expect(message.task.ttl).toBe(runtime.config.budget.maxTimeSeconds * 1000 + 3_600_000);
+      }
       if (message.type === 'result') report = message.result.structuredContent as typeof report;
     }
     expect(types[0]).toBe('taskCreated');

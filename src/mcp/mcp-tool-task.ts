@@ -9,9 +9,21 @@ import type { McpTaskStore } from './mcp-task-store.js';
 import type { McpTool } from './mcp-tool.js';
 import { progressMessage } from './progress-message.js';
 
-/** How long a finished task's result is kept when the client names no ttl, and at most. */
+/** How long a task is kept when the client names no ttl, and at most. */
 const defaultTtlMs = 60 * 60_000;
 const maxTtlMs = 24 * 60 * 60_000;
+
+/**
+ * The ttl a task gets. The store forgets a task ttl after its creation, running or not (as the spec
+ * allows), so it is never shorter than the run may take (its time budget) and an hour to read the
+ * result; a client's longer wish is kept, up to a day.
+ */
+function taskTtl(requested: number | undefined, input: unknown, server: McpServerOptions): number {
+  const seconds =
+    (input as { max_seconds?: number }).max_seconds ?? server.runtime.config.budget.maxTimeSeconds;
+  const least = seconds * 1000 + defaultTtlMs;
+  return Math.min(Math.max(requested ?? defaultTtlMs, least), Math.max(maxTtlMs, least));
+}
 
 /**
  * A long tool (deep_search, research) as an MCP task: `tools/call` with `task` returns a task id at
@@ -31,7 +43,7 @@ export function createToolTaskHandler(options: {
   const { store } = options;
   return {
     async createTask(input, extra) {
-      const ttl = Math.min(extra.taskRequestedTtl ?? defaultTtlMs, maxTtlMs);
+      const ttl = taskTtl(extra.taskRequestedTtl ?? undefined, input, options.server);
       const task = await extra.taskStore.createTask({ ttl });
       const requested = store.wasRequested(task.taskId);
       const stop = new AbortController();

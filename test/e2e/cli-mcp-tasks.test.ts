@@ -173,7 +173,7 @@ describe('MCP tasks over stdio (built deepsearch mcp, SDK client)', () => {
 describe('MCP tasks on /mcp (built deepsearch serve, streamable HTTP, SDK client)', () => {
   const apiKey = 'sk-mcp-task-0123456789';
 
-  it('a task outlives its POST: progress on the session stream, the result, and a cancel that frees the slot', async () => {
+  it('a task outlives its POST: progress on the session stream, the result; a cancel or the session’s end frees the slot', async () => {
     const answers = citedRoutes(web.url);
     const agentReplies = answers.agent_action!;
     let hangingChats = 0;
@@ -219,6 +219,23 @@ describe('MCP tasks on /mcp (built deepsearch serve, streamable HTTP, SDK client
       await expect(other.experimental.tasks.getTask(taskId)).rejects.toThrow(/not found/i);
       await other.close();
       await client.close();
+
+      // A session that ends (DELETE /mcp) stops its tasks still running and frees their slots.
+      const transport = new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
+      });
+      const ending = new Client({ name: 'deepsearch-task-test', version: '1.0.0' });
+      await ending.connect(transport);
+      await startHangingTask(ending, 'Please hang forever: and now?', () => hangingChats === 2);
+      expect((await ready()).running).toBe(1);
+      await transport.terminateSession();
+      const ended = Date.now();
+      while ((await ready()).running !== 0 && Date.now() - ended < 5000) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await ready()).running).toBe(0);
+      expect(hangingChats).toBe(2);
+      await ending.close();
     } finally {
       serve.child.kill('SIGTERM');
       await once(serve.child, 'exit');

@@ -63,7 +63,9 @@ export const embeddedLlmSchema = z
   .object({
     threads: setting(z.number().int().min(1).max(256).optional(), {
       env: 'DEEPSEARCH_LLM_THREADS',
-      description: 'CPU threads of the embedded model (default: the machine’s math cores)',
+      flag: 'llm-threads',
+      description:
+        'CPU threads of the embedded model (default: math cores − 1, at least 1, fewer if the speed probe sees them stall)',
     }),
     gpu: setting(z.enum(embeddedGpuChoices).default('auto'), {
       env: 'DEEPSEARCH_LLM_GPU',

@@ -14,6 +14,7 @@ import {
   type LlamaSequence,
   loadLlamaRuntime,
 } from './load-llama-runtime.js';
+import { measureReading, measureWriting, speedPrompt } from './measure-speed.js';
 
 export type EmbeddedBackend = 'CPU' | 'Metal' | 'CUDA' | 'Vulkan';
 
@@ -30,7 +31,12 @@ export interface EmbeddedEngineInfo {
   /** Tokens each sequence holds: the model's trained window, capped by the config and memory. */
   contextTokens: number;
   trainContextTokens: number;
+  /** Threads the model computes with now (`setThreads` changes it). */
   threads: number;
+  /** The most it may use: the setting when one is given, else the machine's math cores. */
+  maxThreads: number;
+  /** Whether a setting (`--llm-threads`, DEEPSEARCH_LLM_THREADS) chose the threads. */
+  threadsFromSetting: boolean;
   gpuLayers: number;
   loadMs: number;
   /**
@@ -67,8 +73,12 @@ export interface EmbeddedEngine {
   generate(request: EmbeddedRequest): Promise<EmbeddedGeneration>;
   /** Tokens of `text` under this model's tokenizer. */
   countTokens(text: string): number;
-  /** A short fixed prompt read and a few tokens written, on the helpers lane. */
-  measureSpeed(signal?: AbortSignal): Promise<{ promptPerSecond: number; outputPerSecond: number }>;
+  /** Prompt tokens read per second, timed for about `budgetMs`, on the helpers lane. */
+  measureReading(options: { budgetMs: number; signal?: AbortSignal }): Promise<number>;
+  /** Tokens written per second, timed for about `budgetMs`, on the helpers lane. */
+  measureWriting(options: { budgetMs: number; signal?: AbortSignal }): Promise<number>;
+  /** Caps the threads (1 to `info.maxThreads`) from the next evaluation on, for every call. */
+  setThreads(threads: number): void;
   close(): Promise<void>;
 }
 
@@ -121,6 +131,9 @@ async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<Emb
   const llama = await loadLlama(runtime, options);
   const model = await llama.loadModel({ modelPath: options.modelPath });
   const ratio = estimatedPerRealToken(model);
+  const maxThreads = options.settings.threads ?? Math.max(1, llama.cpuMathCores);
+  // The context's thread count is capped by llama.maxThreads when it is made: the ceiling first.
+  llama.maxThreads = maxThreads;
   // The small profile's window at most: a CPU reads a longer prompt for minutes, and each
   // sequence's KV cache grows with it. Memory may allow less (node-llama-cpp fits it).
   const wanted = Math.ceil(Math.min(options.maxContextTokens, smallContextTokens) / ratio);
@@ -130,12 +143,16 @@ async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<Emb
     context = await model.createContext({
       contextSize: { min: Math.min(2048, contextTokens), max: contextTokens },
       sequences: 2,
-      ...(options.settings.threads ? { threads: options.settings.threads } : {}),
+      // The ceiling; llama.maxThreads says how many of them are used (setThreads).
+      threads: { ideal: maxThreads, min: 1 },
     });
   } catch (error) {
     await model.dispose();
     throw error;
   }
+  // llama.cpp's threads spin-wait for each other at every token: with all cores busy, one
+  // descheduled thread stalls them all. Leave a core for the rest of the machine by default.
+  llama.maxThreads = options.settings.threads ?? defaultThreads(llama.cpuMathCores);
   const lanes = {
     loop: { sequence: context.getSequence(), limit: createSemaphore({ max: 1 }) },
     helpers: { sequence: context.getSequence(), limit: createSemaphore({ max: 1 }) },
@@ -145,7 +162,9 @@ async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<Emb
     backend: backendNames[String(llama.gpu)] ?? 'CPU',
     contextTokens: context.contextSize,
     trainContextTokens: model.trainContextSize,
-    threads: options.settings.threads ?? llama.cpuMathCores,
+    threads: llama.maxThreads,
+    maxThreads,
+    threadsFromSetting: options.settings.threads !== undefined,
     gpuLayers: model.gpuLayers,
     loadMs: Math.round(performance.now() - started),
     estimatedPerRealToken: ratio,
@@ -163,12 +182,15 @@ async function createEmbeddedEngine(options: EmbeddedEngineOptions): Promise<Emb
         return { ...result, queuedMs };
       }, request.signal);
     },
-    measureSpeed: (signal) =>
-      lanes.helpers.limit.run(
-        async () =>
-          measureSpeed(runtime, lanes.helpers.sequence, model, (await grammars.get(speedSchema))!, signal),
-        signal,
-      ),
+    measureReading: (probe) =>
+      lanes.helpers.limit.run(() => measureReading(lanes.helpers.sequence, model, probe), probe.signal),
+    measureWriting: (probe) =>
+      lanes.helpers.limit.run(() => measureWriting(lanes.helpers.sequence, model, probe), probe.signal),
+    setThreads(threads) {
+      const capped = Math.min(Math.max(1, Math.floor(threads)), maxThreads);
+      llama.maxThreads = capped;
+      info.threads = capped;
+    },
     async close() {
       await context.dispose();
       await model.dispose();
@@ -238,47 +260,10 @@ function createGrammarCache(llama: Llama) {
   };
 }
 
-const speedPrompt =
-  'Summarise in one sentence what a deep search agent does when it searches the web, reads the pages it ' +
-  'found, keeps the passages that answer the question and cites each claim to a quote from a source. ';
-
-async function measureSpeed(
-  runtime: LlamaRuntime,
-  sequence: LlamaSequence,
-  model: LlamaModel,
-  grammar: object,
-  signal: AbortSignal | undefined,
-): Promise<{ promptPerSecond: number; outputPerSecond: number }> {
-  await sequence.clearHistory();
-  const tokens = model.tokenize(speedPrompt.repeat(4));
-  const readStarted = performance.now();
-  await sequence.evaluateWithoutGeneratingNewTokens(tokens);
-  const readSeconds = (performance.now() - readStarted) / 1000;
-  await sequence.clearHistory();
-  // Writing speed from the first written token to the last, so the prompt's time is left out;
-  // the grammar (as in every real call) makes the model write a few dozen tokens.
-  const outputBefore = sequence.tokenMeter.usedOutputTokens;
-  let firstChunk: number | undefined;
-  const chat = new runtime.LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
-  await chat.generateResponse([{ type: 'user', text: 'Count from one to twenty in words.' }], {
-    grammar,
-    maxTokens: 48,
-    signal,
-    onTextChunk: () => {
-      firstChunk ??= performance.now();
-    },
-  });
-  const written = sequence.tokenMeter.usedOutputTokens - outputBefore;
-  const writeSeconds = (performance.now() - (firstChunk ?? performance.now())) / 1000;
-  await sequence.clearHistory();
-  return {
-    promptPerSecond: Math.round(tokens.length / Math.max(readSeconds, 1e-3)),
-    outputPerSecond: Math.round((Math.max(written - 1, 1) / Math.max(writeSeconds, 1e-3)) * 10) / 10,
-  };
+/** Threads used by default: all math cores but one, at least one. */
+export function defaultThreads(cpuMathCores: number): number {
+  return Math.max(1, cpuMathCores - 1);
 }
-
-/** What measureSpeed has the model write: a string long enough to time. */
-const speedSchema = { type: 'object', properties: { words: { type: 'string', minLength: 120 } } };
 
 function estimatedPerRealToken(model: LlamaModel): number {
   const real = model.tokenize(speedPrompt).length;

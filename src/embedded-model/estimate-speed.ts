@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { chooseThreads } from './choose-threads.js';
 import type { EmbeddedEngine } from './embedded-engine.js';
 
 export interface MeasuredSpeed {
@@ -7,27 +8,51 @@ export interface MeasuredSpeed {
   promptPerSecond: number;
   /** Tokens written per second. */
   outputPerSecond: number;
+  /** The threads it was measured with, chosen by chooseThreads. */
+  threads: number;
+  /** Why that many threads. */
+  threadsReason: string;
   measuredAt: string;
 }
 
 const speedFile = 'speed.json';
+/** The whole probe: threads chosen (about 2 s at most), then reading timed with what is left. */
+const probeBudgetMs = 3000;
+/** Reading timed at most this long: a batch of a slow model's reading overshoots its budget. */
+const readMaxMs = 800;
 
 /**
- * The model's speed on this machine: measured once per model file, backend and thread count and
- * kept beside the models (a measurement takes a few seconds of a 4B model's time), or measured
- * again when `fresh` (doctor).
+ * The model's speed on this machine and the thread count it runs with: measured once per model
+ * file, backend and thread setting and kept beside the models (the remembered thread count is
+ * applied to the engine when read back), or measured again when `fresh` (doctor).
  */
 export async function modelSpeed(
   engine: EmbeddedEngine,
   options: { modelsDir?: string; fresh?: boolean; signal?: AbortSignal },
 ): Promise<MeasuredSpeed & { cached: boolean }> {
   const { info } = engine;
-  const key = `${basename(info.modelPath)}|${statSync(info.modelPath).size}|${info.backend}|${info.threads}`;
+  const threads = info.threadsFromSetting ? String(info.threads) : 'auto';
+  const key = `${basename(info.modelPath)}|${statSync(info.modelPath).size}|${info.backend}|${threads}`;
   const file = options.modelsDir ? join(options.modelsDir, speedFile) : undefined;
   const known = file ? readSpeeds(file) : {};
   const cached = known[key];
-  if (cached && !options.fresh) return { ...cached, cached: true };
-  const measured = { ...(await engine.measureSpeed(options.signal)), measuredAt: new Date().toISOString() };
+  if (cached?.threads && !options.fresh) {
+    if (!info.threadsFromSetting) engine.setThreads(cached.threads);
+    return { ...cached, cached: true };
+  }
+  const started = performance.now();
+  const choice = await chooseThreads(engine, { signal: options.signal });
+  const readBudgetMs = Math.min(
+    readMaxMs,
+    Math.max(300, probeBudgetMs - readMaxMs - (performance.now() - started)),
+  );
+  const measured: MeasuredSpeed = {
+    promptPerSecond: await engine.measureReading({ budgetMs: readBudgetMs, signal: options.signal }),
+    outputPerSecond: choice.outputPerSecond,
+    threads: choice.threads,
+    threadsReason: choice.reason,
+    measuredAt: new Date().toISOString(),
+  };
   if (file && existsSync(options.modelsDir!)) {
     try {
       writeFileSync(file, `${JSON.stringify({ ...known, [key]: measured }, null, 2)}\n`);

@@ -19,6 +19,8 @@ export interface LlamaRuntime {
 export interface Llama {
   readonly gpu: false | 'metal' | 'cuda' | 'vulkan';
   readonly cpuMathCores: number;
+  /** The most threads all of this instance's contexts use at once; lowering it applies at the next batch. */
+  maxThreads: number;
   loadModel(options: { modelPath: string }): Promise<LlamaModel>;
   createGrammarForJsonSchema(schema: unknown): Promise<LlamaGrammar>;
   dispose(): Promise<void>;
@@ -32,7 +34,7 @@ export interface LlamaModel {
   createContext(options: {
     contextSize: number | { min?: number; max?: number };
     sequences: number;
-    threads?: number;
+    threads?: number | { ideal: number; min: number };
   }): Promise<LlamaContext>;
   dispose(): Promise<void>;
 }

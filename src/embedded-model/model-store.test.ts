@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildTinyGguf } from '../../test/helpers/tiny-gguf.js';
 import { manifestModels } from './model-manifest.js';
 import { createModelStore } from './model-store.js';
 
@@ -62,5 +63,37 @@ describe('the models folder', () => {
       expect(() => models.use(name), name).toThrow(`'${name}' is not a model name`);
     }
     expect(readdirSync(outside)).toEqual(['victim.gguf']);
+  });
+
+  it('registers a .gguf elsewhere by its file name: a link, kept on a second register, never over another model', () => {
+    const models = store();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'deepsearch-own-model-'));
+    const own = join(elsewhere, 'own.gguf');
+    writeFileSync(own, buildTinyGguf());
+    const registered = models.register(own);
+    expect(registered).toMatchObject({
+      name: 'own.gguf',
+      file: 'own.gguf',
+      path: join(models.modelsDir, 'own.gguf'),
+    });
+    expect(readlinkSync(registered.path)).toBe(own);
+    expect(models.register(own).path).toBe(registered.path);
+    expect(models.use('own').file).toBe('own.gguf');
+    expect(models.resolve('default')).toBe(registered.path);
+
+    const other = mkdtempSync(join(tmpdir(), 'deepsearch-own-model-'));
+    writeFileSync(join(other, 'own.gguf'), buildTinyGguf());
+    expect(() => models.register(join(other, 'own.gguf'))).toThrow(
+      `a model named own is already in ${models.modelsDir}: remove it first (deepsearch model remove own)`,
+    );
+    writeFileSync(join(other, 'text.gguf'), 'not a model');
+    expect(() => models.register(join(other, 'text.gguf'))).toThrow('is not a valid GGUF model');
+
+    // The file moved away: the link is left out of the list, and remove deletes only the link.
+    rmSync(own);
+    expect(models.list()).toEqual([]);
+    expect(models.remove('own')).toEqual(['own.gguf']);
+    expect(existsSync(join(other, 'own.gguf'))).toBe(true);
+    expect(readdirSync(models.modelsDir)).toEqual(['default-model']);
   });
 });

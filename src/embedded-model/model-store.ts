@@ -1,6 +1,18 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, InputError } from '../core/errors/index.js';
+import { checkGgufFile } from './gguf-header.js';
 import { defaultModelName, type ManifestModel, manifestModels } from './model-manifest.js';
 
 /** The model an unset `llm.model` means: the one `deepsearch model use` chose, else the default. */
@@ -49,21 +61,24 @@ export function createModelStore(options: ModelStoreOptions) {
     list(): InstalledModel[] {
       if (!existsSync(modelsDir)) return [];
       const current = fileOf(chosen());
-      return readdirSync(modelsDir)
-        .filter((file) => file.endsWith('.gguf'))
-        .sort()
-        .map((file) => {
-          const entry = manifest.find((model) => model.file === file);
-          const path = join(modelsDir, file);
-          return {
-            name: entry?.name ?? file,
-            file,
-            path,
-            sizeBytes: statSync(path).size,
-            ...(entry ? { manifest: entry } : {}),
-            isDefault: file === current,
-          };
-        });
+      return (
+        readdirSync(modelsDir)
+          // A registered model whose file has gone is left out (remove still deletes its link).
+          .filter((file) => file.endsWith('.gguf') && existsSync(join(modelsDir, file)))
+          .sort()
+          .map((file) => {
+            const entry = manifest.find((model) => model.file === file);
+            const path = join(modelsDir, file);
+            return {
+              name: entry?.name ?? file,
+              file,
+              path,
+              sizeBytes: statSync(path).size,
+              ...(entry ? { manifest: entry } : {}),
+              isDefault: file === current,
+            };
+          })
+      );
     },
     /** Partial downloads a later pull resumes. */
     partials: (): string[] =>
@@ -90,7 +105,40 @@ export function createModelStore(options: ModelStoreOptions) {
       }
       return path;
     },
-    /** Makes a downloaded model the one an unset llm.model means. */
+    /**
+     * Registers a .gguf file elsewhere under its file name: a link in the models folder (the file is
+     * not copied, so it must stay where it is), listed, usable and removable by that name.
+     */
+    register(modelPath: string): InstalledModel {
+      const path = resolve(modelPath);
+      if (!existsSync(path)) {
+        throw new ConfigError(`the model file ${path} does not exist`, { code: 'embedded_model_missing' });
+      }
+      const check = checkGgufFile(path);
+      if (!check.ok) {
+        throw new ConfigError(`${path} is not a valid GGUF model: ${check.problem}`, {
+          code: 'embedded_model_invalid',
+        });
+      }
+      const file = assertModelFileName(
+        basename(path).endsWith('.gguf') ? basename(path) : `${basename(path)}.gguf`,
+      );
+      const link = join(modelsDir, file);
+      if (existsSync(link) || isDanglingLink(link)) {
+        if (!existsSync(link) || realpathSync(link) !== realpathSync(path)) {
+          throw new ConfigError(
+            `a model named ${file.replace(/\.gguf$/, '')} is already in ${modelsDir}: remove it first ` +
+              `(deepsearch model remove ${file.replace(/\.gguf$/, '')}) or rename ${path}`,
+            { code: 'embedded_model_exists' },
+          );
+        }
+      } else {
+        mkdirSync(modelsDir, { recursive: true });
+        symlinkSync(path, link);
+      }
+      return this.list().find((model) => model.file === file)!;
+    },
+    /** Makes a downloaded (or registered) model the one an unset llm.model means; names only (register takes paths). */
     use(name: string): InstalledModel {
       const file = fileOf(name);
       const installed = this.list().find((model) => model.name === name || model.file === file);
@@ -105,10 +153,12 @@ export function createModelStore(options: ModelStoreOptions) {
       writeFileSync(join(modelsDir, choiceFile), `${installed.file}\n`);
       return installed;
     },
-    /** Deletes a model and its partial download; returns what was removed. */
+    /** Deletes a model and its partial download (a registered model: only its link); returns what was removed. */
     remove(name: string): string[] {
       const file = fileOf(name);
-      const removed = [file, `${file}${partialSuffix}`].filter((each) => existsSync(join(modelsDir, each)));
+      const removed = [file, `${file}${partialSuffix}`].filter(
+        (each) => existsSync(join(modelsDir, each)) || isDanglingLink(join(modelsDir, each)),
+      );
       if (removed.length === 0) {
         throw new ConfigError(`no local model ${name} in ${modelsDir} (deepsearch model list shows them)`, {
           code: 'embedded_model_missing',
@@ -121,6 +171,15 @@ export function createModelStore(options: ModelStoreOptions) {
 }
 
 export type ModelStore = ReturnType<typeof createModelStore>;
+
+/** A link whose file is gone (a registered model moved away): still ours to replace or remove. */
+function isDanglingLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink() && !existsSync(path);
+  } catch {
+    return false;
+  }
+}
 
 /** A path to a .gguf file rather than a model name. */
 export function isModelPath(model: string): boolean {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeResearchWorld } from '../../test/helpers/fake-research-world.js';
 import { createRoutedLlm } from '../../test/helpers/routed-llm.js';
@@ -140,6 +141,88 @@ describe('the research tool', () => {
     expect(report.follow_ups).toHaveLength(3);
     expect(progress.some((line) => line.startsWith('Research Strategist'))).toBe(true);
     llm.assertNoProblems();
+    runtime.close();
+  });
+
+  it('runs as an MCP task: created at once, progress by persona, the report as the task result', async () => {
+    const world = createFakeResearchWorld(
+      [
+        {
+          keywords: ['germany'],
+          url: 'https://stats.example/germany',
+          title: 'Heat pumps in Germany',
+          sentence: 'Germany sold 236,000 heat pumps in 2022, up from 86,000 in 2019.',
+        },
+      ],
+      { delayMs: 1 },
+    );
+    const llm = createRoutedLlm([
+      {
+        schemaName: 'research_plan',
+        reply: {
+          title: 'Heat pumps in Germany',
+          sections: [{ heading: 'Sales', questions: ['How many heat pumps did Germany sell?'] }],
+          dataPoints: [],
+        },
+        times: 1,
+      },
+      ...world.routes,
+    ]);
+    const runtime = createRuntime({
+      config: createTestConfig({ budget: { maxSteps: 40 } }),
+      search: world.search,
+      reader: world.reader,
+      createModel: () => llm,
+    });
+    const client = await connect(runtime);
+    const tool = (await client.listTools()).tools.find((entry) => entry.name === 'research');
+    expect(tool?.execution?.taskSupport).toBe('optional');
+    const progress: string[] = [];
+    const types: string[] = [];
+    let report: { title: string; markdown: string } | undefined;
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: 'research', arguments: { topic: 'Heat pump sales in Germany' } },
+      undefined,
+      { task: { ttl: 1000 }, onprogress: (notice) => progress.push(notice.message ?? '') },
+    )) {
+      types.push(message.type);
+      // A ttl shorter than the run may take is raised: the run's time budget and an hour to read it.
+      if (message.type === 'taskCreated') {
+        expect(message.task.ttl).toBe(runtime.config.budget.maxTimeSeconds * 1000 + 3_600_000);
+      }
+      if (message.type === 'result') report = message.result.structuredContent as typeof report;
+    }
+    expect(types[0]).toBe('taskCreated');
+    expect(types.at(-1)).toBe('result');
+    expect(report?.title).toBe('Heat pumps in Germany');
+    expect(report?.markdown).toContain('## Sales');
+    expect(progress.some((line) => line.startsWith('Research Strategist'))).toBe(true);
+    llm.assertNoProblems();
+    runtime.close();
+  });
+
+  it('a task whose run fails ends failed, its result the tool error; cancelling a finished task is refused', async () => {
+    const runtime = createRuntime({
+      config: createTestConfig(),
+      search: createFakeSearch({}),
+      reader: createFakeReader({}),
+      createModel: () => createScriptedLlm([]),
+    });
+    const client = await connect(runtime);
+    let taskId = '';
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: 'research', arguments: { topic: 'Heat pumps', outline: 'no heading here\n- a question' } },
+      undefined,
+      { task: {} },
+    )) {
+      if (message.type === 'taskCreated') taskId = message.task.taskId;
+    }
+    expect(taskId).not.toBe('');
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe('failed');
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/outline line \d+/);
+    await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toThrow(/terminal/);
     runtime.close();
   });
 

@@ -4,7 +4,10 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import { linkSignals } from '../core/link-signals.js';
 import type { AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
+import { callMcpTool } from './call-mcp-tool.js';
+import { McpTaskStore } from './mcp-task-store.js';
 import type { McpTool } from './mcp-tool.js';
+import { createToolTaskHandler } from './mcp-tool-task.js';
 import { mcpTools } from './mcp-tools.js';
 import { progressMessage } from './progress-message.js';
 
@@ -40,30 +43,58 @@ export interface McpServerOptions {
 
 const instructions =
   'deepsearch answers questions with cited, verified sources. Use deep_search for questions that need ' +
-  'research (several sources, hops, recent facts); web_search and read_url for quick lookups.';
+  'research (several sources, hops, recent facts); web_search and read_url for quick lookups. ' +
+  'deep_search and research may run as tasks (start, poll, cancel) for clients that support them.';
 
 /**
  * An MCP server with deepsearch's tools, for any transport (stdio, streamable HTTP). Each call runs
  * with the request's abort signal (a client's notifications/cancelled stops it), reports the run's
  * events as progress notifications when the client sent a progress token, and returns any failure
- * as a tool error (isError) with a message, never a stack.
+ * as a tool error (isError) with a message, never a stack. The long tools (`runsLong`) are also
+ * offered as MCP tasks (mcp-tool-task.ts); their tasks live as long as this server.
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
-  const server = new McpServer({ name: 'deepsearch', version: options.version }, { instructions });
+  const taskStore = new McpTaskStore();
+  const server = new McpServer(
+    { name: 'deepsearch', version: options.version },
+    {
+      instructions,
+      capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      taskStore,
+    },
+  );
   for (const tool of options.tools ?? mcpTools) {
     if (tool.isEnabled && !tool.isEnabled(options.runtime)) continue;
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
-        annotations: tool.annotations,
-      },
-      (input: unknown, extra: ToolExtra) => callTool(tool, input, extra, options),
-    );
+    const config = {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: tool.annotations,
+    };
+    if (tool.runsLong) {
+      server.experimental.tasks.registerToolTask(
+        tool.name,
+        { ...config, execution: { taskSupport: 'optional' } },
+        createToolTaskHandler({
+          tool,
+          server: options,
+          store: taskStore,
+          notify: (notification) => server.server.notification(notification),
+        }),
+      );
+    } else {
+      server.registerTool(tool.name, config, (input: unknown, extra: ToolExtra) =>
+        callTool(tool, input, extra, options),
+      );
+    }
   }
+  // Closing the server (stdin closed, the HTTP session ends) stops the tasks still running.
+  const closed = server.server.onclose;
+  server.server.onclose = () => {
+    taskStore.close();
+    closed?.();
+  };
   return server;
 }
 
@@ -73,30 +104,17 @@ async function callTool(
   extra: ToolExtra,
   options: McpServerOptions,
 ): Promise<CallToolResult> {
-  const { runtime } = options;
   const scope = options.callScope?.(extra.requestId);
   const link = linkSignals([extra.signal, scope?.signal]);
-  const { signal } = link;
-  let release: (() => void) | undefined;
   try {
-    if (options.acquireSlot) release = await options.acquireSlot(signal);
-    const output = await tool.run(input as Parameters<McpTool['run']>[0], {
-      runtime,
-      owner: options.owner ?? 'local',
-      signal,
-      onEvent: progressReporter(extra, runtime.redact),
+    return await callMcpTool({
+      tool,
+      input,
+      server: options,
+      signal: link.signal,
+      onEvent: progressReporter(extra, options.runtime.redact),
     });
-    return {
-      content: [{ type: 'text', text: runtime.redact(output.text) }],
-      // The same redaction over the JSON text: a marker inside a string keeps it valid JSON.
-      ...(output.structured
-        ? { structuredContent: JSON.parse(runtime.redact(JSON.stringify(output.structured))) }
-        : {}),
-    };
-  } catch (error) {
-    return { content: [{ type: 'text', text: runtime.redact(options.describeError(error)) }], isError: true };
   } finally {
-    release?.();
     scope?.end();
     link.unlink();
   }

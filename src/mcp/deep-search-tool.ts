@@ -72,6 +72,7 @@ export const deepSearchTool = defineMcpTool({
   inputSchema,
   outputSchema,
   annotations: { readOnlyHint: true, openWorldHint: true },
+  runsLong: true,
   async run(input, context) {
     const { result } = await context.runtime.run({
       mode: 'search',

@@ -35,6 +35,11 @@ export interface McpTool<
   outputSchema?: Output;
   /** Hints for clients: read-only, open world (reaches the web)... */
   annotations: { readOnlyHint?: boolean; openWorldHint?: boolean; idempotentHint?: boolean };
+  /**
+   * Long enough (minutes) for a client's call timeout: also offered as an MCP task, which the client
+   * may start, poll and cancel (a plain call still works).
+   */
+  runsLong?: boolean;
   /** Offered only when this says so (kb_search: a knowledge base exists). Default: always. */
   isEnabled?(runtime: DeepSearchRuntime): boolean;
   run(input: z.infer<z.ZodObject<Input>>, context: McpToolContext): Promise<McpToolOutput>;

@@ -60,6 +60,7 @@ export const researchTool = defineMcpTool({
     warnings: z.array(z.string()),
   },
   annotations: { readOnlyHint: true, openWorldHint: true },
+  runsLong: true,
   async run(input, context) {
     const plan = input.outline ? parsePlanMarkdown(input.outline, { topic: input.topic }) : undefined;
     const { result: report } = await context.runtime.run({

@@ -3,7 +3,13 @@ import { withSettings } from '../../config/frozen-config.js';
 import { noLlmMessage, resolveLlmSettings } from '../../config/resolve-llm-settings.js';
 import { ConfigError } from '../../core/errors/index.js';
 import { formatBytes } from '../../embedded-model/download-model.js';
-import { estimateOutputSpeed, estimateStepTime, modelSpeed } from '../../embedded-model/estimate-speed.js';
+import { defaultThreads, type EmbeddedEngineInfo } from '../../embedded-model/embedded-engine.js';
+import {
+  estimateOutputSpeed,
+  estimateStepTime,
+  type MeasuredSpeed,
+  modelSpeed,
+} from '../../embedded-model/estimate-speed.js';
 import { installRuntimeCommand, isLlamaRuntimeInstalled } from '../../embedded-model/load-llama-runtime.js';
 import type { ManifestModel } from '../../embedded-model/model-manifest.js';
 import { embeddedEngineFor } from '../../providers/llm/embedded-language-model.js';
@@ -122,6 +128,12 @@ export async function announceLocalModel(io: CliIo, config: DeepSearchConfig): P
     `deepsearch: note: local model ${settings.model} on ${info.backend} (${info.threads} threads, ` +
       `${info.contextTokens}-token window, loaded in ${(info.loadMs / 1000).toFixed(1)}s): about ` +
       `${formatDuration(step.seconds)} per step (reads ${speed.promptPerSecond} tokens/s, writes ` +
-      `${speed.outputPerSecond} tokens/s${speed.cached ? ', measured earlier' : ''})\n`,
+      `${speed.outputPerSecond} tokens/s${speed.cached ? ', measured earlier' : ''})${fewerThreads(engine.info, speed)}\n`,
   );
+}
+
+/** Why the model runs on fewer threads than its default, when the speed probe saw them stall. */
+function fewerThreads(info: EmbeddedEngineInfo, speed: MeasuredSpeed): string {
+  if (info.threadsFromSetting || speed.threads >= defaultThreads(info.maxThreads)) return '';
+  return `; ${speed.threadsReason} (deepsearch doctor measures again; --llm-threads sets them)`;
 }

@@ -35,6 +35,7 @@ export const errorCodes = {
   config_unknown_provider: 'a provider name that is not registered; the message lists the available ones',
   context_length_exceeded: "the question and history do not fit the model's context window",
   doctor_failed: '`deepsearch doctor` found a check that failed',
+  embedded_model_exists: 'another model of that name is already in the models folder',
   embedded_model_invalid: 'the model file is not a valid GGUF model',
   embedded_model_missing: 'the embedded model is not downloaded (deepsearch models pull)',
   embedded_runtime_missing: 'the embedded model needs node-llama-cpp, which is not installed',

@@ -9,7 +9,8 @@ import type { CheckResult } from './doctor-checks.js';
 
 /**
  * For the embedded model (llm.provider local-embedded): which model, where it runs (CPU, Metal,
- * CUDA, Vulkan) and how fast, measured now (and kept for the estimate shown before a run).
+ * CUDA, Vulkan), how many threads and why (chooseThreads), and how fast, measured now (and kept
+ * for the estimate shown before a run).
  */
 export async function checkLocalModel(config: DeepSearchConfig, signal?: AbortSignal): Promise<CheckResult> {
   try {
@@ -25,7 +26,7 @@ export async function checkLocalModel(config: DeepSearchConfig, signal?: AbortSi
         `${info.modelPath} (${formatBytes(statSync(info.modelPath).size)}) on ${info.backend} ` +
         `(${info.threads} threads${offload}), ${info.contextTokens}-token window, loaded in ` +
         `${(info.loadMs / 1000).toFixed(1)}s: reads ${speed.promptPerSecond} tokens/s, writes ` +
-        `${speed.outputPerSecond} tokens/s`,
+        `${speed.outputPerSecond} tokens/s; threads: ${speed.threadsReason}`,
     };
   } catch (error) {
     return {

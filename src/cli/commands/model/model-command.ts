@@ -38,11 +38,19 @@ export function addModelCommand(program: Command, io: CliIo): void {
   );
   define(
     'pull',
-    'download a model by name (default: the recommended one) or from a https URL of a .gguf file; resumes an interrupted download',
-    '[name-or-url]',
+    'download a model by name (default: the recommended one) or from a https URL of a .gguf file (resumes an interrupted download); a path to a .gguf on this machine registers it by its file name',
+    '[name-url-or-path]',
   )
     .option('--sha256 <hex>', 'the SHA-256 the file from a URL must have')
     .option('--quiet', 'no progress bar');
-  define('remove', 'delete a downloaded model (and any partial download of it)', '<name>');
-  define('use', 'make a downloaded model the one used when llm.model is not set', '<name>');
+  define(
+    'remove',
+    'delete a downloaded model (and any partial download of it; a registered one: its link)',
+    '<name>',
+  );
+  define(
+    'use',
+    'make a downloaded model the one used when llm.model is not set (a path to a .gguf is registered first)',
+    '<name-or-path>',
+  );
 }

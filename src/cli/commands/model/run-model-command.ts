@@ -1,8 +1,10 @@
+import { realpathSync } from 'node:fs';
 import { formatBytes } from '../../../embedded-model/download-model.js';
 import {
   installRuntimeCommand,
   isLlamaRuntimeInstalled,
 } from '../../../embedded-model/load-llama-runtime.js';
+import { isModelPath } from '../../../embedded-model/model-store.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
 import { modelStoreFor, pullModel, pullTarget } from '../../setup/pull-model.js';
@@ -16,6 +18,16 @@ export async function runModelCommand(io: CliIo, input: ModelCommandInput): Prom
     case 'list':
       return listModels(io, store, input.flags.json ?? false);
     case 'pull': {
+      if (input.target && isModelPath(input.target)) {
+        // A file already on this machine: registered by name, not downloaded or copied.
+        const registered = store.register(input.target);
+        io.stderr.write(
+          `deepsearch: ${registered.name} registered: a link to ${realpathSync(registered.path)} in ${store.modelsDir} ` +
+            `(deepsearch model use ${registered.name} makes it the default)\n`,
+        );
+        io.stdout.write(`${registered.path}\n`);
+        return;
+      }
       const entry = pullTarget(store, input.target, input.flags.sha256);
       const path = await pullModel(io, config, entry, { quiet: input.flags.quiet });
       io.stdout.write(`${path}\n`);
@@ -30,7 +42,9 @@ export async function runModelCommand(io: CliIo, input: ModelCommandInput): Prom
       return;
     }
     case 'use': {
-      const chosen = store.use(input.target!);
+      // A path to a .gguf on this machine is registered by its file name first.
+      const target = isModelPath(input.target!) ? store.register(input.target!).file : input.target!;
+      const chosen = store.use(target);
       io.stdout.write(`${chosen.name} is now the default local model (${chosen.path})\n`);
     }
   }

@@ -12,7 +12,7 @@ export interface McpSession {
   readonly owner: string;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   lastUsed: number;
-  /** No call running. */
+  /** No call or task running. */
   idle(): boolean;
   /** The tool calls of a POST body: the returned function stops those still running. */
   trackCalls(body: unknown): () => void;
@@ -88,7 +88,13 @@ export async function openMcpSession(options: {
     idle: () => calls.size === 0,
     trackCalls(body) {
       const ids = (Array.isArray(body) ? body : [body])
-        .filter((message) => isJSONRPCRequest(message) && message.method === 'tools/call')
+        // A task (params.task) outlives the POST that started it: only tasks/cancel or the session stops it.
+        .filter(
+          (message) =>
+            isJSONRPCRequest(message) &&
+            message.method === 'tools/call' &&
+            message.params?.task === undefined,
+        )
         .map((request) => (request as { id: string | number }).id);
       return () => {
         for (const id of ids) calls.get(id)?.abort(new Error('the client closed the connection'));

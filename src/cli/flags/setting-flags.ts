@@ -72,7 +72,7 @@ const firstRun: Readonly<Record<string, readonly [heading: string, summary: stri
   'llm.provider': ['Model:', 'openai, anthropic, google, openai-compatible...'],
   'llm.baseURL': ['Model:', 'a server, e.g. http://localhost:11434/v1'],
   'llm.model': ['Model:', 'model id'],
-  'search.provider': ['Search:', 'duckduckgo (default), searxng, brave... or a chain'],
+  'search.provider': ['Search:', 'auto (default), searxng, duckduckgo... or a chain'],
   'search.searxngUrl': ['Search:', 'your SearXNG instance (JSON format on)'],
   'search.onlyHostnames': ['Search:', 'search and read only these hosts'],
   'budget.maxSteps': ['Budget:', 'agent steps (default 30)'],

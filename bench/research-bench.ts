@@ -93,7 +93,8 @@ async function runOnce(sections: number): Promise<Numbers> {
     },
     steps: report.budget.stepsUsed,
     cutByBudget: events.filter(
-      (event) => event.type === 'research-section' && event.state === 'gathered' && event.stopped === 'budget',
+      (event) =>
+        event.type === 'research-section' && event.state === 'gathered' && event.stopped === 'budget',
     ).length,
     llmCalls: report.usage.llmCalls,
     tokens: report.usage.totalTokens,

@@ -11,7 +11,7 @@ export const budgetConfigSchema = z
       env: 'DEEPSEARCH_MAX_STEPS',
       flag: 'max-steps',
       description:
-        'agent steps, the forced final answer included (research, when unset: sections x hops x 12 and the writer\'s share)',
+        "agent steps, the forced final answer included (research, when unset: sections x hops x 12 and the writer's share)",
     }),
     maxTokens: setting(z.number().int().min(1000).default(1_000_000), {
       env: 'DEEPSEARCH_MAX_TOKENS',

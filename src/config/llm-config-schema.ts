@@ -103,7 +103,7 @@ export const llmConfigSchema = llmRoleSettingsSchema
     // openai-compatible on its own, as llm.baseURL does.
     openaiBaseURL: setting(urlSetting.optional(), {
       env: 'OPENAI_BASE_URL',
-      description: 'the openai provider\'s endpoint when llm.baseURL is unset, as the OpenAI SDK reads it',
+      description: "the openai provider's endpoint when llm.baseURL is unset, as the OpenAI SDK reads it",
     }),
     timeoutSeconds: setting(z.number().positive().default(120), {
       env: 'DEEPSEARCH_LLM_TIMEOUT',

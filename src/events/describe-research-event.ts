@@ -1,5 +1,5 @@
 import type { AgentEventBody } from './agent-events.js';
-import { type EventWords, formatTokens, plural } from './event-words.js';
+import { type EventWords, plural } from './event-words.js';
 import { personaNames } from './persona-names.js';
 import type { ResearchEventBody } from './research-events.js';
 
@@ -114,7 +114,8 @@ export function describeEstimate(
 
 /** An estimate's tokens to two significant figures: "~430k", not "~428.0k". */
 function roundTokens(tokens: number): string {
-  if (tokens >= 1_000_000) return `${Number((tokens / 1_000_000).toPrecision(2))}M`;
-  if (tokens >= 1000) return `${Number((tokens / 1000).toPrecision(2))}k`;
-  return String(tokens);
+  const rounded = Number(tokens.toPrecision(2));
+  if (rounded >= 1_000_000) return `${rounded / 1_000_000}M`;
+  if (rounded >= 1000) return `${rounded / 1000}k`;
+  return String(rounded);
 }

@@ -114,7 +114,8 @@ export async function readDocumentUrl(
  */
 function pdfTitle(declared: string | undefined): string | undefined {
   const title = declared?.trim();
-  if (!title || /^(about:|data:|blob:|file:|https?:\/\/)|^untitled(\s+document)?$/i.test(title)) return undefined;
+  if (!title || /^(about:|data:|blob:|file:|https?:\/\/)|^untitled(\s+document)?$/i.test(title))
+    return undefined;
   return title;
 }
 

@@ -10,6 +10,7 @@ import type { PartLabel } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/deep-search-result.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Persona, ResearchPlan } from '../events/research-result.js';
+import { maxSections } from './plan/plan-markdown.js';
 import {
   type ResearchCheckpoint,
   ResearchProgress,
@@ -17,7 +18,6 @@ import {
   taskRestore,
 } from './research-checkpoint.js';
 import { researchTaskSteps } from './research-steps.js';
-import { maxSections } from './plan/plan-markdown.js';
 
 export interface ResearchInput extends Omit<AgentInput, 'question' | 'history' | 'restore' | 'onCheckpoint'> {
   topic: string;

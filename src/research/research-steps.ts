@@ -1,6 +1,6 @@
+import { defaultMaxSteps } from '../config/agent-config-schema.js';
 import { settingOrigin } from '../config/config-origins.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
-import { defaultMaxSteps } from '../config/agent-config-schema.js';
 
 /**
  * Steps one hop of a section may take when nobody chose a step budget: a deep search of a

@@ -6,8 +6,8 @@ import { estimateResearch } from './plan/estimate-research.js';
 import { planResearch } from './plan/plan-research.js';
 import { renderReportMarkdown } from './render-report-markdown.js';
 import type { ResearchEstimate } from './research-checkpoint.js';
-import { researchPhaseSteps } from './research-steps.js';
 import { createResearchContext, type ResearchContext, type ResearchInput } from './research-context.js';
+import { researchPhaseSteps } from './research-steps.js';
 import { type WrittenReport, writeReport } from './write/write-report.js';
 
 export type { ResearchInput } from './research-context.js';
@@ -84,7 +84,6 @@ async function makePlan(
   research: ResearchContext,
   input: ResearchInput,
 ): Promise<{ plan: ResearchPlan; estimate: ResearchEstimate }> {
-  const { task } = research;
   let plan: ResearchPlan;
   if (input.plan) {
     plan = input.plan;

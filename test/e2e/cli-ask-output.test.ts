@@ -103,7 +103,7 @@ describe('what deepsearch ask prints (built CLI)', () => {
     }
   });
 
-  it('OPENAI_BASE_URL is the openai provider\'s endpoint, as the OpenAI SDK reads it', async () => {
+  it("OPENAI_BASE_URL is the openai provider's endpoint, as the OpenAI SDK reads it", async () => {
     const run = await runBuiltCli(['ask', weakModelQuestion], {
       OPENAI_API_KEY: 'sk-test-key',
       OPENAI_BASE_URL: `${llm.url}/v1`,

@@ -282,7 +282,7 @@ describe('deepsearch doctor (built CLI)', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
-  it('keeps the queue servers\' rows in the column of the others, postgres included', async () => {
+  it("keeps the queue servers' rows in the column of the others, postgres included", async () => {
     const down = new URL(await closedPortUrl());
     const run = await runBuiltCli(['doctor', '--page', `${await closedPortUrl()}/page`], {
       DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1',

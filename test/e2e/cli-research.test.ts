@@ -52,7 +52,7 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
   it('prints one JSON report whose footnotes resolve to quotes literally on the pages read', async () => {
     const run = await research([researchTopic, '--json']);
     expect(run.stderr).toMatch(
-      /estimate: ~[\d.]+k tokens of 1\.0M budget, ~\d+ min of 10 min, ~\d+ LLM calls/,
+      /estimate: ~[\d.]+k tokens of 1M budget, ~\d+ min of 10 min, ~\d+ steps of \d+, ~\d+ LLM calls/,
     );
     expect(run.stderr).toContain('Synthesizer');
     expect(run.code).toBe(0);

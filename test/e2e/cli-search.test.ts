@@ -136,9 +136,12 @@ describe('deepsearch search (built CLI)', () => {
     expect(run.stderr).toContain('(is it running? check DEEPSEARCH_SEARXNG_URL or --searxng-url)');
   });
 
-  it('--kb: the knowledge base\'s hits join the web\'s, as the agent\'s searches see them', async () => {
+  it("--kb: the knowledge base's hits join the web's, as the agent's searches see them", async () => {
     const note = join(dir, 'rotation.md');
-    writeFileSync(note, '# Key rotation\n\nSigning keys are rotated every ninety days by the security team.\n');
+    writeFileSync(
+      note,
+      '# Key rotation\n\nSigning keys are rotated every ninety days by the security team.\n',
+    );
     const base = join(dir, 'search-kb.sqlite');
     expect((await runBuiltCli(['kb', 'add', note, '--kb', base, '--quiet'])).code).toBe(0);
     const searxng = await track(
@@ -153,7 +156,9 @@ describe('deepsearch search (built CLI)', () => {
     expect(urls).toContain('https://keys.example/rotation');
     expect(urls.some((url) => url.startsWith('kb:'))).toBe(true);
     const webOnly = await runBuiltCli(['search', 'signing', 'keys', 'rotated', '--json'], env);
-    expect(JSON.parse(webOnly.stdout).hits.some((hit: { url: string }) => hit.url.startsWith('kb:'))).toBe(false);
+    expect(JSON.parse(webOnly.stdout).hits.some((hit: { url: string }) => hit.url.startsWith('kb:'))).toBe(
+      false,
+    );
   });
 
   it('asks for a missing key with exit code 2', async () => {

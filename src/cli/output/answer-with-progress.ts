@@ -28,7 +28,8 @@ export async function answerWithProgress(
   // A file gets no colours; a terminal does.
   const styled = createTerminal(options.output ? { write: () => undefined } : io.stdout, io.env);
   // `-o answer.json` is the JSON document, as `research -o report.json` is.
-  const json = options.json || (options.output !== undefined && extname(options.output).toLowerCase() === '.json');
+  const json =
+    options.json || (options.output !== undefined && extname(options.output).toLowerCase() === '.json');
   const text = json ? resultJson(result) : renderResultText(result, styled);
   if (!options.quiet && !options.json && !options.output) io.stderr.write('\n');
   await deliver(io, options, `${text}\n`, 'answer', result.runId);

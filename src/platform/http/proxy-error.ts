@@ -29,10 +29,11 @@ export function toProxyError(error: unknown, options: { proxy: ProxyChoice; url:
     const advice = hasCredentials(options.proxy.url)
       ? 'it rejected the user and password in the proxy URL; check them (characters such as @ : / in a password are written %40 %3A %2F)'
       : 'put them in the proxy URL, http://user:password@host:port';
-    return new AuthenticationError(
-      `${proxy} asks for credentials (HTTP 407) to reach ${target}: ${advice}`,
-      { ...common, code: 'proxy_auth_required', statusCode: 407 },
-    );
+    return new AuthenticationError(`${proxy} asks for credentials (HTTP 407) to reach ${target}: ${advice}`, {
+      ...common,
+      code: 'proxy_auth_required',
+      statusCode: 407,
+    });
   }
   if (status !== undefined) {
     return new ProviderError(

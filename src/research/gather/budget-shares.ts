@@ -24,7 +24,7 @@ export const budgetFlags: Readonly<Record<HopBudget, string>> = {
   time: '--max-time',
 };
 
-/** "the research phase has 3 steps left, a hop needs 4: raise --max-steps". */
+/** "the step budget leaves this hop 2 steps, a hop needs 4: raise --max-steps". */
 export function describeShortage(share: Extract<HopShare, { short: HopBudget }>): string {
   const amount = (value: number) =>
     share.short === 'steps'
@@ -32,9 +32,10 @@ export function describeShortage(share: Extract<HopShare, { short: HopBudget }>)
       : share.short === 'tokens'
         ? `${Math.round(value / 1000)}k tokens`
         : `${Math.round(value / 1000)} s`;
+  const name = { steps: 'step', tokens: 'token', time: 'time' }[share.short];
   return (
-    `the ${share.short} budget: the research phase has ${amount(share.left)} left for this hop, ` +
-    `a hop needs ${amount(share.needed)}; raise ${budgetFlags[share.short]}`
+    `the ${name} budget leaves this hop ${amount(share.left)}, a hop needs ${amount(share.needed)}: ` +
+    `raise ${budgetFlags[share.short]}`
   );
 }
 
@@ -76,7 +77,8 @@ export class BudgetShares {
     const hops = this.pending.get(section) ?? 0;
     if (hops > 0) this.pending.set(section, hops - 1);
     if (limits.maxSteps < minHopSteps) return { short: 'steps', left: limits.maxSteps, needed: minHopSteps };
-    if (limits.maxTokens < minHopTokens) return { short: 'tokens', left: limits.maxTokens, needed: minHopTokens };
+    if (limits.maxTokens < minHopTokens)
+      return { short: 'tokens', left: limits.maxTokens, needed: minHopTokens };
     if (limits.maxTimeMs < minHopMs) return { short: 'time', left: limits.maxTimeMs, needed: minHopMs };
     return { limits };
   }

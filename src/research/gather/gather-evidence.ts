@@ -4,11 +4,11 @@ import type { ResearchEventBody } from '../../events/research-events.js';
 import type { ResearchEvidence, ResearchPlan, SectionEvidence } from '../../events/research-result.js';
 import { probeDataPoints } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
+import { researchPhaseSteps } from '../research-steps.js';
 import { advisoryCall } from './advisory-call.js';
 import { BudgetShares } from './budget-shares.js';
 import { HopSlots } from './hop-slots.js';
 import { researchSection } from './research-section.js';
-import { researchPhaseSteps } from '../research-steps.js';
 
 /**
  * The research phase: the data points' strategies, then every section's hops, `concurrency`

@@ -14,12 +14,13 @@ const callsPerHop = 5;
  */
 const stepsPerHop = 8;
 /**
- * Tokens of a typical call (prompt and reply) by the model's profile. Measured on the bench world
- * (bench/research-bench.ts: about 1.4k a call, short pages) with room for real pages' longer
- * quotes; prompts are cut to the context window, and windows up to 16k get the small profile.
- * 2.5k and 4k (the figures before) made a default run's estimate six times its cost.
+ * Tokens of a typical call (prompt and reply) by the model's profile, as measured: about 1.4k a
+ * call on the bench world (bench/research-bench.ts), 0.6k on the e2e world
+ * (test/e2e/cli-research-budgets.test.ts), both of short pages. Prompts are cut to the context
+ * window, and windows up to 16k get the small profile. Long real pages cost more a call; 2.5k and
+ * 4k (the figures before) made a default run's estimate six times its cost.
  */
-const tokensPerCall = { small: 1_600, standard: 2_000 } as const;
+const tokensPerCall = { small: 800, standard: 1_000 } as const;
 /** Writing prompts hold a section's evidence: about twice a research call. */
 const writingCallFactor = 2;
 const msPerLlmCall = 4_000;

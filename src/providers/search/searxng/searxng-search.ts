@@ -114,13 +114,19 @@ async function requestSearch(
       );
     }
     // Down or mistyped: name the setting to check, as an LLM server that cannot be reached does.
-    if (isProviderError(error) && (error.code === 'provider_unreachable' || error.code === 'provider_timeout')) {
-      throw new ProviderError(`${error.message} (is it running? check DEEPSEARCH_SEARXNG_URL or --searxng-url)`, {
-        providerId,
-        code: error.code,
-        isRetryable: error.isRetryable,
-        cause: error.cause ?? error,
-      });
+    if (
+      isProviderError(error) &&
+      (error.code === 'provider_unreachable' || error.code === 'provider_timeout')
+    ) {
+      throw new ProviderError(
+        `${error.message} (is it running? check DEEPSEARCH_SEARXNG_URL or --searxng-url)`,
+        {
+          providerId,
+          code: error.code,
+          isRetryable: error.isRetryable,
+          cause: error.cause ?? error,
+        },
+      );
     }
     throw error;
   }

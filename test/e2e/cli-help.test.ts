@@ -48,6 +48,14 @@ describe('help screens and usage errors (built CLI)', () => {
     }
   });
 
+  it('research --help lists --max-steps beside the other budgets, saying research scales its own', async () => {
+    const { stdout } = await run('research', '--help');
+    const budget = stdout.slice(stdout.indexOf('Budget:'));
+    for (const flag of ['--max-steps', '--max-tokens', '--max-time', '--max-hops'])
+      expect(budget).toContain(flag);
+    expect(budget).toContain('research scales its own');
+  });
+
   it("a typo points at the command's own help", async () => {
     const ask = await run('ask', '--jsn', 'q');
     expect(ask.code).toBe(2);

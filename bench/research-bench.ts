@@ -3,7 +3,8 @@
  * a fake agent and librarian) with a fixed latency per model call. Five sections of two questions;
  * two sections' second question is answered only by a page a next-hop query variation finds, so
  * the librarian reports it missing after the first hop and a second hop goes after it. Runs once one section at a time and once
- * with the configured concurrency. Prints LLM calls, tokens, wall time, the share of time not spent waiting on the
+ * with the configured concurrency, with default budgets. Prints LLM calls, tokens and steps beside
+ * the plan's estimate of them, sections a budget cut, wall time, the share of time not spent waiting on the
  * model, and the most model calls in flight at once (sections in parallel).
  */
 import type { AgentEvent } from '../src/events/agent-events.js';
@@ -48,6 +49,11 @@ const plan = {
 };
 
 interface Numbers {
+  /** The plan's estimate, printed before research starts. */
+  estimate: { tokens: number; llmCalls: number; steps: number; budgetSteps: number };
+  steps: number;
+  /** Sections stopped because a budget could not pay for another hop. */
+  cutByBudget: number;
   llmCalls: number;
   tokens: number;
   wallMs: number;
@@ -60,10 +66,8 @@ interface Numbers {
 async function runOnce(sections: number): Promise<Numbers> {
   const world = createFakeResearchWorld(facts, { delayMs: latencyMs });
   const llm = createRoutedLlm([{ schemaName: 'research_plan', reply: plan }, ...world.routes]);
-  const config = createTestConfig({
-    budget: { maxSteps: 400, maxTokens: 3_000_000, maxTimeSeconds: 600 },
-    research: { concurrency: sections, maxHops: 3 },
-  });
+  // Default budgets (1M tokens, 10 min, research's own steps), as a run with default flags has.
+  const config = createTestConfig({ research: { concurrency: sections, maxHops: 3 } });
   const events: AgentEvent[] = [];
   const started = performance.now();
   const report = await runResearch({
@@ -79,7 +83,19 @@ async function runOnce(sections: number): Promise<Numbers> {
   const waiting = unionMs(
     events.flatMap((event) => (event.type === 'llm-call' ? [[event.at - event.ms, event.at] as const] : [])),
   );
+  const estimate = events.find((event) => event.type === 'research-plan')?.estimate;
   return {
+    estimate: {
+      tokens: estimate?.tokens ?? 0,
+      llmCalls: estimate?.llmCalls ?? 0,
+      steps: estimate?.steps ?? 0,
+      budgetSteps: estimate?.budgetSteps ?? 0,
+    },
+    steps: report.budget.stepsUsed,
+    cutByBudget: events.filter(
+      (event) =>
+        event.type === 'research-section' && event.state === 'gathered' && event.stopped === 'budget',
+    ).length,
     llmCalls: report.usage.llmCalls,
     tokens: report.usage.totalTokens,
     wallMs,
@@ -106,13 +122,18 @@ function unionMs(intervals: ReadonlyArray<readonly [number, number]>): number {
 const serial = await runOnce(1);
 const parallel = await runOnce(concurrency);
 const row = (label: string, pick: (numbers: Numbers) => string) =>
-  console.log(`${label.padEnd(34)}${pick(serial).padStart(12)}${pick(parallel).padStart(14)}`);
+  console.log(`${label.padEnd(34)}${pick(serial).padStart(16)}${pick(parallel).padStart(16)}`);
 console.log(
   `research bench: 5 sections x 2 questions, 2 sections need a second hop; model latency ${latencyMs} ms per call\n`,
 );
-console.log(`${''.padEnd(34)}${'concurrency 1'.padStart(12)}${`concurrency ${concurrency}`.padStart(14)}`);
+console.log(`${''.padEnd(34)}${'concurrency 1'.padStart(16)}${`concurrency ${concurrency}`.padStart(16)}`);
 row('LLM calls', (n) => String(n.llmCalls));
+row('  estimated', (n) => `${n.estimate.llmCalls} (${(n.estimate.llmCalls / n.llmCalls).toFixed(2)}x)`);
 row('tokens', (n) => String(n.tokens));
+row('  estimated', (n) => `${n.estimate.tokens} (${(n.estimate.tokens / n.tokens).toFixed(2)}x)`);
+row('steps', (n) => String(n.steps));
+row('  estimated, of the budget', (n) => `${n.estimate.steps} of ${n.estimate.budgetSteps}`);
+row('sections cut by a budget', (n) => String(n.cutByBudget));
 row('hops', (n) => String(n.hops));
 row('mean section coverage', (n) => n.coverage.toFixed(2));
 row('wall time (ms)', (n) => n.wallMs.toFixed(0));

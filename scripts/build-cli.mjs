@@ -16,7 +16,7 @@
 //   messages), so the
 //   classes the CLI tells apart by `instanceof` are one copy. zod's own checks are by trait, not by
 //   class, and its registry is global, so schemas cross to packages with their own zod (MCP SDK).
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -93,8 +93,9 @@ await writeFile(
     "await import('./bundle/main.js');",
     '',
   ].join('\n'),
-  { mode: 0o755 },
 );
+// tsc wrote main.js first (rw-r--r--), and writeFile's mode applies only to a file it creates.
+await chmod(join(root, 'dist', 'cli', 'main.js'), 0o755);
 
 // The extraction process (src/extraction/worker/extraction-main.ts) bundled too, into
 // dist/extraction/worker/bundle/, which extraction-command.ts starts when it is there: every read

@@ -57,6 +57,7 @@ const commands = {
     'site',
     'lang',
     'region',
+    'kb',
     'config',
     'search-provider',
     'searxng-url',

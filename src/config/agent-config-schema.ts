@@ -1,13 +1,17 @@
 import * as z from 'zod';
 import { setting } from './setting.js';
 
+/** A deep search's steps when nobody chose them; research scales its own (research/research-steps.ts). */
+export const defaultMaxSteps = 30;
+
 /** What one run may spend; past any of them the final answer is forced ("beast mode"). */
 export const budgetConfigSchema = z
   .object({
-    maxSteps: setting(z.number().int().min(1).default(30), {
+    maxSteps: setting(z.number().int().min(1).default(defaultMaxSteps), {
       env: 'DEEPSEARCH_MAX_STEPS',
       flag: 'max-steps',
-      description: 'agent steps, the forced final answer included',
+      description:
+        "agent steps, the forced final answer included (research, when unset: sections x hops x 12 and the writer's share)",
     }),
     maxTokens: setting(z.number().int().min(1000).default(1_000_000), {
       env: 'DEEPSEARCH_MAX_TOKENS',

@@ -100,6 +100,13 @@ export const llmConfigSchema = llmRoleSettingsSchema
       flag: 'llm-context-tokens',
       description: 'prompt budget per call in tokens',
     }),
+    // The OpenAI SDK's own endpoint variable (a gateway, Azure, a proxy): the openai provider's
+    // endpoint when llm.baseURL is unset, as the SDK would use it. Never makes a model
+    // openai-compatible on its own, as llm.baseURL does.
+    openaiBaseURL: setting(urlSetting.optional(), {
+      env: 'OPENAI_BASE_URL',
+      description: "the openai provider's endpoint when llm.baseURL is unset, as the OpenAI SDK reads it",
+    }),
     timeoutSeconds: setting(z.number().positive().default(120), {
       env: 'DEEPSEARCH_LLM_TIMEOUT',
       flag: 'llm-timeout',

@@ -82,7 +82,10 @@ export function resolveLlmSettings(config: DeepSearchConfig, role: LlmRole): Res
   const provider = ownProvider ?? (own.baseURL ? 'openai-compatible' : topProvider);
   // A role that switches provider must not inherit the other provider's endpoint, key or model.
   const inherits = provider === topProvider;
-  const baseURL = own.baseURL ?? (inherits ? top.baseURL : undefined);
+  const baseURL =
+    own.baseURL ??
+    (inherits ? top.baseURL : undefined) ??
+    (provider === 'openai' ? top.openaiBaseURL : undefined);
   const model = own.model ?? (inherits ? top.model : undefined) ?? defaultModelFor(config, provider, role);
   const apiKey = own.apiKey ?? (inherits ? top.apiKey : undefined) ?? vendorKey(config, provider);
   if (provider === 'openai-compatible' && !baseURL) {

@@ -1,5 +1,5 @@
 import type { AgentEventBody } from './agent-events.js';
-import { type EventWords, formatTokens, plural } from './event-words.js';
+import { type EventWords, plural } from './event-words.js';
 import { personaNames } from './persona-names.js';
 import type { ResearchEventBody } from './research-events.js';
 
@@ -85,16 +85,37 @@ function unknownEvent(event: never): undefined {
   return undefined;
 }
 
-/** The plan's estimate with the budget beside it: "~120k tokens of 1.0M budget, ~4 min of 10 min, ~40 LLM calls". */
+/**
+ * The plan's estimate with each budget beside it, and the budgets it will hit first with the flag
+ * that raises each: "estimate: ~200k tokens of 1M budget, ~4 min of 10 min, ~30 steps of 108,
+ * ~90 LLM calls". A resumed task's says how many sections it has left.
+ */
 export function describeEstimate(
   estimate: Extract<AgentEventBody, { type: 'research-plan' }>['estimate'],
 ): string {
   const minutes = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} min`;
-  const tokens = `~${formatTokens(estimate.tokens)} tokens${estimate.budgetTokens ? ` of ${formatTokens(estimate.budgetTokens)} budget` : ''}`;
+  const tokens = `~${roundTokens(estimate.tokens)} tokens${estimate.budgetTokens ? ` of ${roundTokens(estimate.budgetTokens)} budget` : ''}`;
   const time = `~${minutes(estimate.timeMs)}${estimate.budgetMs ? ` of ${minutes(estimate.budgetMs)}` : ''}`;
-  const over =
-    estimate.budgetTokens && estimate.tokens > estimate.budgetTokens
-      ? ' (the budget will stop it first)'
+  const steps =
+    estimate.steps !== undefined
+      ? `, ~${estimate.steps} steps${estimate.budgetSteps ? ` of ${estimate.budgetSteps}` : ''}`
       : '';
-  return `estimate: ${tokens}, ${time}, ~${estimate.llmCalls} LLM calls${over}`;
+  const hit = [
+    estimate.budgetTokens && estimate.tokens > estimate.budgetTokens ? 'tokens (--max-tokens)' : '',
+    estimate.budgetMs && estimate.timeMs > estimate.budgetMs ? 'time (--max-time)' : '',
+    estimate.budgetSteps && estimate.steps !== undefined && estimate.steps > estimate.budgetSteps
+      ? 'steps (--max-steps)'
+      : '',
+  ].filter(Boolean);
+  const over = hit.length ? ` (the budget will stop it first: ${hit.join(', ')})` : '';
+  const left = estimate.sections !== undefined ? ` for the ${plural(estimate.sections, 'section')} left` : '';
+  return `estimate${left}: ${tokens}, ${time}${steps}, ~${estimate.llmCalls} LLM calls${over}`;
+}
+
+/** An estimate's tokens to two significant figures: "~430k", not "~428.0k". */
+function roundTokens(tokens: number): string {
+  const rounded = Number(tokens.toPrecision(2));
+  if (rounded >= 1_000_000) return `${rounded / 1_000_000}M`;
+  if (rounded >= 1000) return `${rounded / 1000}k`;
+  return String(rounded);
 }

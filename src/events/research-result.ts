@@ -145,7 +145,13 @@ export interface ResearchEstimate {
   tokens: number;
   timeMs: number;
   llmCalls: number;
+  /** Steps of the sections' deep searches (absent in older checkpoints). */
+  steps?: number;
   /** The budget beside it, so the estimate is not mistaken for it (absent in older checkpoints). */
   budgetTokens?: number;
   budgetMs?: number;
+  /** The research phase's steps (absent in older checkpoints). */
+  budgetSteps?: number;
+  /** A resumed task's estimate: the sections it has left (all of them when absent). */
+  sections?: number;
 }

@@ -77,7 +77,7 @@ export async function readDocumentFile(
   if (contentType === 'application/pdf') {
     const pages = content.pages ?? [];
     return {
-      title: content.declaredTitle ?? fallbackTitle,
+      title: pdfTitle(content.declaredTitle) ?? fallbackTitle,
       text: pages.join('\n\n'),
       pages,
       contentType,
@@ -106,6 +106,17 @@ export async function readDocumentUrl(
     text: (page.markdown || page.text).trim(),
     contentType: page.contentType,
   };
+}
+
+/**
+ * A PDF's declared title unless it names no document: Chromium prints a page without a <title>
+ * as "about:blank" or its URL, and some writers leave "Untitled". The file name says more.
+ */
+function pdfTitle(declared: string | undefined): string | undefined {
+  const title = declared?.trim();
+  if (!title || /^(about:|data:|blob:|file:|https?:\/\/)|^untitled(\s+document)?$/i.test(title))
+    return undefined;
+  return title;
 }
 
 function markdownTitle(text: string): string | undefined {

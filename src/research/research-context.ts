@@ -3,17 +3,21 @@ import { type AgentInput, prepareRun } from '../agent/run-agent.js';
 import type { CheckpointHook } from '../agent/run-checkpoint.js';
 import type { RunContext } from '../agent/run-context.js';
 import { runLoop } from '../agent/run-loop.js';
+import { keepConfigOrigins } from '../config/config-origins.js';
+import type { DeepSearchConfig } from '../config/config-schema.js';
 import { anySignal } from '../core/link-signals.js';
 import type { PartLabel } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/deep-search-result.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Persona, ResearchPlan } from '../events/research-result.js';
+import { maxSections } from './plan/plan-markdown.js';
 import {
   type ResearchCheckpoint,
   ResearchProgress,
   type ResearchRestore,
   taskRestore,
 } from './research-checkpoint.js';
+import { researchTaskSteps } from './research-steps.js';
 
 export interface ResearchInput extends Omit<AgentInput, 'question' | 'history' | 'restore' | 'onCheckpoint'> {
   topic: string;
@@ -63,7 +67,16 @@ export interface ResearchContext {
 
 export function createResearchContext(input: ResearchInput): ResearchContext {
   const { topic, plan: _plan, notices: _notices, restore, onCheckpoint, ...providers } = input;
-  const task = prepareRun({ ...providers, question: topic, restore: restore && taskRestore(restore) });
+  // Research's own step budget unless one was chosen: the sections are known from a given or
+  // restored outline; a planned one has at most maxSections (the phase's pool is cut to the plan).
+  const sections = input.plan?.sections.length ?? restore?.checkpoint.plan.sections.length ?? maxSections;
+  const config = withTaskSteps(providers.config, researchTaskSteps(providers.config, sections));
+  const task = prepareRun({
+    ...providers,
+    config,
+    question: topic,
+    restore: restore && taskRestore(restore),
+  });
   const { context, events } = task;
   const progress = new ResearchProgress({ task: context, onCheckpoint, restored: restore?.checkpoint });
   // Parts report through the task's bus (with their own run ids), not to the caller directly.
@@ -90,4 +103,9 @@ export function createResearchContext(input: ResearchInput): ResearchContext {
       return runLoop(part);
     },
   };
+}
+
+function withTaskSteps(config: DeepSearchConfig, maxSteps: number): DeepSearchConfig {
+  if (maxSteps === config.budget.maxSteps) return config;
+  return keepConfigOrigins({ ...config, budget: { ...config.budget, maxSteps } }, config);
 }

@@ -7,6 +7,7 @@ import { planResearch } from './plan/plan-research.js';
 import { renderReportMarkdown } from './render-report-markdown.js';
 import type { ResearchEstimate } from './research-checkpoint.js';
 import { createResearchContext, type ResearchContext, type ResearchInput } from './research-context.js';
+import { researchPhaseSteps } from './research-steps.js';
 import { type WrittenReport, writeReport } from './write/write-report.js';
 
 export type { ResearchInput } from './research-context.js';
@@ -37,7 +38,9 @@ async function executeResearch(research: ResearchContext): Promise<ResearchRepor
   for (const message of input.notices ?? []) task.emit({ type: 'warning', step: 0, message });
   try {
     const resumed = progress.planned;
-    const { plan, estimate } = resumed ?? (await makePlan(research, input));
+    const { plan, estimate } = resumed
+      ? { plan: resumed.plan, estimate: estimateLeft(research, resumed.plan) }
+      : await makePlan(research, input);
     task.emit({ type: 'research-plan', plan, estimate });
     if (!resumed) await progress.plan(plan, estimate);
     else
@@ -81,7 +84,6 @@ async function makePlan(
   research: ResearchContext,
   input: ResearchInput,
 ): Promise<{ plan: ResearchPlan; estimate: ResearchEstimate }> {
-  const { task } = research;
   let plan: ResearchPlan;
   if (input.plan) {
     plan = input.plan;
@@ -90,14 +92,38 @@ async function makePlan(
     research.say('strategist', 'planning the report: outline, research questions and required data points');
     plan = await planResearch(research, input.topic);
   }
-  const estimate = estimateResearch(plan, {
-    maxTokens: task.budget.maxTokens,
-    maxTimeMs: task.budget.maxTimeMs,
+  return { plan, estimate: estimateFor(research, plan) };
+}
+
+/**
+ * A resumed task's estimate: only the sections not gathered yet (and the probe if it is still to
+ * do), against the budget it has left; the saved one was the whole run's.
+ */
+function estimateLeft(research: ResearchContext, plan: ResearchPlan): ResearchEstimate {
+  const { progress } = research;
+  if (progress.written) return estimateFor(research, plan, { open: [], probe: false });
+  const open = plan.sections.filter((section) => !progress.section(section.id)).map((section) => section.id);
+  return estimateFor(research, plan, { open, probe: !progress.facts });
+}
+
+function estimateFor(
+  research: ResearchContext,
+  plan: ResearchPlan,
+  left: { open?: string[]; probe?: boolean } = {},
+): ResearchEstimate {
+  const { task, input } = research;
+  const available = task.budget.available();
+  const sections = left.open?.length ?? plan.sections.length;
+  return estimateResearch(plan, {
+    maxTokens: available.tokens,
+    maxTimeMs: available.timeMs,
+    // What the research phase will be given (gather-evidence.ts), from the input's config.
+    maxSteps: researchPhaseSteps(input.config, sections, available.steps),
     concurrency: task.config.research.concurrency,
     maxHops: task.config.research.maxHops,
     contextTokens: task.config.llm.contextTokens,
+    ...left,
   });
-  return { plan, estimate };
 }
 
 /**

@@ -38,7 +38,7 @@ export function wireAnswerActions(view: RunView, options: { api: ApiClient }) {
     const markdown = shownMarkdown();
     if (markdown && view.shown)
       download(
-        exportFileName(view.shown.detail.question, 'md'),
+        exportFileName(view.shown.detail.question, 'md', view.shown.markdown),
         new Blob([markdown], { type: 'text/markdown' }),
       );
   });
@@ -47,7 +47,7 @@ export function wireAnswerActions(view: RunView, options: { api: ApiClient }) {
     if (!shown) return;
     const run: RunDetail & { events: unknown[] } = { ...shown.detail, events: shown.events };
     download(
-      exportFileName(shown.detail.question, 'json'),
+      exportFileName(shown.detail.question, 'json', shown.markdown),
       new Blob([`${JSON.stringify(run, null, 2)}\n`], { type: 'application/json' }),
     );
   });

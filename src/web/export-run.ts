@@ -23,7 +23,12 @@ export function runToMarkdown(run: {
   return `${lines.join('\n').trim()}\n`;
 }
 
-/** A file name from the question: "What is X?" → "what-is-x.md". */
-export function exportFileName(question: string, extension: string): string {
-  return downloadName(question, extension, 'deepsearch-run');
+/**
+ * A file name from the question: "What is X?" → "what-is-x.md"; for a research report (`markdown`
+ * starting with its `# title`), from its title, as the server names its HTML and PDF: the four
+ * exports of a report whose title was edited in the outline review have one name.
+ */
+export function exportFileName(question: string, extension: string, markdown?: string): string {
+  const title = markdown ? /^# (.+)$/.exec(markdown.trimStart().split('\n', 1)[0] ?? '')?.[1] : undefined;
+  return downloadName(title ?? question, extension, 'deepsearch-run');
 }

@@ -65,12 +65,21 @@ async function startRun(body: Record<string, unknown>) {
   return run;
 }
 
-/** A report's follow-up question, started as asked: the question box shows what runs. */
-async function startFollowUp(text: string, mode: 'search' | 'research') {
+/** The mode the page is set to: Answer (search) or Research report. */
+function selectedMode(): 'search' | 'research' {
+  return new FormData(askForm).get('mode') === 'research' ? 'research' : 'search';
+}
+
+/**
+ * A report's follow-up question, started as asked (its Research link), else as the page is set
+ * to: with "Research report" selected, the question is researched, not answered. The question
+ * box shows what runs.
+ */
+async function startFollowUp(text: string, mode: 'research' | undefined) {
   question.value = text;
   askError.hidden = true;
   try {
-    await startRun({ question: text, mode, ...settingsOptions() });
+    await startRun({ question: text, mode: mode ?? selectedMode(), ...settingsOptions() });
   } catch (error) {
     showError(error);
   }
@@ -153,7 +162,7 @@ askForm.addEventListener('submit', async (event) => {
     question.focus();
     return;
   }
-  const mode = new FormData(askForm).get('mode') === 'research' ? 'research' : 'search';
+  const mode = selectedMode();
   askSubmit.disabled = true;
   try {
     if (mode === 'research' && reviewOutline.checked) {

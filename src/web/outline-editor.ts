@@ -57,6 +57,7 @@ export function createOutlineEditor(options: {
     questions.value = section.questions.join('\n');
     const factsBox = h('textarea', { rows: String(Math.max(1, facts.length)) });
     factsBox.value = facts.join('\n');
+    for (const box of [questions, factsBox]) box.addEventListener('input', () => fitHeight(box));
     const up = h('button', { type: 'button', class: 'link-button move-up' }, 'Move up');
     const remove = h('button', { type: 'button', class: 'link-button' }, 'Remove');
     const item = h(
@@ -122,6 +123,11 @@ export function createOutlineEditor(options: {
     };
   }
 
+  // A narrower window wraps the questions onto more lines: the boxes grow with them.
+  window.addEventListener('resize', () => {
+    if (!root.hidden) for (const row of rows) for (const box of [row.questions, row.facts]) fitHeight(box);
+  });
+
   byId('outline-add').addEventListener('click', () => {
     const row = addRow({ id: `new-${++added}`, heading: '', questions: [] }, []);
     rows.push(row);
@@ -165,6 +171,8 @@ export function createOutlineEditor(options: {
       renumber();
       error.hidden = true;
       root.hidden = false;
+      // Sized once shown (a hidden box has no height to measure).
+      for (const row of rows) for (const box of [row.questions, row.facts]) fitHeight(box);
       byId('outline-editor-title').focus();
     },
     close() {
@@ -174,4 +182,14 @@ export function createOutlineEditor(options: {
       list.replaceChildren();
     },
   };
+}
+
+/**
+ * A box as tall as its text: one row per question was too few once a long question wrapped, and
+ * the third question was cut off below the box's edge.
+ */
+function fitHeight(box: HTMLTextAreaElement): void {
+  box.style.height = 'auto';
+  const border = box.offsetHeight - box.clientHeight;
+  box.style.height = `${box.scrollHeight + border}px`;
 }

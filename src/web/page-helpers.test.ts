@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { downloadName } from '../research/download-name.js';
 import type { RunEvent } from './api-client.js';
 import { formatTokens } from './dom.js';
 import { exportFileName, runToMarkdown } from './export-run.js';
@@ -211,6 +212,13 @@ describe('export', () => {
     ).toBe(`${report}\n\n[^2]: [B](https://b.example/)\n`);
     expect(exportFileName('What is the capital of France?', 'md')).toBe('what-is-the-capital-of-france.md');
     expect(exportFileName('???', 'json')).toBe('deepsearch-run.json');
+    // A report: its title (edited in the outline review), as the server names HTML and PDF.
+    const titled = '# Heat pumps in Europe, 2019–2024\n\nSummary.[^1]';
+    expect(exportFileName('heat pumps?', 'md', titled)).toBe(
+      downloadName('Heat pumps in Europe, 2019–2024', 'md', 'report'),
+    );
+    expect(exportFileName('heat pumps?', 'json', titled)).toBe('heat-pumps-in-europe-2019-2024.json');
+    expect(exportFileName('What is X?', 'md', 'X is a letter.[^1]')).toBe('what-is-x.md');
     // Accented letters keep their letter; the name stays ASCII for any Content-Disposition header.
     expect(exportFileName('Île de la Cité, 2019–2024', 'pdf')).toBe('ile-de-la-cite-2019-2024.pdf');
   });

@@ -7,8 +7,8 @@ export interface ReportLinks {
   sectionOf: (heading: string) => string | undefined;
   /** Shows a section's evidence in the outline. */
   onEvidence: (sectionId: string) => void;
-  /** Starts a new run for a follow-up question. */
-  onFollowUp: (question: string, mode: 'search' | 'research') => void;
+  /** Starts a new run for a follow-up question: as research, or (no mode) as the page's choice. */
+  onFollowUp: (question: string, mode?: 'research') => void;
 }
 
 /**
@@ -37,7 +37,8 @@ export function linkReport(body: HTMLElement, links: ReportLinks): void {
     const question = item.textContent?.trim() ?? '';
     if (!questions.has(question)) continue;
     const ask = h('button', { type: 'button', class: 'follow-up' }, question);
-    ask.addEventListener('click', () => links.onFollowUp(question, 'search'));
+    // The question itself runs as the page is set to (Answer or Research report).
+    ask.addEventListener('click', () => links.onFollowUp(question));
     const research = h(
       'button',
       { type: 'button', class: 'link-button', 'aria-label': `Research: ${question}` },

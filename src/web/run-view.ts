@@ -20,7 +20,7 @@ export interface ShownRun {
 
 export interface RunViewOptions {
   /** A follow-up question of a report was clicked: start it. */
-  onFollowUp: (question: string, mode: 'search' | 'research') => void;
+  onFollowUp: (question: string, mode?: 'research') => void;
 }
 
 /**
@@ -164,6 +164,8 @@ export function createRunView(options: RunViewOptions) {
       shown.references = [];
       // Queued when every slot is taken; run-start makes it running.
       setStatus(status);
+      // The clock goes on from where the run stopped: the time it sat idle before Resume is not its own.
+      if (endedAt !== undefined) startedAt += Date.now() - endedAt;
       endedAt = undefined;
       finalText = '';
       runError.hidden = true;
@@ -216,6 +218,9 @@ export function createRunView(options: RunViewOptions) {
       shown.detail = detail;
       setStatus(detail.status);
       endedAt = detail.finished_at ? detail.finished_at * 1000 : Date.now();
+      // A finished run says how long it ran (a resumed one without the gaps between its attempts).
+      const duration = runDuration(detail);
+      if (duration !== undefined) startedAt = endedAt - duration;
       updateElapsed();
       gauge.finish(detail);
       outline.finish(detail.status);
@@ -279,3 +284,11 @@ function confidenceNote(result: Record<string, unknown>): string | undefined {
 }
 
 export type RunView = ReturnType<typeof createRunView>;
+
+/** The run's own duration from its result (a research run's report, bare or under `report`). */
+function runDuration(detail: RunDetail): number | undefined {
+  const result = detail.result as Record<string, unknown> | undefined;
+  const report = result?.report as Record<string, unknown> | undefined;
+  const duration = report?.durationMs ?? result?.durationMs;
+  return typeof duration === 'number' && Number.isFinite(duration) ? duration : undefined;
+}

@@ -469,7 +469,8 @@ describe.runIf(canRunBrowser)('the web UI on the real server', () => {
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
     await page.keyboard.press('Escape');
     await shot(page, 'real-research-mobile-light');
-    // A follow-up question is one click from a run of its own.
+    // A follow-up question is one click from a run of its own, as the page is set to: an answer here.
+    await page.getByLabel('Answer', { exact: true }).check();
     await page.getByRole('button', { name: 'Which countries drove the 2023 decline?', exact: true }).click();
     await page.locator('#run-question', { hasText: 'Which countries drove the 2023 decline?' }).waitFor();
     await waitForStatus(page, 'completed');

@@ -31,6 +31,8 @@ function answerRun(
     confidence: 'high',
     confidenceReason: 'Two sources agree.',
     origin: 'evaluated',
+    // The run's own time (a resumed run's without the gap before Resume): the page's elapsed.
+    durationMs: 83_000,
   };
   return {
     events: [

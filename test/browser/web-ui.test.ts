@@ -35,11 +35,11 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
-async function startApi(apiKeys?: string[]): Promise<FakeRunsApi> {
+async function startApi(apiKeys?: string[], plan: typeof parisPlan = parisPlan): Promise<FakeRunsApi> {
   const api = await startFakeRunsApi({
     script: scriptFor,
     apiKeys,
-    outline: () => ({ plan: parisPlan, estimate: { tokens: 120_000, timeMs: 180_000, llmCalls: 24 } }),
+    outline: () => ({ plan, estimate: { tokens: 120_000, timeMs: 180_000, llmCalls: 24 } }),
     pdf: true,
   });
   servers.push(api);
@@ -70,6 +70,9 @@ describe.runIf(canRunBrowser)('the web UI', () => {
 
     await page.locator('#run-status[data-status="completed"]').waitFor();
     await expect(page.locator('#gauge-text').textContent()).resolves.toBe('61k of 200k tokens · step 3 of 8');
+    // Elapsed is the run's own duration, not the wall clock since it was created (which, for a
+    // resumed run, counted the idle gap before Resume).
+    await expect(page.locator('#run-elapsed').textContent()).resolves.toBe('1m 23s');
     await expect(page.locator('#answer-body').textContent()).resolves.toContain(
       'Paris is the capital of France.',
     );
@@ -118,6 +121,7 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     });
     await second.locator('#timeline').getByRole('link', { name: 'Paris - Encyclopedia' }).waitFor();
     await expect(second.locator('.source-card').count()).resolves.toBe(2);
+    await expect(second.locator('#run-elapsed').textContent()).resolves.toBe('1m 23s');
     await shot(second, 'answer-desktop-dark');
     // Deleting a finished run removes it from the server and from the history.
     second.once('dialog', (dialog) => void dialog.accept());
@@ -195,7 +199,15 @@ describe.runIf(canRunBrowser)('the web UI', () => {
   }, 120_000);
 
   it('reviews and edits the outline before research, leads from the report to its evidence, starts follow-ups, exports', async () => {
-    const api = await startApi();
+    // Three questions, long enough to wrap: the box used to have one row per question and cut the third.
+    const origins = {
+      ...parisPlan.sections[0]!,
+      questions: [
+        ...parisPlan.sections[0]!.questions,
+        'Which tribes and traders lived on the islands of the Seine before the Romans founded Lutetia, and how do we know?',
+      ],
+    };
+    const api = await startApi(undefined, { ...parisPlan, sections: [origins, parisPlan.sections[1]!] });
     const { page, problems } = await openTab(browser!);
     await page.goto(`${api.url}/`);
     await researchWithOutline(page, 'History of Paris', {
@@ -207,7 +219,17 @@ describe.runIf(canRunBrowser)('the web UI', () => {
         await expect(
           tab.getByLabel('Section 2 facts the report needs, one per line').inputValue(),
         ).resolves.toBe('population of Paris in 2020');
+        // Every question box shows all its text: nothing hidden below its edge.
+        const questions = tab.getByLabel('Section 1 questions, one per line');
+        await expect(questions.inputValue()).resolves.toContain('how do we know?');
+        const overflow = () => questions.evaluate((box) => box.scrollHeight - box.clientHeight);
+        await expect(overflow()).resolves.toBeLessThanOrEqual(1);
         await shotEach(tab, 'outline-editor');
+        // Also once a narrow window wraps it onto more lines (the screenshots' phone size).
+        const size = tab.viewportSize()!;
+        await tab.setViewportSize({ width: 390, height: 844 });
+        await expect.poll(overflow).toBeLessThanOrEqual(1);
+        await tab.setViewportSize(size);
       },
       edit: async (tab) => {
         await tab.getByLabel('Report title').fill('Paris through the ages');
@@ -262,13 +284,21 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     expect(markdown.startsWith('# Paris through the ages\n')).toBe(true);
     expect(markdown.match(/^# /gm)).toHaveLength(1);
     expect(markdown.match(/^\[\^1\]:/gm)).toHaveLength(1);
-    // A follow-up question starts a new run: as a question, or as research.
+    // The HTML and PDF are named by the report's title as edited; so are the page's Markdown and JSON.
+    await expect(exportFile(page, 'Export Markdown')).resolves.toMatchObject({
+      name: 'paris-through-the-ages.md',
+    });
+    await expect(exportFile(page, 'Export JSON')).resolves.toMatchObject({
+      name: 'paris-through-the-ages.json',
+    });
+    // A follow-up question starts a new run as the page is set to: "Research report" is still
+    // selected, so it is researched (it used to start an Answer run).
     const before = api.runs.size;
     await page.getByRole('button', { name: 'How did the Seine shape the city?', exact: true }).click();
     await expect.poll(() => api.runs.size, { timeout: 10_000 }).toBe(before + 1);
-    expect([...api.runs.values()].at(-1)!.body).toEqual({
+    expect([...api.runs.values()].at(-1)!.body).toMatchObject({
       question: 'How did the Seine shape the city?',
-      mode: 'search',
+      mode: 'research',
     });
     // The new run opens (its question in the heading), then runs to its end.
     await page.locator('#run-question', { hasText: 'How did the Seine shape the city?' }).waitFor();
@@ -276,8 +306,21 @@ describe.runIf(canRunBrowser)('the web UI', () => {
     await page.goBack();
     await page.locator('#run-question', { hasText: 'History of Paris' }).waitFor();
     await waitForStatus(page, 'completed');
-    await page.getByRole('button', { name: 'Research: When did Paris become the capital?' }).click();
+    // With Answer selected, the question is answered; its Research link researches it whatever is selected.
+    await page.getByLabel('Answer', { exact: true }).check();
+    await page.getByRole('button', { name: 'When did Paris become the capital?', exact: true }).click();
     await expect.poll(() => api.runs.size, { timeout: 10_000 }).toBe(before + 2);
+    expect([...api.runs.values()].at(-1)!.body).toEqual({
+      question: 'When did Paris become the capital?',
+      mode: 'search',
+    });
+    await page.locator('#run-question', { hasText: 'When did Paris become the capital?' }).waitFor();
+    await waitForStatus(page, 'completed');
+    await page.goBack();
+    await page.locator('#run-question', { hasText: 'History of Paris' }).waitFor();
+    await waitForStatus(page, 'completed');
+    await page.getByRole('button', { name: 'Research: When did Paris become the capital?' }).click();
+    await expect.poll(() => api.runs.size, { timeout: 10_000 }).toBe(before + 3);
     expect([...api.runs.values()].at(-1)!.body).toMatchObject({
       question: 'When did Paris become the capital?',
       mode: 'research',

@@ -64,6 +64,61 @@ describe('what deepsearch ask prints (built CLI)', () => {
     expect(JSON.parse(readFileSync(json, 'utf8')).references[0].url).toBe(world.readUrls[0]);
   });
 
+  it('-o answer.json writes the JSON document without --json, as research -o report.json does', async () => {
+    const file = join(dir, 'by-extension.json');
+    const run = await runBuiltCli(['ask', weakModelQuestion, '-o', file], env());
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('');
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    expect(written.answer).toMatch(/^The Varnholt Observatory was founded in 1893/);
+    expect(written.references[0].url).toBe(world.readUrls[0]);
+  });
+
+  it('progress on a pipe is not cut at 100 characters; COLUMNS, when set, is the width', async () => {
+    const think = `Search the founding of the Varnholt Observatory, ${'then who paid for its first telescope, '.repeat(6)}and stop.`;
+    const agent = repeatingAgent(world);
+    const thinking = await startFakeOpenAi({
+      routes: {
+        ...agent,
+        agent_action: (request) => {
+          const sent = agent.agent_action(request) as { content: string };
+          return { content: JSON.stringify({ ...JSON.parse(sent.content), think }) };
+        },
+        ...alwaysPassingEvaluation((object: unknown) => ({ content: JSON.stringify(object) })),
+      },
+    });
+    try {
+      const thinkingEnv = { ...env(), DEEPSEARCH_LLM_BASE_URL: `${thinking.url}/v1` };
+      const piped = await runBuiltCli(['ask', weakModelQuestion], thinkingEnv);
+      expect(piped.code, piped.stderr).toBe(0);
+      expect(think.length).toBeGreaterThan(250);
+      expect(piped.stderr).toContain(think);
+      const narrow = await runBuiltCli(['ask', weakModelQuestion], { ...thinkingEnv, COLUMNS: '120' });
+      expect(narrow.code).toBe(0);
+      const line = narrow.stderr.split('\n').find((text) => text.includes('Search the founding'));
+      expect(line).toMatch(/…$/);
+      expect(line!.length).toBeLessThanOrEqual(120);
+    } finally {
+      await thinking.close();
+    }
+  });
+
+  it("OPENAI_BASE_URL is the openai provider's endpoint, as the OpenAI SDK reads it", async () => {
+    const run = await runBuiltCli(['ask', weakModelQuestion], {
+      OPENAI_API_KEY: 'sk-test-key',
+      OPENAI_BASE_URL: `${llm.url}/v1`,
+      DEEPSEARCH_LLM_MODEL: 'fake-model',
+      DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
+      DEEPSEARCH_SEARXNG_URL: world.searxng.url,
+      DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^The Varnholt Observatory was founded in 1893/);
+    const calls = llm.requests.filter((request) => request.headers.authorization === 'Bearer sk-test-key');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((request) => request.path === '/v1/chat/completions')).toBe(true);
+  });
+
   it('-o into a folder that does not exist fails at once, before any LLM call', async () => {
     const before = llm.requests.length;
     const run = await runBuiltCli(['ask', weakModelQuestion, '-o', join(dir, 'missing', 'a.md')], env());

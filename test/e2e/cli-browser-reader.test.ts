@@ -118,7 +118,7 @@ describe.skipIf(!canRun)('deepsearch read with the browser reader (built CLI)', 
       ],
       env,
     );
-    expect(doctor.stdout).toContain('FAIL  browser  Chromium is not at /nowhere/chromium');
+    expect(doctor.stdout).toContain('FAIL  browser   Chromium is not at /nowhere/chromium');
     expect(doctor.stdout).toContain('fix: install it (Debian/Ubuntu: apt-get install chromium)');
   });
 

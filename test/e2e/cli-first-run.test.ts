@@ -262,10 +262,45 @@ describe('deepsearch doctor (built CLI)', () => {
     expect(lines[3]).toContain('searxng: 1 hit for "wikipedia"');
     // The default reader (auto) uses Chromium for app shells when there is one.
     expect(lines[4]).toMatch(
-      /browser {2}(Chromium \d+[\d.]* at \/\S+, starts headless; reads the pages scripts write|no Chromium: app shells are read without their scripts)/,
+      /browser {3}(Chromium \d+[\d.]* at \/\S+, starts headless; reads the pages scripts write|no Chromium: app shells are read without their scripts)/,
     );
     const chat = llm.requests.find((request) => request.path === '/v1/chat/completions');
     expect(chat?.json).toMatchObject({ model: 'fake-model', response_format: { type: 'json_schema' } });
+  });
+
+  it('refuses a --page that is no http(s) URL as a typo, before any check', async () => {
+    const llm = await track(startFakeOpenAi({ models: ['fake-model'] }));
+    const run = await runBuiltCli(['doctor', '--page', 'htps//example.com'], {
+      DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
+      DEEPSEARCH_LLM_MODEL: 'fake-model',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'deepsearch: error: --page must be an http or https URL such as https://example.com/ (got "htps//example.com")\n',
+    );
+    expect(run.stdout).toBe('');
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it("keeps the queue servers' rows in the column of the others, postgres included", async () => {
+    const down = new URL(await closedPortUrl());
+    const run = await runBuiltCli(['doctor', '--page', `${await closedPortUrl()}/page`], {
+      DEEPSEARCH_LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      DEEPSEARCH_LLM_MODEL: 'fake-model',
+      DEEPSEARCH_LLM_MAX_RETRIES: '0',
+      DEEPSEARCH_REDIS_URL: `redis://127.0.0.1:${down.port}`,
+      DEEPSEARCH_DATABASE_URL: `postgres://deepsearch:secret@127.0.0.1:${down.port}/deepsearch`,
+    });
+    const lines = run.stdout.split('\n');
+    const column = (name: string) => {
+      const line = lines.find((text) => new RegExp(`^(ok  |FAIL)  ${name} `).test(text));
+      expect(line, name).toBeDefined();
+      return line!.search(new RegExp(`(?<=${name}\\s+)\\S`));
+    };
+    expect(column('postgres')).toBe(column('llm'));
+    expect(column('redis')).toBe(column('llm'));
+    const fix = lines.find((text) => text.includes('fix: start Postgres'));
+    expect(fix?.indexOf('fix:')).toBe(column('llm'));
   });
 
   it('prints a fix under each failure and exits non-zero', async () => {
@@ -316,7 +351,7 @@ describe('deepsearch doctor (built CLI)', () => {
     expect(run.code).toBe(2);
     const lines = run.stdout.trim().split('\n');
     expect(lines.find((line) => line.startsWith('ok    llm'))).toMatch(
-      /^ok {4}llm {6}openai-compatible ollama-test at /,
+      /^ok {4}llm {7}openai-compatible ollama-test at /,
     );
     expect(run.stdout).not.toContain('[redacted]');
     const search = lines.findIndex((line) => line.startsWith('FAIL  search'));

@@ -34,6 +34,28 @@ describe('help screens and usage errors (built CLI)', () => {
     expect((await run('eval', '--help-all')).stdout).toContain('--llm-judge-model');
   });
 
+  it('ask, research and help settings give the same search default: auto', async () => {
+    const settings = (await run('help', 'settings')).stdout;
+    const line = settings.split('\n').find((text) => text.includes('--search-provider'));
+    expect(line).toMatch(/auto/);
+    for (const command of ['ask', 'research', 'search']) {
+      const { stdout } = await run(command, '--help');
+      const option = stdout.split('\n').find((text) => text.includes('--search-provider'));
+      expect(option, command).toContain('auto (default)');
+      expect(stdout).not.toContain('duckduckgo (default)');
+      // Every line of --help fits an 80-column terminal.
+      expect(option!.length, command).toBeLessThanOrEqual(80);
+    }
+  });
+
+  it('research --help lists --max-steps beside the other budgets, saying research scales its own', async () => {
+    const { stdout } = await run('research', '--help');
+    const budget = stdout.slice(stdout.indexOf('Budget:'));
+    for (const flag of ['--max-steps', '--max-tokens', '--max-time', '--max-hops'])
+      expect(budget).toContain(flag);
+    expect(budget).toContain('research scales its own');
+  });
+
   it("a typo points at the command's own help", async () => {
     const ask = await run('ask', '--jsn', 'q');
     expect(ask.code).toBe(2);

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makePdf } from '../helpers/make-pdf.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'kb-titles-'));
@@ -21,6 +22,24 @@ describe('deepsearch kb list: document titles (built CLI)', () => {
     expect(list.documents.map((document: { title: string }) => document.title).sort()).toEqual([
       'Backup guide',
       'backup',
+    ]);
+  });
+
+  it('a PDF printed by Chromium from a page without a title (about:blank) is titled by its file name', async () => {
+    const docs = join(folder, 'printed');
+    mkdirSync(docs);
+    const page = ['Quarterly audit', 'The audit found no open findings.'];
+    writeFileSync(join(docs, 'audit-2025.pdf'), makePdf({ pages: [page], title: 'about:blank' }));
+    writeFileSync(join(docs, 'saved.pdf'), makePdf({ pages: [page], title: 'file:///tmp/saved.html' }));
+    writeFileSync(join(docs, 'named.pdf'), makePdf({ pages: [page], title: 'Audit report 2025' }));
+    const env = { XDG_DATA_HOME: join(folder, 'printed-data') };
+    const added = await runBuiltCli(['kb', 'add', docs], env);
+    expect(added.code, added.stderr).toBe(0);
+    const list = JSON.parse((await runBuiltCli(['kb', 'list', '--json'], env)).stdout);
+    expect(list.documents.map((document: { title: string }) => document.title).sort()).toEqual([
+      'Audit report 2025',
+      'audit-2025',
+      'saved',
     ]);
   });
 });

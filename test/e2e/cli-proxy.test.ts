@@ -154,6 +154,9 @@ describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () =>
     expect(run.stderr).toContain(
       `deepsearch: error: the proxy http://***:***@127.0.0.1:${new URL(proxy.url).port}/ (set by HTTPS_PROXY) asks for credentials (HTTP 407)`,
     );
+    // The URL had credentials: they were sent and rejected, so the advice is to check them.
+    expect(run.stderr).toContain('it rejected the user and password in the proxy URL; check them');
+    expect(run.stderr).not.toContain('put them in the proxy URL');
     expect(run.stderr).not.toContain('wrong-pass');
     expect(llm.requests).toHaveLength(0);
   });
@@ -212,7 +215,7 @@ describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () =>
     expect(run.code, run.stdout).toBe(0);
     const port = new URL(proxy.url).port;
     expect(run.stdout.split('\n')[0]).toBe(
-      `ok    proxy    http via http://***:***@127.0.0.1:${port}/ (HTTP_PROXY), https via http://***:***@127.0.0.1:${port}/ ` +
+      `ok    proxy     http via http://***:***@127.0.0.1:${port}/ (HTTP_PROXY), https via http://***:***@127.0.0.1:${port}/ ` +
         `(HTTPS_PROXY); bypassed for none (NO_PROXY); carried a request to ${page} (HTTP 200)`,
     );
     expect(targets(proxy)).toEqual(
@@ -230,14 +233,14 @@ describe('deepsearch behind a proxy (built CLI, everything on 127.0.0.1)', () =>
       runBuiltCli(['doctor', '--page', page, '--allow-private-network', '--proxy', down, ...flags], env);
     const bypassed = await doctor([]);
     expect(bypassed.stdout.split('\n')[0]).toBe(
-      `ok    proxy    ${down}/ (--proxy) for http and https; bypassed for localhost,127.0.0.1,::1 ` +
+      `ok    proxy     ${down}/ (--proxy) for http and https; bypassed for localhost,127.0.0.1,::1 ` +
         `(default NO_PROXY); not tried: ${page} bypasses it`,
     );
     const failed = await doctor(['--proxy-bypass', '']);
     expect(failed.code).toBe(2);
     const lines = failed.stdout.split('\n');
     expect(lines[0]).toContain(
-      `FAIL  proxy    ${down}/ (--proxy) for http and https; bypassed for none (--proxy-bypass); `,
+      `FAIL  proxy     ${down}/ (--proxy) for http and https; bypassed for none (--proxy-bypass); `,
     );
     expect(lines[0]).toContain(`cannot reach the proxy ${down}/ (set by --proxy) to fetch ${page}`);
     expect(lines[1]).toContain('fix: check the proxy URL and its credentials');

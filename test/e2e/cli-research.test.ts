@@ -52,7 +52,7 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
   it('prints one JSON report whose footnotes resolve to quotes literally on the pages read', async () => {
     const run = await research([researchTopic, '--json']);
     expect(run.stderr).toMatch(
-      /estimate: ~[\d.]+k tokens of 1\.0M budget, ~\d+ min of 10 min, ~\d+ LLM calls/,
+      /estimate: ~[\d.]+k tokens of 1M budget, ~\d+ min of 10 min, ~\d+ steps of \d+, ~\d+ LLM calls/,
     );
     expect(run.stderr).toContain('Synthesizer');
     expect(run.code).toBe(0);
@@ -63,7 +63,8 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
     expect(run.stderr).toContain('after hop 1: 2 of 2 covered (100%)');
     expect(report.sections[0].coverage).toBe(1);
     expect(report.followUps).toHaveLength(3);
-    expect(report.factCheck).toEqual({ claims: 1, supported: 1, revised: 0, removed: 0 });
+    // Every cited sentence is a claim: the one the model listed, the other of the section, the summary's.
+    expect(report.factCheck).toEqual({ claims: 3, supported: 3, revised: 0, removed: 0 });
     expect(report.contradictions[0].sides.map((side: { claim: string }) => side.claim)).toEqual([
       'down 5%',
       'down 7%',
@@ -166,7 +167,7 @@ describe('deepsearch research (built CLI, real HTTP on 127.0.0.1)', () => {
     expect(lines.filter((line) => /^\[\d|^ {4}(↳ "|✓|✗|\d)/.test(line))).toEqual([]);
     const summary = run.stderr.trimEnd().split('\n').slice(-4);
     expect(summary[0]).toMatch(
-      /^3 sections, \d+ sources, fact-check 1\/1 supported \(0 revised, 0 removed\), [\d.]+k tokens, \d+ s$/,
+      /^3 sections, \d+ sources, fact-check 3\/3 supported \(0 revised, 0 removed\), [\d.]+k tokens, \d+ s$/,
     );
     expect(summary.slice(1)).toEqual([
       '  s1 Sales: 2 of 2 covered, 2 sources',

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
+import { closedPortUrl, type FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeDuckDuckGo } from '../helpers/fake-duckduckgo-server.js';
 import { startFakeSearchApi } from '../helpers/fake-search-api.js';
 import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
@@ -124,6 +124,41 @@ describe('deepsearch search (built CLI)', () => {
     expect(run.stderr).toMatch(/brave .*HTTP 401: check BRAVE_API_KEY/);
     expect(run.stderr).not.toContain('wrong-key');
     expect(run.stdout).toBe('');
+  });
+
+  it('a SearXNG that is down: the error names the setting to check', async () => {
+    const down = await closedPortUrl();
+    const run = await runBuiltCli(['search', 'tides'], {
+      DEEPSEARCH_SEARXNG_URL: down,
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/cannot reach searxng .*connection refused/);
+    expect(run.stderr).toContain('(is it running? check DEEPSEARCH_SEARXNG_URL or --searxng-url)');
+  });
+
+  it("--kb: the knowledge base's hits join the web's, as the agent's searches see them", async () => {
+    const note = join(dir, 'rotation.md');
+    writeFileSync(
+      note,
+      '# Key rotation\n\nSigning keys are rotated every ninety days by the security team.\n',
+    );
+    const base = join(dir, 'search-kb.sqlite');
+    expect((await runBuiltCli(['kb', 'add', note, '--kb', base, '--quiet'])).code).toBe(0);
+    const searxng = await track(
+      startFakeSearxng({
+        results: () => [{ url: 'https://keys.example/rotation', title: 'Rotation on the web', content: 'x' }],
+      }),
+    );
+    const env = { DEEPSEARCH_SEARXNG_URL: searxng.url };
+    const run = await runBuiltCli(['search', 'signing', 'keys', 'rotated', '--kb', base, '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const urls: string[] = JSON.parse(run.stdout).hits.map((hit: { url: string }) => hit.url);
+    expect(urls).toContain('https://keys.example/rotation');
+    expect(urls.some((url) => url.startsWith('kb:'))).toBe(true);
+    const webOnly = await runBuiltCli(['search', 'signing', 'keys', 'rotated', '--json'], env);
+    expect(JSON.parse(webOnly.stdout).hits.some((hit: { url: string }) => hit.url.startsWith('kb:'))).toBe(
+      false,
+    );
   });
 
   it('asks for a missing key with exit code 2', async () => {

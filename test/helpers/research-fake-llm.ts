@@ -174,7 +174,14 @@ export function researchRoutes(webUrl: string): Record<string, FakeOpenAiRoute> 
           { section: 's1', sentence: 'Heat pump sales in Europe reached 3 million units in 2022.[^1]' },
         ],
       }),
-    research_claim_check: () => reply({ verdicts: [{ claim: 1, supported: true }] }),
+    // Every claim listed (the fact-check adds each cited sentence to the model's list) is supported.
+    research_claim_check: (request) =>
+      reply({
+        verdicts: [...request.prompt.matchAll(/^(\d+)\. /gm)].map((match) => ({
+          claim: Number(match[1]),
+          supported: true,
+        })),
+      }),
     research_review: () => reply({ approved: true, feedback: [] }),
     research_follow_ups: () =>
       reply({

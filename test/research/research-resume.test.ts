@@ -132,6 +132,15 @@ describe('research resume', () => {
     expect(resumed.world.reader.calls).toEqual(['https://stats.example/france']);
     const hops = resumed.events.filter((event) => event.type === 'research-hop');
     expect(hops.map((event) => event.type === 'research-hop' && event.section)).toEqual(['s2']);
+    // The estimate is of what is left (one section of two), not the whole run's again.
+    const estimateOf = (events: AgentEvent[]) =>
+      events.find((event) => event.type === 'research-plan')?.estimate;
+    const whole = estimateOf(first.events)!;
+    const left = estimateOf(resumed.events)!;
+    expect(whole.sections).toBeUndefined();
+    expect(left.sections).toBe(1);
+    expect(left.llmCalls).toBeLessThan(whole.llmCalls);
+    expect(left.tokens).toBeLessThan(whole.tokens);
     expect(resumed.report.sections.map((section) => [section.heading, section.coverage])).toEqual([
       ['Markets', 1],
       ['Leaders', 1],

@@ -60,8 +60,14 @@ describe('research mode', () => {
         object: { claims: [{ section: 's1', sentence: 'Parasite premiered at Cannes on 21 May 2019.[^1]' }] },
       },
       {
+        // The listed claim, and the summary's cited sentence.
         expect: { schemaName: 'research_claim_check' },
-        object: { verdicts: [{ claim: 1, supported: true }] },
+        object: {
+          verdicts: [
+            { claim: 1, supported: true },
+            { claim: 2, supported: true },
+          ],
+        },
       },
       { expect: { schemaName: 'research_review' }, object: { approved: true, feedback: [] } },
       {
@@ -118,7 +124,7 @@ describe('research mode', () => {
       expect.objectContaining({ section: 's1', state: 'written', sources: 1 }),
     ]);
     expect(report.usage.byRole.writer?.calls).toBe(6);
-    expect(report.factCheck).toEqual({ claims: 1, supported: 1, revised: 0, removed: 0 });
+    expect(report.factCheck).toEqual({ claims: 2, supported: 2, revised: 0, removed: 0 });
     expect(report.followUps).toHaveLength(3);
   });
 });

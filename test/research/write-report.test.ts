@@ -136,14 +136,20 @@ describe('research writer', () => {
         // After the review's revision: the revised claim again, already checked in this cycle.
         { claims: [{ section: 's2', sentence: unsupportedClaims.revision.replace('[^1]', '[^4]') }] },
       ),
-      verdicts: replies({
-        verdicts: [
-          { claim: 1, supported: true },
-          { claim: 2, supported: true },
-          { claim: 3, supported: false },
-          { claim: 4, supported: false },
-        ],
-      }),
+      verdicts: replies(
+        {
+          verdicts: [
+            { claim: 1, supported: true },
+            { claim: 2, supported: true },
+            { claim: 3, supported: false },
+            { claim: 4, supported: false },
+            // The summary's cited sentence, which the claims list left out.
+            { claim: 5, supported: true },
+          ],
+        },
+        // After the review's revision: the new cited sentence the claims list left out.
+        { verdicts: [{ claim: 1, supported: true }] },
+      ),
       revisions: replies({
         revisions: [
           { claim: 1, action: 'remove', sentence: '' },
@@ -216,10 +222,12 @@ describe('research writer', () => {
     });
     llm.assertConsumed();
 
-    expect(written.factCheck).toEqual({ claims: 4, supported: 2, revised: 1, removed: 1 });
+    // Four claims listed, and two cited sentences the model did not list: the summary's, and the
+    // revised section's new one.
+    expect(written.factCheck).toEqual({ claims: 6, supported: 4, revised: 1, removed: 1 });
     expect(eventsOf(events, 'fact-check').at(-1)).toMatchObject({
-      claims: 4,
-      supported: 2,
+      claims: 6,
+      supported: 4,
       revised: 1,
       removed: 1,
     });
@@ -280,7 +288,9 @@ describe('research writer', () => {
     // The review's revision keeps the section (revise, not regenerate) and the claim was not checked twice.
     expect(routes.sectionRevision.calls[0]!.prompt).toContain('Connect the law to the 2023 decline.');
     expect(routes.sectionRevision.calls[0]!.prompt).toContain('Buildings Energy Act');
-    expect(routes.verdicts.calls).toHaveLength(1);
+    expect(routes.verdicts.calls).toHaveLength(2);
+    expect(routes.verdicts.calls[1]!.prompt).toContain('Subsidy cuts in Germany weighed on demand in 2023.');
+    expect(routes.verdicts.calls[1]!.prompt).not.toContain('Buildings Energy Act');
     expect(eventsOf(events, 'persona').map((event) => event.message)).toContain(
       `removed an unsupported claim: ${unsupportedClaims.removed}`,
     );
@@ -290,5 +300,85 @@ describe('research writer', () => {
     for (const item of written.references) expect(html).toContain(`<li id="ref-${item.index}">`);
     expect(html).toContain('<pre class="mermaid"><code>xychart-beta');
     expect(html).toContain('<table>');
+  });
+});
+
+describe('the fact-check of a writer that numbers its footnotes in its own order', () => {
+  it('checks every cited sentence though the claims list is empty, and fixes the citation that does not support its sentence', async () => {
+    const oneSection: ResearchEvidence = { ...evidence, sections: [evidence.sections[0]!] };
+    oneSection.plan = { ...evidence.plan, sections: [evidence.plan.sections[0]!], dataPoints: [] };
+    const fell = 'Sales fell by 5% in 2023 as gas prices eased.';
+    const routes = {
+      // The writer cites the sources in the order it uses them: [^1] for the first it mentions,
+      // which is the finding's second source.
+      market: replies({
+        markdown: `${fell}[^1] Heat pump sales in Europe reached 3 million units in 2022.[^1]`,
+      }),
+      coherence: replies({ summary: 'Heat pump sales changed after 2022.', sections: [] }),
+      contradictions: replies({ contradictions: [] }),
+      // The model listing claims finds none: the fact-check used to stop at 0/0 here.
+      claims: replies({ claims: [] }),
+      verdicts: replies({
+        verdicts: [
+          { claim: 1, supported: false },
+          { claim: 2, supported: true },
+        ],
+      }),
+      revisions: replies({ revisions: [{ claim: 1, action: 'revise', sentence: `${fell}[^1]` }] }),
+      review: replies({ approved: true, feedback: [] }),
+      followUps: replies({ questions: ['a?', 'b?', 'c?'] }),
+      verification: verificationSearch('heat pump sales 2023 decline', 'ehpa', `${fell}[^1]`),
+    };
+    const llm = createScriptRouter([
+      { schemaName: 'research_section', llm: routes.market },
+      { schemaName: 'research_coherence', llm: routes.coherence },
+      { schemaName: 'research_contradictions', llm: routes.contradictions },
+      { schemaName: 'research_claims', llm: routes.claims },
+      { schemaName: 'research_claim_check', llm: routes.verdicts },
+      { schemaName: 'research_revision', llm: routes.revisions },
+      { schemaName: 'research_review', llm: routes.review },
+      { schemaName: 'research_follow_ups', llm: routes.followUps },
+      { promptIncludes: fell, llm: routes.verification },
+    ]);
+    const config = createTestConfig();
+    const events: AgentEvent[] = [];
+    const research = createResearchContext({
+      topic,
+      config,
+      llm: createLlmClient({ config, createModel: () => llm }),
+      search: createFakeSearch(heatPumpSearch),
+      reader: createFakeReader(heatPumpPages),
+      onEvent: (event) => events.push(event),
+    });
+    research.task.state.pages.add(
+      {
+        requestedUrl: heatPumpUrls.ehpa,
+        url: heatPumpUrls.ehpa,
+        title: 'ehpa',
+        markdown: heatPumpTexts.ehpa,
+        text: heatPumpTexts.ehpa,
+        links: [],
+        contentType: 'text/html',
+      },
+      0,
+    );
+
+    const written = await writeReport(research, oneSection, { trustOf: () => undefined });
+    llm.assertConsumed();
+
+    // Both cited sentences were checked: not 0/0.
+    expect(written.factCheck.claims).toBe(2);
+    expect(routes.verdicts.calls[0]!.prompt).toContain(fell);
+    expect(routes.verdicts.calls[0]!.prompt).toContain('reached 3 million units in 2022');
+    // The sentence now cites a quote that says it.
+    const markdown = written.sections[0]!.markdown;
+    const cites = (sentence: string) =>
+      [...markdown.slice(markdown.indexOf(sentence)).matchAll(/^[^[]*\[\^(\d+)\]/g)].map((match) =>
+        Number(match[1]),
+      )[0];
+    const quoteOf = (index: number | undefined) =>
+      written.references.find((reference) => reference.index === index)?.quote ?? '';
+    expect(quoteOf(cites(fell))).toContain('Sales fell by 5% in 2023');
+    expect(quoteOf(cites('Heat pump sales in Europe reached'))).toContain('3 million units in 2022');
   });
 });

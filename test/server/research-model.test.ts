@@ -61,7 +61,8 @@ describe('model deepsearch-research (official openai client)', () => {
     expect(message.content).toContain('## Follow-up questions\n\n1. Which countries drove the 2023 decline?');
     expect(message.content).toContain('[^1]: "Heat pump sales in Europe reached 3 million units in 2022"');
     expect(message.reasoning_content).toContain('Research Strategist: plan: 1 section,');
-    expect(message.reasoning_content).toContain('Synthesizer: fact-check: 1 claim, 1 supported');
+    // Every cited sentence of the report is a claim: the listed one, the section's other, the summary's.
+    expect(message.reasoning_content).toContain('Synthesizer: fact-check: 3 claims, 3 supported');
     expectCitationsOnMarkers(message.content!, message.annotations as Array<{ url_citation: Citation }>);
     const details = (completion as unknown as { deepsearch: Record<string, unknown> }).deepsearch;
     expect(details).toMatchObject({ mode: 'research', title: 'European heat pump sales after 2022' });

@@ -72,10 +72,10 @@ const firstRun: Readonly<Record<string, readonly [heading: string, summary: stri
   'llm.provider': ['Model:', 'openai, anthropic, google, openai-compatible...'],
   'llm.baseURL': ['Model:', 'a server, e.g. http://localhost:11434/v1'],
   'llm.model': ['Model:', 'model id'],
-  'search.provider': ['Search:', 'duckduckgo (default), searxng, brave... or a chain'],
+  'search.provider': ['Search:', 'auto (default), searxng, duckduckgo... or a chain'],
   'search.searxngUrl': ['Search:', 'your SearXNG instance (JSON format on)'],
   'search.onlyHostnames': ['Search:', 'search and read only these hosts'],
-  'budget.maxSteps': ['Budget:', 'agent steps (default 30)'],
+  'budget.maxSteps': ['Budget:', 'agent steps (default 30; research scales its own)'],
   'budget.maxTokens': ['Budget:', 'LLM tokens for the run (default 1000000)'],
   'budget.maxTimeSeconds': ['Budget:', 'seconds for the run (default 600)'],
   'research.maxHops': ['Budget:', 'search hops per section (default 3)'],
@@ -93,8 +93,8 @@ const firstRunOnlyFor: Readonly<Record<string, readonly SettingFlagScope[]>> = {
   'reader.provider': ['read'],
   'reader.timeoutSeconds': ['read'],
   'embedding.provider': ['kb'],
-  // A report's budget is its tokens, time and hops; steps are per section.
-  'budget.maxSteps': ['ask', 'mcp', 'serve'],
+  // Research scales its own steps with sections x hops, but a run cut by them names --max-steps.
+  'budget.maxSteps': ['ask', 'research', 'mcp', 'serve'],
   'search.onlyHostnames': ['ask', 'research', 'mcp', 'serve'],
 };
 

@@ -22,8 +22,21 @@ export function createTerminal(
     },
     ...(stream.isTTY ? { partial: (text: string) => void stream.write(text) } : {}),
     style: (style, text) => (colour ? styleText(style, text) : text),
-    width: Math.max(60, Math.min(160, ('columns' in stream ? stream.columns : undefined) ?? 100)),
+    width: lineWidth(stream, env),
   };
+}
+
+/**
+ * How wide a line may be before clipLine cuts it. A terminal: its columns. A pipe or a file (CI
+ * logs): COLUMNS if set, else no cut, as an error's details cut at 100 characters are lost there.
+ */
+function lineWidth(
+  stream: { isTTY?: boolean; columns?: number },
+  env: Readonly<Record<string, string | undefined>>,
+): number {
+  if (stream.isTTY) return Math.max(60, Math.min(160, stream.columns ?? 100));
+  const columns = Number.parseInt(env.COLUMNS ?? '', 10);
+  return Number.isFinite(columns) && columns > 0 ? Math.max(60, columns) : Number.POSITIVE_INFINITY;
 }
 
 export function clipLine(text: string, width: number): string {

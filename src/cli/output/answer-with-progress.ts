@@ -1,3 +1,4 @@
+import { extname } from 'node:path';
 import type { AgentEventListener } from '../../events/agent-events.js';
 import type { DeepSearchResult } from '../../events/deep-search-result.js';
 import type { CliIo } from '../io/cli-io.js';
@@ -8,7 +9,7 @@ import { deliver } from './research-report-output.js';
 
 /**
  * Runs `start` with live progress on stderr (a spinner in a terminal), then prints the answer, or
- * one JSON document, on stdout or in the `output` file: `ask` and `resume` alike. stdout starts
+ * one JSON document (--json, or an `output` file named *.json), on stdout or in the `output` file: `ask` and `resume` alike. stdout starts
  * with the answer itself (`| head -1` is its first line); the blank line that sets it apart from
  * the progress goes to stderr, with the progress.
  */
@@ -26,7 +27,10 @@ export async function answerWithProgress(
   }
   // A file gets no colours; a terminal does.
   const styled = createTerminal(options.output ? { write: () => undefined } : io.stdout, io.env);
-  const text = options.json ? resultJson(result) : renderResultText(result, styled);
+  // `-o answer.json` is the JSON document, as `research -o report.json` is.
+  const json =
+    options.json || (options.output !== undefined && extname(options.output).toLowerCase() === '.json');
+  const text = json ? resultJson(result) : renderResultText(result, styled);
   if (!options.quiet && !options.json && !options.output) io.stderr.write('\n');
   await deliver(io, options, `${text}\n`, 'answer', result.runId);
 }

@@ -4,8 +4,8 @@ import type { Terminal } from '../io/terminal-style.js';
 /**
  * Research runs its sections' deep searches at once, each with its own run id and step numbers
  * from 1: their lines interleave. A part's run-start says what it is for; from then on every
- * event with its run id is labelled with it ("s2" for a section's hop, "check s2" for the
- * verification of one of its claims).
+ * event with its run id is labelled with it ("s2" for a section's first hop, "s2·h2" for its
+ * second, "check s2" for the verification of one of its claims).
  */
 export function createPartLabels(): (event: AgentEvent) => string | undefined {
   const labels = new Map<string, string>();
@@ -17,7 +17,10 @@ export function createPartLabels(): (event: AgentEvent) => string | undefined {
 
 export function partLabel(part: PartLabel): string {
   const section = part.section ?? '?';
-  return part.purpose === 'verification' ? `check ${section}` : section;
+  if (part.purpose === 'verification') return `check ${section}`;
+  // Each hop is a deep search whose steps count from 1: a later hop says which, so a section's
+  // step labels never repeat ([s1·2] in hop 1, [s1·h2·2] in hop 2).
+  return part.hop !== undefined && part.hop > 1 ? `${section}·h${part.hop}` : section;
 }
 
 /**

@@ -156,3 +156,25 @@ describe('progress renderer, research parts', () => {
     ]);
   });
 });
+
+describe("a research section's step labels", () => {
+  it('never repeat across its hops: [s1·1] in hop 1, [s1·h2·1] in hop 2', () => {
+    const { lines, render } = capture(false);
+    for (const [runId, hop] of [
+      ['hop-1', 1],
+      ['hop-2', 2],
+    ] as const) {
+      const at = { runId, seq: 1, at: 0 };
+      render({
+        ...at,
+        type: 'run-start',
+        question: 'q',
+        language: undefined,
+        part: { purpose: 'section', section: 's1', hop },
+      });
+      render({ ...at, type: 'action', step: 1, action: 'search', think: 'Search first.' } as AgentEvent);
+    }
+    const labels = lines.filter((line) => line.startsWith('[')).map((line) => line.split(' ')[0]);
+    expect(labels).toEqual(['[s1·1]', '[s1·h2·1]']);
+  });
+});

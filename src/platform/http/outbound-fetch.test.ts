@@ -116,7 +116,8 @@ describe('a proxy failure names the proxy and what set it, never its credentials
     expect(error).toMatchObject({ code: 'proxy_auth_required', statusCode: 407, isRetryable: false });
     expect(error.message).toBe(
       `the proxy http://***:***@127.0.0.1:${new URL(recording.url).port}/ (set by HTTP_PROXY) asks for ` +
-        `credentials (HTTP 407) to reach ${site.url}/: put them in the proxy URL, http://user:password@host:port`,
+        `credentials (HTTP 407) to reach ${site.url}/: it rejected the user and password in the proxy URL; ` +
+        'check them (characters such as @ : / in a password are written %40 %3A %2F)',
     );
     expect(site.requests).toHaveLength(0);
   });
@@ -127,6 +128,8 @@ describe('a proxy failure names the proxy and what set it, never its credentials
     const error = await failure(outbound('https://localhost:4443/'));
     expect(error).toMatchObject({ code: 'proxy_auth_required', statusCode: 407 });
     expect(error.message).toContain('(set by HTTPS_PROXY) asks for credentials (HTTP 407)');
+    // No credentials in the URL: the advice is where to put them.
+    expect(error.message).toContain('put them in the proxy URL, http://user:password@host:port');
   });
 
   it.each([

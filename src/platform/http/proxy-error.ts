@@ -25,10 +25,15 @@ export function toProxyError(error: unknown, options: { proxy: ProxyChoice; url:
   const status = proxyStatus(error);
   const common = { providerId: 'proxy', cause: error };
   if (status === 407) {
-    return new AuthenticationError(
-      `${proxy} asks for credentials (HTTP 407) to reach ${target}: put them in the proxy URL, http://user:password@host:port`,
-      { ...common, code: 'proxy_auth_required', statusCode: 407 },
-    );
+    // Credentials already in the URL were sent: asking to put them there is no help.
+    const advice = hasCredentials(options.proxy.url)
+      ? 'it rejected the user and password in the proxy URL; check them (characters such as @ : / in a password are written %40 %3A %2F)'
+      : 'put them in the proxy URL, http://user:password@host:port';
+    return new AuthenticationError(`${proxy} asks for credentials (HTTP 407) to reach ${target}: ${advice}`, {
+      ...common,
+      code: 'proxy_auth_required',
+      statusCode: 407,
+    });
   }
   if (status !== undefined) {
     return new ProviderError(
@@ -66,6 +71,15 @@ function proxyStatus(error: unknown): number | undefined {
     current = current.cause;
   }
   return undefined;
+}
+
+function hasCredentials(proxyUrl: string): boolean {
+  try {
+    const url = new URL(proxyUrl);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** host:port as the CONNECT asked for it, the default port written out. */

@@ -13,7 +13,8 @@ export const compatibleProviderName = 'openaiCompatible';
 
 /**
  * Official endpoints, passed explicitly: without a baseURL the SDKs would read OPENAI_BASE_URL or
- * ANTHROPIC_BASE_URL from the environment behind the config's back.
+ * ANTHROPIC_BASE_URL from the environment behind the config's back (OPENAI_BASE_URL is a setting,
+ * llm.openaiBaseURL, so it arrives here as settings.baseURL).
  */
 const defaultBaseUrls: Readonly<Record<'openai' | 'anthropic' | 'google', string>> = {
   openai: 'https://api.openai.com/v1',

@@ -4,6 +4,7 @@ import type { ResearchEventBody } from '../../events/research-events.js';
 import type { ResearchEvidence, ResearchPlan, SectionEvidence } from '../../events/research-result.js';
 import { probeDataPoints } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
+import { researchPhaseSteps } from '../research-steps.js';
 import { advisoryCall } from './advisory-call.js';
 import { BudgetShares } from './budget-shares.js';
 import { HopSlots } from './hop-slots.js';
@@ -12,7 +13,8 @@ import { researchSection } from './research-section.js';
 /**
  * The research phase: the data points' strategies, then every section's hops, `concurrency`
  * sections at a time, all drawing from one budget — the task's less the writer's share
- * (`research.writerShare` of tokens, steps and time) — and sharing the task's pages and
+ * (`research.writerShare` of tokens, steps and time; steps are research's own unless chosen:
+ * research-steps.ts) — and sharing the task's pages and
  * knowledge, so a page is read once. When a section fails the others are stopped too. The
  * probe's facts and each section's evidence are checkpointed as they come; a resumed task keeps
  * those (no call of theirs is made again) and researches only the sections not gathered yet.
@@ -25,9 +27,11 @@ export async function gatherEvidence(
   const config = task.config.research;
   const left = task.budget.available();
   const keep = 1 - config.writerShare;
+  const open = plan.sections.filter((section) => !progress.section(section.id));
   const pool = task.budget.child({
     maxTokens: Math.floor(left.tokens * keep),
-    maxSteps: Math.max(1, Math.floor(left.steps * keep)),
+    // The input's config: the task's holds the steps research chose for it (research-context.ts).
+    maxSteps: researchPhaseSteps(research.input.config, open.length, left.steps),
     maxTimeMs: Math.floor(left.timeMs * keep),
   });
   pool.llmAnswered = task.budget.llmAnswered;
@@ -51,7 +55,6 @@ export async function gatherEvidence(
         )) ?? [];
       await progress.probed(facts);
     }
-    const open = plan.sections.filter((section) => !progress.section(section.id));
     const shares = new BudgetShares(pool, config.concurrency);
     for (const section of open) shares.register(section.id, config.maxHops);
     const slots = new HopSlots(config.concurrency);

@@ -11,7 +11,7 @@ import type {
 import type { ProposedFact } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
 import { advisoryCall } from './advisory-call.js';
-import type { BudgetShares } from './budget-shares.js';
+import { type BudgetShares, describeShortage } from './budget-shares.js';
 import type { HopSlots } from './hop-slots.js';
 import { librarianCheck } from './librarian-check.js';
 import { measureDiversity } from './measure-diversity.js';
@@ -57,16 +57,17 @@ export async function researchSection(run: GatherRun, section: PlanSection): Pro
     while (hop < config.maxHops) {
       const release = await slots.acquire(hop + 1, run.signal);
       try {
-        const limits = shares.take(section.id);
-        if (!limits) {
+        const share = shares.take(section.id);
+        if (!('limits' in share)) {
           stopped = 'budget';
           research.say(
             'search',
-            `stopping "${section.heading}": the budget left cannot pay for another hop`,
+            `stopping "${section.heading}" before hop ${hop + 1}: ${describeShortage(share)}`,
             section.id,
           );
           break;
         }
+        const { limits } = share;
         hop++;
         context.emit({ type: 'research-hop', section: section.id, hop, questions, limits });
         research.say(

@@ -13,7 +13,14 @@ import {
   verdictsSchema,
   verdictsSystem,
 } from './fact-check-prompts.js';
-import { claimKey, claimText, footnotesOf, replaceSentence } from './locate-sentence.js';
+import {
+  citedSentences,
+  claimKey,
+  claimText,
+  footnotesOf,
+  locateSentence,
+  replaceSentence,
+} from './locate-sentence.js';
 import type { ReportReferences } from './merge-references.js';
 import { formatSources, untrustedRule } from './section-sources.js';
 import { synthesisTemperature } from './write-section.js';
@@ -40,8 +47,8 @@ interface Claim {
 }
 
 /**
- * Seed 004's fact-check: the draft's factual claims are checked against the quotes of the sources
- * they cite; the unsupported ones get a verification search, then are revised from what it found
+ * Seed 004's fact-check: the draft's factual claims (those the model lists, and every sentence
+ * that cites a source) are checked against the quotes of the sources they cite; the unsupported ones get a verification search, then are revised from what it found
  * (with verified footnotes) or removed. Edits `sections` in place; adds to `cycle.report`.
  */
 export async function factCheck(
@@ -62,15 +69,27 @@ export async function factCheck(
     schemaName: 'research_claims',
   });
   const claims: Claim[] = [];
-  for (const { section: id, sentence } of object.claims) {
-    const section = sections.find((candidate) => candidate.id === id);
+  const add = (section: ReportSection | undefined, sentence: string) => {
     const key = claimKey(sentence);
-    if (!section || !key || cycle.checked.has(key) || !replaceSentence(section.markdown, sentence, 'x'))
-      continue;
+    const at =
+      section && key && !cycle.checked.has(key) ? locateSentence(section.markdown, sentence) : undefined;
+    if (!section || !at) return;
     cycle.checked.add(key);
-    const quotes = footnotesOf(sentence).flatMap((index) => references.list[index - 1] ?? []);
-    claims.push({ section, sentence, quotes });
-  }
+    // The footnotes the draft's own sentence cites: the model's copy may have renumbered, moved
+    // or dropped them (a writer numbering footnotes in its own order).
+    const own = section.markdown.slice(at.start, at.end);
+    const quotes = footnotesOf(own).flatMap((index) => references.list[index - 1] ?? []);
+    claims.push({ section, sentence: own, quotes });
+  };
+  for (const { section: id, sentence } of object.claims)
+    add(
+      sections.find((candidate) => candidate.id === id),
+      sentence,
+    );
+  // Every sentence that cites a source is a claim, listed by the model or not: a report with
+  // cited sentences and no claim checked ("fact-check 0/0") checked nothing.
+  for (const section of sections)
+    for (const sentence of citedSentences(section.markdown)) add(section, sentence);
   if (claims.length === 0) return;
   cycle.report.claims += claims.length;
   const unsupported = await judge(research, claims);

@@ -51,3 +51,23 @@ export function replaceSentence(markdown: string, sentence: string, replacement:
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * Every sentence of the prose that cites a source: a claim the fact-check must check, whether or
+ * not the model listing claims named it. Headings, tables, lists of sources and code are not prose.
+ */
+export function citedSentences(markdown: string): string[] {
+  const sentences: string[] = [];
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || /^\s*(#|\||\[\^\d+\]:|```|~~~)/.test(line)) continue;
+    // A sentence ends at . ! or ? (and the markers after it) before a space and a capital,
+    // a digit or an opening mark: "3.5 million" and "e.g. this" stay whole.
+    const parts = line
+      .replace(/^\s*(?:[-*+]|\d+\.)\s+/, '')
+      .split(/(?<=[.!?](?:\[\^\d+\])*)\s+(?=[\p{Lu}\p{N}"“‘([])/u);
+    for (const part of parts) if (/\[\^\d+\]/.test(part) && claimText(part)) sentences.push(part.trim());
+  }
+  return sentences;
+}

@@ -12,7 +12,7 @@ export function addAskCommand(program: Command, io: CliIo): void {
       .description('answer a question (reads it from stdin when none is given)')
       .argument('[question...]', 'the question')
       .option('--json', 'print one JSON document and nothing else on stdout')
-      .option('-o, --output <file>', 'write the answer here (markdown, or JSON)')
+      .option('-o, --output <file>', 'write the answer here (markdown; JSON for *.json)')
       .option('--quiet', 'no progress on stderr')
       .option('--kb [path]', kbMergeFlagDescription)
       .option('--yes', 'download the default local model without asking')

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { keepConfigOrigins } from '../../../config/config-origins.js';
-import { ConfigError } from '../../../core/errors/index.js';
+import { ConfigError, InputError } from '../../../core/errors/index.js';
 import { cacheFileName } from '../../../runtime/create-provider-cache.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { createTerminal, plural } from '../../io/terminal-style.js';
@@ -14,6 +14,9 @@ import { checkContextWindow } from './doctor-context-check.js';
 import { checkProxy } from './doctor-proxy-check.js';
 import { checkQueueServers } from './doctor-scale-check.js';
 
+/** The longest check name, postgres: every detail starts in one column. */
+const nameWidth = 8;
+
 /**
  * `deepsearch doctor`: one line per check on stdout (ok or FAIL, with a fix under each failure),
  * exit code 0 only when all pass. Search and the LLM are checked even when the other fails.
@@ -22,6 +25,8 @@ export async function runDoctorCommand(
   io: CliIo,
   input: { flags: DoctorCommandFlags; settingFlags: Record<string, unknown> },
 ): Promise<void> {
+  // A typo in --page is the user's input, refused before any check, not a network failure.
+  const page = doctorPage(input.flags.page);
   const config = await discoverLlm(io, loadCliConfig(io, input.settingFlags, input.flags.config));
   const runtime = createCliRuntime(
     io,
@@ -32,10 +37,9 @@ export async function runDoctorCommand(
   const report = (result: CheckResult) => {
     results.push(result);
     const mark = result.ok ? out.style('green', 'ok  ') : out.style('red', 'FAIL');
-    out.write(`${mark}  ${result.name.padEnd(7)}  ${result.detail}`);
-    if (!result.ok && result.fix) out.write(`${' '.repeat(15)}fix: ${result.fix}`);
+    out.write(`${mark}  ${result.name.padEnd(nameWidth)}  ${result.detail}`);
+    if (!result.ok && result.fix) out.write(`${' '.repeat(4 + 2 + nameWidth + 2)}fix: ${result.fix}`);
   };
-  const page = input.flags.page ?? defaultDoctorPage;
   // Chromium's start (seconds on a busy machine) overlaps the network checks; reported in its place.
   const browser = checkBrowser(config);
   try {
@@ -66,4 +70,14 @@ export async function runDoctorCommand(
       code: 'doctor_failed',
     });
   }
+}
+
+/** --page as an http(s) URL, or an input error saying what was wrong with it. */
+function doctorPage(page: string | undefined): string {
+  if (page === undefined) return defaultDoctorPage;
+  const url = URL.canParse(page) ? new URL(page) : undefined;
+  if (url?.protocol === 'http:' || url?.protocol === 'https:') return page;
+  throw new InputError(`--page must be an http or https URL such as ${defaultDoctorPage} (got "${page}")`, {
+    param: 'page',
+  });
 }

@@ -39,8 +39,8 @@ export function addResearchCommand(program: Command, io: CliIo): void {
   );
   addExamples(command, [
     'deepsearch research "heat pump sales in Europe since 2019" -o report.md',
+    // Then `--outline outline.md` (under Options): --help must fit a screen with --max-steps listed.
     'deepsearch research "..." --outline-only > outline.md',
-    'deepsearch research --outline outline.md -o report.html',
   ]);
   command.action(async (words: string[], flags: ResearchCommandFlags) => {
     const { runResearchCommand } = await import('./run-research-command.js');

@@ -1,6 +1,7 @@
 import { InputError } from '../../../core/errors/index.js';
 import { describeSearchNotice } from '../../../providers/search/fallback-search.js';
 import type { SearchHit, SearchOptions, TimeRange } from '../../../providers/spec/search-provider.js';
+import { kbMergeValues, splitKbMergeFlag } from '../../flags/kb-merge-flag.js';
 import { type CliIo, readPipedStdin } from '../../io/cli-io.js';
 import { clipLine, createTerminal, type Terminal } from '../../io/terminal-style.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
@@ -8,16 +9,22 @@ import { prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
 import type { SearchCommandFlags } from './search-command.js';
 
-/** `deepsearch search`: the hits, or one JSON document with --json; fallback notices on stderr. */
+/**
+ * `deepsearch search`: the hits (the knowledge base's too with --kb), or one JSON document with
+ * --json; fallback notices on stderr.
+ */
 export async function runSearchCommand(
   io: CliIo,
   input: { words: string[]; flags: SearchCommandFlags; settingFlags: Record<string, unknown> },
 ): Promise<void> {
-  const query = input.words.join(' ').trim() || (await readPipedStdin(io.stdin));
+  // --kb [path]: the knowledge base's hits join the web's, as they do in every search step of
+  // `ask --kb`, so what the agent is given can be seen.
+  const { kb, words } = splitKbMergeFlag(input.flags.kb, input.words, io.cwd);
+  const query = words.join(' ').trim() || (await readPipedStdin(io.stdin));
   if (!query) throw new InputError('missing query: run deepsearch search "your query"', { param: 'query' });
   // Bad flags are refused before any note about the provider or any request.
   const options = searchOptions(input.flags);
-  const config = loadCliConfig(io, input.settingFlags, input.flags.config);
+  const config = loadCliConfig(io, input.settingFlags, input.flags.config, kbMergeValues(kb, io.cwd));
   prepareSearch(io, config, { quiet: input.flags.quiet });
   const runtime = createCliRuntime(io, config);
   const errors = createTerminal(io.stderr, io.env);

@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { timeRanges } from '../../../providers/spec/search-provider.js';
 import { configFlag } from '../../flags/config-flag.js';
+import { kbMergeFlagDescription } from '../../flags/kb-merge-flag.js';
 import { addExamples, addSettingFlags, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
@@ -13,6 +14,8 @@ export interface SearchCommandFlags {
   site?: string;
   lang?: string;
   region?: string;
+  /** --kb: true, or the knowledge base file. */
+  kb?: string | boolean;
 }
 
 /**
@@ -32,6 +35,7 @@ export function addSearchCommand(program: Command, io: CliIo): void {
       .option('--site <host>', 'only results from this host')
       .option('--lang <tag>', 'result language, e.g. en, fr-FR')
       .option('--region <code>', 'two-letter country code, e.g. us, de')
+      .option('--kb [path]', `${kbMergeFlagDescription}: its hits as ask --kb sees them`)
       .addOption(configFlag()),
     { scope: 'search' },
   );
@@ -39,6 +43,7 @@ export function addSearchCommand(program: Command, io: CliIo): void {
     'deepsearch search "rust async runtime comparison"',
     'deepsearch search --site nodejs.org --time-range month "release notes"',
     'deepsearch search --json --search-provider duckduckgo --count 5 "sqlite wal mode"',
+    'deepsearch search --kb "key rotation policy"',
   ]);
   command.action(async (words: string[], flags: SearchCommandFlags) => {
     const { runSearchCommand } = await import('./run-search-command.js');

@@ -1,5 +1,11 @@
 import * as z from 'zod';
-import { AuthenticationError, ConfigError, isAuthenticationError } from '../../../core/errors/index.js';
+import {
+  AuthenticationError,
+  ConfigError,
+  isAuthenticationError,
+  isProviderError,
+  ProviderError,
+} from '../../../core/errors/index.js';
 import { displayUrl } from '../../../platform/http/describe-network-error.js';
 import { requestJson } from '../../../platform/http/request-json.js';
 import { toIsoDate } from '../../../platform/http/to-iso-date.js';
@@ -105,6 +111,21 @@ async function requestSearch(
         `${providerId} (${displayUrl(url)}) answered HTTP 403: the instance probably has the JSON format ` +
           'disabled; enable `json` in search.formats of settings.yml',
         { providerId, statusCode: 403, code: 'searxng_json_disabled', cause: error },
+      );
+    }
+    // Down or mistyped: name the setting to check, as an LLM server that cannot be reached does.
+    if (
+      isProviderError(error) &&
+      (error.code === 'provider_unreachable' || error.code === 'provider_timeout')
+    ) {
+      throw new ProviderError(
+        `${error.message} (is it running? check DEEPSEARCH_SEARXNG_URL or --searxng-url)`,
+        {
+          providerId,
+          code: error.code,
+          isRetryable: error.isRetryable,
+          cause: error.cause ?? error,
+        },
       );
     }
     throw error;

@@ -162,8 +162,8 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const state = { ...checkpoint, state: { ...checkpoint.state, pages } };
       // A page is stored once per run: the checkpoints after name it by URL, and re-serialising
       // every page read at every step cost a long run more than its own steps.
-      let stored = storedPages.get(runId);
-      if (!stored) storedPages.set(runId, (stored = new Set()));
+      const stored = storedPages.get(runId) ?? new Set<string>();
+      storedPages.set(runId, stored);
       const fresh = checkpoint.state.pages.filter(({ page }) => !stored.has(page.url));
       d.transaction(() => {
         fence(runId, attempt);

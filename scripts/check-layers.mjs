@@ -17,7 +17,7 @@ export const layers = [
   ['knowledge', 'events'],
   ['agent'],
   ['research'],
-  ['runs', 'web'],
+  ['runs', 'web', 'telemetry'],
   ['runtime'],
   ['scale'],
   ['api', 'mcp', 'eval'],

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { closeChromium } from '../platform/browser/launch-chromium.js';
+import { tracingRequested } from '../telemetry/tracing-requested.js';
 import { runCli } from './run-cli.js';
 
 const controller = new AbortController();
@@ -29,6 +30,17 @@ process.stderr.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 
+// Traced only when the OpenTelemetry variables ask for it: the SDK is not even loaded otherwise.
+if (tracingRequested(process.env)) {
+  const { startTracing } = await import('../telemetry/start-tracing.js');
+  const { packageVersion } = await import('../core/package-version.js');
+  const command = process.argv[2];
+  const role = command === 'serve' ? 'server' : command === 'worker' ? 'worker' : 'cli';
+  await startTracing({ env: process.env, role, version: packageVersion() }, (message) =>
+    process.stderr.write(`deepsearch: warning: ${message}\n`),
+  );
+}
+
 const code = await runCli({
   argv: process.argv,
   env: process.env,
@@ -41,6 +53,8 @@ const code = await runCli({
 // A command that read with Chromium (the browser reader) leaves it running for further reads; the
 // process is done, so is the browser (its pipes would keep the process up until it idles out).
 await closeChromium();
+// The spans still buffered are sent before the process ends.
+if (tracingRequested(process.env)) await (await import('../telemetry/start-tracing.js')).stopTracing();
 finished = code;
 // A cancelled run exits now: idle keep-alive connections to the LLM server (fetch keeps them
 // about two seconds) would otherwise hold the process after the user asked it to stop.

@@ -10,4 +10,9 @@ export const cliOnlyVariables: ReadonlyArray<{ env: string; description: string 
       'local LLM servers to look for when no LLM is set (ollama=http://host:11434,openai=http://host:8000), or off',
   },
   { env: 'DEEPSEARCH_SQLITE_MODULE', description: 'a path to another better-sqlite3 build to load' },
+  {
+    env: 'DEEPSEARCH_TRACE_CONTENT',
+    description:
+      'with OpenTelemetry tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), also put questions and search queries on spans',
+  },
 ];

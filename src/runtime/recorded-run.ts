@@ -8,6 +8,7 @@ import { assertSearchConfigured } from '../providers/search/search-provider-choi
 import type { SearchProvider } from '../providers/spec/search-provider.js';
 import type { HostHealth } from '../retrieval/host-health.js';
 import { startRecording } from '../runs/run-recording.js';
+import { traceRun } from '../telemetry/trace-run.js';
 import type { AskOptions } from './create-runtime.js';
 import type { RunProviders, RuntimeProviders } from './runtime-providers.js';
 
@@ -70,6 +71,7 @@ export async function recordedRun<Result extends { references: ReadonlyArray<{ u
         })
       : undefined;
   const hostHealth = await trust.load();
+  const spans = traceRun({ runId, mode: mode.mode, question, config });
   const run = prepare({
     ...runtime.parts,
     question,
@@ -79,7 +81,11 @@ export async function recordedRun<Result extends { references: ReadonlyArray<{ u
     hostHealth,
     signal: options.signal,
     onEvent: options.onEvent,
-    observers: [...(recording ? [recording.observe] : []), ...(options.observers ?? [])],
+    observers: [
+      ...(recording ? [recording.observe] : []),
+      ...(spans ? [spans.observe] : []),
+      ...(options.observers ?? []),
+    ],
     onCheckpoint: recording?.checkpoint,
     notices,
   });
@@ -88,9 +94,11 @@ export async function recordedRun<Result extends { references: ReadonlyArray<{ u
     const result = await run.execute();
     cited = result.references;
     recording?.settle({ result });
+    spans?.end({});
     return result;
   } catch (error) {
     recording?.settle({ error });
+    spans?.end({ error });
     throw error;
   } finally {
     await trust.settle(hostHealth, cited, (message) =>

@@ -4,6 +4,7 @@ import { resumableRecord } from '../runs/resume-target.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { type RecordOptions, runSettings } from '../runs/run-recording.js';
 import type { RunStore } from '../runs/run-store.js';
+import { injectTraceContext } from '../telemetry/trace-context.js';
 import type { AsyncRunStore } from './async-run-store.js';
 import type { JobQueue } from './job-queue.js';
 import type { RunEventLog } from './run-event-log.js';
@@ -70,7 +71,13 @@ export function enqueueRun(
   backend: Pick<RunBackend, 'queue'>,
   job: { id: string; owner: string; data: RunJobData },
 ): Promise<{ status: 'queued' | 'running' }> {
-  return backend.queue.enqueue({ id: job.id, owner: job.owner, data: { ...job.data } });
+  // The trace of the request that queued it goes with the job: its worker's spans join it.
+  const trace = injectTraceContext();
+  return backend.queue.enqueue({
+    id: job.id,
+    owner: job.owner,
+    data: { ...job.data, ...(trace ? { trace } : {}) },
+  });
 }
 
 /**

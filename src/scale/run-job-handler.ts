@@ -7,6 +7,7 @@ import type { RunRecord } from '../runs/run-record.js';
 import { runError } from '../runs/run-recording.js';
 import { RunClaimError } from '../runs/stale-attempt-error.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
+import { type TraceCarrier, withTraceContext } from '../telemetry/trace-context.js';
 import type { AsyncRunStore } from './async-run-store.js';
 import { type JobHandler, jobStopReason } from './job-queue.js';
 import type { WorkerRunStore } from './worker-run-store.js';
@@ -19,6 +20,8 @@ export interface RunJobData {
   history?: Array<{ question: string; answer: string }>;
   overrides?: ConfigOverrides;
   plan?: ResearchPlan;
+  /** The W3C trace context of the request that queued the run, when it was traced. */
+  trace?: TraceCarrier;
 }
 
 /**
@@ -81,6 +84,16 @@ export function createRunJobHandler(options: {
  * start with the settings stored when it was posted; the same on a worker and on one machine.
  */
 export function runStoredRun(
+  runtime: DeepSearchRuntime,
+  record: RunRecord,
+  data: RunJobData,
+  input: { signal: AbortSignal; resumes: boolean; observers?: AgentEventListener[] },
+): Promise<unknown> {
+  // Traced inside the trace of the request that queued it (a no-op when nothing is traced).
+  return withTraceContext(data.trace, () => startStoredRun(runtime, record, data, input));
+}
+
+function startStoredRun(
   runtime: DeepSearchRuntime,
   record: RunRecord,
   data: RunJobData,

@@ -4,6 +4,7 @@ import type { ServerConfig } from '../config/config-schema.js';
 import { packageVersion } from '../core/package-version.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
+import { activeTracing } from '../telemetry/start-tracing.js';
 import { createConcurrencyLimiter } from './concurrency/concurrency-limiter.js';
 import { HttpError } from './http/http-error.js';
 import { sendServerError } from './http/server-error-response.js';
@@ -18,6 +19,7 @@ import {
   createJsonContentTypeGuard,
   createOriginGuard,
 } from './middleware/request-guards.js';
+import { createRequestSpans } from './middleware/request-spans.js';
 import { createChatCompletionsRoute } from './routes/chat-completions/chat-completions-route.js';
 import { createHealthRoutes } from './routes/health/health-routes.js';
 import { createMcpRoute } from './routes/mcp/mcp-route.js';
@@ -73,6 +75,8 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   });
   app.use(requestId());
   app.use(createAccessLog({ log }));
+  const tracing = activeTracing();
+  if (tracing) app.use(createRequestSpans(tracing));
   app.use(createHostGuard({ boundHost: settings.host, allowedHosts: settings.allowedHosts }));
   app.use(createOriginGuard({ corsOrigins: settings.corsOrigins }));
   const corsPolicy = createCorsPolicy({ corsOrigins: settings.corsOrigins });

@@ -4,13 +4,17 @@
 // 1. N concurrent streaming chat completions. Each run: search, query rewrite, visit, answer,
 //    criteria, evaluation = 6 LLM calls, so a stream cannot take less than 6 × latency; the rest is
 //    overhead. CPU/stream is the server process's own CPU time per stream (the agent's work
-//    included), which does not depend on what else the machine is doing; the times do.
+//    included), "+children" that of the server and its extraction processes together; neither
+//    depends much on what else the machine is doing; the times do. A second table gives the
+//    extraction pool's wait for a process, its round trip and the bytes sent each way per read.
 // 2. Async jobs (bench/server-async-bench.mjs): POST /v1/research and each job's SSE events.
 // Options: BENCH_SIZES=50,100,200 (empty: skip 1) BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof,
+// BENCH_OTLP=1 (trace to a receiver on 127.0.0.1), DEEPSEARCH_EXTRACT_CONCURRENCY,
 // and the async section's (see its file; BENCH_ASYNC_JOBS=0 skips it).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFakeOtlpReceiver } from '../test/helpers/fake-otlp-receiver.ts';
 import { runAsyncBench } from './server-async-bench.mjs';
 import {
   cpuMs,
@@ -27,6 +31,9 @@ const sizes = (process.env.BENCH_SIZES ?? '50,100,200').split(',').filter(Boolea
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 500);
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const world = await startBenchWorld({ latencyMs });
+// BENCH_OTLP=1: the server traces its runs (OpenTelemetry) to a receiver on 127.0.0.1, to measure
+// what tracing costs per stream.
+const otlp = process.env.BENCH_OTLP === '1' ? await startFakeOtlpReceiver() : undefined;
 // Runs are recorded (as a real server does) in a store of the bench's own, never the user's.
 const dataDir = mkdtempSync(join(tmpdir(), 'deepsearch-bench-server-'));
 const serverOptions = (name, args) => ({
@@ -37,6 +44,7 @@ const serverOptions = (name, args) => ({
   env: {
     XDG_DATA_HOME: dataDir,
     DEEPSEARCH_RUNS_FILE: join(dataDir, `${name}.sqlite`),
+    ...(otlp ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url } : {}),
     ...(process.env.DEEPSEARCH_EXTRACT_CONCURRENCY
       ? { DEEPSEARCH_EXTRACT_CONCURRENCY: process.env.DEEPSEARCH_EXTRACT_CONCURRENCY }
       : {}),
@@ -202,5 +210,7 @@ if (Number(process.env.BENCH_ASYNC_JOBS ?? 200) > 0)
     startServer: (name, args) => startServer(serverOptions(name, args)),
     dataDir,
   });
+if (otlp) console.log(`\ntraced: ${otlp.spans.length} spans received over OTLP/HTTP`);
+await otlp?.close();
 await world.close();
 rmSync(dataDir, { recursive: true, force: true });

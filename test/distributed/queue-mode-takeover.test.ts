@@ -23,6 +23,7 @@ const agentCalls = (requests: FakeOpenAiRequest[]) =>
 const waitFor = <T>(probe: () => T | Promise<T>, timeout = 60_000) =>
   vi.waitUntil(probe, { timeout, interval: 50 });
 
+const lockSeconds = 5;
 let world: QueueWorld | undefined;
 let llm: FakeOpenAiServer;
 let database: PostgresDatabase;
@@ -42,7 +43,7 @@ beforeAll(async () => {
     ...world.queueEnv,
     ...world.modelEnv,
     // Short enough for a quick takeover, long enough that a loaded machine renews it in time.
-    DEEPSEARCH_JOB_LOCK_SECONDS: '5',
+    DEEPSEARCH_JOB_LOCK_SECONDS: String(lockSeconds),
     DEEPSEARCH_SHUTDOWN_GRACE: '1',
     DEEPSEARCH_RESEARCH_CONCURRENCY: '1',
     DEEPSEARCH_RESEARCH_MAX_HOPS: '1',
@@ -53,6 +54,11 @@ afterAll(async () => {
   await database?.close();
   await world?.stop();
 });
+
+async function attemptOf(runId: string): Promise<number | undefined> {
+  const { rows } = await database.query<{ attempt: number }>('SELECT attempt FROM runs WHERE id = $1', [runId]);
+  return rows[0]?.attempt;
+}
 
 /** The worker process holding the run now (the worker id names its pid). */
 async function holder(runId: string, workers: BuiltWorker[]): Promise<BuiltWorker | undefined> {
@@ -94,7 +100,13 @@ describe.skipIf(!available)(
         expect(victim).toBeDefined();
         const beforeKill = llm.requests.length;
         await victim.kill();
+        const killedAt = performance.now();
         holdOutlook = false;
+        // Taken over within the lock + 5 s (docs/scale-out.md): the survivor's claim is attempt 2.
+        await waitFor(async () => (await attemptOf(id)) === 2, 30_000);
+        const takeoverMs = performance.now() - killedAt;
+        process.stderr.write(`takeover after SIGKILL: ${Math.round(takeoverMs)} ms (lock 5 s)\n`);
+        expect(takeoverMs).toBeLessThan((lockSeconds + 5) * 1000);
         const { ids, done } = await followed;
         expect(done).toBe('completed');
         // Events of both attempts, ids 1..N, none missing, none twice.

@@ -81,7 +81,16 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
 
   // Public: probes and the web page (static files; it asks for a key and sends it to /v1/*).
   const keyCheck = createKeyCheck({ apiKeys: settings.apiKeys });
-  app.route('/', createHealthRoutes({ isDraining, limiter, keyCheck }));
+  const services = options.queue?.services;
+  app.route(
+    '/',
+    createHealthRoutes({
+      isDraining,
+      limiter,
+      keyCheck,
+      checkServices: services && (() => services.check()),
+    }),
+  );
   app.route('/', createWebUiRoute());
 
   // The OpenAI-compatible API and MCP sit behind the same guards. Every POST body is read once

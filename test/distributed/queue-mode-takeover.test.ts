@@ -56,7 +56,9 @@ afterAll(async () => {
 });
 
 async function attemptOf(runId: string): Promise<number | undefined> {
-  const { rows } = await database.query<{ attempt: number }>('SELECT attempt FROM runs WHERE id = $1', [runId]);
+  const { rows } = await database.query<{ attempt: number }>('SELECT attempt FROM runs WHERE id = $1', [
+    runId,
+  ]);
   return rows[0]?.attempt;
 }
 

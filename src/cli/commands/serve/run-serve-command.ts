@@ -7,6 +7,7 @@ import type { QueueMode } from '../../../scale/open-queue-mode.js';
 import { serverModels } from '../../../server/run-request/server-models.js';
 import { assertGuardedBind, startServer } from '../../../server/start-server.js';
 import type { CliIo } from '../../io/cli-io.js';
+import { createCollapsedWarnings } from '../../setup/collapsed-warnings.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
@@ -77,10 +78,14 @@ async function serveRuntime(
   ]);
   // The node keeps no run of its own: no SQLite run store is opened.
   const nodeConfig = withSettings(config, { runs: { file: undefined } });
+  const warnings = createCollapsedWarnings({
+    write: (message) => io.stderr.write(`deepsearch: warning: ${message}\n`),
+  });
   const queue = await openQueueMode({
     scale: config.scale,
     retention: config.runs.retention,
-    onError: (error) => io.stderr.write(`deepsearch: warning: ${error.message}\n`),
+    onError: (error) => warnings.warn(error.message),
+    onServiceChange: (change) => io.stderr.write(`deepsearch: ${change.message}\n`),
   });
   return {
     runtime: createQueuedRuntime(createCliRuntime(io, nodeConfig, { trustStore: queue.trust }), queue),

@@ -8,6 +8,7 @@ import { createRunJobHandler } from '../../../scale/run-job-handler.js';
 import { type RunReconciler, startRunReconciler } from '../../../scale/run-reconciler.js';
 import { createWorkerRunStore } from '../../../scale/worker-run-store.js';
 import type { CliIo } from '../../io/cli-io.js';
+import { createCollapsedWarnings } from '../../setup/collapsed-warnings.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
@@ -36,11 +37,16 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     );
   const config = await prepareLlm(io, loaded);
   prepareSearch(io, config);
-  const warn = (error: Error) => io.stderr.write(`deepsearch: warning: ${error.message}\n`);
+  // A service away fails the same way many times a second: the first, then a count a minute.
+  const warnings = createCollapsedWarnings({
+    write: (message) => io.stderr.write(`deepsearch: warning: ${message}\n`),
+  });
+  const warn = (error: Error) => warnings.warn(error.message);
   const shared = await openQueueMode({
     scale: config.scale,
     retention: config.runs.retention,
     onError: warn,
+    onServiceChange: (change) => io.stderr.write(`deepsearch: ${change.message}\n`),
   });
   const runs = createWorkerRunStore({ store: shared.store, log: shared.log });
   // With a cap on LLM calls across workers, a call to a model server holds a place under it;
@@ -90,6 +96,7 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     if (handedBack.length > 0)
       io.stderr.write(`deepsearch: handed back to the queue: ${handedBack.join(', ')}\n`);
     runtime.close();
+    warnings.stop();
     // It answered 503 during the grace period; now the process is done.
     await health?.close();
   }

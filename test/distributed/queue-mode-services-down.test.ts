@@ -23,7 +23,12 @@ let worker: BuiltWorker;
 beforeAll(async () => {
   if (!available) return;
   world = await startQueueWorld({ hold: () => false });
-  const env = { ...world.queueEnv, ...world.modelEnv, DEEPSEARCH_JOB_LOCK_SECONDS: '5' };
+  const env = {
+    ...world.queueEnv,
+    ...world.modelEnv,
+    DEEPSEARCH_JOB_LOCK_SECONDS: '5',
+    DEEPSEARCH_LOG_FORMAT: 'json',
+  };
   [node, worker] = await Promise.all([startApiNode(env), startBuiltWorker(env, 2)]);
 }, 120_000);
 
@@ -97,6 +102,15 @@ function expectUnavailable(answers: Record<Endpoint, Answer>, named: RegExp, whi
   }
 }
 
+/** The worker's log lines of a service going down or up, in order. */
+function serviceLines(service: string): Array<{ event: string; msg: string }> {
+  return worker.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { event: string; service?: string; msg: string })
+    .filter((line) => line.service === service);
+}
+
 const readyStatus = async () => (await fetch(`${node.url}/ready`)).status;
 
 describe.skipIf(!available)('queue mode: Redis or Postgres goes away (real processes on 127.0.0.1)', () => {
@@ -126,20 +140,21 @@ describe.skipIf(!available)('queue mode: Redis or Postgres goes away (real proce
         .find((line) => line.path === '/v1/chat/completions' && line.status === 503);
       expect(refused).toMatchObject({ errorCode: 'service_unavailable' });
       expect(String(refused!.error)).toMatch(named);
-      await vi.waitUntil(
-        () => /deepsearch: the run queue \(Redis at .*\) can't be reached/.test(worker.stderr),
-        {
-          timeout: 15_000,
-        },
-      );
+      await vi.waitUntil(() => serviceLines('redis').length > 0, { timeout: 15_000 });
     } finally {
       await world!.redis.resume();
     }
     await vi.waitUntil(async () => (await readyStatus()) === 200, { timeout: 20_000, interval: 250 });
     await completedRun();
-    await vi.waitUntil(() => /the run queue \(Redis at .*\) is reachable again/.test(worker.stderr), {
-      timeout: 15_000,
-    });
+    await vi.waitUntil(() => serviceLines('redis').length > 1, { timeout: 15_000 });
+    // Logged once each way, however many calls failed meanwhile.
+    expect(serviceLines('redis')).toEqual([
+      expect.objectContaining({ event: 'service-down', msg: expect.stringMatching(named) }),
+      expect.objectContaining({
+        event: 'service-up',
+        msg: expect.stringMatching(/^the run queue \(Redis at .*\) is reachable again$/),
+      }),
+    ]);
   }, 150_000);
 
   it('Postgres stopped: 503 naming the run store and DEEPSEARCH_DATABASE_URL, /ready 503, then back', async () => {
@@ -161,19 +176,16 @@ describe.skipIf(!available)('queue mode: Redis or Postgres goes away (real proce
       expect(listed.stderr).toMatch(
         /postgres:\/\/\*\*\*@127\.0\.0\.1:\d+\/test_\w+.*DEEPSEARCH_DATABASE_URL/,
       );
-      await vi.waitUntil(
-        () => /deepsearch: the run store \(Postgres at .*\) can't be reached/.test(worker.stderr),
-        {
-          timeout: 15_000,
-        },
-      );
+      await vi.waitUntil(() => serviceLines('postgres').length > 0, { timeout: 15_000 });
     } finally {
       await world!.postgres.resume();
     }
     await vi.waitUntil(async () => (await readyStatus()) === 200, { timeout: 20_000, interval: 250 });
     await completedRun();
-    await vi.waitUntil(() => /the run store \(Postgres at .*\) is reachable again/.test(worker.stderr), {
-      timeout: 15_000,
-    });
+    await vi.waitUntil(() => serviceLines('postgres').length > 1, { timeout: 15_000 });
+    expect(serviceLines('postgres')).toEqual([
+      expect.objectContaining({ event: 'service-down', msg: expect.stringMatching(named) }),
+      expect.objectContaining({ event: 'service-up', msg: expect.stringMatching(/is reachable again$/) }),
+    ]);
   }, 150_000);
 });

@@ -44,6 +44,7 @@ beforeAll(async () => {
     ...world.modelEnv,
     // Short enough for a quick takeover, long enough that a loaded machine renews it in time.
     DEEPSEARCH_JOB_LOCK_SECONDS: String(lockSeconds),
+    DEEPSEARCH_LOG_FORMAT: 'json',
     DEEPSEARCH_SHUTDOWN_GRACE: '1',
     DEEPSEARCH_RESEARCH_CONCURRENCY: '1',
     DEEPSEARCH_RESEARCH_MAX_HOPS: '1',
@@ -132,6 +133,26 @@ describe.skipIf(!available)(
         ]);
         expect(rows[0]!.attempt).toBe(2);
         expect(survivor.child.exitCode).toBeNull();
+        // The workers' JSON logs: taken by the victim, resumed (attempt 2) and finished by the survivor.
+        const jobLines = (worker: BuiltWorker) =>
+          worker.stdout
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+            .filter((line) => line.runId === id);
+        expect(jobLines(victim)).toEqual([
+          expect.objectContaining({ level: 'info', event: 'job-taken', mode: 'research', attempt: 1 }),
+        ]);
+        expect(jobLines(survivor)).toEqual([
+          expect.objectContaining({ event: 'job-resumed', attempt: 2, role: 'worker' }),
+          expect.objectContaining({
+            event: 'job-finished',
+            attempt: 2,
+            durationMs: expect.any(Number),
+            totalTokens: expect.any(Number),
+          }),
+        ]);
+        expect(jobLines(survivor)[1]!.totalTokens).toBeGreaterThan(0);
       } finally {
         holdOutlook = false;
         await Promise.all([...workers.map((worker) => worker.kill()), api1.stop(), api2.stop()]);

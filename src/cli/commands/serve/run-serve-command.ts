@@ -7,10 +7,10 @@ import type { QueueMode } from '../../../scale/open-queue-mode.js';
 import { serverModels } from '../../../server/run-request/server-models.js';
 import { assertGuardedBind, startServer } from '../../../server/start-server.js';
 import type { CliIo } from '../../io/cli-io.js';
-import { createCollapsedWarnings } from '../../setup/collapsed-warnings.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
+import { createProcessLog, type ProcessLog } from '../../setup/process-log.js';
 
 export interface ServeCommandOptions {
   flags: Record<string, unknown>;
@@ -20,7 +20,8 @@ export interface ServeCommandOptions {
 
 /**
  * `deepsearch serve`: the OpenAI-compatible API until SIGTERM or Ctrl-C, then a graceful stop.
- * The access log (one JSON line per request) goes to stdout, everything else to stderr.
+ * The log (a line per request and per backing-service change, as text or JSON lines: --log-format)
+ * goes to stdout; start and stop messages for a person go to stderr.
  */
 export async function runServeCommand(io: CliIo, options: ServeCommandOptions): Promise<void> {
   const loaded = loadCliConfig(io, options.flags, options.configPath);
@@ -30,12 +31,13 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   // Fail at start, not on the first client's request, when search or the LLM (or its key) is not set.
   const config = await prepareLlm(io, loaded, { offerDownload: true, yes: options.yes });
   prepareSearch(io, config);
-  const { runtime, queue } = await serveRuntime(io, config);
+  const log = createProcessLog(io, config, { role: 'serve' });
+  const { runtime, queue } = await serveRuntime(io, config, log);
   const server = await startServer({
     runtime,
     settings,
     queue,
-    log: (line) => io.stdout.write(`${line}\n`),
+    log: (line) => log.request(line),
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
     throw new ConfigError(
@@ -59,6 +61,7 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   await server.close();
   await queue?.close();
   runtime.close();
+  log.close();
 }
 
 /**
@@ -69,6 +72,7 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
 async function serveRuntime(
   io: CliIo,
   config: DeepSearchConfig,
+  log: ProcessLog,
 ): Promise<{ runtime: DeepSearchRuntime; queue?: QueueMode }> {
   if (!config.scale.redisUrl || !config.scale.databaseUrl) return { runtime: createCliRuntime(io, config) };
   // Loaded only in queue mode, with pg, ioredis and bullmq behind them.
@@ -78,14 +82,11 @@ async function serveRuntime(
   ]);
   // The node keeps no run of its own: no SQLite run store is opened.
   const nodeConfig = withSettings(config, { runs: { file: undefined } });
-  const warnings = createCollapsedWarnings({
-    write: (message) => io.stderr.write(`deepsearch: warning: ${message}\n`),
-  });
   const queue = await openQueueMode({
     scale: config.scale,
     retention: config.runs.retention,
-    onError: (error) => warnings.warn(error.message),
-    onServiceChange: (change) => io.stderr.write(`deepsearch: ${change.message}\n`),
+    onError: log.warn,
+    onServiceChange: log.serviceChange,
   });
   return {
     runtime: createQueuedRuntime(createCliRuntime(io, nodeConfig, { trustStore: queue.trust }), queue),

@@ -8,10 +8,11 @@ import { createRunJobHandler } from '../../../scale/run-job-handler.js';
 import { type RunReconciler, startRunReconciler } from '../../../scale/run-reconciler.js';
 import { createWorkerRunStore } from '../../../scale/worker-run-store.js';
 import type { CliIo } from '../../io/cli-io.js';
-import { createCollapsedWarnings } from '../../setup/collapsed-warnings.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
+import { createProcessLog } from '../../setup/process-log.js';
+import type { LogFormat } from '../../setup/process-logger.js';
 import { listenWorkerHealth, type WorkerHealth } from './worker-health.js';
 
 export interface WorkerCommandOptions {
@@ -20,6 +21,8 @@ export interface WorkerCommandOptions {
   concurrency: number;
   /** GET /health on this port (worker-health.ts); none when unset. */
   healthPort?: number;
+  /** Overrides server.logFormat (DEEPSEARCH_LOG_FORMAT). */
+  logFormat?: LogFormat;
 }
 
 /**
@@ -37,16 +40,15 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     );
   const config = await prepareLlm(io, loaded);
   prepareSearch(io, config);
-  // A service away fails the same way many times a second: the first, then a count a minute.
-  const warnings = createCollapsedWarnings({
-    write: (message) => io.stderr.write(`deepsearch: warning: ${message}\n`),
-  });
-  const warn = (error: Error) => warnings.warn(error.message);
+  // A line per job and per service change on stdout; a service away fails the same way many
+  // times a second: its warnings are collapsed (process-log.ts).
+  const log = createProcessLog(io, config, { role: 'worker', format: options.logFormat });
+  const warn = log.warn;
   const shared = await openQueueMode({
     scale: config.scale,
     retention: config.runs.retention,
     onError: warn,
-    onServiceChange: (change) => io.stderr.write(`deepsearch: ${change.message}\n`),
+    onServiceChange: log.serviceChange,
   });
   const runs = createWorkerRunStore({ store: shared.store, log: shared.log });
   // With a cap on LLM calls across workers, a call to a model server holds a place under it;
@@ -61,7 +63,7 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
       limit: shared.llmLimit,
     });
   const runtime = createCliRuntime(io, config, { runStore: runs, modelFetch, trustStore: shared.trust });
-  const handler = createRunJobHandler({ runtime, store: shared.store, runs });
+  const handler = createRunJobHandler({ runtime, store: shared.store, runs, onJobEvent: log.job });
   let health: WorkerHealth | undefined;
   let reconciler: RunReconciler | undefined;
   try {
@@ -71,8 +73,9 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
       queue: shared.queue,
       intervalMs: config.scale.reconcileSeconds * 1000,
       onRequeued: (runId) =>
-        io.stderr.write(
-          `deepsearch: run ${runId} was lost by the queue (Redis restarted?): put back on it\n`,
+        log.logger.warn(
+          { event: 'run-requeued', runId },
+          `run ${runId} was lost by the queue (Redis restarted?): put back on it`,
         ),
       onError: warn,
     });
@@ -96,7 +99,7 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     if (handedBack.length > 0)
       io.stderr.write(`deepsearch: handed back to the queue: ${handedBack.join(', ')}\n`);
     runtime.close();
-    warnings.stop();
+    log.close();
     // It answered 503 during the grace period; now the process is done.
     await health?.close();
   }

@@ -63,6 +63,16 @@ async function attemptOf(runId: string): Promise<number | undefined> {
   return rows[0]?.attempt;
 }
 
+/** One sample's value in a Prometheus scrape (`name{labels} value`), 0 when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#') || !(line.startsWith(`${name}{`) || line.startsWith(`${name} `))) continue;
+    if (wanted.every((pair) => line.includes(pair))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return 0;
+}
+
 /** The worker process holding the run now (the worker id names its pid). */
 async function holder(runId: string, workers: BuiltWorker[]): Promise<BuiltWorker | undefined> {
   const { rows } = await database.query<{ worker: string | null }>('SELECT worker FROM runs WHERE id = $1', [
@@ -87,7 +97,10 @@ describe.skipIf(!available)(
     it('SIGKILL: the other worker resumes the research from its checkpoint; events arrive once, in order', async () => {
       holdOutlook = true;
       const [api1, api2] = await Promise.all([startApiNode(env), startApiNode(env)]);
-      const workers = await Promise.all([startBuiltWorker(env), startBuiltWorker(env)]);
+      const workers = await Promise.all([
+        startBuiltWorker(env, 4, ['--metrics-port', '0']),
+        startBuiltWorker(env, 4, ['--metrics-port', '0']),
+      ]);
       try {
         const posted = await fetch(`${api1.url}/v1/research`, {
           method: 'POST',
@@ -101,6 +114,10 @@ describe.skipIf(!available)(
         await waitFor(() => agentCalls(llm.requests).some(isOutlook));
         const victim = (await holder(id, workers))!;
         expect(victim).toBeDefined();
+        // Metrics: the node following the run has its event stream open; the queue has one active job.
+        const nodeMetrics = await (await fetch(`${api2.url}/metrics`)).text();
+        expect(sample(nodeMetrics, 'deepsearch_sse_streams_open')).toBe(1);
+        expect(sample(nodeMetrics, 'deepsearch_queue_jobs', { state: 'active' })).toBe(1);
         const beforeKill = llm.requests.length;
         await victim.kill();
         const killedAt = performance.now();
@@ -153,6 +170,20 @@ describe.skipIf(!available)(
           }),
         ]);
         expect(jobLines(survivor)[1]!.totalTokens).toBeGreaterThan(0);
+        // The survivor's metrics (--metrics-port): one takeover, one job finished, its LLM calls.
+        const metricsUrl = /metrics at (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(survivor.stderr)![1]!;
+        const workerMetrics = await (await fetch(metricsUrl)).text();
+        expect(sample(workerMetrics, 'deepsearch_job_takeovers_total')).toBe(1);
+        expect(sample(workerMetrics, 'deepsearch_jobs_total', { event: 'finished' })).toBe(1);
+        expect(
+          sample(workerMetrics, 'deepsearch_runs_finished_total', { mode: 'resume', outcome: 'completed' }),
+        ).toBe(1);
+        expect(
+          sample(workerMetrics, 'deepsearch_llm_calls_total', { role: 'agent', outcome: 'ok' }),
+        ).toBeGreaterThan(0);
+        expect(sample(await (await fetch(`${api2.url}/metrics`)).text(), 'deepsearch_sse_streams_open')).toBe(
+          0,
+        );
       } finally {
         holdOutlook = false;
         await Promise.all([...workers.map((worker) => worker.kill()), api1.stop(), api2.stop()]);

@@ -1,6 +1,9 @@
 import { once } from 'node:events';
 import { resolveProxySettings } from '../../../config/proxy-settings.js';
 import { ConfigError } from '../../../core/errors/index.js';
+import { listenMetrics, type MetricsServer } from '../../../metrics/metrics-server.js';
+import { createProcessMetrics, trackQueue } from '../../../metrics/process-metrics.js';
+import { countJobEvent, withRunMetrics } from '../../../metrics/run-metrics.js';
 import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
 import { createLlmCallFetch } from '../../../scale/llm-call-fetch.js';
 import { isQueueMode, openQueueMode } from '../../../scale/open-queue-mode.js';
@@ -23,6 +26,8 @@ export interface WorkerCommandOptions {
   healthPort?: number;
   /** Overrides server.logFormat (DEEPSEARCH_LOG_FORMAT). */
   logFormat?: LogFormat;
+  /** GET /metrics on this port (overrides server.metricsPort, DEEPSEARCH_METRICS_PORT). */
+  metricsPort?: number;
 }
 
 /**
@@ -62,8 +67,23 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
       config,
       limit: shared.llmLimit,
     });
-  const runtime = createCliRuntime(io, config, { runStore: runs, modelFetch, trustStore: shared.trust });
-  const handler = createRunJobHandler({ runtime, store: shared.store, runs, onJobEvent: log.job });
+  const metrics = createProcessMetrics();
+  trackQueue(metrics, shared.queue);
+  const runtime = withRunMetrics(
+    createCliRuntime(io, config, { runStore: runs, modelFetch, trustStore: shared.trust }),
+    metrics,
+  );
+  const handler = createRunJobHandler({
+    runtime,
+    store: shared.store,
+    runs,
+    onJobEvent: (event) => {
+      log.job(event);
+      countJobEvent(metrics, event);
+    },
+  });
+  const metricsPort = options.metricsPort ?? config.server.metricsPort;
+  let metricsServer: MetricsServer | undefined;
   let health: WorkerHealth | undefined;
   let reconciler: RunReconciler | undefined;
   try {
@@ -79,6 +99,12 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
         ),
       onError: warn,
     });
+    if (metricsPort !== undefined)
+      metricsServer = await listenMetrics({
+        host: config.server.host,
+        port: metricsPort,
+        registry: metrics.registry,
+      });
     if (options.healthPort !== undefined)
       health = await listenWorkerHealth({
         host: config.server.host,
@@ -86,7 +112,7 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
         taking: () => !io.signal.aborted,
       });
     io.stderr.write(
-      `deepsearch: worker taking jobs (${options.concurrency} at once)${health ? `, health at ${health.url}` : ''}; SIGTERM or Ctrl-C stops it\n`,
+      `deepsearch: worker taking jobs (${options.concurrency} at once)${health ? `, health at ${health.url}` : ''}${metricsServer ? `, metrics at ${metricsServer.url}` : ''}; SIGTERM or Ctrl-C stops it\n`,
     );
     if (!io.signal.aborted) await once(io.signal, 'abort');
     const graceSeconds = config.server.shutdownGraceSeconds;
@@ -102,5 +128,6 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     log.close();
     // It answered 503 during the grace period; now the process is done.
     await health?.close();
+    await metricsServer?.close();
   }
 }

@@ -17,6 +17,7 @@ export function addWorkerCommand(program: Command, io: CliIo): void {
         'answer GET /health on this port (at DEEPSEARCH_HOST): 200 while taking jobs, 503 once stopping',
         port,
       )
+      .option('--metrics-port <n>', 'answer GET /metrics (Prometheus) on this port at DEEPSEARCH_HOST', port)
       .option(
         '--log-format <format>',
         'text | json: the log (a line per job and per Redis/Postgres change, on stdout) as text or JSON lines (DEEPSEARCH_LOG_FORMAT)',
@@ -33,6 +34,7 @@ export function addWorkerCommand(program: Command, io: CliIo): void {
       config?: string;
       concurrency: number;
       healthPort?: number;
+      metricsPort?: number;
       logFormat?: 'text' | 'json';
     }) => {
       const { runWorkerCommand } = await import('./run-worker-command.js');
@@ -42,6 +44,7 @@ export function addWorkerCommand(program: Command, io: CliIo): void {
         concurrency: options.concurrency,
         healthPort: options.healthPort,
         logFormat: options.logFormat,
+        metricsPort: options.metricsPort,
       });
     },
   );

@@ -20,7 +20,7 @@ export const layers = [
   ['runs', 'web', 'telemetry'],
   ['runtime'],
   ['scale'],
-  ['api', 'mcp', 'eval'],
+  ['api', 'mcp', 'eval', 'metrics'],
   ['server'],
   ['cli'],
   ['testing'],

@@ -71,3 +71,13 @@ describe('queue mode settings', () => {
     expect(printed).not.toContain('r3dis-pass');
   });
 });
+
+describe('operating settings of serve and worker', () => {
+  it('log as text by default, as JSON lines with DEEPSEARCH_LOG_FORMAT=json; metrics on a port only when asked', () => {
+    expect(loadConfig({}).server).toMatchObject({ logFormat: 'text' });
+    expect(loadConfig({}).server.metricsPort).toBeUndefined();
+    const config = loadConfig({ env: { DEEPSEARCH_LOG_FORMAT: 'json', DEEPSEARCH_METRICS_PORT: '9464' } });
+    expect(config.server).toMatchObject({ logFormat: 'json', metricsPort: 9464 });
+    expect(() => loadConfig({ env: { DEEPSEARCH_LOG_FORMAT: 'yaml' } })).toThrow(/DEEPSEARCH_LOG_FORMAT/);
+  });
+});

@@ -86,6 +86,19 @@ export const serverConfigSchema = z
         description: 'largest request body accepted',
       },
     ),
+    // One line per request, job and service change; a log pipeline wants JSON.
+    logFormat: setting(z.enum(['text', 'json']).default('text'), {
+      env: 'DEEPSEARCH_LOG_FORMAT',
+      flag: 'log-format',
+      description: 'serve and worker: text | json: the log as lines a person reads, or JSON lines',
+    }),
+    // Off the API's port, so a scraper needs no API key (keep it on a private network).
+    metricsPort: setting(z.number().int().min(0).max(65_535).optional(), {
+      env: 'DEEPSEARCH_METRICS_PORT',
+      flag: 'metrics-port',
+      description:
+        'serve and worker: answer GET /metrics (Prometheus) on this port at DEEPSEARCH_HOST, without a key (serve: also on its own port, behind the API key)',
+    }),
     shutdownGraceSeconds: serveSetting(z.number().min(0).default(30), {
       env: 'DEEPSEARCH_SHUTDOWN_GRACE',
       flag: 'shutdown-grace',

@@ -9,6 +9,7 @@ import { RunClaimError } from '../runs/stale-attempt-error.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { type TraceCarrier, withTraceContext } from '../telemetry/trace-context.js';
 import type { AsyncRunStore } from './async-run-store.js';
+import { type JobEventListener, resultTokens } from './job-events.js';
 import { type JobHandler, jobStopReason } from './job-queue.js';
 import type { WorkerRunStore } from './worker-run-store.js';
 
@@ -35,8 +36,11 @@ export function createRunJobHandler(options: {
   runtime: DeepSearchRuntime;
   store: AsyncRunStore;
   runs: WorkerRunStore;
+  /** Each job taken, resumed and ended, for the worker's log and metrics. */
+  onJobEvent?: JobEventListener;
 }): JobHandler {
   const { runtime, store, runs } = options;
+  const emit: JobEventListener = (event) => options.onJobEvent?.(event);
   return async (job) => {
     let attempt: number;
     try {
@@ -63,16 +67,40 @@ export function createRunJobHandler(options: {
       onWriteFailure: (error) => writeFailed.abort(error),
     });
     const signal = AbortSignal.any([job.signal, writeFailed.signal]);
+    const about = { runId: job.id, mode: record.mode, attempt };
+    // A run with a checkpoint, or claimed before, goes on from where another attempt left it.
+    emit({ event: restore !== undefined || attempt > 1 ? 'job-resumed' : 'job-taken', ...about });
+    const started = performance.now();
+    const took = () => Math.round(performance.now() - started);
     try {
-      await runStoredRun(runtime, record, job.data as RunJobData, { signal, resumes: restore !== undefined });
+      const result = await runStoredRun(runtime, record, job.data as RunJobData, {
+        signal,
+        resumes: restore !== undefined,
+      });
+      emit({ event: 'job-finished', ...about, durationMs: took(), ...resultTokens(result) });
     } catch (error) {
       // The runtime records a run's end (failed, cancelled), unless it failed before its recording
       // began (a question too long for the model): that end is recorded here. A hand-back records none.
+      const reason = jobStopReason(job.signal);
+      // A store write that failed aborts the run too: that is a failure, not a cancel.
+      const cancelled = isAbortError(error) && !writeFailed.signal.aborted;
       if (!runs.ended(job.id) && !keepsRunning())
         runs.finish(job.id, {
           status: isAbortError(error) ? 'cancelled' : 'failed',
           error: runError(error, runtime.redact),
         });
+      if (keepsRunning())
+        emit({
+          event: reason === 'job_handed_back' ? 'job-handed-back' : 'job-lost',
+          ...about,
+          durationMs: took(),
+        });
+      else if (cancelled) emit({ event: 'job-cancelled', ...about, durationMs: took() });
+      else {
+        const code = (writeFailed.signal.reason ?? error) as { code?: unknown };
+        const errorCode = typeof code.code === 'string' ? code.code : 'internal_error';
+        emit({ event: 'job-failed', ...about, durationMs: took(), errorCode });
+      }
     } finally {
       await runs.release(job.id);
     }

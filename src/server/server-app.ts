@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { ServerConfig } from '../config/config-schema.js';
 import { packageVersion } from '../core/package-version.js';
+import { type ProcessMetrics, trackQueue, trackSlots } from '../metrics/process-metrics.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
 import { activeTracing } from '../telemetry/start-tracing.js';
@@ -23,6 +24,7 @@ import { createRequestSpans } from './middleware/request-spans.js';
 import { createChatCompletionsRoute } from './routes/chat-completions/chat-completions-route.js';
 import { createHealthRoutes } from './routes/health/health-routes.js';
 import { createMcpRoute } from './routes/mcp/mcp-route.js';
+import { createMetricsRoute } from './routes/metrics/metrics-route.js';
 import { createModelsRoute } from './routes/models/models-route.js';
 import { createResponsesRoute } from './routes/responses/responses-route.js';
 import { createRunRoutes } from './routes/runs/run-routes.js';
@@ -46,6 +48,8 @@ export interface ServerAppOptions {
    * the runtime given is then the queued one (createQueuedRuntime), so chat runs go to workers too.
    */
   queue?: QueueMode;
+  /** The process's metrics: GET /metrics (behind the API key), the slots, queue and open streams. */
+  metrics?: ProcessMetrics;
 }
 
 /**
@@ -77,6 +81,18 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   app.use(createAccessLog({ log }));
   const tracing = activeTracing();
   if (tracing) app.use(createRequestSpans(tracing));
+  const { metrics } = options;
+  if (metrics) {
+    trackSlots(metrics, limiter);
+    if (options.queue) trackQueue(metrics, options.queue.queue);
+    app.use(async (c, next) => {
+      c.var.record.onStream = () => {
+        metrics.sseStreams.inc();
+        return () => metrics.sseStreams.dec();
+      };
+      await next();
+    });
+  }
   app.use(createHostGuard({ boundHost: settings.host, allowedHosts: settings.allowedHosts }));
   app.use(createOriginGuard({ corsOrigins: settings.corsOrigins }));
   const corsPolicy = createCorsPolicy({ corsOrigins: settings.corsOrigins });
@@ -85,7 +101,16 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
 
   // Public: probes and the web page (static files; it asks for a key and sends it to /v1/*).
   const keyCheck = createKeyCheck({ apiKeys: settings.apiKeys });
-  app.route('/', createHealthRoutes({ isDraining, limiter, keyCheck }));
+  const services = options.queue?.services;
+  app.route(
+    '/',
+    createHealthRoutes({
+      isDraining,
+      limiter,
+      keyCheck,
+      checkServices: services && (() => services.check()),
+    }),
+  );
   app.route('/', createWebUiRoute());
 
   // The OpenAI-compatible API and MCP sit behind the same guards. Every POST body is read once
@@ -96,7 +121,8 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     createJsonContentTypeGuard(),
     createBodyReader({ maxBytes: settings.maxBodyBytes, timeoutMs: settings.bodyTimeoutSeconds * 1000 }),
   ];
-  for (const path of ['/v1/*', '/mcp']) app.use(path, ...apiGuards);
+  for (const path of ['/v1/*', '/mcp', '/metrics']) app.use(path, ...apiGuards);
+  if (metrics) app.route('/metrics', createMetricsRoute({ registry: metrics.registry }));
   const routeOptions: ApiRouteOptions = {
     runtime: options.runtime,
     limiter,

@@ -14,6 +14,8 @@ export interface RequestRecord {
   error?: string;
   /** Settles when a streamed response is over; the log line waits for it. */
   finished?: Promise<void>;
+  /** Called when an event stream opens (the open-streams gauge); returns what to call when it ends. */
+  onStream?: () => () => void;
 }
 
 export type ServerEnv = {

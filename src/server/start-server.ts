@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { ServerConfig } from '../config/config-schema.js';
 import { ConfigError } from '../core/errors/index.js';
+import type { ProcessMetrics } from '../metrics/process-metrics.js';
 import { closeChromium } from '../platform/browser/launch-chromium.js';
 import { describeNonPublicAddress } from '../platform/http/network-guard.js';
 import { searchProviderIds } from '../providers/search/search-registry.js';
@@ -18,6 +19,8 @@ export interface StartServerOptions {
   heartbeatMs?: number;
   /** Queue mode: runs go to the workers through the shared queue (server-app.ts). */
   queue?: QueueMode;
+  /** The process's metrics: GET /metrics (server-app.ts). */
+  metrics?: ProcessMetrics;
 }
 
 export interface RunningServer {
@@ -46,6 +49,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     shutdownSignal: shutdown.signal,
     heartbeatMs: options.heartbeatMs,
     queue: options.queue,
+    metrics: options.metrics,
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const created = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, () =>

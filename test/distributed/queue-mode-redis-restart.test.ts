@@ -82,7 +82,7 @@ describe.skipIf(!available)('queue mode survives Redis restarts', () => {
       .catch(() => undefined);
     expect(Object.fromEntries(statuses)).toEqual(Object.fromEntries(ids.map((id) => [id, 'completed'])));
     // The workers said what they put back (at least the runs of the last restart were lost).
-    expect(workers.map((worker) => worker.stderr).join('')).toMatch(
+    expect(workers.map((worker) => worker.stdout).join('')).toMatch(
       /was lost by the queue \(Redis restarted\?\): put back on it/,
     );
   }, 360_000);

@@ -23,6 +23,7 @@ const agentCalls = (requests: FakeOpenAiRequest[]) =>
 const waitFor = <T>(probe: () => T | Promise<T>, timeout = 60_000) =>
   vi.waitUntil(probe, { timeout, interval: 50 });
 
+const lockSeconds = 5;
 let world: QueueWorld | undefined;
 let llm: FakeOpenAiServer;
 let database: PostgresDatabase;
@@ -42,7 +43,8 @@ beforeAll(async () => {
     ...world.queueEnv,
     ...world.modelEnv,
     // Short enough for a quick takeover, long enough that a loaded machine renews it in time.
-    DEEPSEARCH_JOB_LOCK_SECONDS: '5',
+    DEEPSEARCH_JOB_LOCK_SECONDS: String(lockSeconds),
+    DEEPSEARCH_LOG_FORMAT: 'json',
     DEEPSEARCH_SHUTDOWN_GRACE: '1',
     DEEPSEARCH_RESEARCH_CONCURRENCY: '1',
     DEEPSEARCH_RESEARCH_MAX_HOPS: '1',
@@ -53,6 +55,23 @@ afterAll(async () => {
   await database?.close();
   await world?.stop();
 });
+
+async function attemptOf(runId: string): Promise<number | undefined> {
+  const { rows } = await database.query<{ attempt: number }>('SELECT attempt FROM runs WHERE id = $1', [
+    runId,
+  ]);
+  return rows[0]?.attempt;
+}
+
+/** One sample's value in a Prometheus scrape (`name{labels} value`), 0 when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#') || !(line.startsWith(`${name}{`) || line.startsWith(`${name} `))) continue;
+    if (wanted.every((pair) => line.includes(pair))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return 0;
+}
 
 /** The worker process holding the run now (the worker id names its pid). */
 async function holder(runId: string, workers: BuiltWorker[]): Promise<BuiltWorker | undefined> {
@@ -78,7 +97,10 @@ describe.skipIf(!available)(
     it('SIGKILL: the other worker resumes the research from its checkpoint; events arrive once, in order', async () => {
       holdOutlook = true;
       const [api1, api2] = await Promise.all([startApiNode(env), startApiNode(env)]);
-      const workers = await Promise.all([startBuiltWorker(env), startBuiltWorker(env)]);
+      const workers = await Promise.all([
+        startBuiltWorker(env, 4, ['--metrics-port', '0']),
+        startBuiltWorker(env, 4, ['--metrics-port', '0']),
+      ]);
       try {
         const posted = await fetch(`${api1.url}/v1/research`, {
           method: 'POST',
@@ -92,9 +114,19 @@ describe.skipIf(!available)(
         await waitFor(() => agentCalls(llm.requests).some(isOutlook));
         const victim = (await holder(id, workers))!;
         expect(victim).toBeDefined();
+        // Metrics: the node following the run has its event stream open; the queue has one active job.
+        const nodeMetrics = await (await fetch(`${api2.url}/metrics`)).text();
+        expect(sample(nodeMetrics, 'deepsearch_sse_streams_open')).toBe(1);
+        expect(sample(nodeMetrics, 'deepsearch_queue_jobs', { state: 'active' })).toBe(1);
         const beforeKill = llm.requests.length;
         await victim.kill();
+        const killedAt = performance.now();
         holdOutlook = false;
+        // Taken over within the lock + 5 s (docs/scale-out.md): the survivor's claim is attempt 2.
+        await waitFor(async () => (await attemptOf(id)) === 2, 30_000);
+        const takeoverMs = performance.now() - killedAt;
+        process.stderr.write(`takeover after SIGKILL: ${Math.round(takeoverMs)} ms (lock 5 s)\n`);
+        expect(takeoverMs).toBeLessThan((lockSeconds + 5) * 1000);
         const { ids, done } = await followed;
         expect(done).toBe('completed');
         // Events of both attempts, ids 1..N, none missing, none twice.
@@ -118,6 +150,40 @@ describe.skipIf(!available)(
         ]);
         expect(rows[0]!.attempt).toBe(2);
         expect(survivor.child.exitCode).toBeNull();
+        // The workers' JSON logs: taken by the victim, resumed (attempt 2) and finished by the survivor.
+        const jobLines = (worker: BuiltWorker) =>
+          worker.stdout
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+            .filter((line) => line.runId === id);
+        expect(jobLines(victim)).toEqual([
+          expect.objectContaining({ level: 'info', event: 'job-taken', mode: 'research', attempt: 1 }),
+        ]);
+        expect(jobLines(survivor)).toEqual([
+          expect.objectContaining({ event: 'job-resumed', attempt: 2, role: 'worker' }),
+          expect.objectContaining({
+            event: 'job-finished',
+            attempt: 2,
+            durationMs: expect.any(Number),
+            totalTokens: expect.any(Number),
+          }),
+        ]);
+        expect(jobLines(survivor)[1]!.totalTokens).toBeGreaterThan(0);
+        // The survivor's metrics (--metrics-port): one takeover, one job finished, its LLM calls.
+        const metricsUrl = /metrics at (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(survivor.stderr)![1]!;
+        const workerMetrics = await (await fetch(metricsUrl)).text();
+        expect(sample(workerMetrics, 'deepsearch_job_takeovers_total')).toBe(1);
+        expect(sample(workerMetrics, 'deepsearch_jobs_total', { event: 'finished' })).toBe(1);
+        expect(
+          sample(workerMetrics, 'deepsearch_runs_finished_total', { mode: 'resume', outcome: 'completed' }),
+        ).toBe(1);
+        expect(
+          sample(workerMetrics, 'deepsearch_llm_calls_total', { role: 'agent', outcome: 'ok' }),
+        ).toBeGreaterThan(0);
+        expect(sample(await (await fetch(`${api2.url}/metrics`)).text(), 'deepsearch_sse_streams_open')).toBe(
+          0,
+        );
       } finally {
         holdOutlook = false;
         await Promise.all([...workers.map((worker) => worker.kill()), api1.stop(), api2.stop()]);

@@ -36,6 +36,7 @@ describe('deepsearch serve (built CLI)', () => {
       DEEPSEARCH_LLM_MODEL: 'fake-model',
       DEEPSEARCH_API_KEYS: apiKey,
       DEEPSEARCH_NO_RUNS: '1',
+      DEEPSEARCH_LOG_FORMAT: 'json',
     });
     try {
       const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey, maxRetries: 0 });
@@ -56,6 +57,9 @@ describe('deepsearch serve (built CLI)', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual([
       expect.objectContaining({
+        level: 'info',
+        role: 'serve',
+        event: 'request',
         method: 'POST',
         path: '/v1/chat/completions',
         status: 200,

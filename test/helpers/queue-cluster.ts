@@ -11,6 +11,8 @@ import { type BuiltServer, serveBuiltCli } from './serve-built-cli.js';
 export interface BuiltWorker {
   child: ChildProcessWithoutNullStreams;
   readonly stderr: string;
+  /** The worker's log (a line per job and per service change). */
+  readonly stdout: string;
   /** SIGTERM, then the exit code once the process is gone. */
   stop(): Promise<number | null>;
   /** SIGKILL: the worker dies mid-run, as an OOM kill or a lost machine does. */
@@ -38,6 +40,10 @@ export async function startBuiltWorker(
   });
   child.stdin.end();
   let stderr = '';
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
   await new Promise<void>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -50,6 +56,9 @@ export async function startBuiltWorker(
     child,
     get stderr() {
       return stderr;
+    },
+    get stdout() {
+      return stdout;
     },
     async stop() {
       if (gone()) return child.exitCode;

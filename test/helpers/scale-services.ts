@@ -15,7 +15,7 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export interface PostgresService extends RunningService {
+export interface PostgresService extends RestartableService {
   /** A fresh, empty database on this server, as a URL. */
   createDatabase(): Promise<string>;
 }
@@ -139,6 +139,10 @@ export async function startRedis(config: Record<string, string> = {}): Promise<R
       await stopChild(child, 'SIGTERM');
       child = await launch();
     },
+    halt: () => stopChild(child, 'SIGTERM'),
+    async resume() {
+      child = await launch();
+    },
     async stop() {
       await stopChild(child, 'SIGTERM');
       rmSync(directory, { recursive: true, force: true });
@@ -149,6 +153,9 @@ export async function startRedis(config: Record<string, string> = {}): Promise<R
 /** A service that can be restarted on the same port (with what its persistence settings keep). */
 export interface RestartableService extends RunningService {
   restart(): Promise<void>;
+  /** Stops the server, keeping its port and folder (a service gone away); resume() starts it again. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 /** The user Postgres runs as: initdb refuses root, so as root the `postgres` account is used. */
@@ -193,17 +200,31 @@ export async function startPostgres(extraSettings: readonly string[] = []): Prom
     'full_page_writes=off',
     ...extraSettings,
   ];
-  const child = spawn(
-    join(bin, 'postgres'),
-    ['-D', data, '-p', String(port), '-k', directory, ...settings.flatMap((setting) => ['-c', setting])],
-    { ...asUser, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  await waitForLine(child, /database system is ready to accept connections/, 'postgres');
+  const launch = async () => {
+    const started = spawn(
+      join(bin, 'postgres'),
+      ['-D', data, '-p', String(port), '-k', directory, ...settings.flatMap((setting) => ['-c', setting])],
+      { ...asUser, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    await waitForLine(started, /database system is ready to accept connections/, 'postgres');
+    return started;
+  };
+  let child = await launch();
   const url = `postgres://deepsearch@127.0.0.1:${port}/postgres`;
   let databases = 0;
   return {
     url,
-    pid: child.pid!,
+    get pid() {
+      return child.pid!;
+    },
+    async restart() {
+      await stopChild(child, 'SIGINT');
+      child = await launch();
+    },
+    halt: () => stopChild(child, 'SIGINT'),
+    async resume() {
+      child = await launch();
+    },
     async createDatabase() {
       const name = `test_${process.pid}_${++databases}`;
       const pg = (await import('pg')).default;

@@ -1,5 +1,7 @@
 import OpenAI from 'openai';
 import type { DeepSearchConfig, ServerConfig } from '../../src/config/config-schema.js';
+import { createProcessMetrics } from '../../src/metrics/process-metrics.js';
+import { withRunMetrics } from '../../src/metrics/run-metrics.js';
 import type { SearchHit } from '../../src/providers/spec/search-provider.js';
 import { createRuntime } from '../../src/runtime/create-runtime.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
@@ -16,6 +18,8 @@ export interface TestServerOptions {
   config?: Parameters<typeof createTestConfig>[0];
   apiKey?: string;
   heartbeatMs?: number;
+  /** Count runs and serve GET /metrics (src/metrics/), as `deepsearch serve` does. */
+  metrics?: boolean;
 }
 
 export interface TestServer {
@@ -44,10 +48,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.config,
     server: { port: 0, ...(options.apiKey ? { apiKeys: [options.apiKey] } : {}), ...options.server },
   });
-  const runtime = createRuntime({ config, search, reader, createModel: () => llm });
+  const metrics = options.metrics ? createProcessMetrics() : undefined;
+  const plain = createRuntime({ config, search, reader, createModel: () => llm });
+  const runtime = metrics ? withRunMetrics(plain, metrics) : plain;
   const rawLogs: string[] = [];
   const server = await startServer({
     runtime,
+    metrics,
     settings: config.server,
     log: (line) => rawLogs.push(line),
     heartbeatMs: options.heartbeatMs,

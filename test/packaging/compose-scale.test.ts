@@ -41,7 +41,13 @@ const seconds = (duration = '10s') => Number(/^(\d+)s$/.exec(duration)?.[1] ?? N
 
 describe('compose.scale.yaml', () => {
   it('runs Redis with AOF and noeviction, and Postgres, each with a health check', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'api',
+      'postgres',
+      'prometheus',
+      'redis',
+      'worker',
+    ]);
     expect(redis.command).toEqual(
       expect.arrayContaining(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction']),
     );
@@ -81,6 +87,24 @@ describe('compose.scale.yaml', () => {
       // Docker's SIGKILL comes after stop_grace_period: later than the grace the process gives its work.
       expect(seconds(service.stop_grace_period)).toBeGreaterThan(config.server.shutdownGraceSeconds);
     }
+  });
+
+  it("exposes every node and worker's metrics port, scraped by the monitoring profile's Prometheus", () => {
+    const file = parse(read('compose.scale.yaml'), { merge: true }) as {
+      services: Record<string, Service & { expose?: string[]; profiles?: string[] }>;
+      configs: { prometheus: { content: string } };
+    };
+    const port = api.environment?.DEEPSEARCH_METRICS_PORT;
+    expect(loadConfig({ env: { DEEPSEARCH_METRICS_PORT: port! } }).server.metricsPort).toBe(9464);
+    for (const name of ['api', 'worker']) expect(file.services[name]!.expose).toEqual([port]);
+    expect(file.services.prometheus!.profiles).toEqual(['monitoring']);
+    const scrape = parse(file.configs.prometheus.content) as {
+      scrape_configs: Array<{ dns_sd_configs: Array<{ names: string[]; port: number }> }>;
+    };
+    expect(scrape.scrape_configs[0]!.dns_sd_configs[0]).toMatchObject({
+      names: ['api', 'worker'],
+      port: 9464,
+    });
   });
 
   it("gives workers the health port the image's HEALTHCHECK asks, with flags the worker command has", async () => {

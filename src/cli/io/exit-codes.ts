@@ -5,6 +5,7 @@ import {
   isDeepSearchError,
   isInputError,
   isProviderError,
+  isServiceUnavailableError,
 } from '../../core/errors/index.js';
 
 export const exitCodes = {
@@ -14,12 +15,22 @@ export const exitCodes = {
   usage: 2,
   /** An outside service failed or refused (LLM, search, reader). */
   provider: 3,
+  /** A backing service (Redis, Postgres) cannot be reached: try again later (sysexits' EX_UNAVAILABLE). */
+  unavailable: 69,
   /** Interrupted (Ctrl-C). */
   cancelled: 130,
 } as const;
 
+/** Queue mode's services not reached when a command starts (a ConfigError, as it names the setting). */
+const serviceUnreachableAtStart = new Set(['config_redis_unavailable', 'config_database_unavailable']);
+
 export function exitCodeFor(error: unknown): number {
   if (isAbortError(error)) return exitCodes.cancelled;
+  if (
+    isServiceUnavailableError(error) ||
+    serviceUnreachableAtStart.has((error as { code?: string })?.code ?? '')
+  )
+    return exitCodes.unavailable;
   if (isConfigError(error) || isInputError(error) || isBlockedUrlError(error)) return exitCodes.usage;
   if (isProviderError(error)) return exitCodes.provider;
   return exitCodes.internal;

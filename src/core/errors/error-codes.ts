@@ -106,6 +106,8 @@ export const errorCodes = {
   searxng_json_disabled: 'the SearXNG instance does not allow the JSON format (enable it in settings.yml)',
   server_busy: 'every slot and the queue are taken; retry after Retry-After',
   server_error: 'the server failed while answering',
+  service_unavailable:
+    "a backing service of queue mode (Redis, Postgres) can't be reached; retry after Retry-After",
   session_busy: 'the MCP session is already answering a request',
   shutting_down: 'the server is shutting down and takes no new request',
   stale_attempt: 'a worker attempt that no longer holds its run tried to write',

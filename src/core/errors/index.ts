@@ -28,6 +28,11 @@ export {
   type Secret,
 } from './redact-secrets.js';
 export {
+  type BackingService,
+  isServiceUnavailableError,
+  ServiceUnavailableError,
+} from './service-unavailable-error.js';
+export {
   BlockedUrlError,
   BusyError,
   ConfigError,

@@ -21,7 +21,7 @@ export interface BullmqJobQueueOptions extends JobQueueLimits {
   prefix?: string;
   /** A job's lock, renewed at half of it: a worker silent this long loses its jobs (default 30 s). */
   lockMs?: number;
-  /** How often workers look for jobs whose lock expired (default: lockMs). */
+  /** How often workers look for jobs whose lock expired (default: stalledCheckMs(lockMs)). */
   stalledIntervalMs?: number;
   /** How often a worker reconciles the admitted jobs with BullMQ's (default: lockMs, at least 5 s). */
   sweepIntervalMs?: number;
@@ -30,6 +30,16 @@ export interface BullmqJobQueueOptions extends JobQueueLimits {
   workerId?: string;
   /** Errors of background work (lock renewal, the reconciling sweep), for the log. */
   onError?: (error: Error) => void;
+}
+
+/**
+ * How often workers look for jobs whose lock expired. BullMQ moves a job back only on the second
+ * look that finds it unlocked (the first marks it), so a dead worker's job is taken over at most
+ * lock + this + a fetch after its last renewal: a quarter of the lock, at most 4 s, keeps that
+ * under lock + 5 s (with the check as long as the lock it was up to twice the lock).
+ */
+export function stalledCheckMs(lockMs: number): number {
+  return Math.min(Math.max(Math.round(lockMs / 4), 250), 4000);
 }
 
 const waitingStates = new Set(['waiting', 'prioritized', 'delayed']);
@@ -127,7 +137,7 @@ export async function createBullmqJobQueue(options: BullmqJobQueueOptions): Prom
         ...settings,
         workerId,
         lockMs,
-        stalledIntervalMs: options.stalledIntervalMs ?? lockMs,
+        stalledIntervalMs: options.stalledIntervalMs ?? stalledCheckMs(lockMs),
         sweepIntervalMs: options.sweepIntervalMs ?? Math.max(lockMs, 5000),
         maxTakeovers: options.maxTakeovers ?? 3,
         onError: options.onError,

@@ -77,12 +77,15 @@ export function streamEvents(c: Context, run: (stream: EventStream) => Promise<v
     },
     { highWaterMark: highWaterBytes, size: (chunk) => chunk.byteLength },
   );
+  // Counted while open (the metrics' gauge), when the server counts them.
+  const streamEnded = (c.var as { record?: { onStream?: () => () => void } }).record?.onStream?.();
   void run(stream)
     .catch((error: unknown) => {
       // As streamSSE does: the 200 went out, so the stream just ends; the error is logged.
       console.error(error);
     })
     .finally(() => {
+      streamEnded?.();
       closed = true;
       letWritesGo();
       if (!stream.aborted) controller.close();

@@ -6,6 +6,7 @@ import {
   isConfigError,
   isInputError,
   isProviderError,
+  isServiceUnavailableError,
 } from '../../core/errors/index.js';
 import { describeProviderFailure } from './describe-provider-failure.js';
 import { isHttpError, type OpenAiErrorType } from './http-error.js';
@@ -28,8 +29,9 @@ export interface ErrorResponse {
 
 /**
  * The one place errors become HTTP statuses. The request's fault is a 4xx with the reason; a
- * provider's failure is a 502 (the LLM, search or reader behind this server); a configuration the
- * server cannot run with is a 500. A 502 or 500 tells the client only what kind of failure it was
+ * provider's failure is a 502 (the LLM, search or reader behind this server); a backing service
+ * that cannot be reached (Redis, Postgres) is a 503 naming it; a configuration the server cannot
+ * run with is a 500. A 502 or 500 tells the client only what kind of failure it was
  * and the request id: the detail (internal URLs, setting names, upstream text) is for the server
  * log, returned as `detail`.
  */
@@ -57,6 +59,14 @@ export function toErrorResponse(error: unknown, options: { requestId?: string } 
     return {
       ...respond(429, 'rate_limit_error', error.message, error.code),
       headers: { 'retry-after': String(error.retryAfterSeconds) },
+    };
+  // A backing service away: passing, and the operator's to fix; the message names the service and
+  // its setting (the URL's credentials masked), which the web page and the log show as they are.
+  if (isServiceUnavailableError(error))
+    return {
+      ...respond(503, 'server_error', error.message, error.code),
+      headers: { 'retry-after': String(error.retryAfterSeconds) },
+      detail,
     };
   if (isInputError(error))
     return respond(400, 'invalid_request_error', error.message, error.code, error.param ?? null);

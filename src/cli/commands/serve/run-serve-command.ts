@@ -2,6 +2,9 @@ import { once } from 'node:events';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { withSettings } from '../../../config/frozen-config.js';
 import { ConfigError } from '../../../core/errors/index.js';
+import { listenMetrics } from '../../../metrics/metrics-server.js';
+import { createProcessMetrics, type ProcessMetrics } from '../../../metrics/process-metrics.js';
+import { withRunMetrics } from '../../../metrics/run-metrics.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
 import { serverModels } from '../../../server/run-request/server-models.js';
@@ -10,6 +13,7 @@ import type { CliIo } from '../../io/cli-io.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
+import { createProcessLog, type ProcessLog } from '../../setup/process-log.js';
 
 export interface ServeCommandOptions {
   flags: Record<string, unknown>;
@@ -19,7 +23,8 @@ export interface ServeCommandOptions {
 
 /**
  * `deepsearch serve`: the OpenAI-compatible API until SIGTERM or Ctrl-C, then a graceful stop.
- * The access log (one JSON line per request) goes to stdout, everything else to stderr.
+ * The log (a line per request and per backing-service change, as text or JSON lines: --log-format)
+ * goes to stdout; start and stop messages for a person go to stderr.
  */
 export async function runServeCommand(io: CliIo, options: ServeCommandOptions): Promise<void> {
   const loaded = loadCliConfig(io, options.flags, options.configPath);
@@ -29,12 +34,15 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   // Fail at start, not on the first client's request, when search or the LLM (or its key) is not set.
   const config = await prepareLlm(io, loaded, { offerDownload: true, yes: options.yes });
   prepareSearch(io, config);
-  const { runtime, queue } = await serveRuntime(io, config);
+  const log = createProcessLog(io, config, { role: 'serve' });
+  const metrics = createProcessMetrics();
+  const { runtime, queue } = await serveRuntime(io, config, log, metrics);
   const server = await startServer({
     runtime,
     settings,
     queue,
-    log: (line) => io.stdout.write(`${line}\n`),
+    metrics,
+    log: (line) => log.request(line),
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
     throw new ConfigError(
@@ -44,12 +52,17 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
       },
     );
   });
+  const metricsServer =
+    settings.metricsPort === undefined
+      ? undefined
+      : await listenMetrics({ host: settings.host, port: settings.metricsPort, registry: metrics.registry });
   const runsKept = runtime.runs !== undefined || queue !== undefined;
   // One write: whoever reads the first line (a supervisor, a test) has the page's address too.
   // The page starts, lists and follows runs: without the run store it can only say so.
   io.stderr.write(
     `deepsearch: serving ${serverModels.join(', ')} at ${server.url}/v1 (POST /v1/chat/completions, POST /v1/responses${runsKept ? ', POST /v1/research' : ''}), MCP at ${server.url}/mcp${queue ? '; queue mode: runs go to the workers' : ''}\n` +
-      `deepsearch: web page at ${server.url}/${runsKept ? '' : ' (it needs the run store: runs are off, --no-runs)'}\n`,
+      `deepsearch: web page at ${server.url}/${runsKept ? '' : ' (it needs the run store: runs are off, --no-runs)'}\n` +
+      `deepsearch: metrics at ${server.url}/metrics${metricsServer ? ` and ${metricsServer.url}` : ''}\n`,
   );
   if (!io.signal.aborted) await once(io.signal, 'abort');
   io.stderr.write(
@@ -57,7 +70,9 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   );
   await server.close();
   await queue?.close();
+  await metricsServer?.close();
   runtime.close();
+  log.close();
 }
 
 /**
@@ -68,8 +83,12 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
 async function serveRuntime(
   io: CliIo,
   config: DeepSearchConfig,
+  log: ProcessLog,
+  metrics: ProcessMetrics,
 ): Promise<{ runtime: DeepSearchRuntime; queue?: QueueMode }> {
-  if (!config.scale.redisUrl || !config.scale.databaseUrl) return { runtime: createCliRuntime(io, config) };
+  // Runs in this process are counted; in queue mode the workers run (and count) them.
+  if (!config.scale.redisUrl || !config.scale.databaseUrl)
+    return { runtime: withRunMetrics(createCliRuntime(io, config), metrics) };
   // Loaded only in queue mode, with pg, ioredis and bullmq behind them.
   const [{ openQueueMode }, { createQueuedRuntime }] = await Promise.all([
     import('../../../scale/open-queue-mode.js'),
@@ -80,7 +99,8 @@ async function serveRuntime(
   const queue = await openQueueMode({
     scale: config.scale,
     retention: config.runs.retention,
-    onError: (error) => io.stderr.write(`deepsearch: warning: ${error.message}\n`),
+    onError: log.warn,
+    onServiceChange: log.serviceChange,
   });
   return {
     runtime: createQueuedRuntime(createCliRuntime(io, nodeConfig, { trustStore: queue.trust }), queue),

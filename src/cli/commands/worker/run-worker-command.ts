@@ -1,6 +1,9 @@
 import { once } from 'node:events';
 import { resolveProxySettings } from '../../../config/proxy-settings.js';
 import { ConfigError } from '../../../core/errors/index.js';
+import { listenMetrics, type MetricsServer } from '../../../metrics/metrics-server.js';
+import { createProcessMetrics, trackQueue } from '../../../metrics/process-metrics.js';
+import { countJobEvent, withRunMetrics } from '../../../metrics/run-metrics.js';
 import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
 import { createLlmCallFetch } from '../../../scale/llm-call-fetch.js';
 import { isQueueMode, openQueueMode } from '../../../scale/open-queue-mode.js';
@@ -11,6 +14,8 @@ import type { CliIo } from '../../io/cli-io.js';
 import { createCliRuntime } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
+import { createProcessLog } from '../../setup/process-log.js';
+import type { LogFormat } from '../../setup/process-logger.js';
 import { listenWorkerHealth, type WorkerHealth } from './worker-health.js';
 
 export interface WorkerCommandOptions {
@@ -19,6 +24,10 @@ export interface WorkerCommandOptions {
   concurrency: number;
   /** GET /health on this port (worker-health.ts); none when unset. */
   healthPort?: number;
+  /** Overrides server.logFormat (DEEPSEARCH_LOG_FORMAT). */
+  logFormat?: LogFormat;
+  /** GET /metrics on this port (overrides server.metricsPort, DEEPSEARCH_METRICS_PORT). */
+  metricsPort?: number;
 }
 
 /**
@@ -36,11 +45,15 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     );
   const config = await prepareLlm(io, loaded);
   prepareSearch(io, config);
-  const warn = (error: Error) => io.stderr.write(`deepsearch: warning: ${error.message}\n`);
+  // A line per job and per service change on stdout; a service away fails the same way many
+  // times a second: its warnings are collapsed (process-log.ts).
+  const log = createProcessLog(io, config, { role: 'worker', format: options.logFormat });
+  const warn = log.warn;
   const shared = await openQueueMode({
     scale: config.scale,
     retention: config.runs.retention,
     onError: warn,
+    onServiceChange: log.serviceChange,
   });
   const runs = createWorkerRunStore({ store: shared.store, log: shared.log });
   // With a cap on LLM calls across workers, a call to a model server holds a place under it;
@@ -54,8 +67,23 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
       config,
       limit: shared.llmLimit,
     });
-  const runtime = createCliRuntime(io, config, { runStore: runs, modelFetch, trustStore: shared.trust });
-  const handler = createRunJobHandler({ runtime, store: shared.store, runs });
+  const metrics = createProcessMetrics();
+  trackQueue(metrics, shared.queue);
+  const runtime = withRunMetrics(
+    createCliRuntime(io, config, { runStore: runs, modelFetch, trustStore: shared.trust }),
+    metrics,
+  );
+  const handler = createRunJobHandler({
+    runtime,
+    store: shared.store,
+    runs,
+    onJobEvent: (event) => {
+      log.job(event);
+      countJobEvent(metrics, event);
+    },
+  });
+  const metricsPort = options.metricsPort ?? config.server.metricsPort;
+  let metricsServer: MetricsServer | undefined;
   let health: WorkerHealth | undefined;
   let reconciler: RunReconciler | undefined;
   try {
@@ -65,11 +93,18 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
       queue: shared.queue,
       intervalMs: config.scale.reconcileSeconds * 1000,
       onRequeued: (runId) =>
-        io.stderr.write(
-          `deepsearch: run ${runId} was lost by the queue (Redis restarted?): put back on it\n`,
+        log.logger.warn(
+          { event: 'run-requeued', runId },
+          `run ${runId} was lost by the queue (Redis restarted?): put back on it`,
         ),
       onError: warn,
     });
+    if (metricsPort !== undefined)
+      metricsServer = await listenMetrics({
+        host: config.server.host,
+        port: metricsPort,
+        registry: metrics.registry,
+      });
     if (options.healthPort !== undefined)
       health = await listenWorkerHealth({
         host: config.server.host,
@@ -77,7 +112,7 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
         taking: () => !io.signal.aborted,
       });
     io.stderr.write(
-      `deepsearch: worker taking jobs (${options.concurrency} at once)${health ? `, health at ${health.url}` : ''}; SIGTERM or Ctrl-C stops it\n`,
+      `deepsearch: worker taking jobs (${options.concurrency} at once)${health ? `, health at ${health.url}` : ''}${metricsServer ? `, metrics at ${metricsServer.url}` : ''}; SIGTERM or Ctrl-C stops it\n`,
     );
     if (!io.signal.aborted) await once(io.signal, 'abort');
     const graceSeconds = config.server.shutdownGraceSeconds;
@@ -90,7 +125,9 @@ export async function runWorkerCommand(io: CliIo, options: WorkerCommandOptions)
     if (handedBack.length > 0)
       io.stderr.write(`deepsearch: handed back to the queue: ${handedBack.join(', ')}\n`);
     runtime.close();
+    log.close();
     // It answered 503 during the grace period; now the process is done.
     await health?.close();
+    await metricsServer?.close();
   }
 }

@@ -17,21 +17,42 @@ export function addWorkerCommand(program: Command, io: CliIo): void {
         'answer GET /health on this port (at DEEPSEARCH_HOST): 200 while taking jobs, 503 once stopping',
         port,
       )
+      .option('--metrics-port <n>', 'answer GET /metrics (Prometheus) on this port at DEEPSEARCH_HOST', port)
+      .option(
+        '--log-format <format>',
+        'text | json: the log (a line per job and per Redis/Postgres change, on stdout) as text or JSON lines (DEEPSEARCH_LOG_FORMAT)',
+        logFormat,
+      )
       .addOption(configFlag()),
     { scope: 'mcp' },
   );
   addExamples(worker, [
     'DEEPSEARCH_REDIS_URL=redis://127.0.0.1:6379 DEEPSEARCH_DATABASE_URL=postgres://deepsearch@127.0.0.1/deepsearch deepsearch worker --concurrency 20',
   ]);
-  worker.action(async (options: { config?: string; concurrency: number; healthPort?: number }) => {
-    const { runWorkerCommand } = await import('./run-worker-command.js');
-    await runWorkerCommand(io, {
-      flags: collectSettingFlags(worker),
-      configPath: options.config,
-      concurrency: options.concurrency,
-      healthPort: options.healthPort,
-    });
-  });
+  worker.action(
+    async (options: {
+      config?: string;
+      concurrency: number;
+      healthPort?: number;
+      metricsPort?: number;
+      logFormat?: 'text' | 'json';
+    }) => {
+      const { runWorkerCommand } = await import('./run-worker-command.js');
+      await runWorkerCommand(io, {
+        flags: collectSettingFlags(worker),
+        configPath: options.config,
+        concurrency: options.concurrency,
+        healthPort: options.healthPort,
+        logFormat: options.logFormat,
+        metricsPort: options.metricsPort,
+      });
+    },
+  );
+}
+
+function logFormat(raw: string): 'text' | 'json' {
+  if (raw === 'text' || raw === 'json') return raw;
+  throw new InvalidArgumentError(`expected text or json (got "${raw}")`);
 }
 
 function positiveInteger(raw: string): number {

@@ -43,6 +43,7 @@ describe('compose.scale.yaml', () => {
   it('runs Redis with AOF and noeviction, and Postgres, each with a health check', () => {
     expect(Object.keys(compose.services).sort()).toEqual([
       'api',
+      'otel-collector',
       'postgres',
       'prometheus',
       'redis',
@@ -62,7 +63,8 @@ describe('compose.scale.yaml', () => {
     expect(api.deploy?.replicas).toBe(2);
     expect(api.ports).toEqual(['127.0.0.1:3000-3001:3000']);
     expect(worker.command?.[0]).toBe('worker');
-    const known = new Set(settingSources().map((source) => source.env));
+    // Our settings' variables, and the OpenTelemetry SDK's standard one (docs/deployment.md).
+    const known = new Set([...settingSources().map((source) => source.env), 'OTEL_EXPORTER_OTLP_ENDPOINT']);
     for (const service of [api, worker]) {
       expect(service.depends_on).toEqual({
         redis: { condition: 'service_healthy' },
@@ -105,6 +107,25 @@ describe('compose.scale.yaml', () => {
       names: ['api', 'worker'],
       port: 9464,
     });
+  });
+
+  it("sends traces to the monitoring profile's OpenTelemetry collector when the endpoint is set, to nothing otherwise", () => {
+    const file = parse(read('compose.scale.yaml'), { merge: true }) as {
+      services: Record<string, Service & { expose?: string[]; profiles?: string[] }>;
+      configs: { 'otel-collector': { content: string } };
+    };
+    // Unset by default: no process loads the SDK or sends anything.
+    expect(interpolate(api.environment?.OTEL_EXPORTER_OTLP_ENDPOINT ?? '', {})).toBe('');
+    expect(interpolate(worker.environment?.OTEL_EXPORTER_OTLP_ENDPOINT ?? '', {})).toBe('');
+    const collector = file.services['otel-collector']!;
+    expect(collector.profiles).toEqual(['monitoring']);
+    expect(collector.expose).toEqual(['4318']);
+    const config = parse(file.configs['otel-collector'].content) as {
+      receivers: { otlp: { protocols: { http: { endpoint: string } } } };
+      service: { pipelines: { traces: { receivers: string[] } } };
+    };
+    expect(config.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
+    expect(config.service.pipelines.traces.receivers).toEqual(['otlp']);
   });
 
   it("gives workers the health port the image's HEALTHCHECK asks, with flags the worker command has", async () => {

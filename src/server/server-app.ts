@@ -21,6 +21,7 @@ import {
   createOriginGuard,
 } from './middleware/request-guards.js';
 import { createRequestSpans } from './middleware/request-spans.js';
+import { runStoreCheck } from './routes/health/run-store-check.js';
 import { createChatCompletionsRoute } from './routes/chat-completions/chat-completions-route.js';
 import { createHealthRoutes } from './routes/health/health-routes.js';
 import { createMcpRoute } from './routes/mcp/mcp-route.js';
@@ -108,7 +109,8 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
       isDraining,
       limiter,
       keyCheck,
-      checkServices: services && (() => services.check()),
+      // Queue mode: Redis and Postgres; one machine: the SQLite run store.
+      checkServices: services ? () => services.check() : runStoreCheck(options.runtime),
     }),
   );
   app.route('/', createWebUiRoute());

@@ -5,7 +5,8 @@ import type { ServerEnv } from '../../server-env.js';
 
 /**
  * GET /health (the process answers: liveness) and GET /ready (it takes requests: 503 while
- * draining, and in queue mode while Redis or Postgres cannot be reached, naming it). Both
+ * draining, and while a backing service cannot be reached, naming it: Redis or Postgres in queue
+ * mode, the SQLite run store on one machine). Both
  * sit before the API's guards: a probe sends no key. How busy the server is, /ready tells only a
  * client that sends a valid one.
  */
@@ -14,7 +15,7 @@ export function createHealthRoutes(options: {
   limiter: Pick<ConcurrencyLimiter, 'running' | 'queued'>;
   /** The owner an Authorization header proves, undefined for none or a wrong key (bearer-auth.ts). */
   keyCheck: (authorization: string | undefined) => string | undefined;
-  /** The backing service that cannot be reached now, if any (queue mode's service monitor). */
+  /** The backing service that cannot be reached now, if any (queue mode's monitor, or the run store's read). */
   checkServices?: () => Promise<ServiceUnavailableError | undefined>;
 }): Hono<ServerEnv> {
   const { limiter } = options;

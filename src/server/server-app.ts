@@ -21,9 +21,9 @@ import {
   createOriginGuard,
 } from './middleware/request-guards.js';
 import { createRequestSpans } from './middleware/request-spans.js';
-import { runStoreCheck } from './routes/health/run-store-check.js';
 import { createChatCompletionsRoute } from './routes/chat-completions/chat-completions-route.js';
 import { createHealthRoutes } from './routes/health/health-routes.js';
+import { runStoreCheck } from './routes/health/run-store-check.js';
 import { createMcpRoute } from './routes/mcp/mcp-route.js';
 import { createMetricsRoute } from './routes/metrics/metrics-route.js';
 import { createModelsRoute } from './routes/models/models-route.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTinyGguf } from '../../test/helpers/tiny-gguf.js';
 import { manifestModels } from './model-manifest.js';
-import { createModelStore } from './model-store.js';
+import { createModelStore, isModelFileToRegister } from './model-store.js';
 
 function store() {
   const modelsDir = mkdtempSync(join(tmpdir(), 'deepsearch-models-'));
@@ -95,5 +95,21 @@ describe('the models folder', () => {
     expect(models.remove('own')).toEqual(['own.gguf']);
     expect(existsSync(join(other, 'own.gguf'))).toBe(true);
     expect(readdirSync(models.modelsDir)).toEqual(['default-model']);
+  });
+});
+
+describe('isModelFileToRegister (model pull / model use)', () => {
+  it('takes a path to a .gguf on this machine, never a URL or a name with a path in it', () => {
+    for (const path of ['/models/tiny.gguf', './tiny.gguf', '../models/Tiny.GGUF', 'models/tiny.gguf'])
+      expect([path, isModelFileToRegister(path)]).toEqual([path, true]);
+    for (const other of [
+      'https://example.com/models/tiny.gguf',
+      'http://127.0.0.1:8080/slow/tiny.gguf',
+      '../../victim',
+      '/etc/passwd',
+      'tiny.gguf',
+      'qwen3-0.6b',
+    ])
+      expect([other, isModelFileToRegister(other)]).toEqual([other, false]);
   });
 });

@@ -187,6 +187,16 @@ export function isModelPath(model: string): boolean {
 }
 
 /**
+ * What `model pull` and `model use` take as a file on this machine to register: a path (as
+ * isModelPath) that ends with `.gguf`, never a URL. Anything else is a name, checked as one, so
+ * `../../victim` is refused as a name rather than followed, and a URL is downloaded.
+ */
+export function isModelFileToRegister(target: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return false;
+  return /\.gguf$/i.test(target) && isModelPath(target);
+}
+
+/**
  * A model's file name inside the models folder: no path separator, no `..`, no NUL, so `pull`,
  * `use` and `remove` never reach outside the folder. Returns the file name; throws naming `name`.
  */

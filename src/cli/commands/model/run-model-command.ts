@@ -4,7 +4,7 @@ import {
   installRuntimeCommand,
   isLlamaRuntimeInstalled,
 } from '../../../embedded-model/load-llama-runtime.js';
-import { isModelPath } from '../../../embedded-model/model-store.js';
+import { isModelFileToRegister } from '../../../embedded-model/model-store.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
 import { modelStoreFor, pullModel, pullTarget } from '../../setup/pull-model.js';
@@ -18,7 +18,7 @@ export async function runModelCommand(io: CliIo, input: ModelCommandInput): Prom
     case 'list':
       return listModels(io, store, input.flags.json ?? false);
     case 'pull': {
-      if (input.target && isModelPath(input.target)) {
+      if (input.target && isModelFileToRegister(input.target)) {
         // A file already on this machine: registered by name, not downloaded or copied.
         const registered = store.register(input.target);
         io.stderr.write(
@@ -43,7 +43,7 @@ export async function runModelCommand(io: CliIo, input: ModelCommandInput): Prom
     }
     case 'use': {
       // A path to a .gguf on this machine is registered by its file name first.
-      const target = isModelPath(input.target!) ? store.register(input.target!).file : input.target!;
+      const target = isModelFileToRegister(input.target!) ? store.register(input.target!).file : input.target!;
       const chosen = store.use(target);
       io.stdout.write(`${chosen.name} is now the default local model (${chosen.path})\n`);
     }

@@ -5,6 +5,7 @@ import { budgetPresets, reasoningEfforts } from '../config/budget-presets.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { definedOnly, deriveConfig } from '../config/derive-config.js';
 import type { DeepSearchResult } from '../events/deep-search-result.js';
+import { describeSkipped } from '../retrieval/skipped-page.js';
 import { defineMcpTool } from './mcp-tool.js';
 
 const hostList = (what: string) =>
@@ -56,6 +57,9 @@ const outputSchema = {
     search_calls: z.number(),
     read_calls: z.number(),
   }),
+  skipped: z
+    .array(z.object({ url: z.string(), reason: z.string(), detail: z.string() }))
+    .describe('Pages chosen but not read (blocked by a bot check, a paywall or login stub, a timeout...).'),
   warnings: z.array(z.string()),
 };
 
@@ -117,7 +121,8 @@ export function overridesOf(input: {
 /** What the model reads: the answer with its footnotes, then how sure it is. */
 function answerText(result: DeepSearchResult): string {
   const answer = renderAnswerMarkdown(result.answer, result.references);
-  return `${answer}\n\nConfidence: ${result.confidence} (${result.confidenceReason})`;
+  const skipped = describeSkipped(result.skipped);
+  return `${answer}\n\nConfidence: ${result.confidence} (${result.confidenceReason})${skipped ? `\n${skipped}.` : ''}`;
 }
 
 function structuredResult(result: DeepSearchResult): Record<string, unknown> {
@@ -137,6 +142,7 @@ function structuredResult(result: DeepSearchResult): Record<string, unknown> {
       search_calls: result.usage.searchCalls,
       read_calls: result.usage.readCalls,
     },
+    skipped: result.skipped,
     warnings: result.warnings,
   };
 }

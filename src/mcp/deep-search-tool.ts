@@ -4,6 +4,7 @@ import { referenceJson } from '../agent/citations/reference-json.js';
 import { budgetPresets, reasoningEfforts } from '../config/budget-presets.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { definedOnly, deriveConfig } from '../config/derive-config.js';
+import { isSinceValue, sinceHelp } from '../config/time-scope.js';
 import type { DeepSearchResult } from '../events/deep-search-result.js';
 import { describeSkipped } from '../retrieval/skipped-page.js';
 import { defineMcpTool } from './mcp-tool.js';
@@ -31,6 +32,12 @@ export const inputSchema = {
   only_hostnames: hostList('Search and read only these sites'),
   boost_hostnames: hostList('Prefer these sites'),
   bad_hostnames: hostList('Never read these sites'),
+  since: z
+    .string()
+    .max(40)
+    .refine(isSinceValue, `must be ${sinceHelp}`)
+    .optional()
+    .describe(`Only pages from then on: ${sinceHelp}.`),
 };
 
 const referenceSchema = z.object({
@@ -99,6 +106,7 @@ export function overridesOf(input: {
   only_hostnames?: string[];
   boost_hostnames?: string[];
   bad_hostnames?: string[];
+  since?: string;
 }): ConfigOverrides {
   return {
     budget: {
@@ -114,6 +122,7 @@ export function overridesOf(input: {
       onlyHostnames: input.only_hostnames,
       boostHostnames: input.boost_hostnames,
       badHostnames: input.bad_hostnames,
+      since: input.since,
     },
   };
 }

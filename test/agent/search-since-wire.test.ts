@@ -12,6 +12,7 @@ import {
   type RecordedRequest,
   startFakeHttpServer,
 } from '../../src/testing/fake-http-server.js';
+import { createFakeSearch } from '../../src/testing/fake-search.js';
 import { scriptedStep } from '../../src/testing/scripted-steps.js';
 import { eventsOf, runAgent } from '../helpers/agent-harness.js';
 
@@ -111,5 +112,47 @@ describe('search.since (--since) on each provider’s wire', () => {
       steps: [scriptedStep.search(['heat pump sales']), scriptedStep.finalAnswer('x')],
     });
     expect(server.requests[0]!.query.time_range).toBeUndefined();
+  });
+});
+
+describe('pages dated before --since', () => {
+  it('rank lower and are said to be older in the agent prompt', async () => {
+    const old = 'https://archive.example/heat-pumps-2019';
+    const recent = 'https://news.example/heat-pumps-2026';
+    const { events, llm } = await runAgent('What changed in heat pump sales?', {
+      config: { search: { since: '2026-11-01' }, budget: { maxSteps: 3 } },
+      searchProvider: createFakeSearch({
+        'heat pump sales': [
+          {
+            url: old,
+            title: 'Heat pump sales',
+            snippet: 'heat pump sales',
+            publishedAt: '2019-05-02T00:00:00Z',
+          },
+          {
+            url: recent,
+            title: 'Heat pump sales',
+            snippet: 'heat pump sales',
+            publishedAt: '2026-11-20T00:00:00Z',
+          },
+        ],
+      }),
+      pages: {
+        [recent]:
+          '<html><head><title>Heat pumps</title></head><body><article><p>Heat pump sales fell by a tenth in 2026, the association said.</p></article></body></html>',
+      },
+      steps: [
+        scriptedStep.search(['heat pump sales']),
+        {
+          ...scriptedStep.visit([recent]),
+          expect: { promptIncludes: `${old} (dated 2019-05-02: older than the time asked for)` },
+        },
+        scriptedStep.finalAnswer('x'),
+      ],
+    });
+    llm.assertConsumed();
+    const ranking = eventsOf(events, 'url-ranking')[0]!;
+    expect(ranking.urls.map((entry) => entry.url)).toEqual([recent, old]);
+    expect(ranking.urls[1]!.reasons.penalty).toBe(0.5);
   });
 });

@@ -42,6 +42,7 @@ export async function runLoop(run: PreparedRun): Promise<DeepSearchResult> {
       timing: budget.timing(),
       budget: budget.report(),
       visitedUrls: state.pages.all().map((page) => page.url),
+      skipped: [...state.skipped.values()],
       warnings: [...events.warnings],
       computations: state.knowledge
         .filter((item) => item.type === 'coding' && item.code !== undefined)

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { searchKeyProviderIds } from './config-ids.js';
 import { providerName, setting, urlSetting } from './setting.js';
+import { isSinceValue, sinceHelp } from './time-scope.js';
 
 const hostList = () => z.array(z.string().min(1)).default([]);
 
@@ -52,6 +53,17 @@ export const searchConfigSchema = z
       flag: 'bad-hostnames',
       description: 'comma-separated hosts never searched into or read (subdomains included)',
     }),
+    since: setting(
+      z
+        .string()
+        .refine(isSinceValue, { message: `--since must be ${sinceHelp}` })
+        .optional(),
+      {
+        env: 'DEEPSEARCH_SEARCH_SINCE',
+        flag: 'since',
+        description: `only pages from this time on: ${sinceHelp}; each provider's own time filter`,
+      },
+    ),
     onlyHostnames: setting(hostList(), {
       env: 'DEEPSEARCH_ONLY_HOSTNAMES',
       flag: 'only-hostnames',

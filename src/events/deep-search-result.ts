@@ -1,5 +1,8 @@
 import type { LlmRole } from '../config/config-schema.js';
 import type { TokenUsage } from '../providers/spec/llm-client.js';
+import type { SkippedPage } from '../retrieval/skipped-page.js';
+
+export type { SkippedPage, SkipReason } from '../retrieval/skipped-page.js';
 
 /**
  * The agent's action names. Written out here so events and results need nothing from agent/;
@@ -123,6 +126,8 @@ export interface DeepSearchResult {
   timing: TimingReport;
   budget: BudgetReport;
   visitedUrls: string[];
+  /** Pages chosen but not read, with why: a bot check, a login or paywall stub, a timeout... None is content. */
+  skipped: SkippedPage[];
   /** What went wrong along the way without stopping the run (a failed step, a provider passed over). */
   warnings: string[];
   /** What the coding action computed, with its code (failed runs are in `warnings`). */

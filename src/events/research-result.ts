@@ -1,3 +1,4 @@
+import type { SkippedPage } from '../retrieval/skipped-page.js';
 import type { Confidence, Reference, UsageReport } from './deep-search-result.js';
 
 /**
@@ -134,6 +135,8 @@ export interface ResearchReport {
   usage: UsageReport;
   durationMs: number;
   budget: { maxTokens: number; tokensUsed: number; maxTimeMs: number; elapsedMs: number; stepsUsed: number };
+  /** Pages the task chose but could not read, with why (absent in reports stored before it existed). */
+  skipped?: SkippedPage[];
   warnings: string[];
 }
 

@@ -4,7 +4,9 @@ import { referenceJson } from '../agent/citations/reference-json.js';
 import { budgetPresets, reasoningEfforts } from '../config/budget-presets.js';
 import type { ConfigOverrides } from '../config/derive-config.js';
 import { definedOnly, deriveConfig } from '../config/derive-config.js';
+import { isSinceValue, sinceHelp } from '../config/time-scope.js';
 import type { DeepSearchResult } from '../events/deep-search-result.js';
+import { describeSkipped } from '../retrieval/skipped-page.js';
 import { defineMcpTool } from './mcp-tool.js';
 
 const hostList = (what: string) =>
@@ -30,6 +32,12 @@ export const inputSchema = {
   only_hostnames: hostList('Search and read only these sites'),
   boost_hostnames: hostList('Prefer these sites'),
   bad_hostnames: hostList('Never read these sites'),
+  since: z
+    .string()
+    .max(40)
+    .refine(isSinceValue, `must be ${sinceHelp}`)
+    .optional()
+    .describe(`Only pages from then on: ${sinceHelp}.`),
 };
 
 const referenceSchema = z.object({
@@ -56,6 +64,9 @@ const outputSchema = {
     search_calls: z.number(),
     read_calls: z.number(),
   }),
+  skipped: z
+    .array(z.object({ url: z.string(), reason: z.string(), detail: z.string() }))
+    .describe('Pages chosen but not read (blocked by a bot check, a paywall or login stub, a timeout...).'),
   warnings: z.array(z.string()),
 };
 
@@ -95,6 +106,7 @@ export function overridesOf(input: {
   only_hostnames?: string[];
   boost_hostnames?: string[];
   bad_hostnames?: string[];
+  since?: string;
 }): ConfigOverrides {
   return {
     budget: {
@@ -110,6 +122,7 @@ export function overridesOf(input: {
       onlyHostnames: input.only_hostnames,
       boostHostnames: input.boost_hostnames,
       badHostnames: input.bad_hostnames,
+      since: input.since,
     },
   };
 }
@@ -117,7 +130,8 @@ export function overridesOf(input: {
 /** What the model reads: the answer with its footnotes, then how sure it is. */
 function answerText(result: DeepSearchResult): string {
   const answer = renderAnswerMarkdown(result.answer, result.references);
-  return `${answer}\n\nConfidence: ${result.confidence} (${result.confidenceReason})`;
+  const skipped = describeSkipped(result.skipped);
+  return `${answer}\n\nConfidence: ${result.confidence} (${result.confidenceReason})${skipped ? `\n${skipped}.` : ''}`;
 }
 
 function structuredResult(result: DeepSearchResult): Record<string, unknown> {
@@ -137,6 +151,7 @@ function structuredResult(result: DeepSearchResult): Record<string, unknown> {
       search_calls: result.usage.searchCalls,
       read_calls: result.usage.readCalls,
     },
+    skipped: result.skipped,
     warnings: result.warnings,
   };
 }

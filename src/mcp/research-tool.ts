@@ -57,6 +57,9 @@ export const researchTool = defineMcpTool({
     }),
     total_tokens: z.number(),
     duration_ms: z.number(),
+    skipped: z
+      .array(z.object({ url: z.string(), reason: z.string(), detail: z.string() }))
+      .describe('Pages chosen but not read (blocked by a bot check, a paywall or login stub, a timeout...).'),
     warnings: z.array(z.string()),
   },
   annotations: { readOnlyHint: true, openWorldHint: true },
@@ -83,6 +86,7 @@ export const researchTool = defineMcpTool({
         fact_check: report.factCheck,
         total_tokens: report.usage.totalTokens,
         duration_ms: report.durationMs,
+        skipped: report.skipped ?? [],
         warnings: report.warnings,
       },
     };

@@ -8,6 +8,8 @@ export interface ReportLabels {
   references: string;
   trust: string;
   chart: string;
+  /** The appendix listing the pages the task chose but could not read. */
+  notRead: string;
 }
 
 const english: ReportLabels = {
@@ -18,6 +20,7 @@ const english: ReportLabels = {
   references: 'References',
   trust: 'trust',
   chart: 'Chart (Mermaid source)',
+  notRead: 'Pages that could not be read',
 };
 
 const byLanguage: Readonly<Record<string, ReportLabels>> = {
@@ -30,6 +33,7 @@ const byLanguage: Readonly<Record<string, ReportLabels>> = {
     references: 'Références',
     trust: 'confiance',
     chart: 'Graphique (source Mermaid)',
+    notRead: 'Pages qui n’ont pas pu être lues',
   },
   German: {
     tag: 'de',
@@ -39,6 +43,7 @@ const byLanguage: Readonly<Record<string, ReportLabels>> = {
     references: 'Quellen',
     trust: 'Vertrauen',
     chart: 'Diagramm (Mermaid-Quelltext)',
+    notRead: 'Seiten, die nicht gelesen werden konnten',
   },
   Spanish: {
     tag: 'es',
@@ -48,6 +53,7 @@ const byLanguage: Readonly<Record<string, ReportLabels>> = {
     references: 'Referencias',
     trust: 'confianza',
     chart: 'Gráfico (fuente Mermaid)',
+    notRead: 'Páginas que no se pudieron leer',
   },
   Portuguese: {
     tag: 'pt',
@@ -57,6 +63,7 @@ const byLanguage: Readonly<Record<string, ReportLabels>> = {
     references: 'Referências',
     trust: 'confiança',
     chart: 'Gráfico (fonte Mermaid)',
+    notRead: 'Páginas que não puderam ser lidas',
   },
   Italian: {
     tag: 'it',
@@ -66,6 +73,7 @@ const byLanguage: Readonly<Record<string, ReportLabels>> = {
     references: 'Riferimenti',
     trust: 'affidabilità',
     chart: 'Grafico (sorgente Mermaid)',
+    notRead: 'Pagine che non è stato possibile leggere',
   },
   Dutch: {
     tag: 'nl',
@@ -75,6 +83,7 @@ const byLanguage: Readonly<Record<string, ReportLabels>> = {
     references: 'Bronnen',
     trust: 'betrouwbaarheid',
     chart: 'Grafiek (Mermaid-bron)',
+    notRead: 'Pagina’s die niet gelezen konden worden',
   },
   Russian: {
     tag: 'ru',
@@ -84,6 +93,7 @@ const byLanguage: Readonly<Record<string, ReportLabels>> = {
     references: 'Источники',
     trust: 'доверие',
     chart: 'Диаграмма (исходный код Mermaid)',
+    notRead: 'Страницы, которые не удалось прочитать',
   },
   Chinese: {
     tag: 'zh',
@@ -93,6 +103,7 @@ const byLanguage: Readonly<Record<string, ReportLabels>> = {
     references: '参考资料',
     trust: '可信度',
     chart: '图表（Mermaid 源码）',
+    notRead: '无法读取的页面',
   },
   Japanese: {
     tag: 'ja',
@@ -102,6 +113,7 @@ const byLanguage: Readonly<Record<string, ReportLabels>> = {
     references: '参考文献',
     trust: '信頼度',
     chart: 'グラフ（Mermaid ソース）',
+    notRead: '読めなかったページ',
   },
 };
 

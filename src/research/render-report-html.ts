@@ -2,6 +2,7 @@ import { Marked, type Tokens } from 'marked';
 import type { Reference } from '../events/deep-search-result.js';
 import type { Contradiction } from '../events/research-result.js';
 import { hostOf } from '../retrieval/normalize-url.js';
+import { describeSkipped, type SkippedPage, skipReasonPhrase } from '../retrieval/skipped-page.js';
 import { type ReportLabels, reportLabels } from './render-labels.js';
 import type { RenderableReport } from './render-report-markdown.js';
 import { reportStyle } from './render-report-style.js';
@@ -30,6 +31,9 @@ export function renderReportHtml(report: RenderableReport & { generatedAt?: stri
     report.followUps.length
       ? `<section class="follow-ups"><h2>${labels.followUps}</h2><ol>${report.followUps.map((question) => `<li>${escapeHtml(question)}</li>`).join('')}</ol></section>`
       : '',
+    report.skipped?.length
+      ? `<section class="not-read"><h2>${labels.notRead}</h2><p>${escapeHtml(describeSkipped(report.skipped))}.</p><ul>${report.skipped.map(skippedHtml).join('')}</ul></section>`
+      : '',
     report.references.length
       ? `<section class="references"><h2>${labels.references}</h2><ol>${report.references.map(referenceHtml).join('')}</ol></section>`
       : '',
@@ -50,6 +54,10 @@ ${body.filter(Boolean).join('\n')}
 </body>
 </html>
 `;
+}
+
+function skippedHtml(page: SkippedPage): string {
+  return `<li>${escapeHtml(page.url)}: ${escapeHtml(skipReasonPhrase(page.reason))} (${escapeHtml(page.detail)})</li>`;
 }
 
 function createReportMarked(known: ReadonlySet<number>, labels: ReportLabels): Marked {

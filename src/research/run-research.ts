@@ -52,11 +52,12 @@ async function executeResearch(research: ResearchContext): Promise<ResearchRepor
       );
     throwIfAborted(input.signal);
     const written = progress.written ?? (await gatherAndWrite(research, plan));
+    const skipped = [...task.state.skipped.values()];
     const report: ResearchReport = {
       runId: task.runId,
       topic: input.topic,
       ...written,
-      markdown: renderReportMarkdown(written),
+      markdown: renderReportMarkdown({ ...written, skipped }),
       plan,
       usage: budget.usage(),
       durationMs: budget.elapsedMs,
@@ -67,6 +68,7 @@ async function executeResearch(research: ResearchContext): Promise<ResearchRepor
         elapsedMs: budget.elapsedMs,
         stepsUsed: budget.steps,
       },
+      skipped,
       warnings: [...events.warnings],
     };
     task.emit({ type: 'research-end', report });

@@ -162,3 +162,30 @@ describe('rankUrls', () => {
     expect(rankUrls([], { question: 'q' })).toEqual([]);
   });
 });
+
+describe('rankUrls with --since', () => {
+  it('halves the weight of a page dated before it, and leaves undated and newer pages alone', () => {
+    const pages = [
+      candidate('https://a.example/old', { title: 'heat pump sales', publishedAt: '2024-01-10' }),
+      candidate('https://b.example/new', { title: 'heat pump sales', publishedAt: '2026-11-20' }),
+      candidate('https://c.example/undated', { title: 'heat pump sales' }),
+    ];
+    const question = 'heat pump sales';
+    const without = rankUrls(pages, { question });
+    const scoped = rankUrls(pages, { question, since: new Date('2026-11-01T00:00:00Z') });
+    const weightOf = (ranked: typeof scoped, url: string) =>
+      ranked.find((entry) => entry.candidate.url === url)!;
+    expect(weightOf(scoped, 'https://a.example/old').reasons.penalty).toBe(0.5);
+    expect(weightOf(scoped, 'https://a.example/old').weight).toBeCloseTo(
+      weightOf(without, 'https://a.example/old').weight / 2,
+      2,
+    );
+    expect(weightOf(scoped, 'https://b.example/new').weight).toBe(
+      weightOf(without, 'https://b.example/new').weight,
+    );
+    expect(weightOf(scoped, 'https://c.example/undated').weight).toBe(
+      weightOf(without, 'https://c.example/undated').weight,
+    );
+    expect(scoped.at(-1)!.candidate.url).toBe('https://a.example/old');
+  });
+});

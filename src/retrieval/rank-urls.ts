@@ -47,6 +47,8 @@ export interface RankUrlsOptions {
   trust?: (url: string) => number;
   /** Set when the question needs recent sources: newer pages rank higher. */
   freshnessNow?: Date;
+  /** `--since`: a page dated before it loses half its weight (its date unknown, nothing). */
+  since?: Date;
   /** At most this many URLs per host in the result, for diversity. Default 2. */
   perHostCap?: number;
   limit?: number;
@@ -182,6 +184,7 @@ function computeSignals(
     if (!poolHosts[index]!.uncapped) maxHostCount = Math.max(maxHostCount, poolHosts[index]!.count);
   }
   const nowMs = options.freshnessNow?.getTime();
+  const sinceMs = options.since?.getTime();
   const vocabulary = urlVocabulary();
   const features = pool.map((candidate) => featuresOf(candidate, vocabulary));
   const signals: Signals = {
@@ -204,7 +207,10 @@ function computeSignals(
     signals.host[index] = maxHostCount > 1 && !host.uncapped ? (host.count - 1) / (maxHostCount - 1) : 0;
     signals.freshness[index] = nowMs === undefined ? 0 : freshness(candidate.publishedAt, nowMs);
     signals.boost[index] = host.boosted ? 1 : 0;
-    signals.penalty[index] = host.penalty;
+    signals.penalty[index] =
+      sinceMs !== undefined && isDatedBefore(candidate.publishedAt, sinceMs)
+        ? 1 - (1 - host.penalty) * (1 - beforeSincePenalty)
+        : host.penalty;
     if (options.trust && !host.uncapped) {
       const key = `${candidate.url.slice(0, 5)}${candidate.host}`;
       let trust = trustOf.get(key);
@@ -243,6 +249,16 @@ function relevanceScores(
     });
   }
   return scores;
+}
+
+/** The share of its weight a page dated before `--since` loses. */
+const beforeSincePenalty = 0.5;
+
+/** Whether a page's known date is before `sinceMs` (an unknown or unreadable date is not). */
+export function isDatedBefore(publishedAt: string | undefined, sinceMs: number): boolean {
+  if (!publishedAt) return false;
+  const time = parseDate(publishedAt);
+  return !Number.isNaN(time) && time < sinceMs;
 }
 
 /** 1 for today, halving every 180 days; 0 when the date is unknown. */

@@ -6,6 +6,7 @@ import { createGaugeView } from './gauge-view.js';
 import { createOutlineView } from './outline-view.js';
 import { renderMarkdown } from './render-markdown.js';
 import { linkReport } from './report-links.js';
+import { type SkippedEntry, skippedItem, toSkippedEntries } from './skipped-pages.js';
 import { createTimelineView } from './timeline-view.js';
 
 const finished = new Set(['completed', 'failed', 'cancelled']);
@@ -51,6 +52,8 @@ export function createRunView(options: RunViewOptions) {
   const retry = byId<HTMLButtonElement>('run-retry');
   const sources = byId('sources');
   const sourceList = byId('source-list');
+  const notRead = byId('not-read');
+  const notReadList = byId('not-read-list');
 
   let shown: ShownRun | undefined;
   let startedAt = 0;
@@ -80,6 +83,12 @@ export function createRunView(options: RunViewOptions) {
     resumeBox.hidden = !(finished.has(detail.status) && detail.resumable === true);
     // A run that stopped on its budget needs a larger one to get further.
     resumeEffort.value = detail.status === 'completed' ? 'high' : '';
+  }
+
+  /** Pages the run could not read, under the sources: a bot check, a paywall stub, a timeout... */
+  function showSkipped(skipped: SkippedEntry[]) {
+    notRead.hidden = skipped.length === 0;
+    notReadList.replaceChildren(...skipped.map(skippedItem));
   }
 
   function showAnswer(markdown: string, references: SourceRef[], note?: string) {
@@ -153,6 +162,7 @@ export function createRunView(options: RunViewOptions) {
       confidence.textContent = '';
       sources.hidden = true;
       sourceList.replaceChildren();
+      showSkipped([]);
       offerResume(detail);
       updateElapsed();
     },
@@ -203,13 +213,16 @@ export function createRunView(options: RunViewOptions) {
         showDraft(finalText);
       } else if (event.type === 'run-end' && shown.detail.mode !== 'research') {
         const result = event.result as Record<string, unknown> | undefined;
-        if (result)
+        if (result) {
           showAnswer(String(result.answer ?? ''), toSourceRefs(result.references), confidenceNote(result));
+          showSkipped(toSkippedEntries(result.skipped));
+        }
       } else if (event.type === 'research-end') {
         const report = event.report as Record<string, unknown> | undefined;
         if (report) {
           followUps = stringsOf(report.followUps);
           showAnswer(String(report.markdown ?? ''), toSourceRefs(report.references));
+          showSkipped(toSkippedEntries(report.skipped));
         }
       }
     },
@@ -235,12 +248,15 @@ export function createRunView(options: RunViewOptions) {
       if (report && typeof report.markdown === 'string') {
         followUps = stringsOf(report.followUps);
         showAnswer(report.markdown, toSourceRefs(report.references));
-      } else if (detail.result && typeof detail.result.answer === 'string')
+        showSkipped(toSkippedEntries(report.skipped));
+      } else if (detail.result && typeof detail.result.answer === 'string') {
         showAnswer(
           detail.result.answer,
           toSourceRefs(detail.result.references),
           confidenceNote(detail.result),
         );
+        showSkipped(toSkippedEntries(detail.result.skipped));
+      }
       if (detail.status === 'failed' || detail.status === 'cancelled') {
         runError.hidden = false;
         // The API's messages start in lower case, as OpenAI's do; on the page it is a sentence.

@@ -198,12 +198,12 @@ describe('URL ranking in the loop', () => {
     expect(health.penalty('en.wikipedia.org')).toBe(0);
   });
 
-  it('keeps a teaser that loaded behind a paywall but remembers its host as walled', async () => {
+  it('does not take a paywall teaser as the page: it is skipped as a paywall, its host remembered as walled', async () => {
     const health = new HostHealth();
     const teaserUrl = 'https://news.example/bridge';
     const teaser =
       '<html><head><title>Bridge</title></head><body><article><h1>Bridge</h1><p>The council voted on Tuesday to close the old bridge to cars, officials said.</p><p>Subscribe to continue reading. Already a subscriber? Sign in.</p></article></body></html>';
-    const { events } = await runAgent(question, {
+    const { events, result } = await runAgent(question, {
       search: { bridge: [hit(teaserUrl, 'Bridge closes')] },
       pages: { [teaserUrl]: teaser },
       hostHealth: health,
@@ -211,12 +211,26 @@ describe('URL ranking in the loop', () => {
       steps: [
         scriptedStep.search(['bridge']),
         scriptedStep.visit([teaserUrl]),
-        { ...scriptedStep.finalAnswer('x'), expect: { promptIncludes: 'close the old bridge' } },
+        {
+          ...scriptedStep.finalAnswer('x'),
+          expect: {
+            promptIncludes: `could not read ${teaserUrl}`,
+            promptExcludes: 'close the old bridge to cars, officials',
+          },
+        },
       ],
     });
     expect(eventsOf(events, 'read-end')).toContainEqual(
-      expect.objectContaining({ url: teaserUrl, ok: true, paywalled: true }),
+      expect.objectContaining({
+        url: teaserUrl,
+        ok: false,
+        error: 'only a paywall teaser where the article should be',
+      }),
     );
+    expect(result.skipped).toEqual([
+      { url: teaserUrl, reason: 'paywall', detail: 'only a paywall teaser where the article should be' },
+    ]);
+    expect(result.visitedUrls).not.toContain(teaserUrl);
     expect(health.penalty('news.example')).toBeGreaterThan(0.5);
   });
 });

@@ -80,10 +80,15 @@ describe('POST /v1/chat/completions with the official openai client', () => {
     const usage = completion.usage!;
     expect(usage.prompt_tokens).toBeGreaterThan(0);
     expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
-    const details = (completion as unknown as { deepsearch: { confidence: string; references: unknown[] } })
-      .deepsearch;
+    const details = (
+      completion as unknown as {
+        deepsearch: { confidence: string; references: unknown[]; skipped: unknown[] };
+      }
+    ).deepsearch;
     expect(details.confidence).toBe('high');
     expect(details.references).toHaveLength(2);
+    // Every page chosen was read: the list of pages that could not be read is there, empty.
+    expect(details.skipped).toEqual([]);
     expect(server.logs.at(-1)).toMatchObject({
       path: '/v1/chat/completions',
       status: 200,

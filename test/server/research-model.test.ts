@@ -67,6 +67,8 @@ describe('model deepsearch-research (official openai client)', () => {
     const details = (completion as unknown as { deepsearch: Record<string, unknown> }).deepsearch;
     expect(details).toMatchObject({ mode: 'research', title: 'European heat pump sales after 2022' });
     expect(details.follow_ups).toHaveLength(3);
+    // Both pages were read: the list of pages that could not be read is there, empty.
+    expect(details.skipped).toEqual([]);
     for (const reference of details.references as Array<{ url: string; quote: string }>)
       expect(`${heatPumpTexts.ehpa} ${heatPumpTexts.iea}`).toContain(reference.quote);
     expect(completion.usage!.total_tokens).toBeGreaterThan(0);

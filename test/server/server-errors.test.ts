@@ -48,6 +48,7 @@ describe('refused requests: a 4xx with OpenAI’s error body, never an error ins
     await expectOpenAiError(await postChat(server.url, ask({ reasoning_effort: 'extreme' })), 400, {
       param: 'reasoning_effort',
     });
+    await expectOpenAiError(await postChat(server.url, ask({ since: 'last week' })), 400, { param: 'since' });
     const noUserMessage = ask({
       messages: [
         { role: 'system', content: 'Be brief.' },

@@ -1,3 +1,4 @@
+import { parseSince } from '../../config/time-scope.js';
 import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
 import { smallContextTokens } from '../../platform/llm-context/fit-context-window.js';
 import { outputReserve } from '../../providers/llm/output-tokens.js';
@@ -91,7 +92,7 @@ export function buildAgentPrompt(
   const diary = renderDiary(state.diary.entries, Math.floor(available * 0.12), state.question);
   const wantsUrls = input.allowed.includes('visit') && input.finalReason === undefined;
   const urlList = wantsUrls
-    ? renderUrlList(state, input.urlRanking ?? [], Math.floor(available * 0.15))
+    ? renderUrlList(state, input.urlRanking ?? [], Math.floor(available * 0.15), sinceOf(config.search.since))
     : { text: '', urls: [] };
   const used = estimateTokens(attempts.attempts + attempts.strategy + diary + urlList.text);
   const knowledgeCap = small ? smallProfileKnowledgeTokens : Number.POSITIVE_INFINITY;
@@ -114,4 +115,10 @@ export function buildAgentPrompt(
     promptTokens: estimateTokens(system) + estimateTokens(prompt),
     urlList: urlList.urls,
   };
+}
+
+/** `--since` as an instant, for the URL list to say which pages are older. */
+function sinceOf(since: string | undefined): { since?: Date } {
+  const date = since === undefined ? undefined : parseSince(since, new Date());
+  return date ? { since: date } : {};
 }

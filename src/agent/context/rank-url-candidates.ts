@@ -1,3 +1,4 @@
+import { parseSince } from '../../config/time-scope.js';
 import { needsFreshness } from '../../retrieval/needs-freshness.js';
 import { type RankedUrl, type RankUrlsOptions, rankUrls } from '../../retrieval/rank-urls.js';
 import type { RunContext } from '../run-context.js';
@@ -35,6 +36,7 @@ export async function rankUrlCandidates(
     trust: (url) => context.hostHealth.trustOf(url).trust.score,
     perHostCap: config.retrieval.perHostCap,
     ...(needsFreshness(`${state.question} ${question}`, now) ? { freshnessNow: now } : {}),
+    ...scopeOf(context),
   };
   let ranked = rankUrls(candidates, { ...base, limit: maxUrlListEntries });
   if (!context.reranker.builtin) {
@@ -102,4 +104,11 @@ async function rerankPool(
 function describeUrl(record: UrlRecord): string {
   const anchors = record.anchors.length ? `\n${record.anchors.join(' | ')}` : '';
   return `${record.title}\n${record.snippet}${anchors}`.trim() || record.url;
+}
+
+/** `--since` as the ranking takes it: pages dated before it rank lower. */
+function scopeOf(context: RunContext): { since?: Date } {
+  const since = context.config.search.since;
+  const date = since === undefined ? undefined : parseSince(since, new Date());
+  return date ? { since: date } : {};
 }

@@ -1,5 +1,5 @@
 import { estimateTokens } from '../../platform/llm-context/estimate-tokens.js';
-import type { RankedUrl } from '../../retrieval/rank-urls.js';
+import { isDatedBefore, type RankedUrl } from '../../retrieval/rank-urls.js';
 import type { AgentState } from '../state/agent-state.js';
 import type { UrlRecord } from '../state/url-index.js';
 import { maxUrlListEntries } from './rank-url-candidates.js';
@@ -18,7 +18,9 @@ export function renderUrlList(
   state: AgentState,
   ranking: ReadonlyArray<RankedUrl<UrlRecord>>,
   budgetTokens: number,
+  options: { since?: Date } = {},
 ): UrlList {
+  const sinceMs = options.since?.getTime();
   // URLs the user wrote in the question come first, whatever their score.
   const given = state.urls.candidates(state.visited).filter((candidate) => candidate.sources.has('question'));
   const entries = [
@@ -30,7 +32,12 @@ export function renderUrlList(
   let used = 0;
   for (const { candidate, weight } of entries) {
     const snippet = candidate.snippet.replace(/\s+/g, ' ').slice(0, 160);
-    const line = `[${state.sourceNumbers.numberOf(candidate.url)}] weight ${weight.toFixed(2)} ${candidate.url} "${candidate.title.slice(0, 100)}"${snippet ? `: ${snippet}` : ''}`;
+    // Said, not hidden: the person asked for pages from --since on, and this one is dated before.
+    const older =
+      sinceMs !== undefined && isDatedBefore(candidate.publishedAt, sinceMs)
+        ? ` (dated ${candidate.publishedAt!.slice(0, 10)}: older than the time asked for)`
+        : '';
+    const line = `[${state.sourceNumbers.numberOf(candidate.url)}] weight ${weight.toFixed(2)} ${candidate.url}${older} "${candidate.title.slice(0, 100)}"${snippet ? `: ${snippet}` : ''}`;
     const cost = estimateTokens(line) + 1;
     if (used + cost > budgetTokens) break;
     lines.push(line);

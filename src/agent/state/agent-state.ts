@@ -1,6 +1,7 @@
 import type { ActionName, KnowledgeItem, Reference } from '../../events/deep-search-result.js';
 import type { Page } from '../../providers/spec/page-reader.js';
 import type { SearchHit } from '../../providers/spec/search-provider.js';
+import type { SkippedPage } from '../../retrieval/skipped-page.js';
 import { GapQueue, type GapQueueSnapshot } from '../gap-queue.js';
 import { Diary, type DiaryEntry } from './diary.js';
 import { PageStore, type StoredPage } from './page-store.js';
@@ -45,6 +46,8 @@ export interface SharedKnowledge {
   /** Keys of URLs read successfully or tried and failed: not offered again. */
   readonly visited: Set<string>;
   readonly badUrls: Map<string, string>;
+  /** Pages chosen but not read (a bot check, a paywall stub, a timeout...), by URL key: the result's `skipped`. */
+  readonly skipped: Map<string, SkippedPage>;
 }
 
 export function createSharedKnowledge(): SharedKnowledge {
@@ -58,6 +61,7 @@ export function createSharedKnowledge(): SharedKnowledge {
     rerankScores: new Map(),
     visited: new Set(),
     badUrls: new Map(),
+    skipped: new Map(),
   };
 }
 
@@ -77,6 +81,8 @@ export interface AgentStateSnapshot {
   searches: SearchRecord[];
   visited: string[];
   badUrls: Array<[string, string]>;
+  /** Absent in checkpoints written before it existed. */
+  skipped?: Array<[string, SkippedPage]>;
   disabled: ActionName[];
   /** Absent in checkpoints written before it existed. */
   progress?: ProgressStreakSnapshot;
@@ -108,6 +114,7 @@ export class AgentState implements SharedKnowledge {
   readonly rerankScores: Map<string, Map<string, number>>;
   readonly visited: Set<string>;
   readonly badUrls: Map<string, string>;
+  readonly skipped: Map<string, SkippedPage>;
   /** Actions switched off for the next step only (e.g. answer right after a rejection). */
   disabled = new Set<ActionName>();
   /** Steps that did nothing new, in a row and in all (the run's own, like the diary). */
@@ -131,6 +138,7 @@ export class AgentState implements SharedKnowledge {
     this.rerankScores = shared.rerankScores;
     this.visited = shared.visited;
     this.badUrls = shared.badUrls;
+    this.skipped = shared.skipped;
   }
 
   toJSON(): AgentStateSnapshot {
@@ -146,6 +154,7 @@ export class AgentState implements SharedKnowledge {
       searches: this.searches,
       visited: [...this.visited],
       badUrls: [...this.badUrls],
+      skipped: [...this.skipped],
       disabled: [...this.disabled],
       progress: this.progress.toJSON(),
     };
@@ -161,6 +170,7 @@ export class AgentState implements SharedKnowledge {
       searches: [...snapshot.searches],
       visited: new Set(snapshot.visited),
       badUrls: new Map(snapshot.badUrls),
+      skipped: new Map(snapshot.skipped ?? []),
     };
     const state = new AgentState(snapshot.question, shared, {
       gaps: GapQueue.fromJSON(snapshot.gaps),

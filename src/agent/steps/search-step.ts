@@ -6,6 +6,7 @@ import type { StepOutcome } from '../actions/action-definition.js';
 import type { RunContext } from '../run-context.js';
 import { untriedAngles } from './no-progress-hints.js';
 import { type PlannedQuery, planQueries, type SearchPlan } from './plan-queries.js';
+import { searchTimeScope } from './search-time-scope.js';
 import { errorMessage, failureForModel, isFatal, stopRunWith } from './step-errors.js';
 
 /**
@@ -88,6 +89,9 @@ function recordHits(context: RunContext, query: string, hits: SearchHit[]): numb
   return added;
 }
 
+/** Providers a run was told have no time filter, by the run's state. */
+const toldNoTimeFilter = new WeakMap<object, Set<string>>();
+
 /**
  * One search within the host lists: a single only-host becomes the engine's site filter; hits on
  * bad hosts, or outside the only-hosts, are dropped.
@@ -99,13 +103,21 @@ async function searchAllowedHosts(context: RunContext, item: PlannedQuery): Prom
     count: search.resultsPerQuery,
     signal: context.signal,
     // A provider of the fallback chain passed over: the person following the run should see it.
-    onNotice: (notice) =>
+    onNotice: (notice) => {
+      // A provider without a time filter is said once per run, not once per query.
+      if (notice.kind === 'no-time-filter') {
+        const told = toldNoTimeFilter.get(context.state) ?? new Set<string>();
+        toldNoTimeFilter.set(context.state, told);
+        if (told.has(notice.providerId)) return;
+        told.add(notice.providerId);
+      }
       context.emit({
         type: 'warning',
         step: context.step,
         message: describeSearchNotice(item.query, notice),
-      }),
-    ...(item.timeRange ? { timeRange: item.timeRange } : {}),
+      });
+    },
+    ...searchTimeScope({ since: search.since, timeRange: item.timeRange }),
     ...(item.language ? { language: item.language } : {}),
     ...(lists.only.length === 1 ? { site: lists.only[0] } : {}),
   });

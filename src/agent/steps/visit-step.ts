@@ -2,6 +2,7 @@ import { isProviderError } from '../../core/errors/index.js';
 import type { Page } from '../../providers/spec/page-reader.js';
 import type { HostProblem } from '../../retrieval/host-health.js';
 import { normalizeUrl, urlKey } from '../../retrieval/normalize-url.js';
+import { type SkippedPage, skippedByError, skippedByPage } from '../../retrieval/skipped-page.js';
 import type { StepOutcome } from '../actions/action-definition.js';
 import { readPage } from '../context/prefetch-pages.js';
 import { embedPageChunks } from '../context/semantic-snippets.js';
@@ -39,20 +40,23 @@ export async function runVisitStep(
     if (outcome.status === 'rejected') {
       if (isFatal(outcome.reason)) throw outcome.reason;
       failRead(context, url, outcome.reason, notes);
+      noteSkipped(context, skippedByError(url, outcome.reason));
       context.hostHealth.recordUrl(url, readProblem(outcome.reason));
       return;
     }
     const page = outcome.value;
-    if (page.text.trim().length < minReadableChars) {
+    // A paywall or login stub, or an app shell, is never taken as the page's content.
+    const skipped = skippedByPage(page, minReadableChars);
+    if (skipped) {
       // An app shell says why it is empty (not rendered, or its scripts wrote nothing).
-      const why = page.emptyReason ? `no readable content: ${page.emptyReason}` : 'no readable content';
-      failRead(context, url, why, notes);
-      context.hostHealth.recordUrl(url, 'failed');
+      const empty = page.emptyReason ? `no readable content: ${page.emptyReason}` : 'no readable content';
+      failRead(context, url, skipped.reason === 'empty' ? empty : skipped.detail, notes);
+      noteSkipped(context, { ...skipped, url });
+      context.hostHealth.recordUrl(page.url, page.paywalled ? 'paywalled' : 'failed');
       return;
     }
     stored.push(storePage(context, page));
-    // A teaser is kept (it may hold a fact), but the host is remembered as walled.
-    context.hostHealth.recordUrl(page.url, page.paywalled ? 'paywalled' : 'ok');
+    context.hostHealth.recordUrl(page.url, 'ok');
     readCount++;
     context.emit({
       type: 'read-end',
@@ -61,10 +65,9 @@ export async function runVisitStep(
       ok: true,
       title: page.title,
       chars: page.text.length,
-      ...(page.paywalled ? { paywalled: true } : {}),
     });
     notes.push(
-      `read ${page.url} ("${page.title.slice(0, 80)}", ${page.text.length} chars${page.paywalled ? ', paywalled: only a teaser' : ''}${page.emptyReason ? `, ${page.emptyReason}` : ''})`,
+      `read ${page.url} ("${page.title.slice(0, 80)}", ${page.text.length} chars${page.emptyReason ? `, ${page.emptyReason}` : ''})`,
     );
   });
   // Awaited before the next prompt is built, so this step's pages are scored semantically too.
@@ -147,6 +150,12 @@ function failRead(context: RunContext, url: string, failure: unknown, notes: str
   if (key) context.state.badUrls.set(key, reason);
   context.emit({ type: 'read-end', step: context.step, url, ok: false, error: errorMessage(failure) });
   notes.push(`could not read ${url}: ${reason}`);
+}
+
+/** The run's list of pages it could not read, once per URL (the result's `skipped`). */
+function noteSkipped(context: RunContext, skipped: SkippedPage): void {
+  const key = urlKey(skipped.url) ?? skipped.url;
+  context.state.skipped.set(key, skipped);
 }
 
 /** 401/402/403/451: the page is behind a login, a paywall or a legal wall, not merely broken. */

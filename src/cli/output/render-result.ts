@@ -1,4 +1,5 @@
 import type { DeepSearchResult } from '../../events/deep-search-result.js';
+import { describeSkipped } from '../../retrieval/skipped-page.js';
 import { formatTokens, plural, type Terminal } from '../io/terminal-style.js';
 
 /**
@@ -23,6 +24,9 @@ export function renderResultText(result: DeepSearchResult, terminal: Pick<Termin
     `${style(colour, `Confidence: ${result.confidence}`)} ${style('dim', `— ${result.confidenceReason}`)}`,
   );
   lines.push(style('dim', summaryLine(result)));
+  // Records written before the list existed have none.
+  const skipped = describeSkipped(result.skipped ?? []);
+  if (skipped) lines.push(style('yellow', `${skipped} (--json lists them)`));
   return lines.join('\n');
 }
 
@@ -60,6 +64,7 @@ export function resultJson(result: DeepSearchResult): string {
       timing: result.timing,
       budget: result.budget,
       visitedUrls: result.visitedUrls,
+      skipped: result.skipped ?? [],
       warnings: result.warnings,
       computations: result.computations,
     },

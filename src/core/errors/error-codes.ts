@@ -69,6 +69,7 @@ export const errorCodes = {
   origin_not_allowed: 'a browser request from an origin not in DEEPSEARCH_CORS_ORIGINS',
   owner_busy: 'this API key holds its whole share of the queue; retry after Retry-After',
   page_bad_redirect: 'a page redirected too often, or to a URL that is not allowed',
+  page_blocked_by_bot_check: 'a site answered with a bot check or challenge page instead of the page',
   page_disallowed_by_robots: "the site's robots.txt disallows reading the page",
   page_http_error: 'a page answered with an HTTP error',
   page_not_found: 'a local (kb:) document does not exist',

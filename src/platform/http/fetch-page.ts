@@ -1,6 +1,7 @@
 import { ProviderError, throwIfAborted } from '../../core/errors/index.js';
 import { anySignal } from '../../core/link-signals.js';
 import { parseRetryAfter } from '../retry/with-retry.js';
+import { detectChallenge } from './challenge-page.js';
 import { displayUrl } from './describe-network-error.js';
 import { assertUrlAllowed, type HostLookup } from './network-guard.js';
 import { toTransportError } from './request-json.js';
@@ -114,14 +115,40 @@ function nextHop(url: string, response: Response, hop: number, options: FetchPag
   }
 }
 
+/** Bytes of an error page read to tell a bot check from a plain error. */
+const challengeSniffBytes = 64 * 1024;
+
 async function statusError(url: string, response: Response, providerId: string): Promise<ProviderError> {
-  void response.body?.cancel();
+  const challenge = await sniffChallenge(response);
+  if (challenge)
+    return new ProviderError(`${displayUrl(url)} answered with ${challenge}`, {
+      providerId,
+      code: 'page_blocked_by_bot_check',
+      statusCode: response.status,
+      // The same client asking again meets the same check.
+      isRetryable: false,
+    });
   return new ProviderError(`${displayUrl(url)} answered HTTP ${response.status}`, {
     providerId,
     code: 'page_http_error',
     statusCode: response.status,
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
   });
+}
+
+/** A bot check hides behind 403/429/503: its headers and the first bytes of its body say so. */
+async function sniffChallenge(response: Response): Promise<string | undefined> {
+  if (![403, 429, 503].includes(response.status)) {
+    void response.body?.cancel();
+    return undefined;
+  }
+  try {
+    const { bytes } = await readCapped(response, challengeSniffBytes);
+    const body = new TextDecoder().decode(bytes);
+    return detectChallenge({ status: response.status, headers: response.headers, body });
+  } catch {
+    return detectChallenge({ status: response.status, headers: response.headers, body: '' });
+  }
 }
 
 async function readCapped(

@@ -68,6 +68,8 @@ export function describeSearchNotice(query: string, notice: SearchNotice): strin
       const more = count > 3 ? ` and ${count - 3} more` : '';
       return `search "${query}": ${notice.providerId}: dropped ${count} ${count === 1 ? 'hit' : 'hits'} pointing at private or loopback addresses (${shown}${more}); --allow-private-network keeps them`;
     }
+    case 'no-time-filter':
+      return `${notice.providerId} has no time filter: its results are not limited to --since (older pages are ranked down)`;
     default:
       return assertNever(notice);
   }

@@ -10,10 +10,39 @@ export interface SearchHit {
 export const timeRanges = ['hour', 'day', 'week', 'month', 'year'] as const;
 export type TimeRange = (typeof timeRanges)[number];
 
+const rangeMs: Readonly<Record<TimeRange, number>> = {
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 7 * 86_400_000,
+  month: 31 * 86_400_000,
+  year: 366 * 86_400_000,
+};
+
+/** The smallest range reaching back to `since` (a day at least); undefined when it is older than a year. */
+export function coveringTimeRange(since: Date, now: Date): TimeRange | undefined {
+  const back = now.getTime() - since.getTime();
+  return (['day', 'week', 'month', 'year'] as const).find((range) => back <= rangeMs[range]);
+}
+
+/** Whether `a` reaches back less far than `b`. */
+export function isNarrowerRange(a: TimeRange, b: TimeRange): boolean {
+  return rangeMs[a] < rangeMs[b];
+}
+
+/** YYYY-MM-DD in UTC, as date filters take it. */
+export function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
 export interface SearchOptions {
   /** Hits wanted; providers may return fewer. */
   count?: number;
   timeRange?: TimeRange;
+  /**
+   * Only pages from this instant on (`--since`). Providers that take a start date use it; the
+   * others use `timeRange`, which the caller sets to the smallest range covering it.
+   */
+  since?: Date;
   /** BCP 47 language tag, e.g. "en", "fr-FR". */
   language?: string;
   /** Two-letter country code. */
@@ -26,7 +55,13 @@ export interface SearchOptions {
 }
 
 /** Something the caller should know about a search that still went on (the agent makes it a warning). */
-export type SearchNotice = FallbackNotice | DroppedHitsNotice;
+export type SearchNotice = FallbackNotice | DroppedHitsNotice | NoTimeFilterNotice;
+
+/** `since` was asked for and the provider has no time filter: its hits are of any date. */
+export interface NoTimeFilterNotice {
+  kind: 'no-time-filter';
+  providerId: string;
+}
 
 /** A provider of a fallback chain failed or found nothing, and the next one is tried. */
 export interface FallbackNotice {

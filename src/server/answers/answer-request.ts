@@ -78,6 +78,7 @@ export function deepsearchDetails(result: DeepSearchResult) {
     steps: result.steps,
     duration_ms: result.durationMs,
     visited_urls: result.visitedUrls,
+    skipped: result.skipped,
     warnings: result.warnings,
   };
 }

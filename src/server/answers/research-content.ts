@@ -36,6 +36,7 @@ export async function answerResearch(input: AnswerInput): Promise<CompletionCont
       references: referenceDetails(report.references),
       plan: report.plan,
       duration_ms: report.durationMs,
+      skipped: report.skipped ?? [],
       warnings: report.warnings,
     },
   };

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isSinceValue, sinceHelp } from '../../config/time-scope.js';
 import { requestEffortSchema } from './reasoning-effort.js';
 
 // Any part may carry text (text, input_text, output_text...); what is not a string is skipped.
@@ -60,6 +61,8 @@ export const chatRequestSchema = z.looseObject({
   boost_hostnames: hostnames.optional(),
   bad_hostnames: hostnames.optional(),
   only_hostnames: hostnames.optional(),
+  /** Only pages from then on (as --since): a date or a duration back from now. */
+  since: z.string().max(40).refine(isSinceValue, `must be ${sinceHelp}`).optional(),
   search_provider: z.string().min(1).max(64).optional(),
   language: z.string().min(1).max(40).optional(),
   /** Progress inside <think>…</think> in `content` instead of `reasoning_content`. */

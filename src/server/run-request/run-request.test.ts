@@ -72,7 +72,7 @@ describe('toChatRunRequest', () => {
     });
   });
 
-  it('maps host lists, language, no_direct_answer and search_provider onto the run config', () => {
+  it('maps host lists, language, no_direct_answer, search_provider and since onto the run config', () => {
     const run = toChatRunRequest(
       request({
         boost_hostnames: ['peps.python.org'],
@@ -81,11 +81,13 @@ describe('toChatRunRequest', () => {
         language: 'French',
         no_direct_answer: true,
         search_provider: 'searxng',
+        since: '30d',
       }),
       context,
     );
     expect(run.config.search).toMatchObject({
       provider: 'searxng',
+      since: '30d',
       boostHostnames: ['peps.python.org'],
       badHostnames: ['w3schools.com'],
       onlyHostnames: ['python.org', 'docs.python.org'],

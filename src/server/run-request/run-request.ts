@@ -188,6 +188,7 @@ export function runConfig(
     | 'boost_hostnames'
     | 'bad_hostnames'
     | 'only_hostnames'
+    | 'since'
   >,
   base: DeepSearchConfig,
 ): DeepSearchConfig {
@@ -205,6 +206,7 @@ export function runConfig(
       boostHostnames: body.boost_hostnames,
       badHostnames: body.bad_hostnames,
       onlyHostnames: body.only_hostnames,
+      since: body.since,
     },
   });
 }

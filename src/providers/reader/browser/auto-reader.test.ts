@@ -24,6 +24,9 @@ const pages: Record<string, string> = {
   '/fetching-shell': appShellPage({ article: { dataUrl: '/api/article' } }),
 };
 
+const challengePage =
+  '<html><head><title>Just a moment...</title></head><body><p>Checking your browser before accessing the site.</p></body></html>';
+let blockedRequests = 0;
 let web: FakeHttpServer;
 
 beforeAll(async () => {
@@ -31,6 +34,11 @@ beforeAll(async () => {
     if (request.path === '/api/article') {
       response.writeHead(200, { 'content-type': 'application/json' });
       return void response.end(JSON.stringify(article));
+    }
+    if (request.path === '/challenge') {
+      blockedRequests++;
+      response.writeHead(403, { 'content-type': 'text/html' });
+      return void response.end(challengePage);
     }
     const html = pages[request.path];
     response.writeHead(html ? 200 : 404, { 'content-type': 'text/html' });
@@ -102,6 +110,30 @@ describe('auto reader', () => {
     await expect(aborting.read(`${web.url}/shell`)).rejects.toBeInstanceOf(AbortedError);
     // Without Chromium, a shell is what there is.
     expect((await createAutoReader({ builtin }).read(`${web.url}/shell`)).emptyShell).toBe(true);
+  });
+
+  it('gives a page behind a bot check one try in the browser, fetched once (a challenge is not retried)', async () => {
+    blockedRequests = 0;
+    const browser = spyBrowser(rendered);
+    expect((await createAutoReader({ builtin, browser }).read(`${web.url}/challenge`)).text).toBe('rendered');
+    expect(browser.calls).toEqual([`${web.url}/challenge`]);
+    expect(blockedRequests).toBe(1);
+    // Chromium meets the same check: the page stays blocked, its challenge never the content.
+    const stillBlocked = spyBrowser((url) =>
+      rendered(url).then((page) => ({ ...page, title: 'Just a moment...', text: 'Verify you are human' })),
+    );
+    await expect(
+      createAutoReader({ builtin, browser: stillBlocked }).read(`${web.url}/challenge`),
+    ).rejects.toMatchObject({
+      code: 'page_blocked_by_bot_check',
+      message: expect.stringContaining('in Chromium too'),
+    });
+    expect(stillBlocked.calls).toHaveLength(1);
+    // Without Chromium the builtin reader's refusal stands.
+    await expect(createAutoReader({ builtin }).read(`${web.url}/challenge`)).rejects.toMatchObject({
+      code: 'page_blocked_by_bot_check',
+      statusCode: 403,
+    });
   });
 });
 

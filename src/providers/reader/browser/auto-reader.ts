@@ -1,4 +1,5 @@
-import { isAbortError } from '../../../core/errors/index.js';
+import { isAbortError, isProviderError, ProviderError } from '../../../core/errors/index.js';
+import { detectChallenge } from '../../../platform/http/challenge-page.js';
 import type { Page, PageReader, ReadOptions } from '../../spec/page-reader.js';
 
 export interface AutoReaderSettings {
@@ -29,7 +30,14 @@ export function createAutoReader(settings: AutoReaderSettings): PageReader {
     freeToPrefetch: true,
     prepare: () => builtin.prepare?.() ?? Promise.resolve(),
     async read(url: string, options: ReadOptions = {}): Promise<Page> {
-      const page = await builtin.read(url, options);
+      let page: Page;
+      try {
+        page = await builtin.read(url, options);
+      } catch (error) {
+        // A bot check may let a real browser through: one try with Chromium, then the check stands.
+        if (!browser || !isBlocked(error)) throw error;
+        return await retryBlocked(browser, url, options, error);
+      }
       if (!page.emptyShell) return page;
       if (!browser) return { ...page, emptyReason: unrenderedReason(settings.unavailable) };
       try {
@@ -40,4 +48,32 @@ export function createAutoReader(settings: AutoReaderSettings): PageReader {
       }
     },
   };
+}
+
+function isBlocked(error: unknown): error is ProviderError {
+  return isProviderError(error) && error.code === 'page_blocked_by_bot_check';
+}
+
+/** The browser's page, unless it still shows the challenge (or fails): then the builtin reader's refusal. */
+async function retryBlocked(
+  browser: PageReader,
+  url: string,
+  options: ReadOptions,
+  blocked: ProviderError,
+): Promise<Page> {
+  let rendered: Page;
+  try {
+    rendered = await browser.read(url, options);
+  } catch (error) {
+    if (isAbortError(error) || isBlocked(error)) throw error;
+    throw blocked;
+  }
+  const text = `${rendered.title}\n${rendered.text}`;
+  if (!detectChallenge({ status: 200, body: text, visibleText: text })) return rendered;
+  throw new ProviderError(`${blocked.message}, and in Chromium too`, {
+    providerId: blocked.providerId,
+    code: 'page_blocked_by_bot_check',
+    statusCode: blocked.statusCode,
+    cause: blocked,
+  });
 }

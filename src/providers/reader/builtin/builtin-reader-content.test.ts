@@ -225,3 +225,37 @@ describe('createBuiltinReader: paywalls behind HTTP 200', () => {
     expect((await reader().read(`${site.url}/plain`)).paywalled).toBeUndefined();
   });
 });
+
+describe('createBuiltinReader: bot checks', () => {
+  const interstitial =
+    '<html><head><title>Just a moment...</title></head><body><p>Checking your browser before accessing the site.</p><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/jsch/v1"></script></body></html>';
+
+  it('refuses a 403 challenge page as blocked, asking once even with retries on', async () => {
+    const site = await serve({ '/story': { status: 403, html: interstitial } });
+    const refused = await reader({ maxRetries: 2 })
+      .read(`${site.url}/story`)
+      .catch((caught: unknown) => caught);
+    expect(refused).toMatchObject({ code: 'page_blocked_by_bot_check', statusCode: 403 });
+    expect(site.requests).toHaveLength(1);
+  });
+
+  it('refuses an interstitial served with 200, and a cf-mitigated 503 whatever its body', async () => {
+    const site = await serve({
+      '/interstitial': { html: interstitial },
+      '/mitigated': { status: 503, html: '<p>Error</p>', headers: { 'cf-mitigated': 'challenge' } },
+      '/plain-403': { status: 403, html: '<h1>Forbidden</h1>' },
+    });
+    await expect(reader().read(`${site.url}/interstitial`)).rejects.toMatchObject({
+      code: 'page_blocked_by_bot_check',
+      statusCode: 200,
+    });
+    await expect(reader().read(`${site.url}/mitigated`)).rejects.toMatchObject({
+      code: 'page_blocked_by_bot_check',
+      statusCode: 503,
+    });
+    await expect(reader().read(`${site.url}/plain-403`)).rejects.toMatchObject({
+      code: 'page_http_error',
+      statusCode: 403,
+    });
+  });
+});

@@ -3,8 +3,9 @@ import { ProviderError } from '../../../core/errors/index.js';
 import { decodeBody } from '../../../extraction/decode-body.js';
 import { type ContentExtractor, pageWithNotes } from '../../../extraction/worker/content-extractor.js';
 import { defaultExtractor } from '../../../extraction/worker/shared-extraction-pool.js';
+import { detectChallenge } from '../../../platform/http/challenge-page.js';
 import { displayUrl } from '../../../platform/http/describe-network-error.js';
-import { type FetchPageOptions, fetchPage } from '../../../platform/http/fetch-page.js';
+import { type FetchedBody, type FetchPageOptions, fetchPage } from '../../../platform/http/fetch-page.js';
 import type { HostLookup } from '../../../platform/http/network-guard.js';
 import { createOutboundFetch } from '../../../platform/http/outbound-fetch.js';
 import { createProxyRoute } from '../../../platform/http/proxy-route.js';
@@ -85,9 +86,27 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
       const page = pageWithNotes(
         await extractor().extract({ requestedUrl: url, fetched, providerId }, options),
       );
+      refuseChallenge(page, fetched);
       return page.emptyShell ? { ...page, emptyReason: unrenderedShellReason } : page;
     },
   };
+}
+
+/** A bot check served with HTTP 200 (an interstitial) is not the page: refused, as fetchPage refuses a 403 one. */
+function refuseChallenge(page: Page, fetched: FetchedBody): void {
+  if (!/html/i.test(fetched.contentType)) return;
+  const body = decodeBody(fetched.bytes.subarray(0, 64 * 1024), fetched.contentType);
+  const challenge = detectChallenge({
+    status: fetched.status,
+    body,
+    visibleText: `${page.title}\n${page.text}`,
+  });
+  if (!challenge) return;
+  throw new ProviderError(`${displayUrl(page.url)} answered with ${challenge}`, {
+    providerId,
+    code: 'page_blocked_by_bot_check',
+    statusCode: fetched.status,
+  });
 }
 
 function createReaderRobotsPolicy(

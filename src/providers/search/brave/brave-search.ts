@@ -1,5 +1,10 @@
 import * as z from 'zod';
-import type { SearchOptions, SearchProvider, TimeRange } from '../../spec/search-provider.js';
+import {
+  isoDay,
+  type SearchOptions,
+  type SearchProvider,
+  type TimeRange,
+} from '../../spec/search-provider.js';
 import {
   type BuildRequestInput,
   createHttpSearchProvider,
@@ -56,7 +61,9 @@ function buildRequest({ baseURL, apiKey, query, options, count }: BuildRequestIn
   const url = new URL(`${baseURL}/res/v1/web/search`);
   url.searchParams.set('q', withSiteOperator(query, options));
   url.searchParams.set('count', String(Math.min(count, maxCount)));
-  if (options.timeRange) url.searchParams.set('freshness', freshness[options.timeRange]);
+  // A start date is Brave's custom range, from it to today; else its named windows.
+  if (options.since) url.searchParams.set('freshness', `${isoDay(options.since)}to${isoDay(new Date())}`);
+  else if (options.timeRange) url.searchParams.set('freshness', freshness[options.timeRange]);
   setLocale(url.searchParams, options);
   return { url: url.toString(), headers: { 'x-subscription-token': apiKey } };
 }

@@ -62,7 +62,8 @@ export function createExaSearch(settings: ExaSearchSettings = {}): SearchProvide
 }
 
 function buildRequest({ baseURL, apiKey, query, options, count }: BuildRequestInput, now: Date) {
-  const since = options.timeRange ? new Date(now.getTime() - windowMs[options.timeRange]) : undefined;
+  const since =
+    options.since ?? (options.timeRange ? new Date(now.getTime() - windowMs[options.timeRange]) : undefined);
   return {
     url: `${baseURL}/search`,
     method: 'POST' as const,

@@ -24,7 +24,7 @@ type JinaResponse = z.infer<typeof jinaResponseSchema>;
  * no time filter, so a time range is left to the query rewriter.
  */
 export function createJinaSearch(settings: HttpSearchSettings = {}): SearchProvider {
-  return createHttpSearchProvider<JinaResponse>(
+  const provider = createHttpSearchProvider<JinaResponse>(
     {
       id: 'jina',
       defaultBaseURL: 'https://s.jina.ai',
@@ -41,6 +41,14 @@ export function createJinaSearch(settings: HttpSearchSettings = {}): SearchProvi
     },
     settings,
   );
+  return {
+    ...provider,
+    search(query, options = {}) {
+      // `since` cannot be sent: the caller says so (once per run), and ranks older pages down.
+      if (options.since) options.onNotice?.({ kind: 'no-time-filter', providerId: provider.id });
+      return provider.search(query, options);
+    },
+  };
 }
 
 function buildRequest({ baseURL, apiKey, query, options, count }: BuildRequestInput) {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { SearchProvider, TimeRange } from '../../spec/search-provider.js';
+import type { SearchOptions, SearchProvider, TimeRange } from '../../spec/search-provider.js';
 import {
   type BuildRequestInput,
   createHttpSearchProvider,
@@ -59,7 +59,18 @@ function buildRequest({ baseURL, apiKey, query, options, count }: BuildRequestIn
       num: count,
       ...(region ? { gl: region } : {}),
       ...(language ? { hl: language } : {}),
-      ...(options.timeRange ? { tbs: timeFilters[options.timeRange] } : {}),
+      ...timeFilter(options),
     },
   };
+}
+
+/**
+ * Google's tbs: qdr (past day, week, month, year) for a range, or for `since` the one covering it;
+ * `since` older than a year is a custom range from that day (cdr:1,cd_min:M/D/YYYY).
+ */
+function timeFilter(options: SearchOptions): { tbs?: string } {
+  if (options.timeRange) return { tbs: timeFilters[options.timeRange] };
+  if (!options.since) return {};
+  const { since } = options;
+  return { tbs: `cdr:1,cd_min:${since.getUTCMonth() + 1}/${since.getUTCDate()}/${since.getUTCFullYear()}` };
 }

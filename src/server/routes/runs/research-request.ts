@@ -20,6 +20,7 @@ const runOptionsSchema = chatRequestSchema.pick({
   boost_hostnames: true,
   bad_hostnames: true,
   only_hostnames: true,
+  since: true,
   search_provider: true,
   language: true,
 });

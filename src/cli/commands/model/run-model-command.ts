@@ -43,7 +43,9 @@ export async function runModelCommand(io: CliIo, input: ModelCommandInput): Prom
     }
     case 'use': {
       // A path to a .gguf on this machine is registered by its file name first.
-      const target = isModelFileToRegister(input.target!) ? store.register(input.target!).file : input.target!;
+      const target = isModelFileToRegister(input.target!)
+        ? store.register(input.target!).file
+        : input.target!;
       const chosen = store.use(target);
       io.stdout.write(`${chosen.name} is now the default local model (${chosen.path})\n`);
     }

@@ -6,6 +6,7 @@ import type { RunStore } from '../runs/run-store.js';
 import { RunClaimError } from '../runs/stale-attempt-error.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import { toAsyncRunStore } from './async-run-store.js';
+import { guardRunStore } from './backing-services.js';
 import { createInProcessJobQueue, type JobSlots } from './in-process-job-queue.js';
 import type { JobHandler } from './job-queue.js';
 import type { RunBackend } from './run-backend.js';
@@ -36,7 +37,8 @@ export interface LocalRunBackendOptions {
  */
 export function createLocalRunBackend(options: LocalRunBackendOptions): RunBackend {
   const { runs, shutdownSignal } = options;
-  const store = toAsyncRunStore(runs);
+  const file = options.runtime.config.runs.file;
+  const store = file ? guardRunStore(toAsyncRunStore(runs), file) : toAsyncRunStore(runs);
   const log = createMemoryRunEventLog({ store });
   const queue = createInProcessJobQueue({ maxQueue: 0, slots: options.slots });
   void queue.work({ handler: createLocalRunJobHandler({ ...options, log }), concurrency: 1 });

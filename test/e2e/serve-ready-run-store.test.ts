@@ -8,7 +8,7 @@ const dir = mkdtempSync(join(tmpdir(), 'deepsearch-ready-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('deepsearch serve /ready on one machine', () => {
-  it('is 503 naming the run store and its setting while its file cannot be opened, 200 once it can', async () => {
+  it('/ready and the run API are 503 naming the run store and its setting while its file cannot be opened; 200 once it can', async () => {
     // The run store's folder is a file: SQLite cannot create the store there.
     const folder = join(dir, 'data');
     writeFileSync(folder, 'not a folder');
@@ -32,11 +32,28 @@ describe('deepsearch serve /ready on one machine', () => {
       expect(JSON.stringify(body)).not.toMatch(/EEXIST|mkdir|at .*\.js/);
       // Liveness is another question: the process answers.
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      // The run API says the same: 503 naming the store, not a 500 that hides why.
+      for (const request of [
+        fetch(`${server.url}/v1/research`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question: 'Who founded the observatory?', mode: 'search' }),
+        }),
+        fetch(`${server.url}/v1/runs`),
+      ]) {
+        const response = await request;
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+          `the run store (SQLite at ${file}, set by DEEPSEARCH_RUNS_FILE) can't be reached`,
+        );
+      }
       rmSync(folder);
       mkdirSync(folder);
       const back = await fetch(`${server.url}/ready`);
       expect(back.status).toBe(200);
       expect(((await back.json()) as { status: string }).status).toBe('ready');
+      expect((await fetch(`${server.url}/v1/runs`)).status).toBe(200);
     } finally {
       await server.stop();
     }

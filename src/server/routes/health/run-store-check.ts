@@ -1,10 +1,6 @@
-import { type BackingService, ServiceUnavailableError } from '../../../core/errors/index.js';
+import { ServiceUnavailableError } from '../../../core/errors/index.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
-
-/** The SQLite run store of a single machine, as /ready names it. */
-export function sqliteRunStore(file: string): BackingService {
-  return { id: 'sqlite', label: `the run store (SQLite at ${file}, set by DEEPSEARCH_RUNS_FILE)` };
-}
+import { sqliteRunStore } from '../../../scale/backing-services.js';
 
 /**
  * /ready's check on one machine: the run store answers a read (it opens its file on first use, so

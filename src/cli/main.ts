@@ -31,12 +31,12 @@ process.stderr.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 // Traced only when the OpenTelemetry variables ask for it: the SDK is not even loaded otherwise.
-if (tracingRequested(process.env)) {
-  const { startTracing } = await import('../telemetry/start-tracing.js');
+const tracing = tracingRequested(process.env) ? await import('../telemetry/start-tracing.js') : undefined;
+if (tracing) {
   const { packageVersion } = await import('../core/package-version.js');
   const command = process.argv[2];
   const role = command === 'serve' ? 'server' : command === 'worker' ? 'worker' : 'cli';
-  await startTracing({ env: process.env, role, version: packageVersion() }, (message) =>
+  await tracing.startTracing({ env: process.env, role, version: packageVersion() }, (message) =>
     process.stderr.write(`deepsearch: warning: ${message}\n`),
   );
 }
@@ -54,7 +54,7 @@ const code = await runCli({
 // process is done, so is the browser (its pipes would keep the process up until it idles out).
 await closeChromium();
 // The spans still buffered are sent before the process ends.
-if (tracingRequested(process.env)) await (await import('../telemetry/start-tracing.js')).stopTracing();
+await tracing?.stopTracing();
 finished = code;
 // A cancelled run exits now: idle keep-alive connections to the LLM server (fetch keeps them
 // about two seconds) would otherwise hold the process after the user asked it to stop.

@@ -19,33 +19,6 @@ export function sqliteRunStore(file: string): BackingService {
   return { id: 'sqlite', label: `the run store (SQLite at ${file}, set by DEEPSEARCH_RUNS_FILE)` };
 }
 
-/**
- * A store whose failures to open (`config_runs_unavailable`: the file cannot be created or read,
- * the SQLite module cannot load) are the run store being unavailable, naming it: the API answers
- * 503 with its name and setting rather than a 500 that hides why.
- */
-export function guardRunStore<T extends object>(target: T, file: string): T {
-  const convert = (error: unknown): never => {
-    if (isDeepSearchError(error) && error.code === 'config_runs_unavailable')
-      throw new ServiceUnavailableError({ service: sqliteRunStore(file), cause: error });
-    throw error;
-  };
-  return new Proxy(target, {
-    get(object, key, receiver) {
-      const value = Reflect.get(object, key, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        try {
-          const result = (value as (...a: unknown[]) => unknown).apply(object, args);
-          return result instanceof Promise ? result.catch(convert) : result;
-        } catch (error) {
-          return convert(error);
-        }
-      };
-    },
-  });
-}
-
 const connectionCodes = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -97,18 +70,39 @@ export function guardService<T extends object>(
   service: BackingService,
   onFailure?: (error: ServiceUnavailableError) => void,
 ): T {
-  const convert = (error: unknown) => {
+  return convertRejections(target, (error) => {
     const converted = asServiceFailure(error, service);
     if (ServiceUnavailableError.isInstance(converted)) onFailure?.(converted);
-    throw converted;
-  };
+    return converted;
+  });
+}
+
+/**
+ * A store whose failures to open (`config_runs_unavailable`: the file cannot be created or read,
+ * the SQLite module cannot load) are the run store being unavailable, naming it: the API answers
+ * 503 with its name and setting rather than a 500 that hides why.
+ */
+export function guardRunStore<T extends object>(target: T, file: string): T {
+  return convertRejections(target, (error) =>
+    isDeepSearchError(error) && error.code === 'config_runs_unavailable'
+      ? new ServiceUnavailableError({ service: sqliteRunStore(file), cause: error })
+      : error,
+  );
+}
+
+/** The object with every method that returns a promise rejecting with `convert`'s error instead. */
+function convertRejections<T extends object>(target: T, convert: (error: unknown) => unknown): T {
   return new Proxy(target, {
     get(object, key, receiver) {
       const value = Reflect.get(object, key, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         const result = (value as (...a: unknown[]) => unknown).apply(object, args);
-        return result instanceof Promise ? result.catch(convert) : result;
+        return result instanceof Promise
+          ? result.catch((error: unknown) => {
+              throw convert(error);
+            })
+          : result;
       };
     },
   });

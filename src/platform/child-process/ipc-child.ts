@@ -91,12 +91,11 @@ function wrapChild<Request extends { id: number }, Reply extends { id: number }>
   let killed = false;
   let stderr = '';
   let nextId = 1;
-  const goneListeners = new Set<() => void>();
   const markGone = (failure: ChildFailure) => {
     if (gone !== undefined) return;
     gone = failure;
     liveChildren.delete(child);
-    for (const listener of goneListeners) listener();
+    failAll(failure);
   };
   child.on('exit', (code, signal) => markGone(exitFailure(code, signal, stderr, errorPrefix)));
   // A process that could not be spawned at all emits only 'error'.
@@ -148,7 +147,6 @@ function wrapChild<Request extends { id: number }, Reply extends { id: number }>
       });
     }
   };
-  goneListeners.add(() => failAll(gone ?? { reason: 'exited', detail: 'unknown' }));
   child.on('message', (reply: Reply) => {
     const entry = queue.find((pending) => pending.id === reply?.id);
     if (entry) settle(entry, { ok: true, reply });

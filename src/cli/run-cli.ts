@@ -15,6 +15,7 @@ import { addRunsCommands } from './commands/runs/runs-command.js';
 import { addSearchCommand } from './commands/search/search-command.js';
 import { addServeCommand } from './commands/serve/serve-command.js';
 import { addTrustCommand } from './commands/trust/trust-command.js';
+import { addWatchCommands } from './commands/watch/watch-command.js';
 import { addWorkerCommand } from './commands/worker/worker-command.js';
 import { withSettingFlags } from './flags/setting-flags.js';
 import type { CliIo } from './io/cli-io.js';
@@ -37,6 +38,7 @@ const commandSummaries: Readonly<Record<string, string>> = {
   runs: 'stored runs: list, show, export, delete',
   replay: 'show a stored run again (no network)',
   resume: 'go on with a run from its last checkpoint',
+  watch: 'questions re-run on a schedule: what changed',
   help: 'help for a command; help settings: all settings',
 };
 
@@ -75,6 +77,7 @@ export async function runCli(rawIo: CliIo): Promise<number> {
   addEvalCommand(program, io);
   addModelCommand(program, io);
   addRunsCommands(program, io);
+  addWatchCommands(program, io);
   addResumeCommand(program, io);
   addHelpCommand(program, io);
   for (const command of program.commands) command.summary(commandSummaries[command.name()] ?? '');

@@ -16,6 +16,7 @@ import { scaleConfigSchema } from './scale-config-schema.js';
 import { searchConfigSchema } from './search-config-schema.js';
 import { serverConfigSchema } from './server-config-schema.js';
 import { sectionDefaults, setting } from './setting.js';
+import { watchConfigSchema } from './watch-config-schema.js';
 
 // The config is one schema, one file per section; each setting is declared once on its section's
 // schema, with its variable, flag and description (setting.ts).
@@ -32,6 +33,7 @@ export * from './scale-config-schema.js';
 export * from './search-config-schema.js';
 export * from './server-config-schema.js';
 export { oneOffParse } from './setting.js';
+export * from './watch-config-schema.js';
 
 export const configSchema = z
   .object({
@@ -52,6 +54,7 @@ export const configSchema = z
     runs: runsConfigSchema.default(sectionDefaults(runsConfigSchema)),
     network: networkConfigSchema.default(sectionDefaults(networkConfigSchema)),
     scale: scaleConfigSchema.default(sectionDefaults(scaleConfigSchema)),
+    watch: watchConfigSchema.default(sectionDefaults(watchConfigSchema)),
     debug: setting(z.boolean().default(false), {
       env: 'DEEPSEARCH_DEBUG',
       flag: 'debug',
@@ -91,4 +94,5 @@ export type ScaleConfig = DeepSearchConfig['scale'];
 /** Dollars per million tokens by model id (runs.prices): run costs and `deepsearch eval`. */
 export type PriceTable = DeepSearchConfig['runs']['prices'];
 export type RunsConfig = DeepSearchConfig['runs'];
+export type WatchConfig = DeepSearchConfig['watch'];
 export type NetworkConfig = DeepSearchConfig['network'];

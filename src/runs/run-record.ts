@@ -10,7 +10,7 @@ export type { RunError, RunStatus } from '../events/run-api.js';
 export const finishedStatuses: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 /** Where a run was started from. */
-export type RunSource = 'cli' | 'chat-completions' | 'responses' | 'research' | 'library' | 'mcp';
+export type RunSource = 'cli' | 'chat-completions' | 'responses' | 'research' | 'library' | 'mcp' | 'watch';
 
 /** Tokens and cost of one role's calls; cost is null when a model's price is unknown. */
 export interface RoleCost {

@@ -5,7 +5,10 @@ import { packageVersion } from '../core/package-version.js';
 import { type ProcessMetrics, trackQueue, trackSlots } from '../metrics/process-metrics.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
+import type { RunBackend } from '../scale/run-backend.js';
 import { activeTracing } from '../telemetry/start-tracing.js';
+import { openWatchService } from '../watch/open-watch-service.js';
+import type { WatchStore } from '../watch/store/watch-store.js';
 import { createConcurrencyLimiter } from './concurrency/concurrency-limiter.js';
 import { HttpError } from './http/http-error.js';
 import { sendServerError } from './http/server-error-response.js';
@@ -28,7 +31,8 @@ import { createMcpRoute } from './routes/mcp/mcp-route.js';
 import { createMetricsRoute } from './routes/metrics/metrics-route.js';
 import { createModelsRoute } from './routes/models/models-route.js';
 import { createResponsesRoute } from './routes/responses/responses-route.js';
-import { createRunRoutes } from './routes/runs/run-routes.js';
+import { createRunRoutes, localBackend } from './routes/runs/run-routes.js';
+import { createWatchesDisabledRoutes, createWatchRoutes } from './routes/watches/watch-routes.js';
 import { createWebUiRoute } from './routes/web-ui/web-ui-route.js';
 import { serverModels } from './run-request/server-models.js';
 import type { ApiRouteOptions, ServerEnv } from './server-env.js';
@@ -51,6 +55,11 @@ export interface ServerAppOptions {
   queue?: QueueMode;
   /** The process's metrics: GET /metrics (behind the API key), the slots, queue and open streams. */
   metrics?: ProcessMetrics;
+  /**
+   * Watches (/v1/watches): their store (beside the runs), whether this process runs the due ones
+   * on a timer (`deepsearch serve`), and the server's address once it listens (run URLs).
+   */
+  watches?: { store: WatchStore; schedule: boolean; baseUrl: () => string | undefined };
 }
 
 /**
@@ -136,7 +145,10 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   app.route('/v1/models', createModelsRoute());
   app.route('/v1/chat/completions', createChatCompletionsRoute(routeOptions));
   app.route('/v1/responses', createResponsesRoute(routeOptions));
-  app.route('/v1', createRunRoutes({ ...routeOptions, queue: options.queue }));
+  // One backend for the run API and the watches' checks: a check's run is a run like any other.
+  const backend = options.queue ?? localBackend(routeOptions);
+  app.route('/v1', createRunRoutes({ ...routeOptions, queue: backend }));
+  app.route('/v1/watches', watchRoutes(options, backend, routeOptions.shutdownSignal, isDraining));
   const { runtime, shutdownSignal } = routeOptions;
   app.route(
     '/mcp',
@@ -153,4 +165,36 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   );
   app.onError((error, c) => sendServerError(error, c));
   return app;
+}
+
+/**
+ * /v1/watches over the run backend, and with `schedule` the timer that runs the due ones (stopped
+ * when the server stops; none starts while it drains). Without a watch store or a run backend
+ * (runs off): a 503 that says why.
+ */
+function watchRoutes(
+  options: ServerAppOptions,
+  backend: RunBackend | undefined,
+  shutdownSignal: AbortSignal,
+  isDraining: () => boolean,
+): Hono<ServerEnv> {
+  const { watches: kept, runtime } = options;
+  if (!kept || !backend) return createWatchesDisabledRoutes();
+  const onProblem = (message: string) => options.log(runtime.redact(`deepsearch: warning: ${message}`));
+  const watches = openWatchService({
+    config: runtime.config,
+    store: kept.store,
+    backend,
+    baseUrl: kept.baseUrl,
+    onProblem,
+  });
+  if (kept.schedule) {
+    const scheduler = watches.startScheduler({
+      checkIntervalMs: runtime.config.watch.checkIntervalMs,
+      isPaused: isDraining,
+      onProblem,
+    });
+    shutdownSignal.addEventListener('abort', () => void scheduler.stop(), { once: true });
+  }
+  return createWatchRoutes({ watches });
 }

@@ -9,6 +9,7 @@ import { describeNonPublicAddress } from '../platform/http/network-guard.js';
 import { searchProviderIds } from '../providers/search/search-registry.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
+import type { WatchStore } from '../watch/store/watch-store.js';
 import type { LogLine } from './middleware/access-log.js';
 import { createServerApp } from './server-app.js';
 
@@ -21,6 +22,8 @@ export interface StartServerOptions {
   queue?: QueueMode;
   /** The process's metrics: GET /metrics (server-app.ts). */
   metrics?: ProcessMetrics;
+  /** Watches' store; `schedule`: this process runs the due ones (server-app.ts). */
+  watches?: { store: WatchStore; schedule: boolean };
 }
 
 export interface RunningServer {
@@ -39,6 +42,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   assertGuardedBind(settings);
   let draining = false;
   const shutdown = new AbortController();
+  let url: string | undefined;
   const searchProviders = [...new Set([...searchProviderIds, options.runtime.config.search.provider])];
   const app = createServerApp({
     runtime: options.runtime,
@@ -50,6 +54,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     heartbeatMs: options.heartbeatMs,
     queue: options.queue,
     metrics: options.metrics,
+    ...(options.watches ? { watches: { ...options.watches, baseUrl: () => url } } : {}),
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const created = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, () =>
@@ -60,8 +65,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
+  url = `http://${host}:${address.port}`;
   return {
-    url: `http://${host}:${address.port}`,
+    url,
     close(closeOptions = {}) {
       closing ??= drain(server, {
         graceMs: closeOptions.graceMs ?? settings.shutdownGraceSeconds * 1000,

@@ -122,6 +122,10 @@ export const errorCodes = {
   unsupported_response_format: 'the response_format type is not one we support',
   unsupported_schema_keyword: "the request's JSON schema uses a keyword we cannot validate",
   url_blocked: 'a URL was refused before connecting (private network, a scheme not allowed)',
+  watch_busy: 'a check of this watch is already going on; wait for it to end',
+  watch_invalid_schedule:
+    "a watch's schedule is not a duration (30m, 6h, 1d, 1w) or a cron pattern, or runs more often than allowed",
+  watch_not_found: 'no watch with this id (or it belongs to another key)',
   web_ui_missing: 'the web page was not built (npm run build)',
   worker_store: "a worker's run store was asked for something only the API node does",
 } as const satisfies Record<string, string>;

@@ -87,6 +87,51 @@ export const postgresMigrations: readonly string[] = [
    ALTER TABLE run_events DROP CONSTRAINT run_events_run_id_fkey;
    ALTER TABLE run_pages DROP CONSTRAINT run_pages_run_id_fkey;
    ALTER TABLE run_checkpoints DROP CONSTRAINT run_checkpoints_run_id_fkey;`,
+  // Watches (src/watch/): questions re-run on a schedule, each check's changes, and the webhook
+  // posts still to send (kept here so a restart loses none). JSON as text, as the runs keep it.
+  `CREATE TABLE watches (
+     id text PRIMARY KEY,
+     owner text NOT NULL,
+     name text NOT NULL,
+     question text NOT NULL,
+     mode text NOT NULL,
+     schedule text NOT NULL,
+     notify text,
+     notify_always integer NOT NULL DEFAULT 0,
+     paused integer NOT NULL DEFAULT 0,
+     created_at bigint NOT NULL,
+     next_run_at bigint NOT NULL,
+     last_run_at bigint,
+     lease_until bigint NOT NULL DEFAULT 0
+   );
+   CREATE INDEX watches_owner ON watches (owner, created_at);
+   CREATE INDEX watches_next_run ON watches (next_run_at);
+   CREATE TABLE watch_runs (
+     id text PRIMARY KEY,
+     watch_id text NOT NULL,
+     run_id text,
+     status text NOT NULL,
+     started_at bigint NOT NULL,
+     finished_at bigint NOT NULL,
+     changes text NOT NULL,
+     summary text NOT NULL,
+     error text,
+     answer text
+   );
+   CREATE INDEX watch_runs_watch ON watch_runs (watch_id, started_at);
+   CREATE TABLE watch_notifications (
+     id text PRIMARY KEY,
+     watch_id text NOT NULL,
+     watch_run_id text NOT NULL,
+     url text NOT NULL,
+     secret text,
+     format text NOT NULL,
+     body text NOT NULL,
+     attempts integer NOT NULL DEFAULT 0,
+     next_attempt_at bigint NOT NULL,
+     last_error text
+   );
+   CREATE INDEX watch_notifications_due ON watch_notifications (next_attempt_at);`,
 ];
 
 // Any number, the same in every process: nodes starting together migrate one at a time.

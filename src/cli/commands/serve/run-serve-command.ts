@@ -9,8 +9,11 @@ import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
 import { serverModels } from '../../../server/run-request/server-models.js';
 import { assertGuardedBind, startServer } from '../../../server/start-server.js';
+import { createPostgresWatchStore } from '../../../watch/store/postgres-watch-store.js';
+import { createSqliteWatchStore } from '../../../watch/store/sqlite-watch-store.js';
+import type { WatchStore } from '../../../watch/store/watch-store.js';
 import type { CliIo } from '../../io/cli-io.js';
-import { createCliRuntime } from '../../setup/create-cli-runtime.js';
+import { createCliRuntime, sqliteLoaderFrom } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
 import { createProcessLog, type ProcessLog } from '../../setup/process-log.js';
@@ -37,11 +40,13 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   const log = createProcessLog(io, config, { role: 'serve' });
   const metrics = createProcessMetrics();
   const { runtime, queue } = await serveRuntime(io, config, log, metrics);
+  const watches = openServeWatchStore(io, config, queue);
   const server = await startServer({
     runtime,
     settings,
     queue,
     metrics,
+    ...(watches ? { watches: { store: watches, schedule: true } } : {}),
     log: (line) => log.request(line),
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
@@ -69,6 +74,7 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
     `deepsearch: stopping; running requests get up to ${settings.shutdownGraceSeconds}s to finish\n`,
   );
   await server.close();
+  await watches?.close();
   await queue?.close();
   await metricsServer?.close();
   runtime.close();
@@ -106,4 +112,18 @@ async function serveRuntime(
     runtime: createQueuedRuntime(createCliRuntime(io, nodeConfig, { trustStore: queue.trust }), queue),
     queue,
   };
+}
+
+/**
+ * Where the server keeps watches, beside its runs: the deployment's Postgres in queue mode, the
+ * run store's SQLite file otherwise; none when runs are off (/v1/watches then says so).
+ */
+function openServeWatchStore(
+  io: CliIo,
+  config: DeepSearchConfig,
+  queue: QueueMode | undefined,
+): WatchStore | undefined {
+  if (queue) return createPostgresWatchStore(queue.database);
+  if (!config.runs.enabled || !config.runs.file) return undefined;
+  return createSqliteWatchStore({ file: config.runs.file, loadDriver: sqliteLoaderFrom(io) });
 }

@@ -21,7 +21,8 @@ export function createRunRoutes(options: ApiRouteOptions & { queue?: RunBackend 
   return app;
 }
 
-function localBackend(options: ApiRouteOptions): RunBackend | undefined {
+/** One machine's run backend (the server's SQLite run store), or undefined when runs are off. */
+export function localBackend(options: ApiRouteOptions): RunBackend | undefined {
   const { runtime } = options;
   if (!runtime.runs) return undefined;
   return createLocalRunBackend({

@@ -1,0 +1,234 @@
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
+import { startFakeHttpServer } from '../../src/testing/fake-http-server.js';
+import {
+  type FakeOpenAiReply,
+  type FakeOpenAiRequest,
+  type FakeOpenAiServer,
+  startFakeOpenAi,
+} from '../../src/testing/fake-openai-server.js';
+import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
+import { startFakeWeb } from '../helpers/fake-web-server.js';
+import { alwaysPassingEvaluation } from '../helpers/passing-evaluation.js';
+import { runBuiltCli } from '../helpers/run-built-cli.js';
+
+// A page whose facts change between checks: the length (a number), then the opening date, then
+// the same facts in other words. The fake model answers from the page it was given to read.
+const facts = [
+  { length: 'The Orlin Bridge is 412 metres long.', opened: 'It opened on 3 May 1998.' },
+  { length: 'The Orlin Bridge is 436 metres long.', opened: 'It opened on 3 May 1998.' },
+  { length: 'The Orlin Bridge is 436 metres long.', opened: 'It opened on 9 June 1998.' },
+  {
+    length: 'The Orlin Bridge measures 436 metres in total length.',
+    opened: 'It was opened on 9 June 1998.',
+  },
+];
+const operator = 'It is run by the Orlin Transit Authority.';
+const question = 'How long is the Orlin Bridge, when did it open and who runs it?';
+const secret = 'watch-test-secret';
+
+let phase = 0;
+const page = () =>
+  `<html><head><title>Orlin Bridge</title></head><body><article><h1>Orlin Bridge</h1>
+<p>${facts[phase]!.length} ${facts[phase]!.opened} ${operator}</p></article></body></html>`;
+
+let web: FakeHttpServer;
+let searxng: FakeHttpServer;
+let llm: FakeOpenAiServer;
+let hook: FakeHttpServer;
+let folder: string;
+let pageUrl: string;
+
+const reply = (object: unknown): FakeOpenAiReply => ({ content: JSON.stringify(object) });
+
+/** The answer the model writes from what it read: each sentence cites the page's own words. */
+function answerFromPage() {
+  const { length, opened } = facts[phase]!;
+  const strip = (sentence: string) => sentence.replace(/\.$/, '');
+  return {
+    text: `${strip(length)}[^1]. ${strip(opened)}[^2]. ${strip(operator)}[^3].`,
+    references: [length, opened, operator].map((sentence) => ({ url: pageUrl, quote: strip(sentence) })),
+  };
+}
+
+function agentAction(request: FakeOpenAiRequest): FakeOpenAiReply {
+  const read = `${request.system}\n${request.prompt}`.includes('Orlin Transit Authority');
+  if (!read && request.system.includes('<action-visit>'))
+    return reply({ think: 'Read it.', step: { action: 'visit', visit: { targets: [pageUrl] } } });
+  if (!read && request.system.includes('<action-search>'))
+    return reply({ think: 'Search.', step: { action: 'search', search: { queries: ['Orlin Bridge'] } } });
+  return reply({ think: 'Answer.', step: { action: 'answer', answer: answerFromPage() } });
+}
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'deepsearch-watch-'));
+  // The page is looked up at each request: the phase decides what it says.
+  web = await startFakeWeb({
+    pages: {
+      get '/orlin-bridge'() {
+        return { html: page() };
+      },
+    },
+  });
+  pageUrl = `${web.url}/orlin-bridge`;
+  searxng = await startFakeSearxng({
+    results: () => [{ url: pageUrl, title: 'Orlin Bridge', content: 'A bridge.' }],
+  });
+  llm = await startFakeOpenAi({
+    routes: {
+      agent_action: agentAction,
+      query_rewrite: () => reply({ think: 'Keep it.', queries: ['Orlin Bridge'] }),
+      final_answer: () => reply({ think: 'Answer.', answer: answerFromPage() }),
+      ...alwaysPassingEvaluation(reply),
+    },
+  });
+  hook = await startFakeHttpServer((_request, response) => {
+    response.writeHead(204);
+    response.end();
+  });
+});
+
+afterAll(async () => {
+  await Promise.all([web?.close(), searxng?.close(), llm?.close(), hook?.close()]);
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const env = () => ({
+  DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
+  DEEPSEARCH_LLM_MODEL: 'fake-model',
+  DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
+  DEEPSEARCH_SEARXNG_URL: searxng.url,
+  DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
+  DEEPSEARCH_READER: 'builtin',
+  DEEPSEARCH_NO_RUNS: '0',
+  DEEPSEARCH_RUNS_FILE: join(folder, 'runs.sqlite'),
+});
+
+interface Posted {
+  watch: { id: string; name: string; question: string };
+  run: { id: string; url: string | null };
+  changed: boolean;
+  changes: Array<{
+    kind: string;
+    before?: string;
+    after?: string;
+    sources: Array<{ url: string; quote: string }>;
+  }>;
+  summary: string;
+}
+
+describe('deepsearch watch (built CLI, fake LLM, local web and webhook)', () => {
+  it('posts exactly what changed, signed, with before, after and sources; nothing for a rewording', async () => {
+    const added = await runBuiltCli(
+      [
+        'watch',
+        'add',
+        question,
+        '--every',
+        '1d',
+        '--notify',
+        `${hook.url}/hook`,
+        '--notify-secret',
+        secret,
+        '--name',
+        'Orlin Bridge',
+      ],
+      env(),
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const id = added.stdout.trim();
+    expect(id).toMatch(/^watch_/);
+
+    const posts: Posted[] = [];
+    const check = async (expected: number) => {
+      const run = await runBuiltCli(['watch', 'run', id], env(), { timeoutMs: 60_000 });
+      expect(run.code, run.stderr).toBe(0);
+      const hooks = hook.requests.filter((request) => request.path === '/hook');
+      expect(hooks.length).toBe(expected);
+      return run;
+    };
+    // The first check is the baseline: nothing to compare with, nothing posted.
+    const first = await check(0);
+    expect(first.stdout).toContain('baseline');
+
+    phase = 1;
+    await check(1);
+    phase = 2;
+    await check(2);
+    phase = 3;
+    await check(2);
+
+    for (const request of hook.requests) {
+      expect(request.method).toBe('POST');
+      const signature = request.headers['x-deepsearch-signature'];
+      expect(signature).toBe(`sha256=${createHmac('sha256', secret).update(request.body).digest('hex')}`);
+      posts.push(JSON.parse(request.body) as Posted);
+    }
+    const [lengthChange, dateChange] = posts;
+    expect(lengthChange!.watch).toEqual({ id, name: 'Orlin Bridge', question });
+    expect(lengthChange!.changed).toBe(true);
+    expect(lengthChange!.changes).toEqual([
+      {
+        kind: 'changed',
+        before: 'The Orlin Bridge is 412 metres long.',
+        after: 'The Orlin Bridge is 436 metres long.',
+        sources: [
+          { url: pageUrl, quote: 'The Orlin Bridge is 412 metres long' },
+          { url: pageUrl, quote: 'The Orlin Bridge is 436 metres long' },
+        ],
+      },
+    ]);
+    expect(dateChange!.changes).toEqual([
+      {
+        kind: 'changed',
+        before: 'It opened on 3 May 1998.',
+        after: 'It opened on 9 June 1998.',
+        sources: [
+          { url: pageUrl, quote: 'It opened on 3 May 1998' },
+          { url: pageUrl, quote: 'It opened on 9 June 1998' },
+        ],
+      },
+    ]);
+    expect(lengthChange!.run.id).toMatch(/^run_/);
+
+    // Every check's run is a run like any other: kept, listed, started by the watch.
+    const listed = await runBuiltCli(['runs', 'list', '--json'], env());
+    const runs = JSON.parse(listed.stdout) as Array<{ id: string; source: string; question: string }>;
+    expect(runs.filter((run) => run.source === 'watch' && run.question === question)).toHaveLength(4);
+
+    const shown = await runBuiltCli(['watch', 'show', id, '--json'], env());
+    const watch = JSON.parse(shown.stdout) as {
+      runs: Array<{ status: string; changes: unknown[] }>;
+      notify: Record<string, unknown>;
+    };
+    expect(watch.runs.map((run) => run.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(watch.runs.map((run) => run.changes.length)).toEqual([0, 1, 1, 0]);
+    expect(JSON.stringify(watch)).not.toContain(secret);
+    expect(watch.notify).toEqual({ url: `${hook.url}/hook`, format: 'json', signed: true });
+  }, 240_000);
+
+  it('refuses a bad schedule or a webhook on a private address, saying what to fix (exit 2)', async () => {
+    const badDuration = await runBuiltCli(['watch', 'add', question, '--every', 'often'], env());
+    expect(badDuration.code).toBe(2);
+    expect(badDuration.stderr).toContain('--every must be a duration such as 30m, 6h, 1d or 1w');
+    const badCron = await runBuiltCli(['watch', 'add', question, '--cron', 'every monday'], env());
+    expect(badCron.code).toBe(2);
+    expect(badCron.stderr).toContain('--cron must be a cron pattern');
+    const tooOften = await runBuiltCli(['watch', 'add', question, '--every', '10s'], env());
+    expect(tooOften.code).toBe(2);
+    expect(tooOften.stderr).toContain('--every must be at least 1 minute');
+    const { DEEPSEARCH_ALLOW_PRIVATE_NETWORK: _allowed, ...guarded } = env();
+    const privateHook = await runBuiltCli(
+      ['watch', 'add', question, '--every', '1h', '--notify', `${hook.url}/hook`],
+      guarded,
+    );
+    expect(privateHook.code).toBe(2);
+    expect(privateHook.stderr).toContain('--notify: refusing to fetch');
+    const listed = await runBuiltCli(['watch', 'list', '--json'], env());
+    expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(1);
+  }, 60_000);
+});

@@ -42,8 +42,8 @@ export interface ClaimChange {
 
 /** What the matcher may use beyond the words: both are optional and asked only when needed. */
 export interface CompareOptions {
-  /** Embeddings of texts (the configured embedding service), one vector per text. */
-  embed?: (texts: string[]) => Promise<number[][]>;
+  /** Embeddings of texts (the configured embedding service), one vector per text (undefined: none for it). */
+  embed?: (texts: string[]) => Promise<ReadonlyArray<ArrayLike<number> | undefined>>;
   /** The LLM's judgement on a pair that stays ambiguous: do both sentences state the same fact? */
   judge?: (before: string, after: string) => Promise<'same' | 'changed' | 'different'>;
   signal?: AbortSignal;

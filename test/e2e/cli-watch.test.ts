@@ -19,12 +19,21 @@ import { runBuiltCli } from '../helpers/run-built-cli.js';
 // A page whose facts change between checks: the length (a number), then the opening date, then
 // the same facts in other words. The fake model answers from the page it was given to read.
 const facts = [
-  { length: 'The Orlin Bridge is 412 metres long.', opened: 'It opened on 3 May 1998.' },
-  { length: 'The Orlin Bridge is 436 metres long.', opened: 'It opened on 3 May 1998.' },
-  { length: 'The Orlin Bridge is 436 metres long.', opened: 'It opened on 9 June 1998.' },
+  {
+    length: 'The Orlin Bridge is 412 metres long.',
+    opened: 'The Orlin Bridge opened to traffic on 3 May 1998.',
+  },
+  {
+    length: 'The Orlin Bridge is 436 metres long.',
+    opened: 'The Orlin Bridge opened to traffic on 3 May 1998.',
+  },
+  {
+    length: 'The Orlin Bridge is 436 metres long.',
+    opened: 'The Orlin Bridge opened to traffic on 9 June 1998.',
+  },
   {
     length: 'The Orlin Bridge measures 436 metres in total length.',
-    opened: 'It was opened on 9 June 1998.',
+    opened: 'The bridge was opened to traffic on 9 June 1998.',
   },
 ];
 const operator = 'It is run by the Orlin Transit Authority.';
@@ -185,11 +194,11 @@ describe('deepsearch watch (built CLI, fake LLM, local web and webhook)', () => 
     expect(dateChange!.changes).toEqual([
       {
         kind: 'changed',
-        before: 'It opened on 3 May 1998.',
-        after: 'It opened on 9 June 1998.',
+        before: 'The Orlin Bridge opened to traffic on 3 May 1998.',
+        after: 'The Orlin Bridge opened to traffic on 9 June 1998.',
         sources: [
-          { url: pageUrl, quote: 'It opened on 3 May 1998' },
-          { url: pageUrl, quote: 'It opened on 9 June 1998' },
+          { url: pageUrl, quote: 'The Orlin Bridge opened to traffic on 3 May 1998' },
+          { url: pageUrl, quote: 'The Orlin Bridge opened to traffic on 9 June 1998' },
         ],
       },
     ]);

@@ -100,16 +100,12 @@ async function checkedNotify(
 ): Promise<WatchNotify> {
   const param = context.names?.notify ?? 'notify.url';
   try {
-    // The same guard as every outgoing request: a private address is refused now, not at the first change.
+    // The same guard as every outgoing request: a private address is refused now, not at the first
+    // change. A name that does not resolve now may later: the guard judges it again at each post.
     await assertUrlAllowed(notify.url, { allowPrivateNetwork: context.allowPrivateNetwork });
   } catch (error) {
     if (BlockedUrlError.isInstance(error))
       throw new InputError(`${param}: ${error.message}`, { param, code: 'url_blocked' });
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new InputError(`${param}: the webhook's host does not resolve (${reason})`, {
-      param,
-      code: 'invalid_value',
-    });
   }
   return { url: notify.url, format: notify.format, ...(notify.secret ? { secret: notify.secret } : {}) };
 }

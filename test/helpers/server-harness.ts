@@ -9,6 +9,7 @@ import { createFakeReader, type FakeReader } from '../../src/testing/fake-reader
 import { createFakeSearch, type FakeSearch } from '../../src/testing/fake-search.js';
 import { createScriptedLlm, type ScriptedLlm, type ScriptedStep } from '../../src/testing/scripted-llm.js';
 import { createTestConfig } from '../../src/testing/test-config.js';
+import { createSqliteWatchStore } from '../../src/watch/store/sqlite-watch-store.js';
 
 export interface TestServerOptions {
   steps?: ScriptedStep[];
@@ -20,6 +21,8 @@ export interface TestServerOptions {
   heartbeatMs?: number;
   /** Count runs and serve GET /metrics (src/metrics/), as `deepsearch serve` does. */
   metrics?: boolean;
+  /** Keep watches (/v1/watches) in an in-memory store; `schedule`: run the due ones on the timer. */
+  watches?: { schedule: boolean };
 }
 
 export interface TestServer {
@@ -58,6 +61,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     settings: config.server,
     log: (line) => rawLogs.push(line),
     heartbeatMs: options.heartbeatMs,
+    ...(options.watches
+      ? {
+          watches: {
+            store: createSqliteWatchStore({ file: ':memory:' }),
+            schedule: options.watches.schedule,
+          },
+        }
+      : {}),
   });
   const client = new OpenAI({
     baseURL: `${server.url}/v1`,

@@ -11,10 +11,12 @@ import {
   type FakeOpenAiServer,
   startFakeOpenAi,
 } from '../../src/testing/fake-openai-server.js';
+import { createSqliteWatchStore } from '../../src/watch/store/sqlite-watch-store.js';
 import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startFakeWeb } from '../helpers/fake-web-server.js';
 import { alwaysPassingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
+import { serveBuiltCli } from '../helpers/serve-built-cli.js';
 
 // A page whose facts change between checks: the length (a number), then the opening date, then
 // the same facts in other words. The fake model answers from the page it was given to read.
@@ -240,4 +242,56 @@ describe('deepsearch watch (built CLI, fake LLM, local web and webhook)', () => 
     const listed = await runBuiltCli(['watch', 'list', '--json'], env());
     expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(1);
   }, 60_000);
+
+  it('serve runs due watches on its timer; stopped across three ticks, it catches up with one check', async () => {
+    const serveEnv = {
+      ...env(),
+      DEEPSEARCH_RUNS_FILE: join(folder, 'serve-runs.sqlite'),
+      DEEPSEARCH_WATCH_MIN_INTERVAL_MS: '1000',
+      DEEPSEARCH_WATCH_CHECK_MS: '100',
+    };
+    const interval = 3000;
+    const added = await runBuiltCli(['watch', 'add', question, '--every', '3s'], serveEnv);
+    expect(added.code, added.stderr).toBe(0);
+    const id = added.stdout.trim();
+    const store = createSqliteWatchStore({ file: serveEnv.DEEPSEARCH_RUNS_FILE });
+    const checks = async () => (await store.runs(id, 100)).reverse();
+    const until = async (condition: () => Promise<boolean>, timeoutMs: number) => {
+      const end = Date.now() + timeoutMs;
+      while (!(await condition())) {
+        if (Date.now() > end) throw new Error('timed out');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    try {
+      let server = await serveBuiltCli(serveEnv);
+      // The baseline at once, then one more on the next tick.
+      await until(async () => (await checks()).length >= 2, 30_000);
+      expect(await server.stop()).toBe(0);
+      const before = (await checks()).length;
+      const stoppedAt = Date.now();
+      // Down across three ticks.
+      await new Promise((resolve) => setTimeout(resolve, 3 * interval + 500));
+      expect((await checks()).length).toBe(before);
+      const restartedAt = Date.now();
+      server = await serveBuiltCli(serveEnv);
+      await until(async () => (await checks()).length > before, 30_000);
+      const firstAfter = (await checks())[before]!;
+      // Wait until a second catch-up check would have started, had missed ticks been run one by one.
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, firstAfter.startedAt + interval - 500 - Date.now())),
+      );
+      const after = (await checks()).filter((check) => check.startedAt >= stoppedAt);
+      expect(after).toHaveLength(1);
+      expect(after[0]!.startedAt).toBeGreaterThanOrEqual(restartedAt);
+      expect(after[0]!.status).toBe('ok');
+      expect(await server.stop()).toBe(0);
+      // Every check of the watch: one interval apart at least (never two at once, no burst).
+      const starts = (await checks()).map((check) => check.startedAt);
+      for (let index = 1; index < starts.length; index++)
+        expect(starts[index]! - starts[index - 1]!).toBeGreaterThanOrEqual(interval);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
 });

@@ -15,8 +15,20 @@ const minute = 60_000;
 const answerOf = (length: number): CitedAnswer => ({
   answer: `The Orlin Bridge is ${length} metres long[^1]. It is run by the Orlin Transit Authority[^2].`,
   references: [
-    { index: 1, url: 'https://orlin.example/bridge', title: 'Bridge', quote: `${length} metres`, quoteKind: 'exact' },
-    { index: 2, url: 'https://orlin.example/bridge', title: 'Bridge', quote: 'Orlin Transit Authority', quoteKind: 'exact' },
+    {
+      index: 1,
+      url: 'https://orlin.example/bridge',
+      title: 'Bridge',
+      quote: `${length} metres`,
+      quoteKind: 'exact',
+    },
+    {
+      index: 2,
+      url: 'https://orlin.example/bridge',
+      title: 'Bridge',
+      quote: 'Orlin Transit Authority',
+      quoteKind: 'exact',
+    },
   ],
 });
 
@@ -25,7 +37,8 @@ function fakeBackend(outcome: () => CitedAnswer | Error, runMs = 5) {
   const records = new Map<string, RunRecord>();
   const stats = { started: 0, going: 0, mostAtOnce: 0 };
   const store = {
-    begin: async (run: RunRecord) => void records.set(run.id, { ...run, status: 'queued', result: null, error: null }),
+    begin: async (run: RunRecord) =>
+      void records.set(run.id, { ...run, status: 'queued', result: null, error: null }),
     get: async (id: string) => records.get(id),
     delete: async (id: string) => records.delete(id),
   } as unknown as AsyncRunStore;
@@ -41,7 +54,11 @@ function fakeBackend(outcome: () => CitedAnswer | Error, runMs = 5) {
         records.set(
           id,
           result instanceof Error
-            ? { ...record, status: 'failed', error: { message: result.message, type: 'upstream_error', code: null } }
+            ? {
+                ...record,
+                status: 'failed',
+                error: { message: result.message, type: 'upstream_error', code: null },
+              }
             : { ...record, status: 'completed', result: { ...result } },
         );
       }, runMs);
@@ -51,7 +68,12 @@ function fakeBackend(outcome: () => CitedAnswer | Error, runMs = 5) {
   return { backend: { store, queue, isInterrupted: async () => false, outlivesProcess: false }, stats };
 }
 
-function depsFor(store: WatchStore, backend: WatchDeps['backend'], clock: { now: number }, fetch?: typeof globalThis.fetch): WatchDeps {
+function depsFor(
+  store: WatchStore,
+  backend: WatchDeps['backend'],
+  clock: { now: number },
+  fetch?: typeof globalThis.fetch,
+): WatchDeps {
   return {
     store,
     backend,
@@ -150,7 +172,10 @@ describe('checking watches', () => {
     const { backend } = fakeBackend(() => new Error('search is down'));
     const requests: Array<{ body: string; signature: string | null }> = [];
     const fetch = (async (_url: string, init: RequestInit) => {
-      requests.push({ body: String(init.body), signature: new Headers(init.headers).get('x-deepsearch-signature') });
+      requests.push({
+        body: String(init.body),
+        signature: new Headers(init.headers).get('x-deepsearch-signature'),
+      });
       return new Response(null, { status: 200 });
     }) as typeof globalThis.fetch;
     const watch = await addWatch(store, clock.now, { notifyAlways: true });
@@ -158,7 +183,9 @@ describe('checking watches', () => {
     expect(requests).toHaveLength(1);
     const payload = JSON.parse(requests[0]!.body);
     expect(payload).toMatchObject({ changed: false, changes: [], summary: 'check failed: search is down' });
-    expect(requests[0]!.signature).toBe(`sha256=${createHmac('sha256', 's3cret').update(requests[0]!.body).digest('hex')}`);
+    expect(requests[0]!.signature).toBe(
+      `sha256=${createHmac('sha256', 's3cret').update(requests[0]!.body).digest('hex')}`,
+    );
   });
 
   it('keeps a notification that failed in the store and sends it again after the backoff', async () => {

@@ -24,6 +24,7 @@ export async function callMcpTool(options: {
       owner: options.server.owner ?? 'local',
       signal: options.signal,
       onEvent: options.onEvent,
+      ...(options.server.watches ? { watches: options.server.watches } : {}),
     });
     return {
       content: [{ type: 'text', text: runtime.redact(output.text) }],

@@ -4,6 +4,7 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import { linkSignals } from '../core/link-signals.js';
 import type { AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
+import type { WatchService } from '../watch/watch-service.js';
 import { callMcpTool } from './call-mcp-tool.js';
 import { McpTaskStore } from './mcp-task-store.js';
 import type { McpTool } from './mcp-tool.js';
@@ -39,6 +40,8 @@ export interface McpServerOptions {
    * the API key that opened the HTTP session; default `local` (stdio: the user's own process).
    */
   owner?: string;
+  /** The watches (the `watch` tool): the server's, on HTTP; none on stdio for now. */
+  watches?: WatchService;
 }
 
 const instructions =
@@ -64,7 +67,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     },
   );
   for (const tool of options.tools ?? mcpTools) {
-    if (tool.isEnabled && !tool.isEnabled(options.runtime)) continue;
+    if (tool.isEnabled && !tool.isEnabled(options.runtime, options)) continue;
     const config = {
       title: tool.title,
       description: tool.description,

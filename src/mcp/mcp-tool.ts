@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
+import type { WatchService } from '../watch/watch-service.js';
 
 /** What a tool gets besides its arguments. */
 export interface McpToolContext {
@@ -11,6 +12,8 @@ export interface McpToolContext {
   signal: AbortSignal;
   /** The run's events, turned into the client's progress notifications (when it asked for them). */
   onEvent: AgentEventListener;
+  /** The watches, where the entry point keeps them (the `watch` tool is offered only then). */
+  watches?: WatchService;
 }
 
 /** What a tool returns: text for the model, and the same as structured data when it has an output schema. */
@@ -40,8 +43,8 @@ export interface McpTool<
    * may start, poll and cancel (a plain call still works).
    */
   runsLong?: boolean;
-  /** Offered only when this says so (kb_search: a knowledge base exists). Default: always. */
-  isEnabled?(runtime: DeepSearchRuntime): boolean;
+  /** Offered only when this says so (kb_search: a knowledge base exists; watch: watches are kept). Default: always. */
+  isEnabled?(runtime: DeepSearchRuntime, entry: { watches?: WatchService }): boolean;
   run(input: z.infer<z.ZodObject<Input>>, context: McpToolContext): Promise<McpToolOutput>;
 }
 

@@ -3,6 +3,7 @@ import { kbSearchTool } from './kb-search-tool.js';
 import type { McpTool } from './mcp-tool.js';
 import { readUrlTool } from './read-url-tool.js';
 import { researchTool } from './research-tool.js';
+import { watchTool } from './watch-tool.js';
 import { webSearchTool } from './web-search-tool.js';
 
 /**
@@ -15,4 +16,5 @@ export const mcpTools: readonly McpTool[] = [
   webSearchTool,
   readUrlTool,
   kbSearchTool,
+  watchTool,
 ];

@@ -9,6 +9,7 @@ import type { RunBackend } from '../scale/run-backend.js';
 import { activeTracing } from '../telemetry/start-tracing.js';
 import { openWatchService } from '../watch/open-watch-service.js';
 import type { WatchStore } from '../watch/store/watch-store.js';
+import type { WatchService } from '../watch/watch-service.js';
 import { createConcurrencyLimiter } from './concurrency/concurrency-limiter.js';
 import { HttpError } from './http/http-error.js';
 import { sendServerError } from './http/server-error-response.js';
@@ -148,11 +149,20 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   // One backend for the run API and the watches' checks: a check's run is a run like any other.
   const backend = options.queue ?? localBackend(routeOptions);
   app.route('/v1', createRunRoutes({ ...routeOptions, queue: backend }));
-  app.route('/v1/watches', watchRoutes(options, backend, routeOptions.shutdownSignal, isDraining));
+  const watches = openServerWatches(options, backend, routeOptions.shutdownSignal, isDraining);
+  app.route('/v1/watches', watches ? createWatchRoutes({ watches }) : createWatchesDisabledRoutes());
   const { runtime, shutdownSignal } = routeOptions;
   app.route(
     '/mcp',
-    createMcpRoute({ runtime, limiter, shutdownSignal, ownerShare, log, version: packageVersion() }),
+    createMcpRoute({
+      runtime,
+      limiter,
+      shutdownSignal,
+      ownerShare,
+      log,
+      version: packageVersion(),
+      ...(watches ? { watches } : {}),
+    }),
   );
 
   // Returned, not thrown: the 405 middleware turns a 404 of a known path into a 405, and only
@@ -168,18 +178,18 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
 }
 
 /**
- * /v1/watches over the run backend, and with `schedule` the timer that runs the due ones (stopped
- * when the server stops; none starts while it drains). Without a watch store or a run backend
- * (runs off): a 503 that says why.
+ * The watches over the run backend (/v1/watches, the MCP `watch` tool), and with `schedule` the
+ * timer that runs the due ones (stopped when the server stops; none starts while it drains).
+ * None without a watch store or a run backend (runs off): /v1/watches then says why.
  */
-function watchRoutes(
+function openServerWatches(
   options: ServerAppOptions,
   backend: RunBackend | undefined,
   shutdownSignal: AbortSignal,
   isDraining: () => boolean,
-): Hono<ServerEnv> {
+): WatchService | undefined {
   const { watches: kept, runtime } = options;
-  if (!kept || !backend) return createWatchesDisabledRoutes();
+  if (!kept || !backend) return undefined;
   const onProblem = (message: string) => options.log(runtime.redact(`deepsearch: warning: ${message}`));
   const watches = openWatchService({
     config: runtime.config,
@@ -196,5 +206,5 @@ function watchRoutes(
     });
     shutdownSignal.addEventListener('abort', () => void scheduler.stop(), { once: true });
   }
-  return createWatchRoutes({ watches });
+  return watches;
 }

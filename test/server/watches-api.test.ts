@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { citedRun } from '../helpers/server-fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server-harness.js';
@@ -167,5 +169,46 @@ describe('/v1/watches', () => {
       await fetch(`${server.url}/v1/runs`, { headers: { authorization: `Bearer ${keyB}` } })
     ).json()) as Json;
     expect(other.data).toEqual([]);
+  });
+
+  it("offers the MCP watch tool over HTTP, on the session key's watches only", async () => {
+    const connect = async (key: string) => {
+      const client = new Client({ name: 'watch-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${key}` } },
+        }),
+      );
+      return client;
+    };
+    const [a, b] = [await connect(keyA), await connect(keyB)];
+    try {
+      expect((await a.listTools()).tools.map((tool) => tool.name)).toContain('watch');
+      const added = await a.callTool({
+        name: 'watch',
+        arguments: { action: 'add', question: 'Who runs the Orlin Bridge?', every: '1w', name: 'Orlin' },
+      });
+      expect(added.isError).toBeFalsy();
+      const id = (added.structuredContent as Json).id as string;
+      expect(id).toMatch(/^watch_/);
+      const listed = await a.callTool({ name: 'watch', arguments: { action: 'list' } });
+      expect((listed.content as Array<{ text: string }>)[0]!.text).toContain(id);
+      const shown = await a.callTool({ name: 'watch', arguments: { action: 'show', id } });
+      expect(shown.structuredContent).toMatchObject({ id, name: 'Orlin', every: '1w', runs: [] });
+      const otherList = await b.callTool({ name: 'watch', arguments: { action: 'list' } });
+      expect((otherList.content as Array<{ text: string }>)[0]!.text).toBe('No watches yet.');
+      const otherShow = await b.callTool({ name: 'watch', arguments: { action: 'show', id } });
+      expect(otherShow.isError).toBe(true);
+      const bad = await a.callTool({
+        name: 'watch',
+        arguments: { action: 'add', question: 'q?', every: 'often' },
+      });
+      expect(bad.isError).toBe(true);
+      expect((bad.content as Array<{ text: string }>)[0]!.text).toContain('every must be a duration');
+      await api(`/${id}`, keyA, { method: 'DELETE' });
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { type Context, Hono } from 'hono';
 import { InputError, isBlockedUrlError } from '../../../core/errors/index.js';
 import { ownerShareOf } from '../../../core/fair-share.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
+import type { WatchService } from '../../../watch/watch-service.js';
 import type { ConcurrencyLimiter } from '../../concurrency/concurrency-limiter.js';
 import { HttpError } from '../../http/http-error.js';
 import { toErrorResponse } from '../../http/openai-error.js';
@@ -28,6 +29,8 @@ export interface McpRouteOptions {
   maxBatch?: number;
   /** A session unused this long is closed. */
   idleMs?: number;
+  /** The server's watches: the `watch` tool works on the session key's. */
+  watches?: WatchService;
 }
 
 /**
@@ -107,6 +110,7 @@ export function createMcpRoute(options: McpRouteOptions): Hono<ServerEnv> {
         acquireSlot: (signal) => options.limiter.acquire({ owner, signal }),
         maxCallsInFlight: options.maxCallsPerSession ?? 4,
         shutdownSignal: options.shutdownSignal,
+        ...(options.watches ? { watches: options.watches } : {}),
         onOpen: (opened) => sessions.set(opened.id, opened),
         onClose: (closed) => sessions.delete(closed.id),
       });

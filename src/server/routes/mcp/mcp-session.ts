@@ -3,6 +3,7 @@ import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk
 import { linkSignals } from '../../../core/link-signals.js';
 import { createMcpServer } from '../../../mcp/create-mcp-server.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
+import type { WatchService } from '../../../watch/watch-service.js';
 import { HttpError } from '../../http/http-error.js';
 
 /** One client's MCP session on the HTTP server: its MCP server, transport and running calls. */
@@ -37,6 +38,7 @@ export async function openMcpSession(options: {
   /** Tool calls of this session running or waiting for a slot at once; more are refused. */
   maxCallsInFlight: number;
   shutdownSignal: AbortSignal;
+  watches?: WatchService;
   onOpen: (session: McpSession) => void;
   onClose: (session: McpSession) => void;
 }): Promise<McpSession> {
@@ -45,6 +47,7 @@ export async function openMcpSession(options: {
   const server = createMcpServer({
     runtime: options.runtime,
     owner: options.owner,
+    ...(options.watches ? { watches: options.watches } : {}),
     version: options.version,
     describeError: options.describeError,
     // One client cannot make the server's queue its own: past its cap a call fails at once.

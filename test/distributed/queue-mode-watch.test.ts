@@ -1,0 +1,77 @@
+// Watches in queue mode with real processes (built CLI): two API nodes and two workers on one
+// Redis and one Postgres, all on 127.0.0.1. Both nodes run the watch timer over the shared store;
+// each tick of a watch runs exactly once, its run going through the run queue to a worker.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  type BuiltServer,
+  type BuiltWorker,
+  startApiNode,
+  startBuiltWorker,
+} from '../helpers/queue-cluster.js';
+import { type QueueWorld, startQueueWorld } from '../helpers/queue-world.js';
+import { researchTopic } from '../helpers/research-fake-llm.js';
+import { needServices } from '../helpers/scale-services.js';
+
+const available = needServices('redis', 'postgres');
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read JSON bodies field by field
+type Json = Record<string, any>;
+
+let world: QueueWorld | undefined;
+let env: Record<string, string>;
+const started: Array<BuiltServer | BuiltWorker> = [];
+
+beforeAll(async () => {
+  if (!available) return;
+  world = await startQueueWorld({ hold: () => false });
+  env = {
+    ...world.modelEnv,
+    ...world.queueEnv,
+    DEEPSEARCH_WATCH_MIN_INTERVAL_MS: '1000',
+    DEEPSEARCH_WATCH_CHECK_MS: '100',
+  };
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(started.splice(0).map((process) => process.stop()));
+  await world?.stop();
+});
+
+describe.skipIf(!available)('watches in queue mode', () => {
+  it('runs each tick once across two API nodes and two workers', async () => {
+    const [api1, api2] = await Promise.all([startApiNode(env), startApiNode(env)]);
+    const workers = await Promise.all([startBuiltWorker(env), startBuiltWorker(env)]);
+    started.push(api1, api2, ...workers);
+    const interval = 4000;
+    const created = await fetch(`${api1.url}/v1/watches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question: researchTopic, every: '4s' }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const checks = async (): Promise<Json[]> =>
+      ((await (await fetch(`${api2.url}/v1/watches/${id}`)).json()) as Json).runs;
+    await vi.waitUntil(async () => (await checks()).length >= 4, { timeout: 100_000, interval: 200 });
+    // Stop the timers before counting: no check may be going on while the runs are counted.
+    await fetch(`${api1.url}/v1/watches/${id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paused: true }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const done = (await checks()).reverse();
+    expect(done.every((check) => check.status === 'ok')).toBe(true);
+    // One check per tick: never two within an interval, whichever node took it.
+    for (let index = 1; index < done.length; index++)
+      expect(done[index]!.started_at - done[index - 1]!.started_at).toBeGreaterThanOrEqual(interval);
+    // Each check started one run, run by a worker, listed on either node.
+    const runs = ((await (await fetch(`${api1.url}/v1/runs?limit=100`)).json()) as Json).data as Json[];
+    const runIds = new Set(done.map((check) => check.run_id));
+    expect(runIds.size).toBe(done.length);
+    expect(runs.filter((run) => runIds.has(run.id)).map((run) => run.status)).toEqual(
+      done.map(() => 'completed'),
+    );
+    expect(runs.filter((run) => run.question === researchTopic)).toHaveLength(done.length);
+  }, 180_000);
+});

@@ -26,7 +26,9 @@ describe('claimComparers', () => {
       specificationVersion: 'v1',
       generateObject: async (request: StructuredRequest<unknown>) => {
         requests.push(request);
-        const object = request.schema.parse((request.repair as (value: unknown) => unknown)({ verdict: ' Changed ' }));
+        const object = request.schema.parse(
+          (request.repair as (value: unknown) => unknown)({ verdict: ' Changed ' }),
+        );
         return { object } as never;
       },
       generateText: async () => {

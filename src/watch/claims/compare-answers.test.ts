@@ -25,7 +25,7 @@ describe('splitClaims', () => {
   it('takes sentences with their footnotes as sources, and leaves headings and footnote definitions out', () => {
     const claims = splitClaims({
       answer:
-        '## Prices\n\nThe Pro plan costs $49 per month[^1]. It includes 3 seats[^1][^2].\n\n[^1]: Pricing page',
+        '## Prices\n\nThe Pro plan costs $49 per month[^1]. It includes 3 seats[^1][^2].\n\n## Follow-up questions\n\n- Is there a yearly discount?\n\n[^1]: Pricing page',
       references: [
         { index: 1, url: pricing, title: 'Pricing', quote: 'Pro: $49/month', quoteKind: 'exact' },
         { index: 2, url: 'https://acme.example/faq', title: 'FAQ', quote: '3 seats', quoteKind: 'sentence' },

@@ -21,7 +21,8 @@ export function splitClaims({ answer, references }: CitedAnswer): AnswerClaim[] 
         .replace(/\s+([.,;:!?])/g, '$1')
         .replace(/\s+/g, ' ')
         .trim();
-      if (text.split(' ').length < 3) continue;
+      // Too short to state anything, or a question (a report's follow-ups): not a claim.
+      if (text.split(' ').length < 3 || text.endsWith('?')) continue;
       const sources = [...new Set(indexes)]
         .map((index) => byIndex.get(index))
         .filter((reference) => reference !== undefined)

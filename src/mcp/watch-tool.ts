@@ -48,7 +48,7 @@ export const watchTool = defineMcpTool({
       );
       return {
         text: `Watching "${watch.question}" ${describeSchedule(watch.schedule)} as ${watch.id}; the first check is the baseline.`,
-        structured: watchObject(watch),
+        structured: { ...watchObject(watch) },
       };
     }
     if (input.action === 'list') {

@@ -150,15 +150,18 @@ describe('checking watches', () => {
     const watch = await addWatch(store, clock.now);
     const deps = depsFor(store, backend, clock, fetch);
     await checkWatch(watch, deps, { scheduled: false });
+    clock.now += 10;
     next = new Error('the LLM is down');
     const failed = await checkWatch(watch, deps, { scheduled: false });
     expect(failed).toMatchObject({ status: 'failed', changes: [], error: 'the LLM is down' });
     expect(posts).toEqual([]);
     // The next good run is compared with the last good one: the same facts are no change.
+    clock.now += 10;
     next = answerOf(412);
     const good = await checkWatch(watch, deps, { scheduled: false });
     expect(good!.changes.every((change) => change.kind === 'unchanged')).toBe(true);
     expect(posts).toEqual([]);
+    clock.now += 10;
     next = answerOf(436);
     const changed = await checkWatch(watch, deps, { scheduled: false });
     expect(changed!.changes.map((change) => change.kind)).toContain('changed');
@@ -202,16 +205,19 @@ describe('checking watches', () => {
     const watch = await addWatch(store, clock.now);
     const deps = depsFor(store, backend, clock, fetch);
     await checkWatch(watch, deps, { scheduled: false });
+    // Checks take time: the newest good one is the one compared with.
+    clock.now += 10;
     answer = answerOf(436);
     await checkWatch(watch, deps, { scheduled: false });
     expect(calls).toBe(1);
     const [pending] = await store.dueNotifications(clock.now + 1000, 10);
     expect(pending).toMatchObject({ attempts: 1, lastError: 'the webhook answered HTTP 503' });
     // Not before its backoff; then sent, and gone from the store.
-    await runDueWatches({ ...deps, now: () => clock.now + 999 });
+    clock.now += 10;
+    await runDueWatches({ ...deps, now: () => clock.now + 989 });
     expect(calls).toBe(1);
     status = 204;
-    clock.now += 1000;
+    clock.now += 990;
     await runDueWatches(deps);
     expect(calls).toBe(2);
     expect(await store.dueNotifications(clock.now + 10 * minute, 10)).toEqual([]);

@@ -1,8 +1,9 @@
+import type { WatchChangeObject, WatchObject, WatchRunObject } from '../events/watch-api.js';
 import type { ClaimChange } from './claims/claim-types.js';
 import type { Watch, WatchRun } from './watch-record.js';
 
 /** A watch as the API, the CLI's --json and the MCP tool show it: snake_case, never the webhook's secret. */
-export function watchObject(watch: Watch) {
+export function watchObject(watch: Watch): WatchObject {
   return {
     id: watch.id,
     object: 'watch',
@@ -22,7 +23,7 @@ export function watchObject(watch: Watch) {
 }
 
 /** One check: its run, status, summary and changes (unchanged claims left out), each with its sources. */
-export function watchRunObject(run: WatchRun) {
+export function watchRunObject(run: WatchRun): WatchRunObject {
   return {
     id: run.id,
     object: 'watch.run',
@@ -36,9 +37,10 @@ export function watchRunObject(run: WatchRun) {
   };
 }
 
-function changeObject(change: ClaimChange) {
+function changeObject(change: ClaimChange): WatchChangeObject {
+  const kind = change.kind === 'unchanged' ? 'changed' : change.kind;
   return {
-    kind: change.kind,
+    kind,
     ...(change.before ? { before: change.before } : {}),
     ...(change.after ? { after: change.after } : {}),
     ...(change.differences ? { differences: change.differences } : {}),

@@ -2,6 +2,7 @@
 // Redis and one Postgres, all on 127.0.0.1. Both nodes run the watch timer over the shared store;
 // each tick of a watch runs exactly once, its run going through the run queue to a worker.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type FakeHttpServer, startFakeHttpServer } from '../../src/testing/fake-http-server.js';
 import {
   type BuiltServer,
   type BuiltWorker,
@@ -19,11 +20,16 @@ type Json = Record<string, any>;
 
 let world: QueueWorld | undefined;
 let env: Record<string, string>;
+let hook: FakeHttpServer | undefined;
 const started: Array<BuiltServer | BuiltWorker> = [];
 
 beforeAll(async () => {
   if (!available) return;
   world = await startQueueWorld({ hold: () => false });
+  hook = await startFakeHttpServer((_request, response) => {
+    response.writeHead(204);
+    response.end();
+  });
   env = {
     ...world.modelEnv,
     ...world.queueEnv,
@@ -35,10 +41,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(started.splice(0).map((process) => process.stop()));
   await world?.stop();
+  await hook?.close();
 });
 
 describe.skipIf(!available)('watches in queue mode', () => {
-  it('runs each tick once across two API nodes and two workers', async () => {
+  it('runs each tick once across two API nodes and two workers, and posts each check once', async () => {
     const [api1, api2] = await Promise.all([startApiNode(env), startApiNode(env)]);
     const workers = await Promise.all([startBuiltWorker(env), startBuiltWorker(env)]);
     started.push(api1, api2, ...workers);
@@ -46,7 +53,12 @@ describe.skipIf(!available)('watches in queue mode', () => {
     const created = await fetch(`${api1.url}/v1/watches`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ question: researchTopic, every: '4s' }),
+      body: JSON.stringify({
+        question: researchTopic,
+        every: '4s',
+        notify: { url: `${hook!.url}/hook`, secret: 'queue-secret' },
+        notify_always: true,
+      }),
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
@@ -73,5 +85,8 @@ describe.skipIf(!available)('watches in queue mode', () => {
       done.map(() => 'completed'),
     );
     expect(runs.filter((run) => run.question === researchTopic)).toHaveLength(done.length);
+    // notify_always: one post per check, whichever node ran it, none twice.
+    const posted = hook!.requests.map((request) => (JSON.parse(request.body) as Json).run.id as string);
+    expect(posted.sort()).toEqual([...runIds].sort());
   }, 180_000);
 });

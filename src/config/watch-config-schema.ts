@@ -7,7 +7,7 @@ export const watchConfigSchema = z
     minIntervalMs: setting(z.number().int().min(1).default(60_000), {
       env: 'DEEPSEARCH_WATCH_MIN_INTERVAL_MS',
       description:
-        'the shortest schedule a watch may have, in milliseconds (default one minute; lower it only in tests)',
+        'the shortest schedule a watch may have, in milliseconds (a minute; lower it only in tests)',
     }),
     checkIntervalMs: setting(z.number().int().min(10).default(15_000), {
       env: 'DEEPSEARCH_WATCH_CHECK_MS',

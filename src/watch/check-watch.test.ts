@@ -223,3 +223,26 @@ describe('checking watches', () => {
     expect(await store.dueNotifications(clock.now + 10 * minute, 10)).toEqual([]);
   });
 });
+
+describe('sending notifications', () => {
+  it('passes the network guard at each post: a private address is refused (and retried) without the setting', async () => {
+    const store = createSqliteWatchStore({ file: ':memory:' });
+    const clock = { now: 1_000_000 };
+    const { backend } = fakeBackend(() => new Error('down'));
+    let calls = 0;
+    const fetch = (async () => {
+      calls++;
+      return new Response(null, { status: 204 });
+    }) as typeof globalThis.fetch;
+    const watch = await addWatch(store, clock.now, { notifyAlways: true });
+    const deps = depsFor(store, backend, clock, fetch);
+    await checkWatch(
+      watch,
+      { ...deps, delivery: { ...deps.delivery, allowPrivateNetwork: false } },
+      { scheduled: true },
+    );
+    expect(calls).toBe(0);
+    const [pending] = await store.dueNotifications(clock.now + minute, 10);
+    expect(pending!.lastError).toContain('refusing to fetch http://127.0.0.1:1/hook: loopback address');
+  });
+});

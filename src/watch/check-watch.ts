@@ -8,8 +8,9 @@ export interface WatchDeps extends WatchRunDeps {
   delivery: Omit<DeliveryOptions, 'store' | 'now'>;
 }
 
-// Longer than any run should take: a process that died holding a watch frees it after this.
-const leaseMs = 2 * 3_600_000;
+// A check holds its watch this long, renewed every third of it while it goes on: a process that
+// died holding one frees it within this.
+const leaseMs = 3 * 60_000;
 
 /**
  * Takes the watch (undefined when a check of it is already going, here or in another process),
@@ -28,9 +29,15 @@ export async function checkWatch(
   options.onClaim?.(held);
   if (!held) return undefined;
   let run: WatchRun | undefined;
+  const renewal = setInterval(() => {
+    const at = now();
+    void deps.store.renew(watch.id, at, at + leaseMs).catch(() => undefined);
+  }, leaseMs / 3);
+  renewal.unref();
   try {
     run = await runWatch(watch, deps);
   } finally {
+    clearInterval(renewal);
     const current = await deps.store.get(watch.id);
     if (current)
       await deps.store.release(watch.id, {

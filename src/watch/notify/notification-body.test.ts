@@ -17,8 +17,14 @@ const run: WatchRun = {
   changes: [
     {
       kind: 'unchanged',
-      before: { text: 'It is run by the Orlin Transit Authority.', sources: [source('Orlin Transit Authority')] },
-      after: { text: 'It is run by the Orlin Transit Authority.', sources: [source('Orlin Transit Authority')] },
+      before: {
+        text: 'It is run by the Orlin Transit Authority.',
+        sources: [source('Orlin Transit Authority')],
+      },
+      after: {
+        text: 'It is run by the Orlin Transit Authority.',
+        sources: [source('Orlin Transit Authority')],
+      },
     },
     {
       kind: 'changed',
@@ -64,14 +70,21 @@ describe('the webhook body', () => {
     const body = JSON.parse(notificationBody(notificationPayload({ watch, run, runUrl: null }), 'slack'));
     expect(Object.keys(body)).toEqual(['text']);
     expect(body.text).toContain('*Orlin*: 1 changed, 1 new, 1 removed');
-    expect(body.text).toContain('• changed: ~The bridge is 412 metres long.~ → The bridge is 436 metres long.');
+    expect(body.text).toContain(
+      '• changed: ~The bridge is 412 metres long.~ → The bridge is 436 metres long.',
+    );
     expect(body.text).toContain('• new: A second deck opened in 2026.');
     expect(body.text).toContain('• removed: ~Tolls are charged.~');
     expect(body.text).toContain('<https://orlin.example/bridge>: “436 metres”');
   });
 
   it('a failed check tells nothing changed, with the failure in the summary', () => {
-    const failed: WatchRun = { ...run, status: 'failed', changes: [], summary: 'check failed: the LLM is down' };
+    const failed: WatchRun = {
+      ...run,
+      status: 'failed',
+      changes: [],
+      summary: 'check failed: the LLM is down',
+    };
     expect(notificationPayload({ watch, run: failed, runUrl: null })).toMatchObject({
       changed: false,
       changes: [],

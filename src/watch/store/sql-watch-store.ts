@@ -73,6 +73,15 @@ export function createSqlWatchStore(db: SqlRunner): WatchStore {
       );
       return changed > 0;
     },
+    async renew(id, now, until) {
+      return (
+        (await db.run('UPDATE watches SET lease_until = ? WHERE id = ? AND lease_until > ?', [
+          until,
+          id,
+          now,
+        ])) > 0
+      );
+    },
     async release(id, { lastRunAt, nextRunAt }) {
       await db.run('UPDATE watches SET lease_until = 0, last_run_at = ?, next_run_at = ? WHERE id = ?', [
         lastRunAt,

@@ -21,6 +21,8 @@ export interface WatchStore {
    * its next run is due, so a tick another process already ran (and released) is not run again.
    */
   claim(id: string, now: number, leaseMs: number, options?: { scheduled?: boolean }): Promise<boolean>;
+  /** Holds the watch on until `until` while its check goes on; false when it is no longer held. */
+  renew(id: string, now: number, until: number): Promise<boolean>;
   /** Lets the watch go after a run: when it ran, when it runs next. */
   release(id: string, times: { lastRunAt: number; nextRunAt: number }): Promise<void>;
   addRun(run: WatchRun): Promise<void>;

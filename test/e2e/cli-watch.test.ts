@@ -220,6 +220,15 @@ describe('deepsearch watch (built CLI, fake LLM, local web and webhook)', () => 
     expect(watch.runs.map((run) => run.changes.length)).toEqual([0, 1, 1, 0]);
     expect(JSON.stringify(watch)).not.toContain(secret);
     expect(watch.notify).toEqual({ url: `${hook.url}/hook`, format: 'json', signed: true });
+    const text = await runBuiltCli(['watch', 'show', id.slice(0, 10)], env());
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('~ changed  before: The Orlin Bridge is 412 metres long.');
+    expect(text.stdout).toContain('after:  The Orlin Bridge is 436 metres long.');
+    expect(text.stdout).toContain(`after source: ${pageUrl} “The Orlin Bridge is 436 metres long”`);
+    expect(text.stdout).not.toContain(secret);
+    const listedWatches = await runBuiltCli(['watch', 'list'], env());
+    expect(listedWatches.stdout).toContain(id);
+    expect(listedWatches.stdout).toContain('every 1d');
   }, 240_000);
 
   it('refuses a bad schedule or a webhook on a private address, saying what to fix (exit 2)', async () => {

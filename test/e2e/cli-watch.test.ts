@@ -252,6 +252,31 @@ describe('deepsearch watch (built CLI, fake LLM, local web and webhook)', () => 
     expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(1);
   }, 60_000);
 
+  it('watch run-due checks each due watch once and exits; a second call finds none due', async () => {
+    const dueEnv = { ...env(), DEEPSEARCH_RUNS_FILE: join(folder, 'due-runs.sqlite') };
+    const added = await runBuiltCli(['watch', 'add', question, '--every', '1h'], dueEnv);
+    const id = added.stdout.trim();
+    const first = await runBuiltCli(['watch', 'run-due'], dueEnv, { timeoutMs: 60_000 });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(
+      new RegExp(`^${id}  ok  first check: 3 claim\\(s\\) kept as the baseline\n$`),
+    );
+    const second = await runBuiltCli(['watch', 'run-due'], dueEnv);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toContain('0 due watch(es) checked');
+    const paused = await runBuiltCli(['watch', 'pause', id], dueEnv);
+    expect(paused.code).toBe(0);
+    const shown = JSON.parse((await runBuiltCli(['watch', 'show', id, '--json'], dueEnv)).stdout);
+    expect(shown).toMatchObject({ paused: true, next_run_at: null });
+    expect(shown.runs).toHaveLength(1);
+    const removed = await runBuiltCli(['watch', 'remove', id], dueEnv);
+    expect(removed.code).toBe(0);
+    const missing = await runBuiltCli(['watch', 'show', id], dueEnv);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`no watch '${id}'`);
+  }, 120_000);
+
   it('serve runs due watches on its timer; stopped across three ticks, it catches up with one check', async () => {
     const serveEnv = {
       ...env(),

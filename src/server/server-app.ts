@@ -61,6 +61,8 @@ export interface ServerAppOptions {
    * on a timer (`deepsearch serve`), and the server's address once it listens (run URLs).
    */
   watches?: { store: WatchStore; schedule: boolean; baseUrl: () => string | undefined };
+  /** Registers what to stop when the server stops (the watch timer), before it drains. */
+  onClose?: (close: () => Promise<void>) => void;
 }
 
 /**
@@ -204,6 +206,7 @@ function openServerWatches(
       isPaused: isDraining,
       onProblem,
     });
+    options.onClose?.(() => scheduler.stop());
     shutdownSignal.addEventListener('abort', () => void scheduler.stop(), { once: true });
   }
   return watches;

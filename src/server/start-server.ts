@@ -43,6 +43,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let draining = false;
   const shutdown = new AbortController();
   let url: string | undefined;
+  const closers: Array<() => Promise<void>> = [];
   const searchProviders = [...new Set([...searchProviderIds, options.runtime.config.search.provider])];
   const app = createServerApp({
     runtime: options.runtime,
@@ -55,6 +56,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     queue: options.queue,
     metrics: options.metrics,
     ...(options.watches ? { watches: { ...options.watches, baseUrl: () => url } } : {}),
+    onClose: (close) => closers.push(close),
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const created = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, () =>
@@ -69,14 +71,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   return {
     url,
     close(closeOptions = {}) {
-      closing ??= drain(server, {
-        graceMs: closeOptions.graceMs ?? settings.shutdownGraceSeconds * 1000,
-        startDraining: () => {
-          draining = true;
-        },
-        cancelRuns: () => shutdown.abort(new Error('server shutting down')),
-        // The browser PDF export started, if any, goes with the server.
-      }).then(() => closeChromium());
+      // The watch timer stops first: a check going on lets its watch go, still due.
+      closing ??= Promise.all(closers.map((close) => close().catch(() => undefined)))
+        .then(() =>
+          drain(server, {
+            graceMs: closeOptions.graceMs ?? settings.shutdownGraceSeconds * 1000,
+            startDraining: () => {
+              draining = true;
+            },
+            cancelRuns: () => shutdown.abort(new Error('server shutting down')),
+            // The browser PDF export started, if any, goes with the server.
+          }),
+        )
+        .then(() => closeChromium());
       return closing;
     },
   };

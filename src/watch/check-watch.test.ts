@@ -137,6 +137,20 @@ describe('checking watches', () => {
     expect(stats.mostAtOnce).toBe(1);
   });
 
+  it('stopped mid-check (the server stopping), records nothing and leaves the watch due, free for the next start', async () => {
+    const store = createSqliteWatchStore({ file: ':memory:' });
+    const clock = { now: Date.now() };
+    const { backend, stats } = fakeBackend(() => answerOf(412), 10_000);
+    const watch = await addWatch(store, clock.now);
+    const scheduler = startWatchScheduler({ deps: depsFor(store, backend, clock), checkIntervalMs: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stats.started).toBe(1);
+    await scheduler.stop();
+    expect(await store.runs(watch.id, 10)).toEqual([]);
+    expect(await store.get(watch.id)).toMatchObject({ nextRunAt: watch.nextRunAt, lastRunAt: null });
+    expect(await store.claim(watch.id, clock.now, 1000, { scheduled: true })).toBe(true);
+  });
+
   it('records a failed run as a failed check, compared with nothing and notifying nothing', async () => {
     const store = createSqliteWatchStore({ file: ':memory:' });
     const clock = { now: 1_000_000 };

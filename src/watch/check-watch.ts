@@ -39,10 +39,13 @@ export async function checkWatch(
   } finally {
     clearInterval(renewal);
     const current = await deps.store.get(watch.id);
+    // A check stopped before its end leaves the schedule as it was: the watch is due again.
+    const stopped = run === undefined;
     if (current)
       await deps.store.release(watch.id, {
-        lastRunAt: startedAt,
-        nextRunAt: options.scheduled ? nextRunAfter(current.schedule, startedAt) : current.nextRunAt,
+        lastRunAt: stopped ? current.lastRunAt : startedAt,
+        nextRunAt:
+          options.scheduled && !stopped ? nextRunAfter(current.schedule, startedAt) : current.nextRunAt,
       });
   }
   await sendDueNotifications(deps);

@@ -35,10 +35,11 @@ export async function runWatch(watch: Watch, deps: WatchRunDeps): Promise<WatchR
   const now = deps.now ?? Date.now;
   const startedAt = now();
   const runId = `run_${randomUUID()}`;
-  const outcome = await startAndWait(watch, runId, deps).catch((error: unknown) => ({
-    error: error instanceof Error ? error.message : String(error),
-    started: false,
-  }));
+  const outcome = await startAndWait(watch, runId, deps).catch((error: unknown) => {
+    // Stopped (the process stopping): nothing to record; the watch stays due and runs again.
+    if (deps.signal?.aborted) throw error;
+    return { error: error instanceof Error ? error.message : String(error), started: false };
+  });
   const base = { id: `wrun_${randomUUID()}`, watchId: watch.id, startedAt };
   let run: WatchRun;
   if ('answer' in outcome) {
@@ -109,7 +110,10 @@ async function waitForRun(runId: string, deps: WatchRunDeps): Promise<RunRecord 
     // On one machine a run nobody holds any more (its process gone) never ends by itself.
     if (!deps.backend.outlivesProcess && (await deps.backend.isInterrupted(record)))
       return { ...record, status: 'failed', error: { message: 'the run was interrupted' } } as RunRecord;
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, pollMs);
+      deps.signal?.addEventListener('abort', () => resolve(clearTimeout(timer)), { once: true });
+    });
   }
 }
 

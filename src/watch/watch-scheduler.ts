@@ -1,7 +1,7 @@
 import { checkWatch, sendDueNotifications, type WatchDeps } from './check-watch.js';
 
 export interface WatchScheduler {
-  /** Stops looking for due watches; resolves once the checks going on have ended. */
+  /** Stops looking for due watches and stops the checks going on (their watches stay due); resolves once they have. */
   stop(): Promise<void>;
 }
 
@@ -17,7 +17,9 @@ export function startWatchScheduler(options: {
   isPaused?: () => boolean;
   onProblem?: (message: string) => void;
 }): WatchScheduler {
-  const { deps } = options;
+  // Stopping aborts the checks going on: each lets its watch go, still due, without a record.
+  const stopping = new AbortController();
+  const deps = { ...options.deps, signal: stopping.signal };
   const now = deps.now ?? Date.now;
   const going = new Map<string, Promise<unknown>>();
   let ticking: Promise<void> | undefined;
@@ -52,6 +54,7 @@ export function startWatchScheduler(options: {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      stopping.abort(new Error('the watch timer stopped'));
       await ticking;
       await Promise.allSettled(going.values());
     },

@@ -24,7 +24,7 @@ export interface WatchStore {
   /** Holds the watch on until `until` while its check goes on; false when it is no longer held. */
   renew(id: string, now: number, until: number): Promise<boolean>;
   /** Lets the watch go after a run: when it ran, when it runs next. */
-  release(id: string, times: { lastRunAt: number; nextRunAt: number }): Promise<void>;
+  release(id: string, times: { lastRunAt: number | null; nextRunAt: number }): Promise<void>;
   addRun(run: WatchRun): Promise<void>;
   /** Newest first. */
   runs(watchId: string, limit: number): Promise<WatchRun[]>;

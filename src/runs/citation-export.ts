@@ -70,7 +70,8 @@ export function exportCitations(evidence: RunEvidence, format: CitationFormat): 
   if (items.length === 0) return '';
   const Cite = loadCite();
   const cited = new Cite(items);
-  return format === 'bibtex'
-    ? cited.format('biblatex', { format: 'text' })
-    : cited.format('ris', { format: 'text' });
+  if (format === 'bibtex') return cited.format('biblatex', { format: 'text' });
+  // ID is optional in RIS; with it, a record without a year is read (by citation-js itself) by the
+  // old spec, where M1 is no access date: the date read would be lost on import.
+  return `${cited.format('ris', { format: 'text' }).replace(/^ID {2}- .*\n/gm, '')}\n`;
 }

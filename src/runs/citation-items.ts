@@ -46,8 +46,10 @@ export function citationItems(evidence: RunEvidence): CslItem[] {
   });
 }
 
+/** On one line: a line break inside a field ends it in RIS, whose every line is a tag. */
 function quoteNote(claims: readonly EvidenceClaim[]): string {
-  return [...new Set(claims.map((claim) => `Quote [${claim.footnote}]: "${claim.quote}"`))].join('\n');
+  const quotes = claims.map((claim) => `[${claim.footnote}] "${claim.quote.replace(/\s+/g, ' ').trim()}"`);
+  return `Quoted: ${[...new Set(quotes)].join('; ')}`;
 }
 
 /** An ISO 8601 date (or date-time) as CSL date parts; undefined when it is not one. */

@@ -197,7 +197,8 @@ export function claimOf(text: string, n: number): string {
   let at = text.indexOf(marker);
   while (at !== -1 && text[at + marker.length] === ':') at = text.indexOf(marker, at + 1);
   if (at === -1) return '';
-  const before = text.slice(0, at);
+  // Footnote marks go first: one after a sentence's full stop ("2022.[^1] They") hides its end.
+  const before = text.slice(0, at).replace(/\[\^\d+\]/g, '');
   const start = Math.max(
     before.lastIndexOf('. '),
     before.lastIndexOf('! '),
@@ -206,7 +207,6 @@ export function claimOf(text: string, n: number): string {
   );
   return before
     .slice(start + 1)
-    .replace(/\[\^\d+\]/g, '')
     .replace(/^[\s#>*-]+/, '')
     .trim();
 }

@@ -145,7 +145,8 @@ function restoredPages(store: RunStore, runId: string, record: RecordOptions): M
       ? (state.pages as Array<{ keys?: string[]; page?: StoredPage }>)
       : [];
     for (const { keys, page } of entries)
-      if (page?.url && typeof page.text === 'string') for (const key of keys ?? []) pages.set(key, page);
+      if (page?.url && typeof page.text === 'string')
+        for (const key of [urlKey(page.url) ?? page.url, ...(keys ?? [])]) pages.set(key, page);
   } catch {
     // A checkpoint that cannot be read leaves those sources without a snapshot.
   }

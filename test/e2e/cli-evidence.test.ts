@@ -162,6 +162,26 @@ describe('source snapshots and citation export (built CLI, fake LLM, a local web
   });
 });
 
+describe("a research run keeps its sections' sources", () => {
+  it('runs evidence of a research report lists its cited sources as read', async () => {
+    const researched = await runBuiltCli(['research', researchTopic, '--json'], env(), { timeoutMs: 90_000 });
+    expect(researched.code, researched.stderr).toBe(0);
+    const report = JSON.parse(researched.stdout);
+    const evidence = JSON.parse((await cli(['runs', 'evidence', report.runId, '--json'])).stdout);
+    expect(evidence.mode).toBe('research');
+    const cited = [...new Set(report.references.map((reference: { url: string }) => reference.url))];
+    expect(cited.length).toBeGreaterThan(0);
+    expect(evidence.sources.map((source: { url: string }) => source.url)).toEqual(cited);
+    for (const source of evidence.sources) {
+      expect(source.accessed_at.slice(0, 10)).toBe(today);
+      expect(source.hash).toMatch(/^[0-9a-f]{64}$/);
+    }
+    const shown = await cli(['runs', 'source', report.runId, '1']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`>>>${report.references[0].quote}<<<`);
+  }, 120_000);
+});
+
 describe('the evidence API (built serve)', () => {
   let server: BuiltServer;
   let apiRun: string;

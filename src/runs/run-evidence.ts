@@ -89,7 +89,7 @@ export function runEvidence(record: RunRecord, snapshots: readonly SourceSnapsho
   const { references, text, skipped } = citedReferences(record);
   if (references.length > 0 && snapshots.length === 0)
     throw new InputError(
-      `run ${record.id} has no source snapshots: it was recorded before deepsearch kept what a run read`,
+      `run ${record.id} has no source snapshots: it was recorded before deepsearch kept what a run read, or its quotes all come from search results' snippets`,
       { code: 'no_snapshots' },
     );
   const sources: EvidenceSource[] = [];
@@ -173,7 +173,7 @@ export function sourceView(
   if (!snapshot)
     throw new InputError(
       snapshots.length === 0
-        ? `run ${record.id} has no source snapshots: it was recorded before deepsearch kept what a run read`
+        ? `run ${record.id} has no source snapshots: it was recorded before deepsearch kept what a run read, or its quotes all come from search results' snippets`
         : `source ${n} of run ${record.id} was not read: its quote comes from a search result's snippet (${reference.url})`,
       { code: 'no_snapshots' },
     );

@@ -20,6 +20,7 @@ export const layers = [
   ['runs', 'web', 'telemetry'],
   ['runtime'],
   ['scale'],
+  ['watch'],
   ['api', 'mcp', 'eval', 'metrics'],
   ['server'],
   ['cli'],

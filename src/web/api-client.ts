@@ -1,4 +1,5 @@
 import type { ResearchOutline, RunListItem, RunObject, RunResource } from '../events/run-api.js';
+import type { WatchDetailObject, WatchObject } from '../events/watch-api.js';
 import { createSseParser } from './sse-parser.js';
 
 /** An OpenAI-style error body from the server, or a network failure (status 0). */
@@ -81,6 +82,13 @@ export interface ApiClient {
   }): Promise<{ data: RunSummary[]; has_more: boolean }>;
   /** Streams the run's events until `done`; resolves with the final status. */
   streamEvents(id: string, options: EventStreamOptions): Promise<string>;
+  listWatches(): Promise<{ data: WatchObject[] }>;
+  getWatch(id: string): Promise<WatchDetailObject>;
+  createWatch(body: Record<string, unknown>): Promise<WatchObject>;
+  /** Starts a check now (202); its result shows in the watch's runs when it is done. */
+  runWatch(id: string): Promise<{ status: string }>;
+  updateWatch(id: string, body: Record<string, unknown>): Promise<WatchObject>;
+  deleteWatch(id: string): Promise<{ deleted: boolean }>;
 }
 
 /**
@@ -180,6 +188,12 @@ export function createApiClient(options: { baseUrl: string; getKey: () => string
       if (before !== undefined) params.set('before', String(before));
       return request('GET', `/v1/runs?${params}`);
     },
+    listWatches: () => request('GET', '/v1/watches'),
+    getWatch: (id) => request('GET', `/v1/watches/${encodeURIComponent(id)}`),
+    createWatch: (body) => request('POST', '/v1/watches', body),
+    runWatch: (id) => request('POST', `/v1/watches/${encodeURIComponent(id)}/run`, {}),
+    updateWatch: (id, body) => request('PATCH', `/v1/watches/${encodeURIComponent(id)}`, body),
+    deleteWatch: (id) => request('DELETE', `/v1/watches/${encodeURIComponent(id)}`),
     async streamEvents(id, stream) {
       let after = stream.after;
       let retries = stream.retries ?? 5;

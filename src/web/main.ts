@@ -8,6 +8,7 @@ import { createFootnotePopover } from './popover.js';
 import { createRunView } from './run-view.js';
 import { readSettings, rerunOptions, toRequestOptions } from './settings.js';
 import { wireSourceSnapshots } from './source-snapshots.js';
+import { createWatchesView } from './watches-view.js';
 
 const keyStorage = 'deepsearch.apiKey';
 
@@ -27,6 +28,8 @@ const history = createHistoryView({
   onOpen: (id) => navigate(id),
   onError: (error) => showError(error),
 });
+
+const watches = createWatchesView({ api, onError: (error) => showError(error) });
 
 const askForm = byId<HTMLFormElement>('ask');
 const question = byId<HTMLTextAreaElement>('question');
@@ -316,10 +319,24 @@ function idFromHash(): string | undefined {
   const match = /^#\/runs\/(.+)$/.exec(window.location.hash);
   return match ? decodeURIComponent(match[1]!) : undefined;
 }
-window.addEventListener('hashchange', () => void openRun(idFromHash()));
+
+/** #/watches and #/watches/<id> show the Watches view in place of the question and the run; anything else, a run (or none). */
+function route() {
+  const watch = /^#\/watches(?:\/(.+))?$/.exec(window.location.hash);
+  askForm.hidden = Boolean(watch);
+  if (watch) {
+    void openRun(undefined);
+    editor.close();
+    void watches.show(watch[1] ? decodeURIComponent(watch[1]) : undefined);
+    return;
+  }
+  watches.hide();
+  void openRun(idFromHash());
+}
+window.addEventListener('hashchange', route);
 
 async function start() {
   await history.refresh();
-  if (!login.open) void openRun(idFromHash());
+  if (!login.open) route();
 }
 void start();

@@ -20,6 +20,7 @@ import type { CheckpointHook, RunCheckpoint, RunRestore } from './run-checkpoint
 import type { RunContext } from './run-context.js';
 import { runLoop } from './run-loop.js';
 import { AgentState, type SharedKnowledge } from './state/agent-state.js';
+import type { StoredPage } from './state/page-store.js';
 
 export interface AgentInput {
   question: string;
@@ -52,6 +53,11 @@ export interface AgentInput {
   restore?: RunRestore;
   /** Called after every step with the run's state; the next step starts once it settles. */
   onCheckpoint?: CheckpointHook<RunCheckpoint>;
+  /**
+   * Told of each page as it joins the run's page store: what was read, as the quotes are checked
+   * against it (the run store keeps the cited ones as the run's evidence).
+   */
+  onPageRead?: (page: StoredPage) => void;
 }
 
 /** What a run may share with the task it is part of. */
@@ -130,6 +136,7 @@ export function prepareRun(input: AgentInput, shared: SharedRunParts = {}): Prep
     today: (input.now?.() ?? new Date()).toISOString().slice(0, 10),
     language: detectLanguage(question, input.config.agent.language),
     step: restored?.step ?? 0,
+    onPageRead: input.onPageRead,
   };
   return {
     context,

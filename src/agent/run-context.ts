@@ -15,6 +15,7 @@ import type { SearchProvider } from '../providers/spec/search-provider.js';
 import type { HostHealth } from '../retrieval/host-health.js';
 import type { Budget } from './budget.js';
 import type { AgentState } from './state/agent-state.js';
+import type { StoredPage } from './state/page-store.js';
 import { stopRunWith } from './steps/step-errors.js';
 
 export interface LanguageInfo {
@@ -56,6 +57,8 @@ export interface RunContext {
   today: string;
   language: LanguageInfo;
   step: number;
+  /** Told of each page read into the page store (the run's evidence is kept from them). */
+  onPageRead?: (page: StoredPage) => void;
 }
 
 /**

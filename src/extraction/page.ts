@@ -16,6 +16,12 @@ export interface Page {
   text: string;
   links: PageLink[];
   byline?: string;
+  /** The site's or publisher's name (og:site_name, application-name), when the page says. */
+  siteName?: string;
+  /** The HTTP status the content came with, when the reader knows it. */
+  status?: number;
+  /** When the content was fetched (ISO 8601); a cached page keeps its first fetch's time. */
+  fetchedAt?: string;
   /** ISO 8601 dates, when the page or the server says. */
   publishedAt?: string;
   modifiedAt?: string;

@@ -1,11 +1,14 @@
 import type { CheckpointHook } from '../agent/run-checkpoint.js';
+import type { StoredPage } from '../agent/state/page-store.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import { serviceSettings } from '../config/service-settings.js';
 import { isAbortError, isInputError, isProviderError, type Redactor } from '../core/errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
+import { urlKey } from '../retrieval/normalize-url.js';
 import type { RunError, RunRecord, RunSettings, RunSource } from './run-record.js';
 import { createRunRecorder } from './run-recorder.js';
 import type { RunStore } from './run-store.js';
+import { citedSnapshots, type SourceSnapshot } from './source-snapshot.js';
 
 /** How `runtime.run` records a run (`false`: not at all). */
 export interface RecordOptions {
@@ -22,6 +25,8 @@ export interface RecordOptions {
 export interface Recording {
   observe: AgentEventListener;
   checkpoint: CheckpointHook;
+  /** Keeps each page read, so the ones the result cites are stored with its end (source-snapshot.ts). */
+  pageRead(page: StoredPage): void;
   settle(outcome: { result: object } | { error: unknown }): void;
 }
 
@@ -82,12 +87,21 @@ export function startRecording(input: {
     prices: input.config.runs.prices,
     usage: record.resumed?.usage ?? undefined,
   });
+  const pages = new Map<string, StoredPage>();
   return {
     observe: recorder.observe,
     checkpoint: recorder.checkpoint,
+    pageRead(page) {
+      pages.set(urlKey(page.url) ?? page.url, page);
+    },
     settle(outcome) {
       try {
-        if ('result' in outcome) recorder.finish({ status: 'completed', result: { ...outcome.result } });
+        if ('result' in outcome)
+          recorder.finish({
+            status: 'completed',
+            result: { ...outcome.result },
+            sources: sourcesOf(outcome.result, pages, () => restoredPages(store, runId, record)),
+          });
         else
           recorder.finish({
             status: isAbortError(outcome.error) ? 'cancelled' : 'failed',
@@ -98,6 +112,45 @@ export function startRecording(input: {
       }
     },
   };
+}
+
+/**
+ * The snapshots of what the result cites: the pages read in this process, else (a resumed run's
+ * earlier pages) those of the checkpoint it went on from. A snapshot that cannot be made costs the
+ * run its evidence, never its answer.
+ */
+function sourcesOf(
+  result: object,
+  pages: ReadonlyMap<string, StoredPage>,
+  restored: () => ReadonlyMap<string, StoredPage>,
+): SourceSnapshot[] | undefined {
+  const references = (result as { references?: unknown }).references;
+  if (!Array.isArray(references)) return undefined;
+  let earlier: ReadonlyMap<string, StoredPage> | undefined;
+  return citedSnapshots(references as Array<{ url: string }>, (url) => {
+    const key = urlKey(url) ?? url;
+    if (pages.has(key)) return pages.get(key);
+    earlier ??= restored();
+    return earlier.get(key);
+  });
+}
+
+/** The pages of a resumed run's checkpoint, by URL key (none for a run that was not resumed). */
+function restoredPages(store: RunStore, runId: string, record: RecordOptions): Map<string, StoredPage> {
+  const pages = new Map<string, StoredPage>();
+  if (!record.resumed) return pages;
+  try {
+    const state = store.restore(runId)?.checkpoint.state as { pages?: unknown } | undefined;
+    const entries = Array.isArray(state?.pages)
+      ? (state.pages as Array<{ keys?: string[]; page?: StoredPage }>)
+      : [];
+    for (const { keys, page } of entries)
+      if (page?.url && typeof page.text === 'string')
+        for (const key of [urlKey(page.url) ?? page.url, ...(keys ?? [])]) pages.set(key, page);
+  } catch {
+    // A checkpoint that cannot be read leaves those sources without a snapshot.
+  }
+  return pages;
 }
 
 /** A run's error as stored: its message redacted, and the kind of error the API answers it with. */

@@ -59,10 +59,23 @@ CREATE TABLE IF NOT EXISTS run_pages (
  * additive (new columns with defaults), so a file migrated here still opens in an older build.
  * 1: the attempt that holds a run (fencing: a worker whose run was claimed since cannot write)
  *    and the worker that claimed it.
+ * 2: the snapshots of the sources a run cites (source-snapshot.ts), written with its end.
  */
 const migrations: readonly string[] = [
   `ALTER TABLE runs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE runs ADD COLUMN worker TEXT;`,
+  `CREATE TABLE IF NOT EXISTS run_sources (
+     run_id TEXT NOT NULL,
+     position INTEGER NOT NULL,
+     url TEXT NOT NULL,
+     title TEXT NOT NULL,
+     fetched_at TEXT NOT NULL,
+     status INTEGER,
+     hash TEXT NOT NULL,
+     meta TEXT NOT NULL,
+     body BLOB NOT NULL,
+     PRIMARY KEY (run_id, position)
+   ) WITHOUT ROWID;`,
 ];
 
 /** Brings a file up to the latest schema; a process opening it at the same time waits (IMMEDIATE). */

@@ -9,7 +9,10 @@ import type { AgentEvent } from '../events/agent-events.js';
 import type { NewRun } from './run-record.js';
 import { createRunRecorder } from './run-recorder.js';
 import { createRunStore } from './run-store.js';
+import { snapshotOf } from './source-snapshot.js';
 import { StaleAttemptError } from './stale-attempt-error.js';
+
+const page = (url: string, text: string) => ({ url, title: url, text, markdown: text, step: 1 });
 
 const newRun = (id: string, question = `question ${id}`): NewRun => ({
   id,
@@ -220,7 +223,7 @@ describe('run store', () => {
       store.close();
       // Opening again migrates nothing twice; the previous release's writes name only its columns.
       const reopened = new Database(file);
-      expect(reopened.pragma('user_version', { simple: true })).toBe(1);
+      expect(reopened.pragma('user_version', { simple: true })).toBe(2);
       reopened
         .prepare(
           `INSERT INTO runs (id, owner, source, mode, question, options, settings, status, created_at)
@@ -231,6 +234,10 @@ describe('run store', () => {
       const again = createRunStore({ file, retention });
       expect(again.get('older-build')).toMatchObject({ attempt: 0 });
       expect(again.get('old')).toMatchObject({ attempt: 1, worker: 'w', lastSeq: 1 });
+      // A run of before source snapshots has none; one ended now keeps them.
+      expect(again.sources('old')).toEqual([]);
+      again.finish('old', { status: 'completed', sources: [snapshotOf(page('https://a.example/', 'read'))] });
+      expect(again.sources('old').map((source) => source.text)).toEqual(['read']);
       again.close();
     } finally {
       rmSync(folder, { recursive: true, force: true });

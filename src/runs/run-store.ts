@@ -8,6 +8,7 @@ import { createStatementCache } from '../platform/storage/statement-cache.js';
 import type { NewRun, RunError, RunRecord, RunStatus, RunSummary, RunUsage } from './run-record.js';
 import { finishColumns, json, type Row, toRecord, toSummary } from './run-store-rows.js';
 import { openRunDatabase } from './run-store-schema.js';
+import { fromSnapshotRow, type SourceSnapshot, toSnapshotRow } from './source-snapshot.js';
 import { RunClaimError, type RunClaimer, StaleAttemptError } from './stale-attempt-error.js';
 
 export interface RunStoreOptions {
@@ -34,6 +35,8 @@ export interface RunFinish {
   result?: Record<string, unknown> & { answer?: unknown };
   error?: RunError;
   usage?: RunUsage;
+  /** What was read of the sources the result cites (replaces any kept before: a resumed run's). */
+  sources?: readonly SourceSnapshot[];
 }
 
 /**
@@ -72,6 +75,8 @@ export interface RunStore {
   restore(runId: string): StoredRestore | undefined;
   /** The last checkpoint's format version and kind, without loading it or its pages. */
   checkpointHead(runId: string): { $schemaVersion: unknown; kind: unknown } | undefined;
+  /** The snapshots of the sources the run cites, in the order first cited (none: an older run). */
+  sources(runId: string): SourceSnapshot[];
   list(query: RunListQuery): { runs: RunSummary[]; hasMore: boolean };
   delete(id: string): boolean;
   /** Applies the retention limits; returns how many runs were deleted. */
@@ -95,8 +100,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   const deleteRun = (id: string) => {
     storedPages.delete(id);
     const d = db();
-    for (const table of ['run_events', 'run_checkpoints', 'run_pages'])
-      d.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(id);
+    for (const table of runTables) d.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(id);
     return d.prepare('DELETE FROM runs WHERE id = ?').run(id).changes > 0;
   };
   // Inside a write's transaction: SQLite has one writer at a time, so no claim can come between.
@@ -192,6 +196,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       d.transaction(() => {
         fence(runId, attempt);
         update.run(...finishColumns(outcome, now()), runId);
+        if (outcome.sources) writeSources(d, runId, outcome.sources);
       })();
       storedPages.delete(runId);
       pruneRuns(d, options.retention, now());
@@ -243,6 +248,12 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       }));
       return { checkpoint: { ...saved, state: { ...saved.state, pages } }, lastSeq: Number(run.last_seq) };
     },
+    sources(runId) {
+      const rows = db()
+        .prepare('SELECT * FROM run_sources WHERE run_id = ? ORDER BY position')
+        .all(runId) as Row[];
+      return rows.map(fromSnapshotRow);
+    },
     list(query) {
       const where: string[] = [];
       const values: unknown[] = [];
@@ -270,6 +281,21 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       database = undefined;
     },
   };
+}
+
+/** The tables whose rows belong to a run (deleted with it). */
+const runTables = ['run_events', 'run_checkpoints', 'run_pages', 'run_sources'] as const;
+
+function writeSources(database: RunDatabase, runId: string, sources: readonly SourceSnapshot[]): void {
+  database.prepare('DELETE FROM run_sources WHERE run_id = ?').run(runId);
+  const insert = database.prepare(
+    `INSERT INTO run_sources (run_id, position, url, title, fetched_at, status, hash, meta, body)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  sources.forEach((source, position) => {
+    const row = toSnapshotRow(source);
+    insert.run(runId, position, row.url, row.title, row.fetched_at, row.status, row.hash, row.meta, row.body);
+  });
 }
 
 type RunDatabase = Pick<BetterSqlite3.Database, 'prepare' | 'transaction' | 'close'>;
@@ -302,7 +328,7 @@ function pruneRuns(database: RunDatabase, retention: RunsConfig['retention'], no
   if (ids.length === 0) return 0;
   database.transaction(() => {
     for (const id of ids)
-      for (const table of ['run_events', 'run_checkpoints', 'run_pages', 'runs'])
+      for (const table of [...runTables, 'runs'])
         database.prepare(`DELETE FROM ${table} WHERE ${table === 'runs' ? 'id' : 'run_id'} = ?`).run(id);
   })();
   return ids.length;

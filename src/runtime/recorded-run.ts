@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckpointHook } from '../agent/run-checkpoint.js';
+import type { StoredPage } from '../agent/state/page-store.js';
 import type { DeepSearchConfig } from '../config/config-schema.js';
 import type { AgentEventBody, AgentEventListener } from '../events/agent-events.js';
 import { type FittedContext, fitContextWindow } from '../platform/llm-context/fit-context-window.js';
@@ -25,6 +26,8 @@ export interface RunSetup extends RunProviders {
   /** The recorder first, then the caller's: what a client is shown is already being stored. */
   observers: AgentEventListener[];
   onCheckpoint?: CheckpointHook;
+  /** Told of each page read (the recording keeps the cited ones as the run's evidence). */
+  onPageRead?: (page: StoredPage) => void;
   /** Warnings found before the run (a smaller window, a store that cannot record): reported at its start. */
   notices: string[];
 }
@@ -87,6 +90,7 @@ export async function recordedRun<Result extends { references: ReadonlyArray<{ u
       ...(options.observers ?? []),
     ],
     onCheckpoint: recording?.checkpoint,
+    onPageRead: recording?.pageRead,
     notices,
   });
   let cited: Result['references'] | undefined;

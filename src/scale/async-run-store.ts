@@ -2,6 +2,7 @@ import type { StoredCheckpoint, StoredRestore } from '../agent/run-checkpoint.js
 import type { AgentEvent } from '../events/agent-events.js';
 import type { NewRun, RunRecord, RunSummary, RunUsage } from '../runs/run-record.js';
 import type { RunFinish, RunListQuery, RunStore } from '../runs/run-store.js';
+import type { SourceSnapshot } from '../runs/source-snapshot.js';
 import { isStaleAttemptError, type RunClaimer } from '../runs/stale-attempt-error.js';
 
 /**
@@ -44,6 +45,8 @@ export interface AsyncRunStore {
   restore(runId: string): Promise<StoredRestore | undefined>;
   /** The last checkpoint's format version and kind, without loading it or its pages. */
   checkpointHead(runId: string): Promise<{ $schemaVersion: unknown; kind: unknown } | undefined>;
+  /** The snapshots of the sources the run cites, in the order first cited (none: an older run). */
+  sources(runId: string): Promise<SourceSnapshot[]>;
   /** Newest first; `before` pages on, `q` searches the question and the answer. */
   list(query: RunListQuery): Promise<{ runs: RunSummary[]; hasMore: boolean }>;
   delete(id: string): Promise<boolean>;
@@ -102,6 +105,7 @@ export function toAsyncRunStore(store: RunStore): AsyncRunStore {
     events: call(store.events),
     restore: call(store.restore),
     checkpointHead: call(store.checkpointHead),
+    sources: call(store.sources),
     list: call(store.list),
     delete: call(store.delete),
     prune: call(store.prune),

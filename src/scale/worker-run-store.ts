@@ -157,6 +157,7 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
     },
     resolveId: notServed('resolve ids'),
     events: notServed('read events (the event log does)'),
+    sources: notServed('read source snapshots'),
     list: notServed('list runs'),
     delete: notServed('delete runs'),
     prune: () => 0,

@@ -24,6 +24,23 @@ export interface RunEvent {
   [field: string]: unknown;
 }
 
+/** What the page reads of GET /v1/runs/{id}/evidence. */
+export interface RunEvidenceView {
+  claims: Array<{ footnote: number; accessed_at: string | null }>;
+}
+
+/** What the page reads of GET /v1/runs/{id}/sources/{n}. */
+export interface SourceSnapshotView {
+  n: number;
+  url: string;
+  title: string;
+  accessed_at: string;
+  status: number | null;
+  text: string;
+  quote_start: number | null;
+  quote_end: number | null;
+}
+
 /** A line of GET /v1/runs, as the server declares it. */
 export type RunSummary = RunListItem;
 
@@ -47,6 +64,12 @@ export interface ApiClient {
   planOutline(body: Record<string, unknown>): Promise<ResearchOutline>;
   /** A finished report as a file: its bytes and the name the server gave it. */
   downloadReport(id: string, format: string): Promise<{ blob: Blob; fileName: string }>;
+  /** The run's sources as a citation file (csl-json, bibtex, ris). */
+  downloadCitations(id: string, format: string): Promise<{ blob: Blob; fileName: string }>;
+  /** GET /v1/runs/{id}/evidence: when each cited source was read. */
+  getEvidence(id: string): Promise<RunEvidenceView>;
+  /** GET /v1/runs/{id}/sources/{n}: the text read for footnote n, as it was then. */
+  getSource(id: string, n: number): Promise<SourceSnapshotView>;
   getRun(id: string): Promise<RunDetail>;
   /** Goes on with a run from its last checkpoint, under the same id; `body` may raise its budget. */
   resumeRun(id: string, body: Record<string, unknown>): Promise<RunObject>;
@@ -129,28 +152,33 @@ export function createApiClient(options: { baseUrl: string; getKey: () => string
     return { done, lastSeq };
   }
 
-  async function download(id: string, format: string) {
+  /** A file the server names (Content-Disposition): a report, the sources as citations. */
+  async function download(path: string, fallbackName: string) {
     let response: Response;
     try {
-      response = await fetch(
-        `${base}/v1/research/${encodeURIComponent(id)}/report?format=${encodeURIComponent(format)}`,
-        {
-          headers: headers(),
-        },
-      );
+      response = await fetch(`${base}${path}`, { headers: headers() });
     } catch (error) {
       throw new ApiError(`cannot reach the server (${(error as Error).message})`, 0, 'network');
     }
     if (!response.ok) throw await toApiError(response);
     const disposition = response.headers.get('content-disposition') ?? '';
-    const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `report.${format}`;
+    const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
     return { blob: await response.blob(), fileName };
   }
+  const runPath = (id: string) => `/v1/runs/${encodeURIComponent(id)}`;
 
   return {
     createRun: (body) => request('POST', '/v1/research', body),
     planOutline: (body) => request('POST', '/v1/research/outline', body),
-    downloadReport: download,
+    downloadReport: (id, format) =>
+      download(
+        `/v1/research/${encodeURIComponent(id)}/report?format=${encodeURIComponent(format)}`,
+        `report.${format}`,
+      ),
+    downloadCitations: (id, format) =>
+      download(`${runPath(id)}/evidence?format=${encodeURIComponent(format)}`, `sources.${format}`),
+    getEvidence: (id) => request('GET', `${runPath(id)}/evidence`),
+    getSource: (id, n) => request('GET', `${runPath(id)}/sources/${n}`),
     getRun: (id) => request('GET', `/v1/research/${encodeURIComponent(id)}`),
     resumeRun: (id, body) => request('POST', `/v1/research/${encodeURIComponent(id)}/resume`, body),
     deleteRun: (id) => request('DELETE', `/v1/research/${encodeURIComponent(id)}`),

@@ -5,6 +5,8 @@ export interface SourceRef {
   title: string;
   quote: string;
   quoteKind?: 'exact' | 'sentence';
+  /** When the run read the source (ISO 8601), once the run's evidence is loaded: its snapshot opens. */
+  readAt?: string;
 }
 
 const definitionLine = /^ {0,3}\[\^[^\]\s]+\]:.*(?:\n(?: {4}|\t).*)*\n?/gm;

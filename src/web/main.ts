@@ -7,6 +7,7 @@ import { wireSettingsDialog, wireThemeToggle } from './page-controls.js';
 import { createFootnotePopover } from './popover.js';
 import { createRunView } from './run-view.js';
 import { readSettings, rerunOptions, toRequestOptions } from './settings.js';
+import { wireSourceSnapshots } from './source-snapshots.js';
 import { createWatchesView } from './watches-view.js';
 
 const keyStorage = 'deepsearch.apiKey';
@@ -17,7 +18,11 @@ const api = createApiClient({
   getKey: () => localStorage.getItem(keyStorage) ?? undefined,
 });
 const view = createRunView({ onFollowUp: (text, mode) => void startFollowUp(text, mode) });
-const popover = createFootnotePopover((index) => view.lookup(index));
+const snapshots = wireSourceSnapshots({ api, view });
+const popover = createFootnotePopover(
+  (index) => view.lookup(index),
+  (reference) => void snapshots.open(reference),
+);
 const history = createHistoryView({
   api,
   onOpen: (id) => navigate(id),
@@ -130,6 +135,7 @@ async function openRun(id: string | undefined) {
     const detail = await api.getRun(id);
     if (openId !== id) return;
     view.open(detail);
+    void snapshots.load();
     await follow(id, controller, undefined);
   } catch (error) {
     if (controller.signal.aborted) return;
@@ -153,6 +159,7 @@ async function follow(id: string, controller: AbortController, after: number | u
   });
   if (openId !== id) return;
   view.finish(detail);
+  void snapshots.load();
   void history.refresh();
 }
 

@@ -5,8 +5,17 @@ import { hostOf, type SourceRef, safeHref } from './footnotes.js';
  * The quote behind a footnote marker: shown while the pointer or focus is on the marker, pinned
  * by a click (or Enter), closed by Escape, a second click or a click elsewhere.
  */
-export function createFootnotePopover(lookup: (index: number) => SourceRef | undefined) {
+export function createFootnotePopover(
+  lookup: (index: number) => SourceRef | undefined,
+  openSnapshot: (reference: SourceRef) => void,
+) {
   const box = byId('popover');
+  const snapshot = byId<HTMLButtonElement>('popover-snapshot');
+  let current: SourceRef | undefined;
+  snapshot.addEventListener('click', () => {
+    if (current) openSnapshot(current);
+    hide();
+  });
   const quote = byId('popover-quote');
   const kind = byId('popover-kind');
   const link = byId<HTMLAnchorElement>('popover-link');
@@ -37,6 +46,10 @@ export function createFootnotePopover(lookup: (index: number) => SourceRef | und
     if (href) link.href = href;
     else link.removeAttribute('href');
     host.textContent = hostOf(reference.url);
+    current = reference;
+    // What the run read opens from the run store: it holds after the page changed or went.
+    snapshot.hidden = !reference.readAt;
+    snapshot.textContent = reference.readAt ? `as read on ${reference.readAt.slice(0, 10)}` : '';
     button.setAttribute('aria-expanded', 'true');
     box.hidden = false;
     // Measured from the left edge: where it was last shown would shrink it to the space left there.

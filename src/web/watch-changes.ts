@@ -33,8 +33,9 @@ export function describeDifference(difference: WatchDifferenceObject): string {
 }
 
 /**
- * Marks the blocks of the rendered latest answer that hold a new or changed claim (class
- * `watch-new` / `watch-changed`, with what changed as the title); returns how many were marked.
+ * Marks the new and changed claims of the rendered latest answer: the sentence itself in a
+ * `<mark class="watch-new|watch-changed">` (split around footnotes and inline markup), else the
+ * block that holds it; the title says what changed. Returns how many were marked.
  */
 export function markChangedBlocks(root: ParentNode, changes: readonly WatchChangeObject[]): number {
   const blocks = [...root.querySelectorAll<HTMLElement>('p, li, td, th, blockquote, h1, h2, h3, h4')].filter(
@@ -46,14 +47,64 @@ export function markChangedBlocks(root: ParentNode, changes: readonly WatchChang
     if (change.kind === 'removed' || !change.after) continue;
     const block = blocks[blockOfClaim(texts, change.after.text)];
     if (!block) continue;
-    block.classList.add(change.kind === 'new' ? 'watch-new' : 'watch-changed');
-    block.title =
+    const kind = change.kind === 'new' ? 'watch-new' : 'watch-changed';
+    const title =
       change.kind === 'new'
         ? 'New since the previous check'
         : `Changed: ${(change.differences ?? []).map(describeDifference).join('; ') || 'see the changes below'}`;
+    const marks = markSentence(block, change.after.text, kind);
+    for (const mark of marks) mark.title = title;
+    if (marks.length === 0) {
+      block.classList.add(kind);
+      block.title = title;
+    }
     marked++;
   }
   return marked;
+}
+
+/**
+ * Wraps the claim's words where they stand in the block (footnotes left out, spaces as they
+ * come): one `<mark>` per text node it runs over. None when the words are not found as they are.
+ */
+function markSentence(block: HTMLElement, claim: string, kind: string): HTMLElement[] {
+  const needle = claim
+    .replace(/[.!?…]+$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!needle) return [];
+  const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+  const places: Array<{ node: Text; offset: number }> = [];
+  let flat = '';
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node as Text;
+    if (text.parentElement?.closest('sup')) continue;
+    for (let offset = 0; offset < text.data.length; offset++) {
+      const char = /\s/.test(text.data[offset]!) ? ' ' : text.data[offset]!;
+      if (char === ' ' && flat.endsWith(' ')) continue;
+      flat += char;
+      places.push({ node: text, offset });
+    }
+  }
+  const start = flat.indexOf(needle);
+  if (start < 0) return [];
+  const end = start + needle.length - 1;
+  const spans = new Map<Text, { from: number; to: number }>();
+  for (let index = start; index <= end; index++) {
+    const { node, offset } = places[index]!;
+    const span = spans.get(node);
+    spans.set(node, { from: span?.from ?? offset, to: offset + 1 });
+  }
+  const marks: HTMLElement[] = [];
+  for (const [node, { from, to }] of spans) {
+    const middle = node.splitText(from);
+    middle.splitText(to - from);
+    const mark = h('mark', { class: kind });
+    middle.replaceWith(mark);
+    mark.append(middle);
+    marks.push(mark);
+  }
+  return marks;
 }
 
 function textWithoutFootnotes(element: HTMLElement): string {

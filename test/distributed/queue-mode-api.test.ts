@@ -189,6 +189,22 @@ describe.skipIf(!available)('queue mode API nodes (real processes on 127.0.0.1)'
     expect(report.status).toBe(200);
     expect(report.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(await report.text()).toContain('# Heat pumps, as edited');
+    // What the worker read of the cited sources is in Postgres: the other node serves it.
+    const evidence = (await (await fetch(`${api2.url}/v1/runs/${id}/evidence`)).json()) as {
+      sources: Array<{ url: string; accessed_at: string; hash: string }>;
+    };
+    expect(evidence.sources.length).toBeGreaterThan(0);
+    for (const source of evidence.sources) {
+      expect(source.url.startsWith(web.url)).toBe(true);
+      expect(source.hash).toMatch(/^[0-9a-f]{64}$/);
+    }
+    const source = (await (await fetch(`${api1.url}/v1/runs/${id}/sources/1`)).json()) as {
+      text: string;
+      quote: string;
+      quote_start: number;
+      quote_end: number;
+    };
+    expect(source.text.slice(source.quote_start, source.quote_end)).toBe(source.quote);
   }, 120_000);
 
   it('ids that are no run (a NUL byte, 300 characters) are 404 and a NUL in a search 400, before Postgres is asked', async () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import {
@@ -144,6 +147,27 @@ describe('pages that could not be read (built CLI, a local web with a bot check,
     expect(lines.at(-1)).toBe(
       '3 pages could not be read: 1 blocked by a bot check, 1 behind a paywall, 1 timed out (--json lists them)',
     );
+  });
+
+  it('ask with the run kept: the line points to runs evidence, which lists each page and why', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'deepsearch-skipped-'));
+    try {
+      const kept = { ...env(), DEEPSEARCH_NO_RUNS: '0', DEEPSEARCH_RUNS_FILE: join(folder, 'runs.sqlite') };
+      const run = await runBuiltCli(['ask', researchTopic], kept, { timeoutMs: 60_000 });
+      expect(run.code, run.stderr).toBe(0);
+      const line = run.stdout.trimEnd().split('\n').at(-1)!;
+      const id = /deepsearch runs evidence (\S+) lists them$/.exec(line)?.[1];
+      expect(line).toMatch(
+        /^3 pages could not be read: 1 blocked by a bot check, 1 behind a paywall, 1 timed out — /,
+      );
+      expect(id).toBeDefined();
+      const evidence = await runBuiltCli(['runs', 'evidence', id!], kept);
+      expect(evidence.code, evidence.stderr).toBe(0);
+      expect(evidence.stdout).toContain('could not be read');
+      for (const url of [urls.challenge, urls.paywall, urls.slow]) expect(evidence.stdout).toContain(url);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('research: the report has an appendix listing them, and its JSON the same skipped list', async () => {

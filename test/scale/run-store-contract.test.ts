@@ -1,8 +1,11 @@
 // The run store's contract, run against both implementations: today's SQLite store (through the
 // async adapter) and the Postgres store, on a real Postgres started for this file.
+
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewRun } from '../../src/runs/run-record.js';
 import { createRunStore } from '../../src/runs/run-store.js';
+import { snapshotMaxChars, snapshotOf } from '../../src/runs/source-snapshot.js';
 import { RunClaimError, StaleAttemptError } from '../../src/runs/stale-attempt-error.js';
 import { type AsyncRunStore, toAsyncRunStore } from '../../src/scale/async-run-store.js';
 import { createPostgresDatabase } from '../../src/scale/postgres/postgres-database.js';
@@ -192,6 +195,89 @@ for (const implementation of implementations) {
         'again',
       ]);
       expect((await store.restore('c'))!.lastSeq).toBe(0);
+      await store.close();
+    });
+
+    it("keeps a run's source snapshots with its end: replaced by a later end, fenced, gone with the run and by retention", async () => {
+      const clock = { now: Date.UTC(2026, 0, 1) };
+      const store = await create(clock, { maxRuns: 1, maxAgeDays: 10 });
+      const long = 'x'.repeat(snapshotMaxChars + 10);
+      const read = (url: string, text: string) =>
+        snapshotOf({
+          url,
+          title: `title of ${url}`,
+          text,
+          markdown: text,
+          step: 1,
+          status: 200,
+          fetchedAt: '2026-01-01T00:00:00.000Z',
+          siteName: 'Site',
+          byline: 'A. Author',
+          publishedAt: '2025-12-01',
+        });
+      await store.begin(newRun('s'), 'running');
+      const attempt = await store.claim('s', worker);
+      expect(await store.sources('s')).toEqual([]);
+      await store.finish(
+        's',
+        {
+          status: 'completed',
+          result: { answer: 'a' },
+          sources: [
+            read('https://a.example/', 'café ünïcode'),
+            read('https://b.example/', long),
+            read('https://c.example/', 'c'),
+          ],
+        },
+        attempt,
+      );
+      const kept = await store.sources('s');
+      expect(kept.map((source) => source.url)).toEqual([
+        'https://a.example/',
+        'https://b.example/',
+        'https://c.example/',
+      ]);
+      expect(kept[0]).toEqual({
+        url: 'https://a.example/',
+        title: 'title of https://a.example/',
+        fetchedAt: '2026-01-01T00:00:00.000Z',
+        status: 200,
+        hash: createHash('sha256').update('café ünïcode').digest('hex'),
+        text: 'café ünïcode',
+        truncated: false,
+        siteName: 'Site',
+        author: 'A. Author',
+        publishedAt: '2025-12-01',
+      });
+      // A long text is capped; its hash is of the whole text read.
+      expect(kept[1]).toMatchObject({
+        truncated: true,
+        hash: createHash('sha256').update(long).digest('hex'),
+      });
+      expect(kept[1]!.text).toHaveLength(snapshotMaxChars);
+      // A stale attempt writes none; a resumed run's end replaces them, fewer included.
+      const resumed = await store.claim('s', worker).catch(() => undefined);
+      expect(resumed).toBeUndefined();
+      await store.begin(newRun('s'), 'running');
+      const next = await store.claim('s', worker);
+      await expect(
+        store.finish('s', { status: 'completed', sources: [read('https://z.example/', 'z')] }, attempt),
+      ).rejects.toBeInstanceOf(StaleAttemptError);
+      expect((await store.sources('s')).map((source) => source.url)).toHaveLength(3);
+      await store.finish('s', { status: 'completed', sources: [read('https://d.example/', 'd')] }, next);
+      expect((await store.sources('s')).map((source) => [source.url, source.text])).toEqual([
+        ['https://d.example/', 'd'],
+      ]);
+      expect(await store.delete('s')).toBe(true);
+      expect(await store.sources('s')).toEqual([]);
+      // Retention takes a run's snapshots with it.
+      for (const id of ['r1', 'r2']) {
+        clock.now += 1000;
+        await store.begin(newRun(id), 'running');
+        await store.finish(id, { status: 'completed', sources: [read(`https://${id}.example/`, id)] }, 0);
+      }
+      expect(await store.sources('r1')).toEqual([]);
+      expect((await store.sources('r2')).map((source) => source.text)).toEqual(['r2']);
       await store.close();
     });
 

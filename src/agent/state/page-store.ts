@@ -19,6 +19,12 @@ export interface StoredPage {
   markdown: string;
   publishedAt?: string;
   step: number;
+  /** When it was fetched (ISO 8601; the reader's time, else when it joined the store). */
+  fetchedAt?: string;
+  /** The HTTP status it came with, when the reader knows it. */
+  status?: number;
+  byline?: string;
+  siteName?: string;
 }
 
 interface PageIndexes {
@@ -40,6 +46,10 @@ export class PageStore {
       markdown: page.markdown,
       publishedAt: page.publishedAt ?? page.modifiedAt,
       step,
+      fetchedAt: page.fetchedAt ?? new Date().toISOString(),
+      ...(page.status !== undefined ? { status: page.status } : {}),
+      ...(page.byline ? { byline: page.byline } : {}),
+      ...(page.siteName ? { siteName: page.siteName } : {}),
     };
     for (const url of [page.url, page.requestedUrl]) {
       const key = urlKey(url);

@@ -169,6 +169,7 @@ function readProblem(error: unknown): HostProblem {
 function storePage(context: RunContext, page: Page): StoredPage {
   const { state } = context;
   const stored = state.pages.add(page, context.step);
+  context.onPageRead?.(stored);
   markVisited(context, page.url);
   for (const link of page.links.slice(0, maxLinksPerPage)) {
     state.urls.add({ url: link.url, anchor: link.text, source: `page:${page.url}`, step: context.step });

@@ -15,7 +15,14 @@ import { deliver } from './research-report-output.js';
  */
 export async function answerWithProgress(
   io: CliIo,
-  options: { json: boolean; quiet: boolean; debug: boolean; output?: string },
+  options: {
+    json: boolean;
+    quiet: boolean;
+    debug: boolean;
+    output?: string;
+    /** Whether the run is kept in the run store (default true). */
+    kept?: boolean;
+  },
   start: (onEvent: AgentEventListener | undefined) => Promise<DeepSearchResult>,
 ): Promise<void> {
   const progress = startCliProgress(io, options);
@@ -30,7 +37,7 @@ export async function answerWithProgress(
   // `-o answer.json` is the JSON document, as `research -o report.json` is.
   const json =
     options.json || (options.output !== undefined && extname(options.output).toLowerCase() === '.json');
-  const text = json ? resultJson(result) : renderResultText(result, styled);
+  const text = json ? resultJson(result) : renderResultText(result, styled, options.kept ?? true);
   if (!options.quiet && !options.json && !options.output) io.stderr.write('\n');
   await deliver(io, options, `${text}\n`, 'answer', result.runId);
 }

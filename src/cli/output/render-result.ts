@@ -5,9 +5,14 @@ import { formatTokens, plural, type Terminal } from '../io/terminal-style.js';
 /**
  * The answer for people, as markdown: the text with its [^n] markers, the sources as footnote
  * definitions (`[^1]: Title <url>`, the quote on an indented continuation line), then confidence
- * and cost.
+ * and cost, and the pages that could not be read.
  */
-export function renderResultText(result: DeepSearchResult, terminal: Pick<Terminal, 'style'>): string {
+export function renderResultText(
+  result: DeepSearchResult,
+  terminal: Pick<Terminal, 'style'>,
+  /** Whether the run is kept (then `runs evidence` lists the pages it could not read). */
+  kept = true,
+): string {
   const { style } = terminal;
   const lines: string[] = [result.answer, ''];
   if (result.references.length > 0) {
@@ -26,7 +31,15 @@ export function renderResultText(result: DeepSearchResult, terminal: Pick<Termin
   lines.push(style('dim', summaryLine(result)));
   // Records written before the list existed have none.
   const skipped = describeSkipped(result.skipped ?? []);
-  if (skipped) lines.push(style('yellow', `${skipped} (--json lists them)`));
+  if (skipped)
+    lines.push(
+      style(
+        'yellow',
+        kept
+          ? `${skipped} — deepsearch runs evidence ${result.runId} lists them`
+          : `${skipped} (--json lists them)`,
+      ),
+    );
   return lines.join('\n');
 }
 

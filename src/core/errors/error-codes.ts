@@ -65,7 +65,10 @@ export const errorCodes = {
   model_download_not_found: 'the model file is not on the download server',
   model_download_offline: 'the model download server cannot be reached',
   model_not_found: 'the API has no model of this name (see GET /v1/models)',
+  no_evidence: 'the run has no evidence to show: it has not completed with an answer or report',
   no_report: 'the run has no report to export (not a research run, or not finished)',
+  no_snapshots:
+    'the run kept no snapshot of its sources (recorded before snapshots were kept, or the quote came from a search snippet)',
   origin_not_allowed: 'a browser request from an origin not in DEEPSEARCH_CORS_ORIGINS',
   owner_busy: 'this API key holds its whole share of the queue; retry after Retry-After',
   page_bad_redirect: 'a page redirected too often, or to a URL that is not allowed',
@@ -111,6 +114,8 @@ export const errorCodes = {
     "a backing service of queue mode (Redis, Postgres) can't be reached; retry after Retry-After",
   session_busy: 'the MCP session is already answering a request',
   shutting_down: 'the server is shutting down and takes no new request',
+  source_not_found:
+    'the run has no source of that number (`runs source <id> <n>`, GET /v1/runs/{id}/sources/{n})',
   stale_attempt: 'a worker attempt that no longer holds its run tried to write',
   tools_not_supported: 'the request asks for tools, which deep search does not call',
   unauthenticated_bind: 'serve refuses a non-loopback --host without API keys (or --allow-unauthenticated)',

@@ -35,6 +35,7 @@ export function extractHtmlPage(
     text: content.text,
     links,
     byline: content.byline || metadata.byline,
+    ...(metadata.siteName ? { siteName: metadata.siteName } : {}),
     publishedAt: metadata.publishedAt,
     modifiedAt: metadata.modifiedAt,
     ...(showsPaywall(content.text, metadata.accessibleForFree) ? { paywalled: true } : {}),

@@ -15,6 +15,7 @@ interface DocumentLike {
 export interface PageMetadata {
   title?: string;
   byline?: string;
+  siteName?: string;
   publishedAt?: string;
   modifiedAt?: string;
   /** schema.org @type values of the JSON-LD blocks and og:type, lower-cased ('article', 'product'...). */
@@ -63,6 +64,7 @@ export function readPageMetadata(document: DocumentLike): PageMetadata {
       text(document.querySelector('title')),
     byline:
       firstAttribute(document, ['meta[name="author"]', 'meta[property="article:author"]']) ?? jsonLd.author,
+    siteName: firstAttribute(document, ['meta[property="og:site_name"]', 'meta[name="application-name"]']),
     publishedAt: publishedAt ?? visible.publishedAt,
     modifiedAt: modifiedAt ?? visible.modifiedAt,
     pageTypes: [

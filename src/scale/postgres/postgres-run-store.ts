@@ -3,6 +3,7 @@ import type { StoredPage } from '../../agent/state/page-store.js';
 import type { RunsConfig } from '../../config/config-schema.js';
 import type { AgentEvent } from '../../events/agent-events.js';
 import { finishColumns, json, type Row, toRecord, toSummary } from '../../runs/run-store-rows.js';
+import { fromSnapshotRow, type SourceSnapshot, toSnapshotRow } from '../../runs/source-snapshot.js';
 import { RunClaimError, StaleAttemptError } from '../../runs/stale-attempt-error.js';
 import type { AsyncRunStore } from '../async-run-store.js';
 import type { PostgresDatabase } from './postgres-database.js';
@@ -138,15 +139,20 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
       storedPages.set(runId, known);
     },
     async finish(runId, outcome, attempt, events = []) {
+      const sourcesAt = events.length > 0 ? 15 : 11;
       await fenced(database, runId, attempt, {
         set: `status = $3, finished_at = $4, pid = NULL, worker = NULL, result = coalesce($5, result),
            answer = coalesce($6, answer), error = $7, usage = coalesce($8, usage), total_tokens = coalesce($9, total_tokens),
            last_seq = greatest(last_seq, $10)`,
-        writes: events.length > 0 ? [insertEvents(11)] : [],
+        writes: [
+          ...(events.length > 0 ? [insertEvents(11)] : []),
+          ...(outcome.sources ? writeSources(sourcesAt) : []),
+        ],
         values: [
           ...finishColumns(outcome, now()),
           events.at(-1)?.seq ?? 0,
           ...(events.length > 0 ? eventColumns(events) : []),
+          ...(outcome.sources ? sourceColumns(outcome.sources) : []),
         ],
       });
       storedPages.delete(runId);
@@ -196,6 +202,12 @@ export function createPostgresRunStore(options: PostgresRunStoreOptions): AsyncR
       return row ? { $schemaVersion: json(row.version), kind: row.kind ?? undefined } : undefined;
     },
     restore: (runId) => restore(database, runId),
+    async sources(runId) {
+      const { rows } = await database.query('SELECT * FROM run_sources WHERE run_id = $1 ORDER BY position', [
+        runId,
+      ]);
+      return rows.map(fromSnapshotRow);
+    },
     async list(query) {
       await firstUse();
       return list(database, query);
@@ -215,6 +227,44 @@ function insertEvents(first: number): string {
   return `INSERT INTO run_events (run_id, seq, type, at, data)
     SELECT $1, * FROM unnest($${seq}::integer[], $${type}::text[], $${at}::bigint[], $${data}::text[])
     WHERE EXISTS (SELECT 1 FROM fenced) ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * The writes of a run's source snapshots, whose columns are the parameters from $first on
+ * (sourceColumns): each position upserted, the positions past them (an earlier end's) deleted.
+ * One statement's sub-writes see the same rows, so no delete and insert of the same key.
+ */
+function writeSources(first: number): string[] {
+  const [url, title, fetched, status, hash, meta, body] = Array.from(
+    { length: 7 },
+    (_, i) => `$${first + i}`,
+  );
+  return [
+    `INSERT INTO run_sources (run_id, position, url, title, fetched_at, status, hash, meta, body)
+     SELECT $1, s.ordinality - 1, s.url, s.title, s.fetched_at, s.status, s.hash, s.meta, s.body
+     FROM unnest(${url}::text[], ${title}::text[], ${fetched}::text[], ${status}::integer[], ${hash}::text[],
+       ${meta}::text[], ${body}::bytea[]) WITH ORDINALITY AS s (url, title, fetched_at, status, hash, meta, body, ordinality)
+     WHERE EXISTS (SELECT 1 FROM fenced)
+     ON CONFLICT (run_id, position) DO UPDATE SET url = EXCLUDED.url, title = EXCLUDED.title,
+       fetched_at = EXCLUDED.fetched_at, status = EXCLUDED.status, hash = EXCLUDED.hash, meta = EXCLUDED.meta,
+       body = EXCLUDED.body`,
+    `DELETE FROM run_sources WHERE run_id = $1 AND position >= cardinality(${url}::text[])
+     AND EXISTS (SELECT 1 FROM fenced)`,
+  ];
+}
+
+/** Source snapshots as the columns of run_sources, one array each. */
+function sourceColumns(sources: readonly SourceSnapshot[]): unknown[] {
+  const rows = sources.map(toSnapshotRow);
+  return [
+    rows.map((row) => row.url),
+    rows.map((row) => row.title),
+    rows.map((row) => row.fetched_at),
+    rows.map((row) => row.status),
+    rows.map((row) => row.hash),
+    rows.map((row) => row.meta),
+    rows.map((row) => row.body),
+  ];
 }
 
 /** Events as the columns of run_events, one array each: seq, type, at, data. */

@@ -87,6 +87,28 @@ export const postgresMigrations: readonly string[] = [
    ALTER TABLE run_events DROP CONSTRAINT run_events_run_id_fkey;
    ALTER TABLE run_pages DROP CONSTRAINT run_pages_run_id_fkey;
    ALTER TABLE run_checkpoints DROP CONSTRAINT run_checkpoints_run_id_fkey;`,
+  // What a run read of the sources it cites (runs/source-snapshot.ts): written with its end, the
+  // text compressed; deleted with the run by the same trigger.
+  `CREATE TABLE run_sources (
+     run_id text NOT NULL,
+     position integer NOT NULL,
+     url text NOT NULL,
+     title text NOT NULL,
+     fetched_at text NOT NULL,
+     status integer,
+     hash text NOT NULL,
+     meta text NOT NULL,
+     body bytea NOT NULL,
+     PRIMARY KEY (run_id, position)
+   );
+   CREATE OR REPLACE FUNCTION deepsearch_delete_run_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     DELETE FROM run_events USING gone WHERE run_events.run_id = gone.id;
+     DELETE FROM run_pages USING gone WHERE run_pages.run_id = gone.id;
+     DELETE FROM run_checkpoints USING gone WHERE run_checkpoints.run_id = gone.id;
+     DELETE FROM run_sources USING gone WHERE run_sources.run_id = gone.id;
+     RETURN NULL;
+   END $$;`,
   // Watches (src/watch/): questions re-run on a schedule, each check's changes, and the webhook
   // posts still to send (kept here so a restart loses none). JSON as text, as the runs keep it.
   `CREATE TABLE watches (

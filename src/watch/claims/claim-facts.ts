@@ -12,6 +12,8 @@ export interface ClaimFacts {
   status: Fact[];
   /** Stemmed content words (stopwords, numbers and the words of dates left out). */
   terms: Set<string>;
+  /** The sentence's words with each date and number as a placeholder: two claims with one template say one thing. */
+  template: string;
 }
 
 export interface Fact {
@@ -119,7 +121,7 @@ export function claimFacts(text: string): ClaimFacts {
       const match = args.slice(0, -2) as unknown as RegExpExecArray;
       match.index = 0;
       dates.push({ value: value(match), written: match[0] });
-      return ' ';
+      return ' \u0001date ';
     });
   }
   const numbers: Fact[] = [];
@@ -135,13 +137,15 @@ export function claimFacts(text: string): ClaimFacts {
         written: written.trim(),
         ...(unit ? { unit } : {}),
       });
-      return ' ';
+      return ' \u0001number ';
     },
   );
   rest = rest.replace(numberWordPattern, (written) => {
     numbers.push({ value: String(numberWords[written.toLowerCase()]), written });
-    return ' ';
+    return ' \u0001number ';
   });
+  const template = tokenize(rest.replace(/\u0001/g, '')).join(' ');
+  rest = rest.replace(/\u0001(?:date|number)/g, ' ');
   const status = statusOf(text);
   const statusTerms = new Set(status.flatMap(({ value }) => value.split(' ').map(stem)));
   const terms = new Set<string>();
@@ -150,7 +154,7 @@ export function claimFacts(text: string): ClaimFacts {
     const term = stem(token);
     if (!statusTerms.has(term)) terms.add(term);
   }
-  return { numbers, dates, names: namesOf(rest), status, terms };
+  return { numbers, dates, names: namesOf(rest), status, terms, template };
 }
 
 /** The stem of the word right after a number, when it is a content word: what the number counts. */

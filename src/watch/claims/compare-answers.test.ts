@@ -98,6 +98,17 @@ describe('compareAnswers', () => {
     expect(summarizeChanges(changes)).toBe('3 changed');
   });
 
+  it('pairs a short sentence whose only content is the value that changed', async () => {
+    const changes = await compareAnswers(
+      cited(['The Orlin Bridge is 412 metres long.', pricing], ['It opened on 3 May 1998.', pricing]),
+      cited(['The Orlin Bridge is 412 metres long.', pricing], ['It opened on 9 June 1998.', pricing]),
+    );
+    expect(changes.map((change) => [change.kind, change.differences?.[0]?.kind])).toEqual([
+      ['unchanged', undefined],
+      ['changed', 'date'],
+    ]);
+  });
+
   it('reports a dropped claim as removed and an added one as new, not as a change', async () => {
     const changes = await compareAnswers(
       cited(['The library is written in Rust.', pricing], ['It has 12,000 stars on GitHub.', pricing]),

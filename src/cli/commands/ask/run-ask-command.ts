@@ -62,7 +62,13 @@ async function ask(io: CliIo, options: AskCommandOptions): Promise<void> {
     await withResumeHint(io, runtime, runId, () =>
       answerWithProgress(
         io,
-        { json: options.json, quiet: options.quiet, debug: config.debug, output: options.output },
+        {
+          json: options.json,
+          quiet: options.quiet,
+          debug: config.debug,
+          output: options.output,
+          kept: config.runs.enabled && Boolean(config.runs.file),
+        },
         async (onEvent) =>
           (
             await runtime.run({

@@ -1,6 +1,7 @@
 import { InputError } from '../../../core/errors/index.js';
 import type { AgentEvent } from '../../../events/agent-events.js';
 import type { DeepSearchResult } from '../../../events/deep-search-result.js';
+import { citationFormat } from '../../../runs/citation-export.js';
 import { runMarkdown } from '../../../runs/run-markdown.js';
 import type { RunRecord } from '../../../runs/run-record.js';
 import type { AsyncRunStore } from '../../../scale/async-run-store.js';
@@ -10,20 +11,26 @@ import { renderResultText, resultJson } from '../../output/render-result.js';
 import { createProgressRenderer } from '../../progress/progress-renderer.js';
 import { type CliRuns, findRun, openCliRuns } from '../../setup/cli-runs.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
+import { printEvidence, printSource } from './evidence-output.js';
 import type { RunsAction, RunsCommandFlags } from './runs-command.js';
 
 export interface RunsCommandInput {
   action: RunsAction;
   id: string | undefined;
+  /** `runs source <id> <n>`: the footnote. */
+  n?: string;
   flags: RunsCommandFlags;
   settingFlags: Record<string, unknown>;
 }
 
 /**
- * `deepsearch runs list|show|export|delete` and `deepsearch replay`: on this machine's runs, or
+ * `deepsearch runs list|show|export|evidence|source|delete` and `deepsearch replay`: on this machine's runs, or
  * in queue mode the deployment's (cli-runs.ts).
  */
 export async function runRunsCommand(io: CliIo, input: RunsCommandInput): Promise<void> {
+  // A bad --format is said before any store is opened.
+  if (input.action === 'evidence' && input.flags.format !== undefined)
+    citationFormat(input.flags.format, '--format');
   const config = loadCliConfig(io, input.settingFlags, input.flags.config);
   const runs = await openCliRuns(io, config);
   const { store } = runs;
@@ -33,6 +40,8 @@ export async function runRunsCommand(io: CliIo, input: RunsCommandInput): Promis
     const status = await runs.statusOf(record);
     if (input.action === 'show') return showRun(io, record, status, input.flags.json ?? false);
     if (input.action === 'export') return await exportRun(io, store, record, input.flags.format ?? 'md');
+    if (input.action === 'evidence') return await printEvidence(io, store, record, input.flags);
+    if (input.action === 'source') return await printSource(io, store, record, input.n ?? '');
     if (input.action === 'replay')
       return replayRun({
         io,

@@ -3,7 +3,7 @@ import { configFlag } from '../../flags/config-flag.js';
 import { addExamples, collectSettingFlags } from '../../flags/setting-flags.js';
 import type { CliIo } from '../../io/cli-io.js';
 
-export type RunsAction = 'list' | 'show' | 'export' | 'delete' | 'replay';
+export type RunsAction = 'list' | 'show' | 'export' | 'delete' | 'replay' | 'evidence' | 'source';
 
 export interface RunsCommandFlags {
   config?: string;
@@ -24,7 +24,7 @@ const runsFileOption = [
 export function addRunsCommands(program: Command, io: CliIo): void {
   const runs = program
     .command('runs')
-    .description('the runs kept in the run store: list, show, export, delete');
+    .description('the runs kept in the run store: list, show, export, evidence, source, delete');
   const run =
     (action: RunsAction, command: Command) =>
     async (...values: unknown[]) => {
@@ -32,13 +32,14 @@ export function addRunsCommands(program: Command, io: CliIo): void {
       await runRunsCommand(io, {
         action,
         id: typeof values[0] === 'string' ? values[0] : undefined,
+        n: typeof values[1] === 'string' ? values[1] : undefined,
         flags: command.opts() as RunsCommandFlags,
         settingFlags: collectSettingFlags(command),
       });
     };
-  const define = (parent: Command, name: string, description: string, argument?: string) => {
+  const define = (parent: Command, name: string, description: string, ...argumentNames: string[]) => {
     const command = parent.command(name).description(description);
-    if (argument) command.argument(argument);
+    for (const argument of argumentNames) command.argument(argument);
     return command.addOption(configFlag()).option(...runsFileOption);
   };
   const list = define(runs, 'list', 'the latest runs, newest first')
@@ -59,12 +60,31 @@ export function addRunsCommands(program: Command, io: CliIo): void {
     '<id>',
   ).option('--format <format>', 'md or json (default md)');
   exported.action(run('export', exported));
-  const remove = define(runs, 'delete', 'delete a run and its events', '<id>');
+  const evidence = define(
+    runs,
+    'evidence',
+    "each claim of a run's answer with its quote, source, when it was read, and how it was checked",
+    '<id>',
+  )
+    .option('--json', 'print JSON')
+    .option('--format <format>', 'export the sources: csl-json, bibtex or ris');
+  evidence.action(run('evidence', evidence));
+  const source = define(
+    runs,
+    'source',
+    'the text a run read for footnote <n>, as it was then, its quote marked',
+    '<id>',
+    '<n>',
+  );
+  source.action(run('source', source));
+  const remove = define(runs, 'delete', 'delete a run, its events and its source snapshots', '<id>');
   remove.action(run('delete', remove));
   addExamples(runs, [
     'deepsearch runs list',
     'deepsearch runs show 3f2a',
     'deepsearch runs export 3f2a --format md > run.md',
+    'deepsearch runs evidence 3f2a --format bibtex > sources.bib',
+    'deepsearch runs source 3f2a 1',
   ]);
 
   const replay = define(

@@ -206,7 +206,8 @@ async function renderedToPage(
     { requestedUrl, fetched, providerId },
     { signal: extraction.signal },
   );
-  const { emptyShell, ...page } = pageWithNotes(content);
+  const { emptyShell, ...extracted } = pageWithNotes(content);
+  const page = { ...extracted, status: rendered.status, fetchedAt: new Date().toISOString() };
   // The shell's marks stay in a rendered DOM (its <noscript>, its scripts): what tells that the
   // scripts wrote is the text Chromium shows. Still next to none: said, never a silent empty page.
   if (!emptyShell || rendered.textChars >= writtenTextChars) return page;

@@ -43,6 +43,9 @@ describe('createBuiltinReader', () => {
     const page = await reader().read(`${site.url}/old`);
     expect(page.requestedUrl).toBe(`${site.url}/old`);
     expect(page.url).toBe(`${site.url}/new`);
+    // What a source snapshot keeps: the final page's status and when it was fetched.
+    expect(page.status).toBe(200);
+    expect(Date.now() - Date.parse(page.fetchedAt!)).toBeLessThan(60_000);
   });
 
   it('stops after the configured number of redirects', async () => {

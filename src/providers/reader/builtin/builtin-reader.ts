@@ -87,7 +87,8 @@ export function createBuiltinReader(settings: BuiltinReaderSettings = {}): PageR
         await extractor().extract({ requestedUrl: url, fetched, providerId }, options),
       );
       refuseChallenge(page, fetched);
-      return page.emptyShell ? { ...page, emptyReason: unrenderedShellReason } : page;
+      const read = { ...page, status: fetched.status, fetchedAt: new Date().toISOString() };
+      return read.emptyShell ? { ...read, emptyReason: unrenderedShellReason } : read;
     },
   };
 }

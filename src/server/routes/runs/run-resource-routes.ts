@@ -8,6 +8,7 @@ import type { ServerEnv } from '../../server-env.js';
 import type { OwnedRuns } from './owned-run.js';
 import { exportReport, reportFormats } from './report-export.js';
 import { streamFollowedEvents } from './run-events-stream.js';
+import { addRunEvidenceRoutes } from './run-evidence-routes.js';
 import { runObject } from './run-object.js';
 import { afterSeq } from './run-query.js';
 
@@ -28,7 +29,8 @@ export interface RunResourceOptions {
 
 /**
  * One run's routes under `base` (/research and its alias /runs): GET it (with `resumable` and the
- * report's formats), its report as a file, its events as SSE, DELETE (cancel, or delete when over).
+ * report's formats), its report as a file, its events as SSE, its evidence and source snapshots
+ * (run-evidence-routes.ts), DELETE (cancel, or delete when over).
  */
 export function addRunResourceRoutes(app: Hono<ServerEnv>, base: string, options: RunResourceOptions): void {
   const { backend, runs } = options;
@@ -49,6 +51,7 @@ export function addRunResourceRoutes(app: Hono<ServerEnv>, base: string, options
     exportReport((await runs.owned(c)).shown, c.req.query('format'), chromium()),
   );
   app.get(`${base}/:id/events`, async (c) => streamRun(c, options));
+  addRunEvidenceRoutes(app, base, options);
   app.delete(`${base}/:id`, async (c) => {
     const { record, lost } = await runs.owned(c);
     if (finishedStatuses.has(record.status) || lost) {

@@ -47,6 +47,11 @@ export interface Reference {
   quote: string;
   /** 'exact': the model's quote was found; 'sentence': replaced by the best matching sentence. */
   quoteKind: 'exact' | 'sentence';
+  /**
+   * Other pages read in the run that carry the same story (a syndicated or copied text, an AMP or
+   * print version): one source, cited at `url`, its original (retrieval/page-groups.ts).
+   */
+  alsoAt?: string[];
 }
 
 export type Confidence = 'high' | 'medium' | 'low';

@@ -1,5 +1,5 @@
 import { estimateSimilarity, exactOverlap, fingerprintText, type TextFingerprint } from './minhash.js';
-import { urlKey } from './normalize-url.js';
+import { hostOf, urlKey } from './normalize-url.js';
 import { parseDate } from './parse-date.js';
 
 /** What grouping needs of a page read. */
@@ -184,4 +184,20 @@ export function countIndependentSources<P extends GroupablePage>(
   const keys = new Set<string>();
   for (const url of urls) keys.add(grouping.sourceKeyOf(url));
   return keys.size;
+}
+
+/**
+ * "also at 2 sites: b.example, c.example" for a source's copies (hosts once each, the first few),
+ * or '' when it has none.
+ */
+export function describeAlsoAt(urls: readonly string[] | undefined, shown = 3): string {
+  if (!urls?.length) return '';
+  const hosts = [...new Set(urls.map((url) => hostOf(url) || url))];
+  const more = hosts.length > shown ? `, +${hosts.length - shown}` : '';
+  return `${alsoAtPhrase(urls.length)}: ${hosts.slice(0, shown).join(', ')}${more}`;
+}
+
+/** "also at 1 site", "also at 12 sites". */
+export function alsoAtPhrase(count: number): string {
+  return `also at ${count} site${count === 1 ? '' : 's'}`;
 }

@@ -1,3 +1,4 @@
+import { foldText } from './match-text.js';
 import { estimateSimilarity, exactOverlap, fingerprintText, type TextFingerprint } from './minhash.js';
 import { hostOf, urlKey } from './normalize-url.js';
 import { parseDate } from './parse-date.js';
@@ -200,4 +201,28 @@ export function describeAlsoAt(urls: readonly string[] | undefined, shown = 3): 
 /** "also at 1 site", "also at 12 sites". */
 export function alsoAtPhrase(count: number): string {
   return `also at ${count} site${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Quotes as independent evidence: one per story and wording (the same sentence on three copies of
+ * a wire story is one), and how many independent sources they come from.
+ */
+export function quotesByStory<Q extends { url: string; quote: string }, P extends GroupablePage>(
+  quotes: readonly Q[],
+  grouping: PageGrouping<P>,
+): { sources: number; quotes: Q[] } {
+  const kept = new Map<string, Q>();
+  const stories = new Set<string>();
+  for (const quote of quotes) {
+    const story = grouping.sourceKeyOf(quote.url);
+    stories.add(story);
+    const key = `${story}|${foldText(quote.quote).folded}`;
+    if (!kept.has(key)) kept.set(key, quote);
+  }
+  return { sources: stories.size, quotes: [...kept.values()] };
+}
+
+/** "1 independent source", "3 independent sources". */
+export function independentSourcesPhrase(count: number): string {
+  return `${count} independent source${count === 1 ? '' : 's'}`;
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { otherArticle, syndicatedCopy, wireStory } from '../../test/fixtures/wire-story.js';
 import { estimateSimilarity, exactOverlap, fingerprintText } from './minhash.js';
-import { countIndependentSources, type GroupablePage, PageGrouper } from './page-groups.js';
+import {
+  countIndependentSources,
+  describeAlsoAt,
+  type GroupablePage,
+  PageGrouper,
+  quotesByStory,
+} from './page-groups.js';
 
 const page = (url: string, text: string, extra: Partial<GroupablePage> = {}): GroupablePage => ({
   url,
@@ -133,5 +139,47 @@ describe('PageGrouper', () => {
     const first = grouper.fingerprintOf(story);
     grouper.group([story, page('https://b.example/story', syndicatedCopy)]);
     expect(grouper.fingerprintOf(story)).toBe(first);
+  });
+});
+
+describe('quotesByStory', () => {
+  it('keeps one quote per story and wording and counts the stories', () => {
+    const grouping = new PageGrouper().group([
+      page('https://a.example/story', wireStory),
+      page('https://b.example/story', syndicatedCopy),
+      page('https://c.example/other', otherArticle),
+    ]);
+    const quote = 'HCA declined to comment.';
+    const result = quotesByStory(
+      [
+        { url: 'https://a.example/story', quote },
+        { url: 'https://b.example/story', quote: 'HCA declined to comment' },
+        { url: 'https://b.example/story', quote: 'By Staff and wire reports' },
+        { url: 'https://c.example/other', quote: 'An HCA spokesperson did not respond' },
+      ],
+      grouping,
+    );
+    expect(result.sources).toBe(2);
+    expect(result.quotes.map((item) => item.quote)).toEqual([
+      quote,
+      'By Staff and wire reports',
+      'An HCA spokesperson did not respond',
+    ]);
+  });
+});
+
+describe('describeAlsoAt', () => {
+  it('names the copies by host, a few of them', () => {
+    expect(describeAlsoAt(['https://www.b.example/x'])).toBe('also at 1 site: b.example');
+    expect(
+      describeAlsoAt([
+        'https://b.example/1',
+        'https://b.example/2',
+        'https://c.example/',
+        'https://d.example/',
+        'https://e.example/',
+      ]),
+    ).toBe('also at 5 sites: b.example, c.example, d.example, +1');
+    expect(describeAlsoAt([])).toBe('');
   });
 });

@@ -46,6 +46,10 @@ const referenceSchema = z.object({
   title: z.string(),
   quote: z.string(),
   quote_kind: z.enum(['exact', 'sentence']),
+  also_at: z
+    .array(z.string())
+    .optional()
+    .describe('Other pages read that carry the same story: one source, cited at `url`.'),
 });
 
 const outputSchema = {

@@ -10,6 +10,7 @@ import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
 import { startFakeWeb } from '../helpers/fake-web-server.js';
 import { alwaysPassingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
+import { serveBuiltCli } from '../helpers/serve-built-cli.js';
 
 const question = 'Why did HCA stop covering Wegovy and Zepbound for its employees?';
 const surged = 'HCA said use of the GLP-1 weight loss drugs surged 90% this year';
@@ -193,6 +194,32 @@ describe('one story counted once (built CLI, a local web where two sites carry o
       expect(sources).toContain('also at 1 site: 127.0.0.1');
       expect(sources).not.toContain(`<${urls.copy}>`);
     } finally {
+      await llm.close();
+    }
+  });
+
+  it('serve: the API lists the story once, with also_at, in deepsearch.references and the footnotes', async () => {
+    const llm = await startLlm();
+    const server = await serveBuiltCli({ ...env(llm), DEEPSEARCH_NO_RUNS: '1' });
+    try {
+      const response = await fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'deepsearch', messages: [{ role: 'user', content: question }] }),
+      });
+      expect(response.status).toBe(200);
+      const body = await response.json();
+      expect(body.deepsearch.references).toEqual([
+        expect.objectContaining({ index: 1, url: urls.original, also_at: [urls.copy] }),
+        expect.not.objectContaining({ also_at: expect.anything() }),
+      ]);
+      expect(body.deepsearch.confidence_reason).toContain('from 2 independent sources');
+      const content: string = body.choices[0].message.content;
+      expect(content).toContain(`[^1]: "${surged}"`);
+      expect(content).toContain('(also at 1 site: 127.0.0.1)');
+      expect(content).not.toContain(urls.copy);
+    } finally {
+      await server.stop();
       await llm.close();
     }
   });

@@ -3,6 +3,7 @@ import { describeQuotes, independentSources } from '../../src/agent/citations/de
 import { referenceJson } from '../../src/agent/citations/reference-json.js';
 import { verifyReferences } from '../../src/agent/citations/verify-references.js';
 import { AgentState } from '../../src/agent/state/agent-state.js';
+import { extractiveAnswer } from '../../src/agent/steps/extractive-answer.js';
 import type { Page } from '../../src/providers/spec/page-reader.js';
 import { otherArticle, syndicatedCopy, wireStory } from '../fixtures/wire-story.js';
 
@@ -71,5 +72,14 @@ describe('citations of copies of one story', () => {
     expect(verified.references[0]!.alsoAt).toEqual([original]);
     expect(independentSources(state, verified.references)).toBe(1);
     expect(describeQuotes(state, verified.references)).toBe('2 verified quotes from 1 independent source');
+  });
+
+  it('the answer written without a model quotes one passage per story, at the original', () => {
+    const state = stateWithCopies();
+    const extract = extractiveAnswer(state, 'the model kept failing')!;
+    expect(extract.references.map((reference) => reference.url).sort()).toEqual([other, original].sort());
+    const story = extract.references.find((reference) => reference.url === original)!;
+    expect(story.alsoAt).toEqual([copy]);
+    expect(wireStory.replace(/\s+/g, ' ')).toContain(story.quote);
   });
 });

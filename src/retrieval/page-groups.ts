@@ -205,7 +205,8 @@ export function alsoAtPhrase(count: number): string {
 
 /**
  * Quotes as independent evidence: one per story and wording (the same sentence on three copies of
- * a wire story is one), and how many independent sources they come from.
+ * a wire story is one, kept at the group's original when it is among them), and how many
+ * independent sources they come from.
  */
 export function quotesByStory<Q extends { url: string; quote: string }, P extends GroupablePage>(
   quotes: readonly Q[],
@@ -217,7 +218,8 @@ export function quotesByStory<Q extends { url: string; quote: string }, P extend
     const story = grouping.sourceKeyOf(quote.url);
     stories.add(story);
     const key = `${story}|${foldText(quote.quote).folded}`;
-    if (!kept.has(key)) kept.set(key, quote);
+    const isOriginal = grouping.groupOf(quote.url)?.original.url === quote.url;
+    if (!kept.has(key) || isOriginal) kept.set(key, quote);
   }
   return { sources: stories.size, quotes: [...kept.values()] };
 }

@@ -3,6 +3,7 @@ import type { Reference } from '../../src/events/deep-search-result.js';
 import type { ReportSection, ResearchEvidence } from '../../src/events/research-result.js';
 import { createLlmClient } from '../../src/providers/llm/create-llm-client.js';
 import type { Page } from '../../src/providers/spec/page-reader.js';
+import { librarianCheck } from '../../src/research/gather/librarian-check.js';
 import { createResearchContext, type ResearchContext } from '../../src/research/research-context.js';
 import { createFactCheckCycle, factCheck } from '../../src/research/write/fact-check.js';
 import { findContradictions } from '../../src/research/write/find-contradictions.js';
@@ -179,5 +180,43 @@ describe('the fact-check counts copies of one story as one supporting source', (
     );
     assertConsumed();
     expect(verdicts.calls[0]!.prompt).toContain('[cites 2 independent sources]');
+  });
+});
+
+describe("a coverage item's sources are stories, not copies", () => {
+  it('keeps the same quote read on two copies once, and a second story as a second source', async () => {
+    const librarian = createScriptedLlm([
+      {
+        object: {
+          items: [
+            {
+              id: 1,
+              covered: true,
+              quotes: [
+                { url: copy, quote: surged },
+                { url: original, quote: surged },
+                { url: other, quote: 'by about 90% in a single year' },
+              ],
+              value: '90%',
+            },
+          ],
+        },
+      },
+    ]);
+    const { research, assertConsumed } = researchWithCopies([
+      { schemaName: 'librarian_check', llm: librarian },
+    ]);
+    const [item] = await librarianCheck(research.task, {
+      section: { id: 's1', heading: 'Employers', questions: ['How fast did GLP-1 use grow at HCA?'] },
+      items: [
+        { target: 'How fast did GLP-1 use grow at HCA?', kind: 'question', covered: false, evidence: [] },
+      ],
+      findings: [],
+      pages: research.task.state.pages.all(),
+    });
+    assertConsumed();
+    expect(item!.covered).toBe(true);
+    expect(item!.sources!.map((source) => source.url)).toEqual([original, other]);
+    expect(item!.evidence).toHaveLength(2);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { otherArticle, syndicatedCopy, wireStory } from '../../test/fixtures/wire-story.js';
 import { estimateSimilarity, exactOverlap, fingerprintText } from './minhash.js';
 import {
+  countCitedStories,
   countIndependentSources,
   describeAlsoAt,
   type GroupablePage,
@@ -181,5 +182,19 @@ describe('describeAlsoAt', () => {
       ]),
     ).toBe('also at 5 sites: b.example, c.example, d.example, +1');
     expect(describeAlsoAt([])).toBe('');
+  });
+});
+
+describe('countCitedStories', () => {
+  it('counts references naming one page, or one listing the other among its copies, as one story', () => {
+    expect(
+      countCitedStories([
+        { url: 'https://a.example/story', alsoAt: ['https://b.example/copy'] },
+        { url: 'https://www.a.example/story/' },
+        { url: 'https://b.example/copy' },
+        { url: 'https://c.example/other' },
+      ]),
+    ).toBe(2);
+    expect(countCitedStories([])).toBe(0);
   });
 });

@@ -63,19 +63,7 @@ export class PageGrouper<P extends GroupablePage> {
 
   /** The groups of `pages` (in reading order): every page is in exactly one group, most alone. */
   group(pages: readonly P[]): PageGrouping<P> {
-    const parent = pages.map((_, index) => index);
-    const find = (index: number): number => {
-      while (parent[index] !== index) {
-        parent[index] = parent[parent[index]!]!;
-        index = parent[index]!;
-      }
-      return index;
-    };
-    const join = (a: number, b: number) => {
-      const rootA = find(a);
-      const rootB = find(b);
-      if (rootA !== rootB) parent[Math.max(rootA, rootB)] = Math.min(rootA, rootB);
-    };
+    const { find, join } = unionFind(pages.length);
     this.joinByCanonical(pages, join);
     this.joinByText(pages, join, find);
     const members = new Map<number, number[]>();
@@ -227,4 +215,43 @@ export function quotesByStory<Q extends { url: string; quote: string }, P extend
 /** "1 independent source", "3 independent sources". */
 export function independentSourcesPhrase(count: number): string {
   return `${count} independent source${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * How many stories cited references are, from the references alone (a finished report, a stored
+ * result): references share a story when they name the same page or one lists the other's page
+ * among its copies (`alsoAt`).
+ */
+export function countCitedStories(
+  references: ReadonlyArray<{ url: string; alsoAt?: readonly string[] }>,
+): number {
+  const storyOf = new Map<string, number>();
+  const { find, join } = unionFind(references.length);
+  references.forEach((reference, index) => {
+    for (const url of [reference.url, ...(reference.alsoAt ?? [])]) {
+      const key = urlKey(url) ?? url;
+      const known = storyOf.get(key);
+      if (known === undefined) storyOf.set(key, index);
+      else join(index, known);
+    }
+  });
+  return new Set(references.map((_, index) => find(index))).size;
+}
+
+/** Disjoint sets of 0..size-1; a set's root is its lowest member (the first read). */
+function unionFind(size: number) {
+  const parent = Array.from({ length: size }, (_, index) => index);
+  const find = (index: number): number => {
+    while (parent[index] !== index) {
+      parent[index] = parent[parent[index]!]!;
+      index = parent[index]!;
+    }
+    return index;
+  };
+  const join = (a: number, b: number) => {
+    const rootA = find(a);
+    const rootB = find(b);
+    if (rootA !== rootB) parent[Math.max(rootA, rootB)] = Math.min(rootA, rootB);
+  };
+  return { find, join };
 }

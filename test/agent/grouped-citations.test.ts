@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeQuotes, independentSources } from '../../src/agent/citations/describe-sources.js';
 import { referenceJson } from '../../src/agent/citations/reference-json.js';
 import { verifyReferences } from '../../src/agent/citations/verify-references.js';
+import { renderKnowledge } from '../../src/agent/context/render-knowledge.js';
 import { AgentState } from '../../src/agent/state/agent-state.js';
 import { extractiveAnswer } from '../../src/agent/steps/extractive-answer.js';
 import type { Page } from '../../src/providers/spec/page-reader.js';
@@ -81,5 +82,15 @@ describe('citations of copies of one story', () => {
     const story = extract.references.find((reference) => reference.url === original)!;
     expect(story.alsoAt).toEqual([copy]);
     expect(wireStory.replace(/\s+/g, ' ')).toContain(story.quote);
+  });
+
+  it("tells the model a copy's source is the same story as the original's", () => {
+    const state = stateWithCopies();
+    const prompt = renderKnowledge(state, state.question, 20_000);
+    const number = (url: string) => state.sourceNumbers.numberOf(url);
+    expect(prompt).toContain(`<source n="${number(copy)}" url="${copy}"`);
+    expect(prompt).toMatch(new RegExp(`url="${copy}"[^>]*same-story-as="${number(original)}">`));
+    expect(prompt).not.toMatch(new RegExp(`url="${original}"[^>]*same-story-as`));
+    expect(prompt).not.toMatch(new RegExp(`url="${other}"[^>]*same-story-as`));
   });
 });

@@ -1,6 +1,6 @@
 import type { Reference } from '../../events/deep-search-result.js';
 import { bestMatchingSentence, findQuote, type QuoteMatch } from '../../retrieval/find-quote.js';
-import { hostOf } from '../../retrieval/normalize-url.js';
+import { hostOf, urlKey } from '../../retrieval/normalize-url.js';
 import type { PageGrouping } from '../../retrieval/page-groups.js';
 import type { AgentState } from '../state/agent-state.js';
 import type { StoredPage } from '../state/page-store.js';
@@ -50,7 +50,8 @@ export function verifyReferences(
       return;
     }
     const { source, match, alsoAt } = citeOriginal(state, grouping, named, found);
-    const key = `${grouping.sourceKeyOf(source.url)}|${match.start}|${match.end}`;
+    // Offsets are the cited page's: a copy's quote found in the original is keyed at the original.
+    const key = `${urlKey(source.url) ?? source.url}|${match.start}|${match.end}`;
     const existing = seen.get(key);
     if (existing !== undefined) {
       renumber.set(footnote, existing);

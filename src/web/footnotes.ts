@@ -2,11 +2,11 @@
 export interface SourceRef {
   index: number;
   url: string;
+  /** Other pages carrying the same story (one source), when the run found copies. */
+  alsoAt?: string[];
   title: string;
   quote: string;
   quoteKind?: 'exact' | 'sentence';
-  /** Other pages carrying the same story (one source), when the run found copies. */
-  alsoAt?: string[];
 }
 
 const definitionLine = /^ {0,3}\[\^[^\]\s]+\]:.*(?:\n(?: {4}|\t).*)*\n?/gm;

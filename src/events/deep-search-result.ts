@@ -124,6 +124,11 @@ export interface DeepSearchResult {
   confidence: Confidence;
   /** One sentence on why the confidence is what it is. */
   confidenceReason: string;
+  /**
+   * How many independent sources the references quote: copies of one story (a syndicated or
+   * mirrored text, an AMP or print version) count once. Absent in results stored before it existed.
+   */
+  independentSources?: number;
   origin: AnswerOrigin;
   usage: UsageReport;
   steps: number;

@@ -175,6 +175,7 @@ describe('one story counted once (built CLI, a local web where two sites carry o
       expect(result.references[1]).not.toHaveProperty('alsoAt');
       expect(result.answer).toContain('surged 90%[^1]');
       expect(result.answer).not.toContain('[^3]');
+      expect(result.independentSources).toBe(2);
       expect(result.confidenceReason).toContain(
         '2 verified quotes from 2 independent sources (1 more site carries the same text)',
       );
@@ -214,6 +215,7 @@ describe('one story counted once (built CLI, a local web where two sites carry o
         expect.not.objectContaining({ also_at: expect.anything() }),
       ]);
       expect(body.deepsearch.confidence_reason).toContain('from 2 independent sources');
+      expect(body.deepsearch.independent_sources).toBe(2);
       const content: string = body.choices[0].message.content;
       expect(content).toContain(`[^1]: "${surged}"`);
       expect(content).toContain('(also at 1 site: 127.0.0.1)');

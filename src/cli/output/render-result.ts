@@ -61,6 +61,7 @@ export function resultJson(result: DeepSearchResult): string {
       })),
       confidence: result.confidence,
       confidenceReason: result.confidenceReason,
+      ...(result.independentSources !== undefined ? { independentSources: result.independentSources } : {}),
       origin: result.origin,
       usage: result.usage,
       steps: result.steps,

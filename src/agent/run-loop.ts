@@ -1,5 +1,6 @@
 import { AbortedError, throwIfAborted } from '../core/errors/index.js';
 import type { DeepSearchResult } from '../events/deep-search-result.js';
+import { independentSources } from './citations/describe-sources.js';
 import { stopPrefetching } from './context/prefetch-pages.js';
 import type { EvaluationCriterion } from './evaluation/criteria.js';
 import { chooseCriteria } from './evaluation/evaluate-answer.js';
@@ -36,6 +37,7 @@ export async function runLoop(run: PreparedRun): Promise<DeepSearchResult> {
       runId: context.runId,
       question: state.question,
       ...final,
+      independentSources: independentSources(state, final.references),
       usage: budget.usage(),
       steps: budget.steps,
       durationMs: budget.elapsedMs,

@@ -47,6 +47,11 @@ export interface Reference {
   quote: string;
   /** 'exact': the model's quote was found; 'sentence': replaced by the best matching sentence. */
   quoteKind: 'exact' | 'sentence';
+  /**
+   * Other pages read in the run that carry the same story (a syndicated or copied text, an AMP or
+   * print version): one source, cited at `url`, its original (retrieval/page-groups.ts).
+   */
+  alsoAt?: string[];
 }
 
 export type Confidence = 'high' | 'medium' | 'low';
@@ -119,6 +124,11 @@ export interface DeepSearchResult {
   confidence: Confidence;
   /** One sentence on why the confidence is what it is. */
   confidenceReason: string;
+  /**
+   * How many independent sources the references quote: copies of one story (a syndicated or
+   * mirrored text, an AMP or print version) count once. Absent in results stored before it existed.
+   */
+  independentSources?: number;
   origin: AnswerOrigin;
   usage: UsageReport;
   steps: number;

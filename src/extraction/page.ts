@@ -25,6 +25,11 @@ export interface Page {
   /** ISO 8601 dates, when the page or the server says. */
   publishedAt?: string;
   modifiedAt?: string;
+  /**
+   * The page's rel=canonical URL when it names another (an AMP, print or syndicated copy naming
+   * its original); page groups (retrieval/page-groups.ts) count the two as one source.
+   */
+  canonicalUrl?: string;
   contentType: string;
   /**
    * The page shows only a teaser behind a paywall or login wall (the publisher's schema.org mark,

@@ -46,6 +46,10 @@ const referenceSchema = z.object({
   title: z.string(),
   quote: z.string(),
   quote_kind: z.enum(['exact', 'sentence']),
+  also_at: z
+    .array(z.string())
+    .optional()
+    .describe('Other pages read that carry the same story: one source, cited at `url`.'),
 });
 
 const outputSchema = {
@@ -53,6 +57,11 @@ const outputSchema = {
   references: z.array(referenceSchema),
   confidence: z.enum(['high', 'medium', 'low']),
   confidence_reason: z.string(),
+  independent_sources: z
+    .number()
+    .int()
+    .optional()
+    .describe('How many independent sources the references quote: copies of one story count once.'),
   origin: z.string(),
   steps: z.number().int(),
   duration_ms: z.number(),
@@ -140,6 +149,7 @@ function structuredResult(result: DeepSearchResult): Record<string, unknown> {
     references: result.references.map(referenceJson),
     confidence: result.confidence,
     confidence_reason: result.confidenceReason,
+    ...(result.independentSources !== undefined ? { independent_sources: result.independentSources } : {}),
     origin: result.origin,
     steps: result.steps,
     duration_ms: result.durationMs,

@@ -46,6 +46,7 @@ export const researchTool = defineMcpTool({
         title: z.string(),
         quote: z.string(),
         quote_kind: z.enum(['exact', 'sentence']),
+        also_at: z.array(z.string()).optional(),
       }),
     ),
     follow_ups: z.array(z.string()),

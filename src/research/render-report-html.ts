@@ -2,6 +2,7 @@ import { Marked, type Tokens } from 'marked';
 import type { Reference } from '../events/deep-search-result.js';
 import type { Contradiction } from '../events/research-result.js';
 import { hostOf } from '../retrieval/normalize-url.js';
+import { alsoAtPhrase } from '../retrieval/page-groups.js';
 import { describeSkipped, type SkippedPage, skipReasonPhrase } from '../retrieval/skipped-page.js';
 import { type ReportLabels, reportLabels } from './render-labels.js';
 import type { RenderableReport } from './render-report-markdown.js';
@@ -112,7 +113,10 @@ function contradictionHtml(contradiction: Contradiction, labels: ReportLabels): 
 }
 
 function referenceHtml(reference: Reference): string {
-  return `<li id="ref-${reference.index}"><blockquote>${escapeHtml(reference.quote.replace(/\s+/g, ' '))}</blockquote>${link(reference.url, reference.title || hostOf(reference.url))} <span class="host">${escapeHtml(hostOf(reference.url))}</span></li>`;
+  const alsoAt = reference.alsoAt?.length
+    ? ` <span class="host also-at">${alsoAtPhrase(reference.alsoAt.length)}: ${reference.alsoAt.map((url) => link(url, hostOf(url) || url)).join(', ')}</span>`
+    : '';
+  return `<li id="ref-${reference.index}"><blockquote>${escapeHtml(reference.quote.replace(/\s+/g, ' '))}</blockquote>${link(reference.url, reference.title || hostOf(reference.url))} <span class="host">${escapeHtml(hostOf(reference.url))}</span>${alsoAt}</li>`;
 }
 
 function link(url: string, text: string): string {

@@ -1,6 +1,7 @@
 import type { Reference } from '../events/deep-search-result.js';
 import type { Contradiction } from '../events/research-result.js';
 import { hostOf } from '../retrieval/normalize-url.js';
+import { describeAlsoAt } from '../retrieval/page-groups.js';
 import { describeSkipped, type SkippedPage, skipReasonPhrase } from '../retrieval/skipped-page.js';
 import { reportLabels } from './render-labels.js';
 import type { WrittenReport } from './write/write-report.js';
@@ -47,7 +48,8 @@ function skippedMarkdown(skipped: readonly SkippedPage[]): string {
 }
 
 function footnote(reference: Reference): string {
-  return `[^${reference.index}]: "${oneLine(reference.quote)}" [${reference.title}](${reference.url})`;
+  const alsoAt = describeAlsoAt(reference.alsoAt);
+  return `[^${reference.index}]: "${oneLine(reference.quote)}" [${reference.title}](${reference.url})${alsoAt ? ` (${alsoAt})` : ''}`;
 }
 
 function oneLine(text: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  alsoAtText,
   hostOf,
   safeHref,
   splitFootnoteMarkers,
@@ -46,5 +47,16 @@ describe('footnote helpers', () => {
       { index: 2, url: 'https://b.example/', title: 'b.example', quote: '', quoteKind: 'exact' },
     ]);
     expect(toSourceRefs(undefined)).toEqual([]);
+  });
+
+  it("keeps a source's copies, from the run API (alsoAt) or the wire format (also_at)", () => {
+    const [camel, snake] = toSourceRefs([
+      { index: 1, url: 'https://a.example/x', alsoAt: ['https://b.example/x', 7] },
+      { index: 2, url: 'https://c.example/y', also_at: ['https://www.d.example/y', 'https://e.example/y'] },
+    ]);
+    expect(camel!.alsoAt).toEqual(['https://b.example/x']);
+    expect(alsoAtText(camel!.alsoAt)).toBe('also at 1 site: b.example');
+    expect(alsoAtText(snake!.alsoAt)).toBe('also at 2 sites: d.example, e.example');
+    expect(alsoAtText(undefined)).toBe('');
   });
 });

@@ -2,6 +2,8 @@
 export interface SourceRef {
   index: number;
   url: string;
+  /** Other pages carrying the same story (one source), when the run found copies. */
+  alsoAt?: string[];
   title: string;
   quote: string;
   quoteKind?: 'exact' | 'sentence';
@@ -51,6 +53,13 @@ export function safeHref(url: string): string | undefined {
   }
 }
 
+/** "also at 2 sites: b.example, c.example": the copies of a source, as the card's small print. */
+export function alsoAtText(urls: readonly string[] | undefined): string {
+  if (!urls?.length) return '';
+  const hosts = [...new Set(urls.map(hostOf))];
+  return `also at ${urls.length} site${urls.length === 1 ? '' : 's'}: ${hosts.slice(0, 3).join(', ')}${hosts.length > 3 ? `, +${hosts.length - 3}` : ''}`;
+}
+
 /** References from a result or a research report, whatever their exact shape, as SourceRefs. */
 export function toSourceRefs(references: unknown): SourceRef[] {
   if (!Array.isArray(references)) return [];
@@ -59,6 +68,10 @@ export function toSourceRefs(references: unknown): SourceRef[] {
     const record = item as Record<string, unknown>;
     const url = typeof record.url === 'string' ? record.url : '';
     if (!url) return [];
+    const copies = Array.isArray(record.alsoAt) ? record.alsoAt : record.also_at;
+    const alsoAt = Array.isArray(copies)
+      ? copies.filter((copy): copy is string => typeof copy === 'string')
+      : [];
     return [
       {
         index: typeof record.index === 'number' ? record.index : position + 1,
@@ -66,6 +79,7 @@ export function toSourceRefs(references: unknown): SourceRef[] {
         title: typeof record.title === 'string' && record.title ? record.title : hostOf(url),
         quote: typeof record.quote === 'string' ? record.quote : '',
         quoteKind: record.quoteKind === 'sentence' ? 'sentence' : 'exact',
+        ...(alsoAt.length ? { alsoAt } : {}),
       },
     ];
   });

@@ -1,7 +1,7 @@
 import type { RunStatus } from '../events/run-api.js';
 import type { RunDetail, RunEvent } from './api-client.js';
 import { byId, formatElapsed, h } from './dom.js';
-import { hostOf, type SourceRef, safeHref, toSourceRefs } from './footnotes.js';
+import { alsoAtText, hostOf, type SourceRef, safeHref, toSourceRefs } from './footnotes.js';
 import { createGaugeView } from './gauge-view.js';
 import { createOutlineView } from './outline-view.js';
 import { renderMarkdown } from './render-markdown.js';
@@ -120,6 +120,13 @@ export function createRunView(options: RunViewOptions) {
             ? h('a', { href, target: '_blank', rel: 'noopener noreferrer' }, reference.title)
             : h('span', {}, reference.title),
           reference.quote ? h('q', {}, reference.quote) : null,
+          reference.alsoAt?.length
+            ? h(
+                'small',
+                { class: 'source-also', title: reference.alsoAt.join('\n') },
+                alsoAtText(reference.alsoAt),
+              )
+            : null,
         );
       }),
     );

@@ -1,4 +1,5 @@
 import type { Reference } from '../../events/deep-search-result.js';
+import { describeAlsoAt } from '../../retrieval/page-groups.js';
 
 const marker = /\[\^(\d+)\]/g;
 const definitionLine = /^\s*\[\^\d+\]:.*$/gm;
@@ -42,9 +43,9 @@ export function alignFootnotes(
 /** The answer with its footnote definitions, as markdown for people and chat clients. */
 export function renderAnswerMarkdown(answer: string, references: readonly Reference[]): string {
   if (references.length === 0) return answer;
-  const definitions = references.map(
-    (reference) =>
-      `[^${reference.index}]: "${reference.quote.replace(/\s+/g, ' ')}" [${reference.title}](${reference.url})`,
-  );
+  const definitions = references.map((reference) => {
+    const alsoAt = describeAlsoAt(reference.alsoAt);
+    return `[^${reference.index}]: "${reference.quote.replace(/\s+/g, ' ')}" [${reference.title}](${reference.url})${alsoAt ? ` (${alsoAt})` : ''}`;
+  });
   return `${answer}\n\n${definitions.join('\n')}`;
 }

@@ -8,5 +8,7 @@ export function referenceJson(reference: Reference) {
     title: reference.title,
     quote: reference.quote,
     quote_kind: reference.quoteKind,
+    // Other pages carrying the same story: one source, cited at `url`.
+    ...(reference.alsoAt?.length ? { also_at: reference.alsoAt } : {}),
   };
 }

@@ -1,7 +1,9 @@
 import type { Reference } from '../../events/deep-search-result.js';
 import { bestMatchingSentence, findQuote, type QuoteMatch } from '../../retrieval/find-quote.js';
 import { hostOf, urlKey } from '../../retrieval/normalize-url.js';
+import type { PageGrouping } from '../../retrieval/page-groups.js';
 import type { AgentState } from '../state/agent-state.js';
+import type { StoredPage } from '../state/page-store.js';
 
 export interface ProposedReference {
   url: string;
@@ -20,7 +22,10 @@ export interface VerifiedReferences {
  * Keeps a reference only if its URL was searched or read in this run and its quote is really in
  * the text we have for it (case, whitespace and punctuation ignored). A quote not found is
  * replaced by the source's best matching sentence for the quote or for the claim it supports;
- * failing that, the reference is dropped. Never is an unverified quote shown as a quote.
+ * failing that, the reference is dropped. Never is an unverified quote shown as a quote. Copies of
+ * one story (retrieval/page-groups.ts) are one source: a quote from a copy cites the group's
+ * original when the original holds it too, the other pages go to `alsoAt`, and one quote is one
+ * reference whichever copy the model named.
  */
 export function verifyReferences(
   state: AgentState,
@@ -31,19 +36,22 @@ export function verifyReferences(
   const renumber = new Map<number, number>();
   const dropped: Array<{ url: string; reason: string }> = [];
   const seen = new Map<string, number>();
+  const grouping = state.pages.grouping();
   proposed.forEach((reference, position) => {
     const footnote = position + 1;
-    const source = sourceFor(state, reference.url);
-    if (!source) {
+    const named = sourceFor(state, reference.url);
+    if (!named) {
       dropped.push({ url: reference.url, reason: 'not searched or read in this run' });
       return;
     }
-    const match = matchQuote(state, source, reference.quote, claimFor(answer, footnote));
-    if (!match) {
+    const found = matchQuote(state, named, reference.quote, claimFor(answer, footnote));
+    if (!found) {
       dropped.push({ url: reference.url, reason: 'quote not found in the source' });
       return;
     }
-    const key = `${urlKey(source.url)}|${match.start}|${match.end}`;
+    const { source, match, alsoAt } = citeOriginal(state, grouping, named, found);
+    // Offsets are the cited page's: a copy's quote found in the original is keyed at the original.
+    const key = `${urlKey(source.url) ?? source.url}|${match.start}|${match.end}`;
     const existing = seen.get(key);
     if (existing !== undefined) {
       renumber.set(footnote, existing);
@@ -56,6 +64,7 @@ export function verifyReferences(
       title: source.title,
       quote: match.quote,
       quoteKind: match.kind,
+      ...(alsoAt.length ? { alsoAt } : {}),
     });
     seen.set(key, index);
     renumber.set(footnote, index);
@@ -72,11 +81,39 @@ interface Source {
 
 function sourceFor(state: AgentState, url: string): Source | undefined {
   const page = state.pages.get(url);
-  if (page) return { url: page.url, title: page.title || hostOf(page.url), text: page.text, isPage: true };
+  if (page) return pageSource(page);
   const record = state.urls.get(url);
   const snippet = state.snippetTextFor(url);
   if (!record || !snippet) return undefined;
   return { url: record.url, title: snippet.title || hostOf(record.url), text: snippet.text, isPage: false };
+}
+
+/**
+ * The group's original in place of a copy when the quote is found in the original too (a copy's
+ * own header or footer is not), with the group's other pages.
+ */
+function citeOriginal(
+  state: AgentState,
+  grouping: PageGrouping<StoredPage>,
+  source: Source,
+  match: QuoteMatch,
+): { source: Source; match: QuoteMatch; alsoAt: string[] } {
+  const group = source.isPage ? grouping.groupOf(source.url) : undefined;
+  if (!group) return { source, match, alsoAt: [] };
+  const { original } = group;
+  const inOriginal =
+    original.url === source.url ? match : findQuote(match.quote, state.pages.folded(original));
+  const cited = inOriginal
+    ? { source: pageSource(original), match: { ...inOriginal, kind: match.kind } }
+    : { source, match };
+  const alsoAt = [original, ...group.copies]
+    .map((page) => page.url)
+    .filter((url) => url !== cited.source.url);
+  return { ...cited, alsoAt };
+}
+
+function pageSource(page: StoredPage): Source {
+  return { url: page.url, title: page.title || hostOf(page.url), text: page.text, isPage: true };
 }
 
 function matchQuote(state: AgentState, source: Source, quote: string, claim: string): QuoteMatch | undefined {

@@ -87,9 +87,14 @@ function collectUnits(
     minPageChars,
     Math.min(maxPageChars, Math.floor((budgetTokens * 3.5) / Math.max(1, pages.length))),
   );
+  const grouping = state.pages.grouping();
   for (const page of pages) {
     const best = state.pages.snippets(page, query, perPage, vector);
-    const header = `<source n="${state.sourceNumbers.numberOf(page.url)}" url="${page.url}" title="${escapeAttribute(page.title)}"${page.publishedAt ? ` date="${page.publishedAt}"` : ''}>`;
+    // A copy of a story read elsewhere (a syndicated or mirrored text) says so: one source, not two.
+    const original = grouping.groupOf(page.url)?.original;
+    const copyOf =
+      original && original !== page ? ` same-story-as="${state.sourceNumbers.numberOf(original.url)}"` : '';
+    const header = `<source n="${state.sourceNumbers.numberOf(page.url)}" url="${page.url}" title="${escapeAttribute(page.title)}"${page.publishedAt ? ` date="${page.publishedAt}"` : ''}${copyOf}>`;
     units.push({
       group: 'sources',
       boost: 0.3,

@@ -3,6 +3,7 @@ import type { TextChunk } from '../../retrieval/chunk-text.js';
 import { cosineSimilarity } from '../../retrieval/cosine-similarity.js';
 import { type FoldedText, foldText } from '../../retrieval/match-text.js';
 import { urlKey } from '../../retrieval/normalize-url.js';
+import { PageGrouper, type PageGrouping } from '../../retrieval/page-groups.js';
 import {
   createSnippetSelector,
   type Snippet,
@@ -18,6 +19,8 @@ export interface StoredPage {
   text: string;
   markdown: string;
   publishedAt?: string;
+  /** The page's rel=canonical URL when it names another page. */
+  canonicalUrl?: string;
   step: number;
   /** When it was fetched (ISO 8601; the reader's time, else when it joined the store). */
   fetchedAt?: string;
@@ -37,6 +40,10 @@ interface PageIndexes {
 export class PageStore {
   private readonly pages = new Map<string, StoredPage>();
   private readonly indexes = new Map<string, PageIndexes>();
+  private readonly grouper = new PageGrouper<StoredPage>();
+  /** Bumped by every add(): the grouping is redone only after one. */
+  private version = 0;
+  private grouped?: { version: number; grouping: PageGrouping<StoredPage> };
 
   add(page: Page, step: number): StoredPage {
     const stored: StoredPage = {
@@ -45,12 +52,14 @@ export class PageStore {
       text: page.text,
       markdown: page.markdown,
       publishedAt: page.publishedAt ?? page.modifiedAt,
+      ...(page.canonicalUrl ? { canonicalUrl: page.canonicalUrl } : {}),
       step,
       fetchedAt: page.fetchedAt ?? new Date().toISOString(),
       ...(page.status !== undefined ? { status: page.status } : {}),
       ...(page.byline ? { byline: page.byline } : {}),
       ...(page.siteName ? { siteName: page.siteName } : {}),
     };
+    this.version++;
     for (const url of [page.url, page.requestedUrl]) {
       const key = urlKey(url);
       if (key) this.pages.set(key, stored);
@@ -78,6 +87,16 @@ export class PageStore {
 
   all(): StoredPage[] {
     return [...new Set(this.pages.values())];
+  }
+
+  /**
+   * The pages read grouped by story (retrieval/page-groups.ts): copies of one story are one
+   * source. Regrouped only when pages were added; each page is hashed once.
+   */
+  grouping(): PageGrouping<StoredPage> {
+    if (this.grouped?.version !== this.version)
+      this.grouped = { version: this.version, grouping: this.grouper.group(this.all()) };
+    return this.grouped.grouping;
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { StepOutcome } from '../actions/action-definition.js';
 import type { AnswerPayload } from '../actions/answer-action.js';
 import { type CitedAnswer, citeAnswer } from '../citations/cite-answer.js';
+import { describeQuotes } from '../citations/describe-sources.js';
 import { renderDiary } from '../context/render-diary.js';
 import { analyzeFailure } from '../evaluation/analyze-failure.js';
 import type { EvaluationCriterion } from '../evaluation/criteria.js';
@@ -70,12 +71,11 @@ export async function runAnswerStep(context: RunContext, input: AnswerStepInput)
     criteria,
   });
   if (outcome.pass) {
-    const quotes = cited.references.length;
     return accepted({
       ...cited,
       origin: 'evaluated',
       confidence: 'high',
-      confidenceReason: `passed the ${criteria.join(', ')} checks; ${quotes} verified quote${quotes === 1 ? '' : 's'}`,
+      confidenceReason: `passed the ${criteria.join(', ')} checks; ${describeQuotes(state, cited.references)}`,
     });
   }
   return reject(

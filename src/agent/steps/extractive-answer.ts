@@ -7,20 +7,22 @@ const passageChars = 320;
 /**
  * An answer that needs no model: the passages of the pages read that best match the question,
  * each quoted word for word from its page. Used when the model could not write the final answer
- * (its server kept failing), so the run still ends with what it found.
+ * (its server kept failing), so the run still ends with what it found. One passage per story:
+ * copies of a page (page groups) are read at their original and listed in `alsoAt`.
  */
 export function extractiveAnswer(
   state: AgentState,
   why: string,
 ): { answer: string; references: Reference[] } | undefined {
   const passages = state.pages
-    .all()
-    .flatMap((page) => {
+    .grouping()
+    .groups.flatMap(({ original: page, copies }) => {
       const best = state.pages
         .snippets(page, state.question, passageChars)
         .sort((a, b) => b.score - a.score)[0];
       const text = best?.text.replace(/\s+/g, ' ').trim();
-      return best && text ? [{ page, text, score: best.score }] : [];
+      const alsoAt = copies.map((copy) => copy.url);
+      return best && text ? [{ page, text, score: best.score, alsoAt }] : [];
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, maxPassages);
@@ -31,6 +33,7 @@ export function extractiveAnswer(
     title: passage.page.title,
     quote: passage.text,
     quoteKind: 'exact',
+    ...(passage.alsoAt.length ? { alsoAt: passage.alsoAt } : {}),
   }));
   const lines = passages.map((passage, index) => `> ${passage.text}[^${index + 1}]`);
   return {

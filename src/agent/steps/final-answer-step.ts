@@ -3,6 +3,7 @@ import type { StopReason } from '../../events/deep-search-result.js';
 import { finalAnswerSchema } from '../actions/final-answer-schema.js';
 import { answerDraft } from '../answer-draft.js';
 import { citeAnswer } from '../citations/cite-answer.js';
+import { describeQuotes } from '../citations/describe-sources.js';
 import { buildAgentPrompt } from '../context/build-agent-prompt.js';
 import { callLlm, type RunContext } from '../run-context.js';
 import { extractiveAnswer } from './extractive-answer.js';
@@ -58,7 +59,7 @@ export async function runFinalAnswerStep(context: RunContext, reason: StopReason
       ...cited,
       origin: 'forced',
       confidence: quotes > 0 ? 'medium' : 'low',
-      confidenceReason: `${description}, so the best answer was forced from what was found; ${quotes ? `${quotes} verified quote${quotes === 1 ? '' : 's'}` : 'no verified quotes'}`,
+      confidenceReason: `${description}, so the best answer was forced from what was found; ${describeQuotes(state, cited.references)}`,
     };
   } catch (error) {
     if (context.cancelSignal?.aborted) throw new AbortedError(undefined, { cause: error });

@@ -1,4 +1,5 @@
 import type { DeepSearchResult } from '../../events/deep-search-result.js';
+import { describeAlsoAt } from '../../retrieval/page-groups.js';
 import { describeSkipped } from '../../retrieval/skipped-page.js';
 import { formatTokens, plural, type Terminal } from '../io/terminal-style.js';
 
@@ -21,6 +22,8 @@ export function renderResultText(
       const kind = reference.quoteKind === 'sentence' ? style('dim', ' (closest sentence)') : '';
       lines.push(`[^${reference.index}]: ${reference.title} <${reference.url}>`);
       lines.push(`    "${reference.quote.replace(/\s+/g, ' ')}"${kind}`);
+      const alsoAt = describeAlsoAt(reference.alsoAt);
+      if (alsoAt) lines.push(style('dim', `    ${alsoAt}`));
     }
     lines.push('');
   }
@@ -61,15 +64,17 @@ export function resultJson(result: DeepSearchResult): string {
       runId: result.runId,
       question: result.question,
       answer: result.answer,
-      references: result.references.map(({ index, url, title, quote, quoteKind }) => ({
+      references: result.references.map(({ index, url, title, quote, quoteKind, alsoAt }) => ({
         index,
         url,
         title,
         quote,
         quoteKind,
+        ...(alsoAt?.length ? { alsoAt } : {}),
       })),
       confidence: result.confidence,
       confidenceReason: result.confidenceReason,
+      ...(result.independentSources !== undefined ? { independentSources: result.independentSources } : {}),
       origin: result.origin,
       usage: result.usage,
       steps: result.steps,

@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path';
 import { InputError } from '../../core/errors/index.js';
 import type { ResearchReport } from '../../events/research-result.js';
 import { type ReportTextFormat, renderReport } from '../../research/render-report.js';
+import { countCitedStories } from '../../retrieval/page-groups.js';
 import type { CliIo } from '../io/cli-io.js';
 import { assertWritableFile } from '../io/output-file.js';
 import { createTerminal, formatTokens, plural } from '../io/terminal-style.js';
@@ -89,7 +90,7 @@ export async function deliver(
 
 function summaryLine(report: ResearchReport): string {
   const { factCheck } = report;
-  return `${plural(report.sections.length, 'section')}, ${plural(report.references.length, 'source')}, fact-check ${factCheck.supported}/${factCheck.claims} supported (${factCheck.revised} revised, ${factCheck.removed} removed), ${formatTokens(report.usage.totalTokens)} tokens, ${Math.round(report.durationMs / 1000)} s`;
+  return `${plural(report.sections.length, 'section')}, ${plural(countCitedStories(report.references), 'source')}, fact-check ${factCheck.supported}/${factCheck.claims} supported (${factCheck.revised} revised, ${factCheck.removed} removed), ${formatTokens(report.usage.totalTokens)} tokens, ${Math.round(report.durationMs / 1000)} s`;
 }
 
 /**
@@ -97,17 +98,16 @@ function summaryLine(report: ResearchReport): string {
  * its text cites, so a thin section shows before the report is read.
  */
 function sectionLines(report: ResearchReport): string[] {
-  const urls = new Map(report.references.map((reference) => [reference.index, reference.url]));
+  const byIndex = new Map(report.references.map((reference) => [reference.index, reference]));
   return report.sections.map((section) => {
     const items =
       section.questions.length +
       report.plan.dataPoints.filter((point) => point.sectionId === section.id).length;
     const covered = Math.round(section.coverage * items);
     const cited = new Set(
-      [...section.markdown.matchAll(/\[\^(\d+)\]/g)]
-        .map((match) => urls.get(Number(match[1])))
-        .filter(Boolean),
+      [...section.markdown.matchAll(/\[\^(\d+)\]/g)].flatMap((match) => byIndex.get(Number(match[1])) ?? []),
     );
-    return `  ${section.id} ${section.heading}: ${covered} of ${items} covered, ${plural(cited.size, 'source')}`;
+    // Copies of one story (alsoAt) are one source.
+    return `  ${section.id} ${section.heading}: ${covered} of ${items} covered, ${plural(countCitedStories([...cited]), 'source')}`;
   });
 }

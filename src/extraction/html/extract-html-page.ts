@@ -5,7 +5,7 @@ import { completeHtmlDocument } from './complete-html-document.js';
 import { extractMainContent } from './extract-main-content.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { collectPageLinks } from './page-links.js';
-import { readPageMetadata } from './page-metadata.js';
+import { readCanonicalUrl, readPageMetadata } from './page-metadata.js';
 import { showsPaywall } from './paywall-signals.js';
 
 /** A page's content and metadata as extracted from its HTML; the reader adds the URLs and type. */
@@ -23,6 +23,7 @@ export function extractHtmlPage(
   const { document } = parseHTML(completeHtmlDocument(html));
   const links = collectPageLinks(document, url);
   const metadata = readPageMetadata(document);
+  const canonicalUrl = readCanonicalUrl(document, url);
   const shell = readAppShellMarkers(document as unknown as Document);
   const content = extractMainContent(document as unknown as Document, {
     url,
@@ -38,6 +39,7 @@ export function extractHtmlPage(
     ...(metadata.siteName ? { siteName: metadata.siteName } : {}),
     publishedAt: metadata.publishedAt,
     modifiedAt: metadata.modifiedAt,
+    ...(canonicalUrl ? { canonicalUrl } : {}),
     ...(showsPaywall(content.text, metadata.accessibleForFree) ? { paywalled: true } : {}),
     ...(looksLikeAppShell(shell, content.text) ? { emptyShell: true } : {}),
   };

@@ -50,6 +50,23 @@ const modifiedSelectors = [
 ];
 
 /**
+ * The absolute http(s) URL of the page's `<link rel="canonical">`, when it names a page other
+ * than `url` (a page naming itself says nothing).
+ */
+export function readCanonicalUrl(document: DocumentLike, url: string): string | undefined {
+  const href = document.querySelector('link[rel~="canonical"]')?.getAttribute('href')?.trim();
+  if (!href) return undefined;
+  try {
+    const canonical = new URL(href, url);
+    if (canonical.protocol !== 'http:' && canonical.protocol !== 'https:') return undefined;
+    canonical.hash = '';
+    return canonical.href === new URL(url).href ? undefined : canonical.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Title, author and dates from meta tags, microdata and JSON-LD, else dates the page shows
  * (visible-dates.ts); read before extraction changes the DOM.
  */

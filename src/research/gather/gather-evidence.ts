@@ -2,6 +2,11 @@ import type { RunContext } from '../../agent/run-context.js';
 import { anySignal } from '../../core/link-signals.js';
 import type { ResearchEventBody } from '../../events/research-events.js';
 import type { ResearchEvidence, ResearchPlan, SectionEvidence } from '../../events/research-result.js';
+import {
+  countIndependentSources,
+  type GroupablePage,
+  type PageGrouping,
+} from '../../retrieval/page-groups.js';
 import { probeDataPoints } from '../plan/probe-data-points.js';
 import type { ResearchContext } from '../research-context.js';
 import { researchPhaseSteps } from '../research-steps.js';
@@ -71,7 +76,7 @@ export async function gatherEvidence(
           researchSection(run, section).then(
             async (evidence) => {
               await progress.gathered(evidence);
-              task.emit(gatheredEvent(evidence));
+              task.emit(gatheredEvent(evidence, task.state.pages.grouping()));
               return evidence;
             },
             (error: unknown) => {
@@ -87,9 +92,15 @@ export async function gatherEvidence(
   }
 }
 
-/** A section's research is over: how much of it is covered, after how many hops, from how many pages. */
-function gatheredEvent({ section, coverage }: SectionEvidence): ResearchEventBody {
-  const urls = new Set(coverage.items.flatMap((item) => (item.sources ?? []).map((source) => source.url)));
+/**
+ * A section's research is over: how much of it is covered, after how many hops, from how many
+ * independent sources (copies of one story count once).
+ */
+function gatheredEvent(
+  { section, coverage }: SectionEvidence,
+  grouping: PageGrouping<GroupablePage>,
+): ResearchEventBody {
+  const urls = coverage.items.flatMap((item) => (item.sources ?? []).map((source) => source.url));
   return {
     type: 'research-section',
     section: section.id,
@@ -98,6 +109,6 @@ function gatheredEvent({ section, coverage }: SectionEvidence): ResearchEventBod
     total: coverage.items.length,
     hops: coverage.hops,
     ...(coverage.stopped ? { stopped: coverage.stopped } : {}),
-    sources: urls.size,
+    sources: countIndependentSources(urls, grouping),
   };
 }

@@ -4,6 +4,7 @@ import { callLlm, type RunContext } from '../../agent/run-context.js';
 import type { StoredPage } from '../../agent/state/page-store.js';
 import type { CoverageItem, Finding, PlanSection } from '../../events/research-result.js';
 import { findQuote } from '../../retrieval/find-quote.js';
+import { quotesByStory } from '../../retrieval/page-groups.js';
 import { termsOf } from '../../retrieval/tokenize.js';
 
 /** Characters of page text shown to the librarian per page and in all. */
@@ -68,12 +69,14 @@ export async function librarianCheck(
   return items.map((item, index) => {
     const verdict = verdicts.get(index + 1);
     if (!verdict) return { ...item, covered: false, note: 'not judged' };
-    const sources = verdict.quotes.flatMap(({ url, quote }) => {
+    const located = verdict.quotes.flatMap(({ url, quote }) => {
       const match = locate(context, url, quote);
       return match ? [match] : [];
     });
+    // The same sentence read on copies of one story is one piece of evidence.
+    const sources = quotesByStory(located, context.state.pages.grouping()).quotes;
     const covered = verdict.covered && sources.length > 0;
-    const dropped = verdict.quotes.length - sources.length;
+    const dropped = verdict.quotes.length - located.length;
     const note = covered
       ? verdict.note
       : verdict.covered && dropped > 0

@@ -29,7 +29,7 @@ export const verdictsSchema = z.object({
     .max(40),
 });
 
-export const verdictsSystem = `You are the fact-checker of a research team. For each numbered claim, say whether the quotes of the sources it cites support it. Supported means the quotes state it (same figures, dates and names); a plausible claim the quotes do not state is not supported.`;
+export const verdictsSystem = `You are the fact-checker of a research team. For each numbered claim, say whether the quotes of the sources it cites support it. Supported means the quotes state it (same figures, dates and names); a plausible claim the quotes do not state is not supported. Each claim says how many independent sources its quotes come from (copies of one story on several sites are one source).`;
 
 export const revisionsSchema = z.object({
   revisions: z

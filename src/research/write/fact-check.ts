@@ -3,6 +3,7 @@ import { callLlm } from '../../agent/run-context.js';
 import { isAbortError } from '../../core/errors/index.js';
 import type { Reference } from '../../events/deep-search-result.js';
 import type { FactCheckReport, ReportSection } from '../../events/research-result.js';
+import { independentSourcesPhrase, quotesByStory } from '../../retrieval/page-groups.js';
 import type { ResearchContext } from '../research-context.js';
 import { citeSources } from './cite-sources.js';
 import {
@@ -107,10 +108,14 @@ export async function factCheck(
 async function judge(research: ResearchContext, claims: Claim[]): Promise<Claim[]> {
   const cited = claims.filter((claim) => claim.quotes.length > 0);
   if (cited.length === 0) return claims;
-  const listed = cited.map(
-    (claim, at) =>
-      `${at + 1}. ${claimText(claim.sentence)}\n${claim.quotes.map((quote) => `   - "${fenceUntrusted(quote.quote.replace(/\s+/g, ' '))}" (${quote.url})`).join('\n')}`,
-  );
+  const grouping = research.task.state.pages.grouping();
+  const listed = cited.map((claim, at) => {
+    const support = quotesByStory(claim.quotes, grouping);
+    const quotes = support.quotes.map(
+      (quote) => `   - "${fenceUntrusted(quote.quote.replace(/\s+/g, ' '))}" (${quote.url})`,
+    );
+    return `${at + 1}. ${claimText(claim.sentence)} [cites ${independentSourcesPhrase(support.sources)}]\n${quotes.join('\n')}`;
+  });
   const { object } = await callLlm(research.task, {
     role: 'writer',
     temperature: 0,

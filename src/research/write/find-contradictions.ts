@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { callLlm } from '../../agent/run-context.js';
+import type { PageStore, StoredPage } from '../../agent/state/page-store.js';
 import type { Reference } from '../../events/deep-search-result.js';
 import type { Contradiction, ResearchEvidence } from '../../events/research-result.js';
-import { urlKey } from '../../retrieval/normalize-url.js';
+import { findQuote } from '../../retrieval/find-quote.js';
+import { countIndependentSources, type PageGrouping } from '../../retrieval/page-groups.js';
 import type { ResearchContext } from '../research-context.js';
 import { ReportReferences } from './merge-references.js';
 import { formatSources, untrustedRule } from './section-sources.js';
@@ -27,19 +29,26 @@ const system = `You compare the quotes a research team collected. List the data 
 /**
  * When sources disagree on a data point the report says so, with each side's quote and trust,
  * rather than silently picking one. Quotes are the gathered (verified) references; a side whose
- * source number is unknown is dropped, and a disagreement needs two different sources.
+ * source number is unknown is dropped, and a disagreement needs two independent sources: copies of
+ * one story (page groups of the task's pages) are one source, shown once, and never disagree with
+ * (or back) each other.
  */
 export async function findContradictions(
   research: ResearchContext,
   evidence: ResearchEvidence,
   trustOf?: TrustOf,
 ): Promise<Contradiction[]> {
-  const sources = new ReportReferences();
-  for (const section of evidence.sections)
-    for (const finding of section.findings)
-      for (const reference of finding.references) sources.add(reference);
+  const { pages } = research.task.state;
+  const grouping = pages.grouping();
+  const sources = groupedSources(evidence, pages);
   const given = evidence.contradictions.map((contradiction) => withTrust(contradiction, trustOf));
-  if (new Set(sources.list.map((source) => urlKey(source.url))).size < 2) return given;
+  if (
+    countIndependentSources(
+      sources.list.map((source) => source.url),
+      grouping,
+    ) < 2
+  )
+    return given;
   const points = evidence.plan.dataPoints.map((point) => `- ${point.description}`);
   const { object } = await callLlm(research.task, {
     role: 'writer',
@@ -55,10 +64,47 @@ export async function findContradictions(
       const source: Reference | undefined = sources.list[side.source - 1];
       return source ? [{ claim: side.claim.trim(), url: source.url, quote: source.quote }] : [];
     });
-    if (new Set(sides.map((side) => urlKey(side.url))).size < 2) return [];
+    if (
+      countIndependentSources(
+        sides.map((side) => side.url),
+        grouping,
+      ) < 2
+    )
+      return [];
     return [withTrust({ topic: item.topic.trim(), sides }, trustOf)];
   });
   return [...given, ...found];
+}
+
+/**
+ * The gathered quotes, one entry per story and quote: a quote read on a copy is listed at its
+ * group's original (the copies in `alsoAt`), so the model sees one story once.
+ */
+export function groupedSources(evidence: ResearchEvidence, pages: PageStore): ReportReferences {
+  const grouping = pages.grouping();
+  const sources = new ReportReferences();
+  for (const section of evidence.sections)
+    for (const finding of section.findings)
+      for (const reference of finding.references) sources.add(atOriginal(reference, pages, grouping));
+  return sources;
+}
+
+function atOriginal(reference: Reference, pages: PageStore, grouping: PageGrouping<StoredPage>): Reference {
+  const group = grouping.groupOf(reference.url);
+  if (!group) return reference;
+  const { original } = group;
+  const alsoAt = [original, ...group.copies].map((page) => page.url).filter((url) => url !== original.url);
+  if (original.url === reference.url) return alsoAt.length ? { ...reference, alsoAt } : reference;
+  // The original need not hold a copy's own words (its header): those stay at the copy.
+  const match = findQuote(reference.quote, pages.folded(original));
+  if (!match) return reference;
+  return {
+    ...reference,
+    url: original.url,
+    title: original.title || reference.title,
+    quote: match.quote,
+    alsoAt,
+  };
 }
 
 function withTrust(contradiction: Contradiction, trustOf?: TrustOf): Contradiction {

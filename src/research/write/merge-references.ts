@@ -3,7 +3,8 @@ import { urlKey } from '../../retrieval/normalize-url.js';
 
 /**
  * One numbering for a whole report: each text's own [^n] markers are rewritten to the index of
- * the same reference (URL and quote) in the report's list, adding it when new.
+ * the same reference (URL and quote) in the report's list, adding it when new. The pages carrying
+ * the same story (`alsoAt`, verify-references.ts) are merged when a reference comes twice.
  */
 export class ReportReferences {
   readonly list: Reference[] = [];
@@ -22,10 +23,18 @@ export class ReportReferences {
   add(reference: Reference): number {
     const key = `${urlKey(reference.url)}|${reference.quote}`;
     const known = this.byKey.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      this.mergeCopies(this.list[known - 1]!, reference.alsoAt);
+      return known;
+    }
     const index = this.list.length + 1;
     this.list.push({ ...reference, index });
     this.byKey.set(key, index);
     return index;
+  }
+
+  private mergeCopies(kept: Reference, alsoAt: readonly string[] | undefined): void {
+    const added = (alsoAt ?? []).filter((url) => url !== kept.url && !kept.alsoAt?.includes(url));
+    if (added.length) kept.alsoAt = [...(kept.alsoAt ?? []), ...added];
   }
 }

@@ -1,6 +1,7 @@
 import { fenceUntrusted } from '../../agent/context/fence-untrusted.js';
 import type { Reference } from '../../events/deep-search-result.js';
 import type { SectionEvidence } from '../../events/research-result.js';
+import { alsoAtPhrase } from '../../retrieval/page-groups.js';
 import { ReportReferences } from './merge-references.js';
 
 /**
@@ -36,7 +37,7 @@ export function formatSources(sources: readonly Reference[]): string {
   return sources
     .map((source) =>
       fenceUntrusted(
-        `[${source.index}] ${source.title} (${source.url})\n"${source.quote.replace(/\s+/g, ' ')}"`,
+        `[${source.index}] ${source.title} (${source.url})${source.alsoAt?.length ? ` (one source: ${alsoAtPhrase(source.alsoAt.length)} with the same text)` : ''}\n"${source.quote.replace(/\s+/g, ' ')}"`,
       ),
     )
     .join('\n');

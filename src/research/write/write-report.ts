@@ -9,6 +9,7 @@ import type {
   ResearchEvidence,
   SectionEvidence,
 } from '../../events/research-result.js';
+import { countIndependentSources } from '../../retrieval/page-groups.js';
 import type { ResearchContext } from '../research-context.js';
 import { coherencePass } from './coherence-pass.js';
 import { createFactCheckCycle, factCheck } from './fact-check.js';
@@ -165,7 +166,11 @@ async function draftReport(
         slots.run(() => writeSection(research, section, dataPointsOf(evidence, section))),
         naiveDraft(section),
       ).then((draft) => {
-        const sources = new Set(draft.references.map((reference) => reference.url)).size;
+        // Copies of one story are one source.
+        const sources = countIndependentSources(
+          draft.references.map((reference) => reference.url),
+          research.task.state.pages.grouping(),
+        );
         research.task.emit({
           type: 'research-section',
           section: section.section.id,

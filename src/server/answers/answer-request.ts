@@ -73,6 +73,7 @@ export function deepsearchDetails(result: DeepSearchResult) {
     mode: 'search',
     confidence: result.confidence,
     confidence_reason: result.confidenceReason,
+    ...(result.independentSources !== undefined ? { independent_sources: result.independentSources } : {}),
     origin: result.origin,
     references: referenceDetails(result.references),
     steps: result.steps,

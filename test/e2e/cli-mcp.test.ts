@@ -217,7 +217,14 @@ describe('/mcp on deepsearch serve (built CLI, streamable HTTP, SDK client)', ()
       await expect(connect('sk-wrong-key')).rejects.toThrow(/401|invalid API key/);
       const client = await connect(apiKey);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['deep_search', 'research', 'web_search', 'read_url']);
+      // serve keeps watches (beside its runs): the watch tool is offered over HTTP, not on stdio.
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'deep_search',
+        'research',
+        'web_search',
+        'read_url',
+        'watch',
+      ]);
       await expectCitedAnswer(client);
 
       const bad = await client.callTool({ name: 'web_search', arguments: { query: 'x', count: 500 } });

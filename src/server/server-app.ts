@@ -7,6 +7,7 @@ import type { DeepSearchRuntime } from '../runtime/create-runtime.js';
 import type { QueueMode } from '../scale/open-queue-mode.js';
 import type { RunBackend } from '../scale/run-backend.js';
 import { activeTracing } from '../telemetry/start-tracing.js';
+import { claimComparers } from '../watch/claims/claim-judge.js';
 import { openWatchService } from '../watch/open-watch-service.js';
 import type { WatchStore } from '../watch/store/watch-store.js';
 import type { WatchService } from '../watch/watch-service.js';
@@ -198,6 +199,9 @@ function openServerWatches(
     store: kept.store,
     backend,
     baseUrl: kept.baseUrl,
+    // Claims are matched by their words and values, with the configured embeddings, and the
+    // model judges the pairs that stay ambiguous.
+    compare: claimComparers({ llm: runtime.llm, embeddings: runtime.embedding, signal: shutdownSignal }),
     onProblem,
   });
   if (kept.schedule) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeepSearchConfig } from '../config/config-schema.js';
+import { plural } from '../events/event-words.js';
 import { finishedStatuses, type RunRecord } from '../runs/run-record.js';
 import { postRun, type RunBackend } from '../scale/run-backend.js';
 import type { CitedAnswer, CompareOptions } from './claims/claim-types.js';
@@ -49,7 +50,7 @@ export async function runWatch(watch: Watch, deps: WatchRunDeps): Promise<WatchR
       : [];
     const summary = previous?.answer
       ? summarizeChanges(changes)
-      : `first check: ${splitClaims(outcome.answer).length} claim(s) kept as the baseline`;
+      : `first check: ${plural(splitClaims(outcome.answer).length, 'claim')} kept as the baseline`;
     run = {
       ...base,
       runId,

@@ -5,98 +5,25 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeHttpServer } from '../../src/testing/fake-http-server.js';
 import { startFakeHttpServer } from '../../src/testing/fake-http-server.js';
-import {
-  type FakeOpenAiReply,
-  type FakeOpenAiRequest,
-  type FakeOpenAiServer,
-  startFakeOpenAi,
-} from '../../src/testing/fake-openai-server.js';
 import { createSqliteWatchStore } from '../../src/watch/store/sqlite-watch-store.js';
-import { startFakeSearxng } from '../helpers/fake-searxng-server.js';
-import { startFakeWeb } from '../helpers/fake-web-server.js';
-import { alwaysPassingEvaluation } from '../helpers/passing-evaluation.js';
 import { runBuiltCli } from '../helpers/run-built-cli.js';
 import { serveBuiltCli } from '../helpers/serve-built-cli.js';
+import { startWatchWorld, type WatchWorld, watchQuestion } from '../helpers/watch-world.js';
 
-// A page whose facts change between checks: the length (a number), then the opening date, then
-// the same facts in other words. The fake model answers from the page it was given to read.
-const facts = [
-  {
-    length: 'The Orlin Bridge is 412 metres long.',
-    opened: 'The Orlin Bridge opened to traffic on 3 May 1998.',
-  },
-  {
-    length: 'The Orlin Bridge is 436 metres long.',
-    opened: 'The Orlin Bridge opened to traffic on 3 May 1998.',
-  },
-  {
-    length: 'The Orlin Bridge is 436 metres long.',
-    opened: 'The Orlin Bridge opened to traffic on 9 June 1998.',
-  },
-  {
-    length: 'The Orlin Bridge measures 436 metres in total length.',
-    opened: 'The bridge was opened to traffic on 9 June 1998.',
-  },
-];
-const operator = 'It is run by the Orlin Transit Authority.';
-const question = 'How long is the Orlin Bridge, when did it open and who runs it?';
+// A page whose facts change between checks (test/helpers/watch-world.ts): the length (a number),
+// then the opening date, then the same facts in other words. The fake model answers from the page.
+const question = watchQuestion;
 const secret = 'watch-test-secret';
 
-let phase = 0;
-const page = () =>
-  `<html><head><title>Orlin Bridge</title></head><body><article><h1>Orlin Bridge</h1>
-<p>${facts[phase]!.length} ${facts[phase]!.opened} ${operator}</p></article></body></html>`;
-
-let web: FakeHttpServer;
-let searxng: FakeHttpServer;
-let llm: FakeOpenAiServer;
+let world: WatchWorld;
 let hook: FakeHttpServer;
 let folder: string;
 let pageUrl: string;
 
-const reply = (object: unknown): FakeOpenAiReply => ({ content: JSON.stringify(object) });
-
-/** The answer the model writes from what it read: each sentence cites the page's own words. */
-function answerFromPage() {
-  const { length, opened } = facts[phase]!;
-  const strip = (sentence: string) => sentence.replace(/\.$/, '');
-  return {
-    text: `${strip(length)}[^1]. ${strip(opened)}[^2]. ${strip(operator)}[^3].`,
-    references: [length, opened, operator].map((sentence) => ({ url: pageUrl, quote: strip(sentence) })),
-  };
-}
-
-function agentAction(request: FakeOpenAiRequest): FakeOpenAiReply {
-  const read = `${request.system}\n${request.prompt}`.includes('Orlin Transit Authority');
-  if (!read && request.system.includes('<action-visit>'))
-    return reply({ think: 'Read it.', step: { action: 'visit', visit: { targets: [pageUrl] } } });
-  if (!read && request.system.includes('<action-search>'))
-    return reply({ think: 'Search.', step: { action: 'search', search: { queries: ['Orlin Bridge'] } } });
-  return reply({ think: 'Answer.', step: { action: 'answer', answer: answerFromPage() } });
-}
-
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'deepsearch-watch-'));
-  // The page is looked up at each request: the phase decides what it says.
-  web = await startFakeWeb({
-    pages: {
-      get '/orlin-bridge'() {
-        return { html: page() };
-      },
-    },
-  });
-  pageUrl = `${web.url}/orlin-bridge`;
-  searxng = await startFakeSearxng({
-    results: () => [{ url: pageUrl, title: 'Orlin Bridge', content: 'A bridge.' }],
-  });
-  llm = await startFakeOpenAi({
-    routes: {
-      agent_action: agentAction,
-      query_rewrite: () => reply({ think: 'Keep it.', queries: ['Orlin Bridge'] }),
-      final_answer: () => reply({ think: 'Answer.', answer: answerFromPage() }),
-      ...alwaysPassingEvaluation(reply),
-    },
-  });
+  world = await startWatchWorld();
+  pageUrl = world.pageUrl;
   hook = await startFakeHttpServer((_request, response) => {
     response.writeHead(204);
     response.end();
@@ -104,20 +31,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([web?.close(), searxng?.close(), llm?.close(), hook?.close()]);
+  await Promise.all([world?.close(), hook?.close()]);
   rmSync(folder, { recursive: true, force: true });
 });
 
-const env = () => ({
-  DEEPSEARCH_LLM_BASE_URL: `${llm.url}/v1`,
-  DEEPSEARCH_LLM_MODEL: 'fake-model',
-  DEEPSEARCH_SEARCH_PROVIDER: 'searxng',
-  DEEPSEARCH_SEARXNG_URL: searxng.url,
-  DEEPSEARCH_ALLOW_PRIVATE_NETWORK: '1',
-  DEEPSEARCH_READER: 'builtin',
-  DEEPSEARCH_NO_RUNS: '0',
-  DEEPSEARCH_RUNS_FILE: join(folder, 'runs.sqlite'),
-});
+const env = () => ({ ...world.env, DEEPSEARCH_RUNS_FILE: join(folder, 'runs.sqlite') });
 
 interface Posted {
   watch: { id: string; name: string; question: string };
@@ -166,11 +84,11 @@ describe('deepsearch watch (built CLI, fake LLM, local web and webhook)', () => 
     const first = await check(0);
     expect(first.stdout).toContain('baseline');
 
-    phase = 1;
+    world.phase = 1;
     await check(1);
-    phase = 2;
+    world.phase = 2;
     await check(2);
-    phase = 3;
+    world.phase = 3;
     await check(2);
 
     for (const request of hook.requests) {
@@ -259,7 +177,7 @@ describe('deepsearch watch (built CLI, fake LLM, local web and webhook)', () => 
     const first = await runBuiltCli(['watch', 'run-due'], dueEnv, { timeoutMs: 60_000 });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(
-      new RegExp(`^${id}  ok  first check: 3 claim\\(s\\) kept as the baseline\n$`),
+      new RegExp(`^${id}  ok  first check: 3 claims kept as the baseline\n$`),
     );
     const second = await runBuiltCli(['watch', 'run-due'], dueEnv);
     expect(second.code, second.stderr).toBe(0);

@@ -160,7 +160,7 @@ describe('/v1/watches', () => {
     expect(shown.runs).toHaveLength(1);
     const [check] = shown.runs;
     expect(check).toMatchObject({ object: 'watch.run', status: 'ok', changes: [] });
-    expect(check.summary).toMatch(/^first check: \d+ claim\(s\) kept as the baseline$/);
+    expect(check.summary).toMatch(/^first check: \d+ claims? kept as the baseline$/);
     const runs = (await (
       await fetch(`${server.url}/v1/runs`, { headers: { authorization: `Bearer ${keyA}` } })
     ).json()) as Json;

@@ -1,8 +1,11 @@
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { ConfigError } from '../../../core/errors/index.js';
 import { runError } from '../../../runs/run-recording.js';
+import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { createLocalRunBackend } from '../../../scale/local-run-backend.js';
 import type { RunBackend } from '../../../scale/run-backend.js';
+import { claimComparers } from '../../../watch/claims/claim-judge.js';
+import type { CompareOptions } from '../../../watch/claims/claim-types.js';
 import { openWatchService } from '../../../watch/open-watch-service.js';
 import { createPostgresWatchStore } from '../../../watch/store/postgres-watch-store.js';
 import { createSqliteWatchStore } from '../../../watch/store/sqlite-watch-store.js';
@@ -40,10 +43,20 @@ export async function openCliWatches(io: CliIo, config: DeepSearchConfig): Promi
   if (!config.runs.enabled || !config.runs.file)
     throw new ConfigError('the run store is off (--no-runs or DEEPSEARCH_NO_RUNS): watches are kept in it');
   const store = createSqliteWatchStore({ file: config.runs.file, loadDriver: sqliteLoaderFrom(io) });
-  let made: { backend: RunBackend; close: () => void } | undefined;
+  let made: { backend: RunBackend; runtime: DeepSearchRuntime; close: () => void } | undefined;
   const local = () => {
     made ??= localBackend(io, config);
     return made.backend;
+  };
+  // The runtime's model and embeddings, asked only when a check compares claims.
+  const comparers = () => {
+    local();
+    return claimComparers({ llm: made!.runtime.llm, embeddings: made!.runtime.embedding, signal: io.signal });
+  };
+  const compare: CompareOptions = {
+    judge: (before, after) => comparers().judge!(before, after),
+    embed: async (texts) => comparers().embed?.(texts) ?? texts.map(() => undefined),
+    signal: io.signal,
   };
   // Made on first use: add, list and show need no LLM, nor a runtime.
   const backend: Pick<RunBackend, 'store' | 'queue' | 'isInterrupted' | 'outlivesProcess'> = {
@@ -57,7 +70,7 @@ export async function openCliWatches(io: CliIo, config: DeepSearchConfig): Promi
     outlivesProcess: false,
   };
   return {
-    service: openWatchService({ config, store, backend, baseUrl, onProblem, names: cliFlags }),
+    service: openWatchService({ config, store, backend, baseUrl, compare, onProblem, names: cliFlags }),
     close: async () => {
       made?.close();
       await store.close();
@@ -66,7 +79,10 @@ export async function openCliWatches(io: CliIo, config: DeepSearchConfig): Promi
 }
 
 /** This process runs the checks' runs, recorded in the run store, as `deepsearch ask` does. */
-function localBackend(io: CliIo, config: DeepSearchConfig): { backend: RunBackend; close: () => void } {
+function localBackend(
+  io: CliIo,
+  config: DeepSearchConfig,
+): { backend: RunBackend; runtime: DeepSearchRuntime; close: () => void } {
   const runtime = createCliRuntime(io, config);
   if (!runtime.runs)
     throw new ConfigError('the run store is off (--no-runs or DEEPSEARCH_NO_RUNS): watches are kept in it');
@@ -78,5 +94,5 @@ function localBackend(io: CliIo, config: DeepSearchConfig): { backend: RunBacken
     shutdownSignal: io.signal,
     failure: (error) => runError(error, runtime.redact),
   });
-  return { backend, close: () => runtime.close() };
+  return { backend, runtime, close: () => runtime.close() };
 }

@@ -176,9 +176,7 @@ describe('deepsearch watch (built CLI, fake LLM, local web and webhook)', () => 
     const id = added.stdout.trim();
     const first = await runBuiltCli(['watch', 'run-due'], dueEnv, { timeoutMs: 60_000 });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(
-      new RegExp(`^${id}  ok  first check: 3 claims kept as the baseline\n$`),
-    );
+    expect(first.stdout).toMatch(new RegExp(`^${id}  ok  first check: 3 claims kept as the baseline\n$`));
     const second = await runBuiltCli(['watch', 'run-due'], dueEnv);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toBe('');

@@ -8,7 +8,7 @@ const dir = mkdtempSync(join(tmpdir(), 'deepsearch-ready-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('deepsearch serve /ready on one machine', () => {
-  it('/ready and the run API are 503 naming the run store and its setting while its file cannot be opened; 200 once it can', async () => {
+  it('/ready, the run API and the watches are 503 naming the run store and its setting while its file cannot be opened; 200 once it can', async () => {
     // The run store's folder is a file: SQLite cannot create the store there.
     const folder = join(dir, 'data');
     writeFileSync(folder, 'not a folder');
@@ -40,6 +40,13 @@ describe('deepsearch serve /ready on one machine', () => {
           body: JSON.stringify({ question: 'Who founded the observatory?', mode: 'search' }),
         }),
         fetch(`${server.url}/v1/runs`),
+        // The watches live in the same file.
+        fetch(`${server.url}/v1/watches`),
+        fetch(`${server.url}/v1/watches`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question: 'Who founded the observatory?', every: '1d' }),
+        }),
       ]) {
         const response = await request;
         expect(response.status).toBe(503);
@@ -54,6 +61,7 @@ describe('deepsearch serve /ready on one machine', () => {
       expect(back.status).toBe(200);
       expect(((await back.json()) as { status: string }).status).toBe('ready');
       expect((await fetch(`${server.url}/v1/runs`)).status).toBe(200);
+      expect((await fetch(`${server.url}/v1/watches`)).status).toBe(200);
     } finally {
       await server.stop();
     }

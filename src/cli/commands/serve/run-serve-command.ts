@@ -6,6 +6,7 @@ import { listenMetrics } from '../../../metrics/metrics-server.js';
 import { createProcessMetrics, type ProcessMetrics } from '../../../metrics/process-metrics.js';
 import { withRunMetrics } from '../../../metrics/run-metrics.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
+import { guardRunStore } from '../../../scale/backing-services.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
 import { serverModels } from '../../../server/run-request/server-models.js';
 import { assertGuardedBind, startServer } from '../../../server/start-server.js';
@@ -125,5 +126,7 @@ function openServeWatchStore(
 ): WatchStore | undefined {
   if (queue) return createPostgresWatchStore(queue.database);
   if (!config.runs.enabled || !config.runs.file) return undefined;
-  return createSqliteWatchStore({ file: config.runs.file, loadDriver: sqliteLoaderFrom(io) });
+  // Opened on first use: a file that cannot be opened makes /v1/watches a 503 naming it, as the runs.
+  const store = createSqliteWatchStore({ file: config.runs.file, loadDriver: sqliteLoaderFrom(io) });
+  return guardRunStore(store, config.runs.file);
 }

@@ -1,4 +1,5 @@
 import type { WatchChangeObject, WatchClaimObject, WatchDifferenceObject } from '../events/watch-api.js';
+import { claimKey } from '../research/write/locate-sentence.js';
 import { h } from './dom.js';
 import { hostOf, safeHref } from './footnotes.js';
 
@@ -8,23 +9,14 @@ const kindLabels: Record<WatchChangeObject['kind'], string> = {
   removed: 'Removed',
 };
 
-/** Text reduced for finding a claim in the rendered answer: lower case, words only, one space. */
-export function comparable(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/\[\^\d+\]/g, ' ')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
 /**
  * The index of the block (a paragraph, list item, cell...) of the rendered answer that holds the
  * claim, from the blocks' texts without their footnote numbers; -1 when none does.
  */
 export function blockOfClaim(blockTexts: readonly string[], claim: string): number {
-  const wanted = comparable(claim);
+  const wanted = claimKey(claim);
   if (!wanted) return -1;
-  return blockTexts.findIndex((block) => comparable(block).includes(wanted));
+  return blockTexts.findIndex((block) => claimKey(block).includes(wanted));
 }
 
 /** "number: $49 → $59", one per kind that differs. */

@@ -1,6 +1,5 @@
+import { claimText, footnotesOf } from '../../research/write/locate-sentence.js';
 import type { AnswerClaim, CitedAnswer } from './claim-types.js';
-
-const footnoteMark = /\[\^(\d+)\]/g;
 
 /**
  * The answer's claims: each sentence of its prose (headings, footnote definitions and code left
@@ -15,15 +14,10 @@ export function splitClaims({ answer, references }: CitedAnswer): AnswerClaim[] 
     if (fenced || /^\s*(#|\[\^\d+\]:|```|~~~|\|?\s*-{3,})/.test(line)) continue;
     const prose = line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/^>\s*/, '');
     for (const sentence of sentencesOf(prose)) {
-      const indexes = [...sentence.matchAll(footnoteMark)].map((match) => Number(match[1]));
-      const text = sentence
-        .replace(footnoteMark, '')
-        .replace(/\s+([.,;:!?])/g, '$1')
-        .replace(/\s+/g, ' ')
-        .trim();
+      const text = claimText(sentence).replace(/\s+([.,;:!?])/g, '$1');
       // Too short to state anything, or a question (a report's follow-ups): not a claim.
       if (text.split(' ').length < 3 || text.endsWith('?')) continue;
-      const sources = [...new Set(indexes)]
+      const sources = footnotesOf(sentence)
         .map((index) => byIndex.get(index))
         .filter((reference) => reference !== undefined)
         .map(({ url, quote, title }) => ({ url, quote, title }));

@@ -1,10 +1,10 @@
 import type { LanguageModelV3, LanguageModelV3Middleware } from '@ai-sdk/provider';
-import { type ModelMessage, wrapLanguageModel } from 'ai';
+import { wrapLanguageModel } from 'ai';
 import { StructuredOutputError } from '../core/errors/index.js';
 import type { JsonSchemaNode } from './coerce-to-schema.js';
 import { renderFieldGuide } from './field-guide.js';
 import { jsonResponseFormat } from './json-response-format.js';
-import { type Reply, requestReply } from './request-reply.js';
+import { type Reply, requestReply, type TextMessage } from './request-reply.js';
 import type {
   StructuredMode,
   StructuredOutput,
@@ -39,7 +39,7 @@ export interface StructuredOutputOptions<T> {
 /**
  * Asks for a JSON object and returns it only once it validates: parse, repair, coerce, validate,
  * and one re-ask with the validation error in sentences; a second failure throws
- * StructuredOutputError. Over the AI SDK's public generateText/streamText; every reply, whatever came
+ * StructuredOutputError. Over the AI SDK's model interface (request-reply.ts); every reply, whatever came
  * of it, is reported as a `reply` event.
  */
 export async function generateStructuredOutput<T>(
@@ -60,7 +60,7 @@ export async function generateStructuredOutput<T>(
     ],
   });
   const system = `${request.system}\n\n${formatInstruction(jsonSchema, options.mode, request)}`;
-  const messages: ModelMessage[] = [{ role: 'user', content: request.prompt }];
+  const messages: TextMessage[] = [{ role: 'user', content: request.prompt }];
   const ask = async (): Promise<{ reply: Reply; validation: Validation<T> }> => {
     const reply = await requestReply({
       model,

@@ -131,6 +131,9 @@ function openDatabase(Database: typeof BetterSqlite3, file: string): BetterSqlit
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const database = new Database(file);
     database.pragma('journal_mode = WAL');
+    // A cache: a power cut may lose its last entries, never the file (WAL syncs at checkpoints).
+    // FULL made every cached search and page wait for the disk on the server's one thread.
+    database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     database.exec(schema);
     return database;

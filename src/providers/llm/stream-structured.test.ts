@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { AbortedError } from '../../core/errors/index.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../testing/fake-openai-server.js';
 import { createScriptedLlm, type ScriptedStep } from '../../testing/scripted-llm.js';
 import { createTestConfig } from '../../testing/test-config.js';
@@ -120,6 +121,51 @@ describe('streamed structured output', () => {
       expect(result.usageEstimated).toBe(false);
       expect(result.usage.promptTokens).toBeGreaterThan(0);
       server.assertConsumed();
+    });
+
+    it("reads the server's token counts from the stream's last chunk, and those of a whole reply", async () => {
+      server = await startFakeOpenAi({
+        respond: (sent) => ({
+          content: JSON.stringify(reply),
+          usage: sent.json?.stream
+            ? { prompt_tokens: 1234, completion_tokens: 56 }
+            : { prompt_tokens: 987, completion_tokens: 65 },
+        }),
+      });
+      const client = clientFor(server.url);
+      const streamed = await client.generateObject({ ...request, streamText: streamRecorder().options });
+      expect(streamed.usage).toEqual({ promptTokens: 1234, completionTokens: 56, totalTokens: 1290 });
+      expect(streamed.usageEstimated).toBe(false);
+      const whole = await client.generateObject(request);
+      expect(whole.usage).toEqual({ promptTokens: 987, completionTokens: 65, totalTokens: 1052 });
+      expect(server.requests.map((sent) => sent.json?.stream === true)).toEqual([true, false]);
+    });
+
+    it('stops a streamed reply within moments when the caller aborts, with an AbortedError and no re-ask', async () => {
+      server = await startFakeOpenAi({
+        replies: [{ content: JSON.stringify(reply), chunkSize: 2, chunkDelayMs: 100 }],
+      });
+      const controller = new AbortController();
+      const deltas: string[] = [];
+      const started = performance.now();
+      const error = await clientFor(server.url)
+        .generateObject({
+          ...request,
+          signal: controller.signal,
+          streamText: {
+            path: ['answer', 'text'],
+            onDelta: (delta) => {
+              deltas.push(delta);
+              controller.abort();
+            },
+          },
+        })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(AbortedError);
+      expect(deltas.length).toBeGreaterThan(0);
+      // The whole reply would take about 60 chunks × 100 ms.
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(server.requests).toHaveLength(1);
     });
 
     it('falls back to one request without streaming, for good, when the server refuses to stream', async () => {

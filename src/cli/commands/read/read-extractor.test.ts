@@ -5,7 +5,6 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractionConfigSchema } from '../../../config/config-schema.js';
 import { htmlInput } from '../../../extraction/worker/content-extractor.js';
-import type { ExtractionPool } from '../../../extraction/worker/extraction-pool.js';
 import { acquireExtractionPool } from '../../../extraction/worker/shared-extraction-pool.js';
 import { smallPageMaxBytes } from '../../../extraction/worker/small-page-extractor.js';
 import { createReadExtractor } from './read-extractor.js';

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractionConfigSchema } from '../../../config/config-schema.js';
 import { htmlInput } from '../../../extraction/worker/content-extractor.js';
+import type { ExtractionPool } from '../../../extraction/worker/extraction-pool.js';
 import { acquireExtractionPool } from '../../../extraction/worker/shared-extraction-pool.js';
 import { smallPageMaxBytes } from '../../../extraction/worker/small-page-extractor.js';
 import { createReadExtractor } from './read-extractor.js';
@@ -34,9 +35,7 @@ afterEach(async () => {
 function poolOf(concurrency: number) {
   const lease = acquireExtractionPool(extractionConfigSchema.parse({ concurrency }));
   leases.push(lease);
-  return lease.extractor as ReturnType<typeof acquireExtractionPool>['extractor'] & {
-    pids: readonly number[];
-  };
+  return lease.extractor as ExtractionPool;
 }
 
 async function settle(

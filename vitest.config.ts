@@ -23,6 +23,7 @@ const processTests = [
   'src/knowledge/knowledge-base.test.ts',
   'src/knowledge/ingest-limits.test.ts',
   'src/cli/commands/read/read-command.test.ts',
+  'src/cli/commands/read/read-extractor.test.ts',
   'src/cli/commands/kb/kb-command.test.ts',
   'test/agent/local-sources.test.ts',
   'test/agent/coding-action.test.ts',

@@ -106,7 +106,12 @@ await chmod(join(root, 'dist', 'cli', 'main.js'), 0o755);
 const extractionOut = join(root, 'dist', 'extraction', 'worker', 'bundle');
 await rm(extractionOut, { recursive: true, force: true });
 await build({
-  entryPoints: { 'extraction-main': join(src, 'extraction/worker/extraction-main.ts') },
+  // fetched-to-page: the same code for the one-shot `deepsearch read`, which parses a small page in
+  // its own process (src/extraction/worker/small-page-extractor.ts) and loads it from here.
+  entryPoints: {
+    'extraction-main': join(src, 'extraction/worker/extraction-main.ts'),
+    'fetched-to-page': join(src, 'extraction/fetched-to-page.ts'),
+  },
   outdir: extractionOut,
   ...esmForNode,
   external: ['unpdf', 'mammoth'],

@@ -14,6 +14,12 @@ export interface ContentLimits {
   maxChars: number;
 }
 
+/** The limits alone, from settings that hold them (reader.extraction): what an extraction is given. */
+export function contentLimitsOf(settings: ContentLimits): ContentLimits {
+  const { maxPdfPages, maxInflatedBytes, maxNestingDepth, maxTableCells, maxChars } = settings;
+  return { maxPdfPages, maxInflatedBytes, maxNestingDepth, maxTableCells, maxChars };
+}
+
 /** The defaults of reader.extraction (config-schema.ts). */
 export const defaultContentLimits: ContentLimits = {
   maxPdfPages: 300,

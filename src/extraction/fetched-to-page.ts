@@ -25,7 +25,10 @@ import type { Page } from './page.js';
  * (loadParser) before the first job that needs it, so loading is not counted in a job's deadline.
  */
 const parsers = {
-  html: () => import('./html/extract-html-page.js'),
+  html: async () => {
+    htmlParser ??= await import('./html/extract-html-page.js');
+    return htmlParser;
+  },
   pdf: async () => {
     const [module] = await Promise.all([import('./documents/read-pdf.js'), import('unpdf')]);
     return module;
@@ -35,6 +38,9 @@ const parsers = {
     return module;
   },
 } satisfies Record<ParserKind, () => Promise<unknown>>;
+
+/** The HTML parser once loaded: what the synchronous read (fetchedToPageSync) needs. */
+let htmlParser: typeof import('./html/extract-html-page.js') | undefined;
 
 /** Loads a parser's modules ahead of its first page (Node keeps them: later imports are free). */
 export async function loadParser(kind: ParserKind): Promise<void> {
@@ -73,13 +79,7 @@ export async function fetchedToPage(options: FetchedToPageOptions): Promise<Extr
   const sizeLimit = options.sizeLimit ?? 'maxBytes';
   const contentType = sniffContentType(fetched);
   const url = displayUrl(fetched.url);
-  const read: DocumentRead = {
-    base: { requestedUrl: options.requestedUrl, url: fetched.url, contentType },
-    url,
-    providerId,
-    limits,
-    headerDate: toIsoDate(fetched.lastModified),
-  };
+  const read = documentRead(options, contentType, limits);
   if (contentType === 'application/pdf' || contentType === docxType) {
     // The first part of a PDF or DOCX is no document at all.
     if (fetched.truncated) {
@@ -90,14 +90,34 @@ export async function fetchedToPage(options: FetchedToPageOptions): Promise<Extr
     }
     return contentType === docxType ? docxContent(fetched.bytes, read) : pdfContent(fetched.bytes, read);
   }
+  if (isHtmlType(contentType)) await parsers.html();
+  return fetchedToPageSync(options);
+}
+
+/**
+ * fetchedToPage for HTML, text and JSON, synchronously, once the HTML parser is loaded
+ * (loadParser('html')): one call a caller can bound in time (vm's timeout), as the one-shot
+ * `deepsearch read` does for a small page it parses in its own process (small-page-extractor.ts).
+ * fetchedToPage ends here too, so both give the same page.
+ */
+export function fetchedToPageSync(options: FetchedToPageOptions): ExtractedContent {
+  const { fetched, providerId } = options;
+  const limits = options.limits ?? defaultContentLimits;
+  const sizeLimit = options.sizeLimit ?? 'maxBytes';
+  const contentType = sniffContentType(fetched);
+  const url = displayUrl(fetched.url);
+  if (contentType === 'application/pdf' || contentType === docxType) {
+    throw new Error(`${contentType} is read by fetchedToPage, not fetchedToPageSync`);
+  }
+  const read = documentRead(options, contentType, limits);
   const notes = fetched.truncated
     ? [limitNote(`only the first ${fetched.bytes.length} bytes were read`, sizeLimit)]
     : [];
   const body = decodeBody(fetched.bytes, fetched.contentType);
   if (isHtmlType(contentType)) {
+    if (!htmlParser) throw new Error('the HTML parser is not loaded (loadParser)');
     assertNestingDepth(body, read);
-    const { extractHtmlPage } = await parsers.html();
-    const page = extractHtmlPage(body, fetched.url, { maxTableCells: limits.maxTableCells });
+    const page = htmlParser.extractHtmlPage(body, fetched.url, { maxTableCells: limits.maxTableCells });
     return cutContent(
       { ...read.base, ...page, modifiedAt: page.modifiedAt ?? read.headerDate },
       limits,
@@ -122,6 +142,21 @@ export async function fetchedToPage(options: FetchedToPageOptions): Promise<Extr
     providerId,
     code: 'page_unsupported_type',
   });
+}
+
+function documentRead(
+  options: FetchedToPageOptions,
+  contentType: string,
+  limits: ContentLimits,
+): DocumentRead {
+  const { fetched } = options;
+  return {
+    base: { requestedUrl: options.requestedUrl, url: fetched.url, contentType },
+    url: displayUrl(fetched.url),
+    providerId: options.providerId,
+    limits,
+    headerDate: toIsoDate(fetched.lastModified),
+  };
 }
 
 /** What every content type's reading shares. */

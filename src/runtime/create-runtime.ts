@@ -7,6 +7,7 @@ import type { Redactor } from '../core/errors/index.js';
 import type { AgentEventListener } from '../events/agent-events.js';
 import type { DeepSearchResult } from '../events/deep-search-result.js';
 import type { ResearchEstimate, ResearchPlan, ResearchReport } from '../events/research-result.js';
+import type { ContentExtractor } from '../extraction/worker/content-extractor.js';
 import type { KnowledgeBase } from '../knowledge/knowledge-base.js';
 import type { TrustStore } from '../knowledge/trust-store.js';
 import type { SqliteDriverLoader } from '../platform/storage/sqlite-cache.js';
@@ -41,6 +42,12 @@ export interface RuntimeOptions {
    */
   search?: SearchProvider;
   reader?: PageReader;
+  /**
+   * Parses the pages and files the config's readers fetch; default the process's extraction pool
+   * for config.reader.extraction (the one-shot `deepsearch read` passes one that parses small pages
+   * itself). The runtime's hold on the pool is released by close() either way.
+   */
+  extractor?: ContentExtractor;
   /**
    * Readers of more source schemes beside http(s) and file:, by scheme: {"kb:": knowledgeBaseReader}.
    * Used with the reader built from the config (not with `reader`); never cached.

@@ -94,7 +94,7 @@ export function createRuntimeProviders(options: CheckedRuntimeOptions): RuntimeP
   const reranker = options.reranker ?? services.reranker;
   // Pages and files are parsed in the process's extraction pool (started on the first read).
   const extraction = acquireExtractionPool(config.reader.extraction);
-  const { extractor } = extraction;
+  const extractor = options.extractor ?? extraction.extractor;
   // The knowledge base opens on its first search or read, not here.
   const knowledgeBase = config.knowledge.file
     ? createKnowledgeBase({

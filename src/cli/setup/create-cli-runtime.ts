@@ -12,8 +12,11 @@ import type { CliIo } from '../io/cli-io.js';
 export function createCliRuntime(
   io: CliIo,
   config: DeepSearchConfig,
-  /** Parts the command brings (a worker's run store, its LLM-capped fetch, queue mode's trust store). */
-  parts: Pick<RuntimeOptions, 'runStore' | 'modelFetch' | 'trustStore'> = {},
+  /**
+   * Parts the command brings (a worker's run store, its LLM-capped fetch, queue mode's trust store,
+   * read's extractor).
+   */
+  parts: Pick<RuntimeOptions, 'runStore' | 'modelFetch' | 'trustStore' | 'extractor'> = {},
 ): DeepSearchRuntime {
   return createRuntime({
     config,

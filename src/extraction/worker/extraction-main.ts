@@ -1,6 +1,5 @@
-import { isProviderError } from '../../core/errors/index.js';
-import { displayUrl } from '../../platform/http/describe-network-error.js';
 import { fetchedToPage, loadParser } from '../fetched-to-page.js';
+import { extractionFailure } from './extraction-failure.js';
 import {
   type ExtractionReply,
   type ExtractionRequest,
@@ -80,18 +79,7 @@ async function extract(
     const content = await fetchedToPage({ ...message.input, limits: message.limits });
     return { type: 'extracted', id: message.id, content };
   } catch (error) {
-    // A parser's own failure (a bug, a stack overflow) is a page that cannot be read, like any other.
-    const { message: text, code } = isProviderError(error)
-      ? error
-      : {
-          message: `${displayUrl(message.input.fetched.url)} could not be read: ${(error as Error)?.message ?? String(error)}`,
-          code: 'page_unreadable',
-        };
-    return {
-      type: 'failed',
-      id: message.id,
-      error: { message: text, code, providerId: message.input.providerId },
-    };
+    return { type: 'failed', id: message.id, error: extractionFailure(error, message.input) };
   }
 }
 

@@ -1,6 +1,6 @@
 import { setPriority } from 'node:os';
 import type { ExtractionConfig } from '../../config/config-schema.js';
-import { AbortedError, asErrorCode, ProviderError } from '../../core/errors/index.js';
+import { AbortedError, ProviderError } from '../../core/errors/index.js';
 import {
   type ChildPool,
   createChildPool,
@@ -10,10 +10,11 @@ import {
 import { type ChildFailure, type IpcChild, spawnIpcChild } from '../../platform/child-process/ipc-child.js';
 import { displayUrl } from '../../platform/http/describe-network-error.js';
 import { type ParserKind, parserFor } from '../content-kind.js';
-import { type ContentLimits, overLimitError } from '../content-limits.js';
+import { contentLimitsOf, overLimitError } from '../content-limits.js';
 import type { ExtractedContent } from '../fetched-to-page.js';
 import type { ContentExtractor, ContentInput, ExtractOptions } from './content-extractor.js';
 import { extractionCommand, heapFlag } from './extraction-command.js';
+import { extractionFailureError } from './extraction-failure.js';
 import {
   type ExtractionReply,
   type ExtractionRequest,
@@ -76,13 +77,7 @@ async function tidy(child: ExtractionProcess): Promise<'keep' | 'replace'> {
  * killed worker held stayed with the process (a 400 MB PDF stream: 1.4 GB after terminate()).
  */
 export function createExtractionPool(settings: ExtractionConfig): ExtractionPool {
-  const limits: ContentLimits = {
-    maxPdfPages: settings.maxPdfPages,
-    maxInflatedBytes: settings.maxInflatedBytes,
-    maxNestingDepth: settings.maxNestingDepth,
-    maxTableCells: settings.maxTableCells,
-    maxChars: settings.maxChars,
-  };
+  const limits = contentLimitsOf(settings);
   const memoryLimitBytes = settings.memoryMb * 1024 * 1024;
   const pool: ChildPool<ExtractionProcess> = createChildPool({
     size: settings.concurrency,
@@ -130,10 +125,7 @@ export function createExtractionPool(settings: ExtractionConfig): ExtractionPool
         extractionStats.bytesOut += page.markdown.length + page.text.length;
         return answer.reply.content;
       }
-      if (answer.reply.type === 'failed') {
-        const { message, code, providerId } = answer.reply.error;
-        throw new ProviderError(message, { providerId, code: asErrorCode(code) });
-      }
+      if (answer.reply.type === 'failed') throw extractionFailureError(answer.reply.error);
       throw failureError({ reason: 'exited', detail: 'answered out of turn' }, input, settings);
     },
     async prepare(options: { processes?: number } = {}) {

@@ -2,6 +2,7 @@ import type { ParserKind } from '../content-kind.js';
 import type { ContentLimits } from '../content-limits.js';
 import type { ExtractedContent } from '../fetched-to-page.js';
 import type { ContentInput } from './content-extractor.js';
+import type { ExtractionFailure } from './extraction-failure.js';
 
 /**
  * The messages between a process that reads pages and its extraction process
@@ -30,7 +31,7 @@ export type ExtractionReply =
   | {
       type: 'failed';
       id: number;
-      error: { message: string; code: string; providerId: string };
+      error: ExtractionFailure;
       /** The job left memory the process could not give back: replace it. */
       retire?: boolean;
     };

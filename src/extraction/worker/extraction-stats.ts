@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 export interface ExtractionStats {
   /** Jobs sent to an extraction process. */
   jobs: number;
-  /** Pages parsed in this process instead (small, ordinary HTML). */
+  /** Pages parsed in this process instead (small pages of the one-shot `deepsearch read`). */
   inline: number;
   waitMs: number[];
   roundTripMs: number[];

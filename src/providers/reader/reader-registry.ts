@@ -6,7 +6,7 @@ import { findChromium } from '../../platform/browser/launch-chromium.js';
 import { createOutboundFetch } from '../../platform/http/outbound-fetch.js';
 import type { PageReader } from '../spec/page-reader.js';
 import { createAutoReader } from './browser/auto-reader.js';
-import { createFileReader } from './file/file-reader.js';
+import { createConfiguredFileReader } from './file/file-reader.js';
 import { createJinaReader } from './jina/jina-reader.js';
 import { createSchemeReader, type SchemeReader } from './scheme-reader.js';
 
@@ -116,12 +116,7 @@ export const readerProviderIds: readonly string[] = Object.keys(readers);
  */
 export function createPageReader(settings: PageReaderSettings): SchemeReader {
   const web = createWebReader(settings);
-  const files = createFileReader({
-    allowFiles: settings.allowFiles,
-    roots: settings.fileRoots,
-    maxBytes: settings.maxBytes,
-    extractor: settings.extractor,
-  });
+  const files = createConfiguredFileReader(settings);
   return createSchemeReader({ id: web.id, readers: { 'http:': web, 'https:': web, 'file:': files } });
 }
 

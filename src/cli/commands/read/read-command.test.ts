@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appShellPage } from '../../../../test/helpers/app-shell-page.js';
 import { startFakeWeb } from '../../../../test/helpers/fake-web-server.js';
 import { makePdf } from '../../../../test/helpers/make-pdf.js';
+import { extractionStats } from '../../../extraction/worker/extraction-stats.js';
 import type { FakeHttpServer } from '../../../testing/fake-http-server.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { runCli } from '../../run-cli.js';
@@ -130,6 +131,27 @@ describe('deepsearch read', () => {
     await writeFile(join(directory, 'r.pdf'), makePdf({ pages: [['Annual figures inside the PDF']] }));
     const pdf = await run(['read', 'r.pdf', '--format', 'text']);
     expect(pdf.stdout).toContain('Annual figures inside the PDF');
+  });
+
+  it('parses a small local page in this process and a large one in an extraction process, alike', async () => {
+    const paragraphs = (count: number) =>
+      Array.from({ length: count }, (_, index) => `Paragraph ${index}: ${'tide '.repeat(40)}`).join(' ');
+    await writeFile(join(directory, 'small.html'), page('Small', 'High tide at 12:04.'));
+    await writeFile(join(directory, 'large.html'), page('Large', paragraphs(200)));
+    const { jobs, inline } = extractionStats;
+    const small = await run(['read', 'small.html', '--format', 'json']);
+    expect(small.code).toBe(0);
+    expect(JSON.parse(small.stdout)).toMatchObject({
+      title: 'Small',
+      text: expect.stringContaining('12:04'),
+    });
+    expect(extractionStats).toMatchObject({ jobs, inline: inline + 1 });
+    const large = await run(['read', 'large.html', '--format', 'json']);
+    expect(JSON.parse(large.stdout)).toMatchObject({
+      title: 'Large',
+      text: expect.stringContaining('Paragraph 199'),
+    });
+    expect(extractionStats).toMatchObject({ jobs: jobs + 1, inline: inline + 1 });
   });
 
   it('prints an error line for a failed input, keeps the others, and exits with the failure code', async () => {

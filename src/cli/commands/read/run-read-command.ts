@@ -2,13 +2,14 @@ import { fileURLToPath } from 'node:url';
 import { keepConfigOrigins } from '../../../config/config-origins.js';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { InputError, isAbortError } from '../../../core/errors/index.js';
-import { acquireExtractionPool } from '../../../extraction/worker/shared-extraction-pool.js';
+import type { ContentExtractor } from '../../../extraction/worker/content-extractor.js';
 import { isNetworkUrl } from '../../../platform/http/source-schemes.js';
-import type { Page } from '../../../providers/spec/page-reader.js';
+import type { Page, PageReader } from '../../../providers/spec/page-reader.js';
 import type { CliIo } from '../../io/cli-io.js';
 import { ReportedFailure } from '../../io/exit-codes.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
 import type { ReadFormat } from './read-command.js';
+import { createReadExtractor, readConcurrency } from './read-extractor.js';
 import { inputSource, readInput } from './read-input.js';
 
 export interface ReadCommandOptions {
@@ -17,9 +18,6 @@ export interface ReadCommandOptions {
   flags: Record<string, unknown>;
   configPath: string | undefined;
 }
-
-/** Pages read at once; more would only queue behind the network. */
-const concurrency = 4;
 
 /**
  * `deepsearch read <url|file|->...`: each input read with the configured reader (the same
@@ -39,20 +37,17 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
     throw new InputError('stdin (-) can be read only once', { param: 'input' });
   }
   const config = allowNamedFiles(loadCliConfig(io, options.flags, options.configPath), inputs, io.cwd);
-  // The extraction process starts first: it boots while this process loads and builds its
+  // The extractor first: an extraction process boots while this process loads and builds its
   // runtime (imported only now, so the process is spawned before those modules are read) and
-  // fetches. stdin is parsed in the same pool as the runtime's reads (same settings, same pool).
-  // As many processes as inputs read at once: a second one booting beside a single read only
-  // takes the CPU it needs.
-  const { extractor } = acquireExtractionPool(config.reader.extraction);
-  void extractor.prepare?.({ processes: Math.min(inputs.length, concurrency) });
-  const { createCliRuntime } = await import('../../setup/create-cli-runtime.js');
-  const { reader } = createCliRuntime(io, config);
+  // fetches, unless every input is a small local file, parsed here. stdin is parsed by the same
+  // extractor as the runtime's reads.
+  const extractor = createReadExtractor(config.reader.extraction, inputs, io.cwd);
+  const reader = await createReadReader(io, config, inputs, extractor);
   // The web reader's libraries load while the first page is fetched (not needed for files).
   if (inputs.some(isNetworkUrl)) void reader.prepare?.();
   // Each outcome is settled as it is made: a later input failing while an earlier one is still being
   // read must not be an unhandled rejection.
-  const outcomes = mapLimited(inputs, concurrency, (input) =>
+  const outcomes = mapLimited(inputs, readConcurrency, (input) =>
     readInput({ input, reader, extractor, io, signal: io.signal }),
   ).map((pending) =>
     pending.then(
@@ -88,6 +83,27 @@ export async function runReadCommand(io: CliIo, options: ReadCommandOptions): Pr
 function shellNote(page: Page): string {
   const reason = page.emptyReason ?? 'an app shell whose text its scripts write';
   return `deepsearch: note: ${page.url} is ${reason}`;
+}
+
+/**
+ * The runtime's reader; for local files and stdin only, its file reader alone (createLocalReader),
+ * without loading the rest of the runtime (the web reader, cache, LLM and search providers).
+ */
+async function createReadReader(
+  io: CliIo,
+  config: DeepSearchConfig,
+  inputs: readonly string[],
+  extractor: ContentExtractor,
+): Promise<PageReader> {
+  const local = inputs.every(
+    (input) => inputSource(input, io.cwd)?.toLowerCase().startsWith('file:') ?? true,
+  );
+  if (local) {
+    const { createLocalReader } = await import('../../../runtime/create-local-reader.js');
+    return createLocalReader({ config, extractor });
+  }
+  const { createCliRuntime } = await import('../../setup/create-cli-runtime.js');
+  return createCliRuntime(io, config, { extractor }).reader;
 }
 
 /**

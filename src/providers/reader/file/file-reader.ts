@@ -82,6 +82,24 @@ export function createFileReader(settings: FileReaderSettings = {}): PageReader 
   };
 }
 
+/** What reader.* says of local files (allowFiles, fileRoots, maxBytes), and the extractor. */
+export interface ConfiguredFileReaderSettings {
+  allowFiles: boolean;
+  fileRoots: readonly string[];
+  maxBytes: number;
+  extractor?: ContentExtractor;
+}
+
+/** The file reader reader.* configures: the runtime's reader of `file:` sources. */
+export function createConfiguredFileReader(settings: ConfiguredFileReaderSettings): PageReader {
+  return createFileReader({
+    allowFiles: settings.allowFiles,
+    roots: settings.fileRoots,
+    maxBytes: settings.maxBytes,
+    extractor: settings.extractor,
+  });
+}
+
 /** The file URL without query or fragment; undefined for anything else, or one naming another machine. */
 function toFileUrl(url: string): string | undefined {
   try {

@@ -38,4 +38,45 @@ describe('run recorder', () => {
     vi.advanceTimersByTime(1);
     expect(writes.at(-1)).toEqual({ runId: 'b', at: 10_500, seqs: [2] });
   });
+
+  it("writes a step's last events with its checkpoint, in one write; on their own just after when no checkpoint follows", async () => {
+    const writes: string[] = [];
+    const store = {
+      append: (_runId: string, events: readonly AgentEvent[]) =>
+        writes.push(`append ${events.map((event) => event.seq).join(',')}`),
+      checkpoint: (_runId: string, _checkpoint: unknown, _usage: unknown, _attempt: unknown, events: AgentEvent[]) =>
+        writes.push(`checkpoint with ${events.map((event) => event.seq).join(',')}`),
+    } as unknown as RunStore;
+    const recorder = createRunRecorder({ store, runId: 'r', redact: createRedactor([]), prices: {} });
+    const stepEnd = (seq: number) =>
+      ({ ...warning('r', seq), type: 'step-end', action: 'search', usage: {}, budget: {} }) as unknown as AgentEvent;
+    recorder.observe(warning('r', 1));
+    recorder.observe(stepEnd(2));
+    await recorder.checkpoint({ state: { pages: [] } } as never);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['checkpoint with 1,2']);
+    recorder.observe(warning('r', 3));
+    recorder.observe(stepEnd(4));
+    expect(writes).toHaveLength(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['checkpoint with 1,2', 'append 3,4']);
+  });
+
+  it('keeps the events of a checkpoint whose write failed, for the next write', () => {
+    const appended: number[][] = [];
+    let fail = true;
+    const store = {
+      append: (_runId: string, events: readonly AgentEvent[]) => appended.push(events.map((event) => event.seq)),
+      checkpoint: () => {
+        if (fail) throw new Error('disk full');
+      },
+    } as unknown as RunStore;
+    const recorder = createRunRecorder({ store, runId: 'r', redact: createRedactor([]), prices: {} });
+    recorder.observe(warning('r', 1));
+    expect(() => recorder.checkpoint({ state: { pages: [] } } as never)).toThrow('disk full');
+    fail = false;
+    recorder.observe(warning('r', 2));
+    recorder.flush();
+    expect(appended).toEqual([[1, 2]]);
+  });
 });

@@ -38,17 +38,35 @@ export function createRunRecorder(options: {
   const usage = options.usage ? structuredClone(options.usage) : emptyRunUsage();
   let pending: AgentEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
+  let stepEnded: NodeJS.Immediate | undefined;
+  const take = (): AgentEvent[] => {
     clearTimeout(timer);
     timer = undefined;
-    if (pending.length === 0) return;
+    clearImmediate(stepEnded);
+    stepEnded = undefined;
     const batch = pending;
     pending = [];
+    return batch;
+  };
+  /** Puts a batch whose write failed back in front, for the next write. */
+  const putBack = (batch: AgentEvent[]) => {
+    pending = [...batch, ...pending];
+  };
+  const flush = () => {
+    const batch = take();
+    if (batch.length === 0) return;
     try {
       store.append(runId, batch);
     } catch (error) {
-      pending = [...batch, ...pending];
+      putBack(batch);
       throw error;
+    }
+  };
+  const flushQuietly = () => {
+    try {
+      flush();
+    } catch {
+      // Kept for the next write; if the store is broken, that one detaches this observer with a warning.
     }
   };
   return {
@@ -58,26 +76,26 @@ export function createRunRecorder(options: {
       // in the task bus's one sequence (EventBus.forward), so they are stored with the task's run.
       if (event.type === 'llm-call') addCallCost(usage, event, options.prices);
       pending.push(JSON.parse(redact(JSON.stringify(event))) as AgentEvent);
-      if (event.type === 'step-end' || event.type === 'run-end') flush();
-      else if (!timer) {
+      if (event.type === 'run-end') flush();
+      else if (event.type === 'step-end') {
+        // Written before the next step starts: with the step's checkpoint, which follows in this
+        // turn of the event loop (one transaction, not two), or on their own just after.
+        stepEnded ??= setImmediate(flushQuietly);
+      } else if (!timer) {
         // Due at the next quarter-second of the clock rather than a quarter second from now: the
         // timed flushes of a process's runs fall due together, and a worker writes them as one batch.
-        timer = setTimeout(
-          () => {
-            try {
-              flush();
-            } catch {
-              // Kept for the next write; if the store is broken, that one detaches this observer with a warning.
-            }
-          },
-          flushDelayMs - (Date.now() % flushDelayMs),
-        );
+        timer = setTimeout(flushQuietly, flushDelayMs - (Date.now() % flushDelayMs));
         timer.unref?.();
       }
     },
     checkpoint(checkpoint) {
-      flush();
-      return store.checkpoint(runId, redactCheckpoint(checkpoint, redact), usage);
+      const batch = take();
+      try {
+        return store.checkpoint(runId, redactCheckpoint(checkpoint, redact), usage, undefined, batch);
+      } catch (error) {
+        putBack(batch);
+        throw error;
+      }
     },
     flush,
     finish(outcome) {

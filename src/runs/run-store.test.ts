@@ -151,8 +151,12 @@ describe('run store', () => {
     store.checkpoint('c', checkpoint(1), usage);
     store.append('c', [warning('c', 7, 'w')]);
     store.checkpoint('c', checkpoint(2), usage);
+    expect(store.restore('c')!.lastSeq).toBe(7);
+    // A step's last events go in the checkpoint's own write.
+    store.checkpoint('c', checkpoint(2), usage, undefined, [warning('c', 8, 'x'), warning('c', 9, 'y')]);
+    expect(store.events('c', 7).map((event) => event.seq)).toEqual([8, 9]);
     const restored = store.restore('c')!;
-    expect(restored.lastSeq).toBe(7);
+    expect(restored.lastSeq).toBe(9);
     expect(restored.checkpoint.step).toBe(2);
     expect(restored.checkpoint.state.pages).toEqual([{ keys: ['a.example/', 'a.example/index'], page }]);
     expect(store.get('c')!.checkpointStep).toBe(2);

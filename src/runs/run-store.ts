@@ -58,13 +58,15 @@ export interface RunStore {
    * Replaces the run's checkpoint (a deep search's or a research task's; new pages are written
    * once) and its usage so far: a resumed run counts from there, as its budget does. A store that
    * writes elsewhere (a worker's, to Postgres) returns a promise that settles once it is stored:
-   * the run awaits it before its next step.
+   * the run awaits it before its next step. `events` (the step's last ones) are appended in the
+   * same write, before it: one transaction per step, not two.
    */
   checkpoint(
     runId: string,
     checkpoint: StoredCheckpoint,
     usage: RunUsage,
     attempt?: number,
+    events?: readonly AgentEvent[],
   ): void | Promise<void>;
   finish(runId: string, outcome: RunFinish, attempt?: number): void;
   get(id: string): RunRecord | undefined;
@@ -150,16 +152,12 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     append(runId, events, attempt) {
       if (events.length === 0) return;
       const d = db();
-      const insert = d.prepare(
-        'INSERT OR IGNORE INTO run_events (run_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)',
-      );
       d.transaction(() => {
         fence(runId, attempt);
-        for (const event of events) insert.run(runId, event.seq, event.type, event.at, JSON.stringify(event));
-        d.prepare('UPDATE runs SET last_seq = max(last_seq, ?) WHERE id = ?').run(events.at(-1)!.seq, runId);
+        insertEvents(d, runId, events);
       })();
     },
-    checkpoint(runId, checkpoint, usage, attempt) {
+    checkpoint(runId, checkpoint, usage, attempt, events = []) {
       const d = db();
       const insertPage = d.prepare('INSERT OR IGNORE INTO run_pages (run_id, url, page) VALUES (?, ?, ?)');
       const pages = checkpoint.state.pages.map(({ keys, page }) => ({ keys, url: page.url }));
@@ -171,6 +169,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const fresh = checkpoint.state.pages.filter(({ page }) => !stored.has(page.url));
       d.transaction(() => {
         fence(runId, attempt);
+        if (events.length > 0) insertEvents(d, runId, events);
         for (const { page } of fresh) insertPage.run(runId, page.url, JSON.stringify(page));
         d.prepare('INSERT OR REPLACE INTO run_checkpoints (run_id, step, at, state) VALUES (?, ?, ?, ?)').run(
           runId,
@@ -284,6 +283,17 @@ export function createRunStore(options: RunStoreOptions): RunStore {
 }
 
 /** The tables whose rows belong to a run (deleted with it). */
+/** Inside a write's transaction: a batch of a run's events, and the run's last seq. */
+function insertEvents(database: RunDatabase, runId: string, events: readonly AgentEvent[]): void {
+  const insert = database.prepare(
+    'INSERT OR IGNORE INTO run_events (run_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)',
+  );
+  for (const event of events) insert.run(runId, event.seq, event.type, event.at, JSON.stringify(event));
+  database
+    .prepare('UPDATE runs SET last_seq = max(last_seq, ?) WHERE id = ?')
+    .run(events.at(-1)!.seq, runId);
+}
+
 const runTables = ['run_events', 'run_checkpoints', 'run_pages', 'run_sources'] as const;
 
 function writeSources(database: RunDatabase, runId: string, sources: readonly SourceSnapshot[]): void {

@@ -130,11 +130,13 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
       run.flushQueued = true;
       void write(runId, (run) => (run.carriers > 0 ? Promise.resolve() : batches.send(run)));
     },
-    checkpoint: (runId, checkpoint, usage) =>
-      carrying(runId, async (run, events) => {
+    checkpoint: (runId, checkpoint, usage, _attempt, stepEvents = []) => {
+      holding(runId).pending.push(...stepEvents);
+      return carrying(runId, async (run, events) => {
         await store.checkpoint(runId, checkpoint, usage, run.attempt, events);
         await log.publish(runId, events);
-      }),
+      });
+    },
     ended: (runId) => held.get(runId)?.ended ?? false,
     finish(runId, outcome) {
       holding(runId).ended = true;

@@ -230,5 +230,30 @@ describe('extractMainContent', () => {
       expect(content.text).toContain('A final vote follows');
       expect(content.text).not.toMatch(/days ago|Votes|thinks of it|Headline of another story|Tags:/);
     });
+
+    // A short post on a page that declares no type, in a container that also holds the site's menus
+    // and a sidebar of links (classes our pruning does not know): ours is mostly links around it.
+    const menu = (name: string, count: number) =>
+      `<div class="${name}"><ul>${Array.from({ length: count }, (_, index) => `<li><a href="/${name}/${index}">${name} section ${index}</a></li>`).join('')}</ul></div>`;
+    const shortPost = ['The club repainted its jetty', 'Volunteers came from three harbours']
+      .map((text) => `<p>${sentence(text)} The work took a whole weekend in May.</p>`)
+      .join('');
+    const linkPage = (head = '') =>
+      `<html><head>${head}</head><body><div class="page">${menu('flyout', 40)}<div class="col"><h1>A new jetty</h1>${shortPost}</div>${menu('archive', 30)}</div></body></html>`;
+
+    it("cuts ours down to a short untyped article Readability found among the page's link lists", () => {
+      const content = extract(linkPage());
+      expect(content.signals.structureLinkDensity).toBeGreaterThan(0.4);
+      expect(content.signals.readabilityChars).toBeLessThan(1000);
+      expect(content.text).toContain('Volunteers came from three harbours');
+      expect(content.text).not.toMatch(/flyout section|archive section/);
+    });
+
+    it('keeps the items of a shop collection (og:type product.group) whose intro Readability took', () => {
+      const content = extract(linkPage(), ['product.group']);
+      expect(content.source).toBe('structure');
+      expect(content.text).toContain('The club repainted its jetty');
+      expect(content.text).toContain('archive section 29');
+    });
   });
 });

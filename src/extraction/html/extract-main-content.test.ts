@@ -249,6 +249,20 @@ describe('extractMainContent', () => {
       expect(content.text).not.toMatch(/flyout section|archive section/);
     });
 
+    it("keeps a shop's landing page whole when Readability took its intro: the cards are not links alone", () => {
+      const cards = Array.from(
+        { length: 14 },
+        (_, index) =>
+          `<div class="card"><a href="/p/${index}">Whetstone model ${index} with a holder</a><div>$${index + 20}.00</div><div>In stock</div></div>`,
+      ).join('');
+      const page = `<html><body><div class="page"><div class="col"><h1>A new jetty</h1>${shortPost}</div><div class="grid">${cards}</div></div></body></html>`;
+      const content = extract(page);
+      expect(content.signals.structureLinkDensity).toBeGreaterThan(0.4);
+      expect(content.signals.extraLinkLines).toBeLessThan(0.5);
+      expect(content.text).toContain('The club repainted its jetty');
+      expect(content.text).toContain('Whetstone model 13 with a holder');
+    });
+
     it('keeps the items of a shop collection (og:type product.group) whose intro Readability took', () => {
       const content = extract(linkPage(), ['product.group']);
       expect(content.source).toBe('structure');

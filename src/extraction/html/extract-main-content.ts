@@ -167,14 +167,19 @@ function shouldTrim(signals: ContentSignals): boolean {
 const linkPageDensity = 0.4;
 
 /**
- * Our candidate is mostly link text and holds Readability's article as one block (little of ours
- * between its first and last shared line): the descent stopped at a page of menus, a sidebar or
- * teasers around a short article. A listing whose intro Readability took is a listing all the same
+ * Our candidate is mostly link text, the lines it adds to Readability's are mostly whole links, and
+ * it holds Readability's article as one block (little of ours between its first and last shared
+ * line): the descent stopped at a page of menus, a sidebar or teasers around a short article. A
+ * shop's landing page adds product cards (names, prices, buttons: short lines, few of them links). A listing whose intro Readability took is a listing all the same
  * when the page declares one (isWholePage); Readability's lines scattered through ours (a few
  * blurbs of a landing page) are not one block.
  */
 function isBlockAmongLinks(signals: ContentSignals): boolean {
-  return signals.structureLinkDensity >= linkPageDensity && signals.interiorExtra <= maxInteriorExtra;
+  return (
+    signals.structureLinkDensity >= linkPageDensity &&
+    signals.extraLinkLines >= mostlyLinkLines &&
+    signals.interiorExtra <= maxInteriorExtra
+  );
 }
 
 /**

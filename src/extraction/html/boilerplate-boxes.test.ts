@@ -58,6 +58,26 @@ describe('isTeaserList', () => {
     expect(isTeaserList(element(`<div>${teasers}</div>`))).toBe(true);
   });
 
+  it('sees repeated blocks of a linked headline over a lede of a sentence or two', () => {
+    const teasers = [1, 2, 3, 4]
+      .map(
+        (index) =>
+          `<div class="box"><a href="/s/${index}"><img src="/t.jpg" alt=""></a><h3><a href="/s/${index}">Headline of another story ${index}</a></h3><p>${sentence(`Another story's lede ${index}`)} More of it follows on its own page.</p></div>`,
+      )
+      .join('');
+    expect(isTeaserList(element(`<div>${teasers}</div>`))).toBe(true);
+  });
+
+  it("does not see an article's sections, each a heading over a paragraph, as teasers", () => {
+    const sections = [1, 2, 3, 4]
+      .map(
+        (index) =>
+          `<div class="section"><h3>Part ${index} of the findings</h3><p>${sentence(`Finding ${index}`)} It <a href="/source">cites a source</a>.</p></div>`,
+      )
+      .join('');
+    expect(isTeaserList(element(`<div>${sections}</div>`))).toBe(false);
+  });
+
   it('does not see a list of prose items as teasers', () => {
     const items = [1, 2, 3, 4].map((index) => `<li>${sentence(`Step ${index}`)}</li>`).join('');
     expect(isTeaserList(element(`<ul>${items}</ul>`))).toBe(false);

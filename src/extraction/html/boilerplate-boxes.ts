@@ -94,7 +94,10 @@ export function isCommentThread(element: Element): boolean {
 
 const tableParts = new Set(['TABLE', 'TBODY', 'THEAD', 'TFOOT', 'TR']);
 
-/** Alike items each mostly a link (a headline) with a short lede, byline or date: teasers for other pages. */
+/**
+ * Alike items each mostly a link (a headline) with a short lede, byline or date, or opening with a
+ * linked headline over a lede of a sentence or two: teasers for other pages.
+ */
 export function isTeaserList(element: Element): boolean {
   // A table's rows of links are data (a list of laureates, a timetable), not teasers.
   if (tableParts.has(element.tagName)) return false;
@@ -104,9 +107,24 @@ export function isTeaserList(element: Element): boolean {
     const chars = countText(item.textContent ?? '');
     if (chars === 0 || chars > 400) return false;
     const links = linkChars(item);
-    return links > 0 && links >= chars * 0.3;
+    return (links > 0 && links >= chars * 0.3) || opensWithLinkedHeadline(item);
   });
   return teasers.length >= items.length * 0.7;
+}
+
+/** Text before a teaser's headline: a kicker, a category, a date. */
+const kickerMaxChars = 40;
+
+/**
+ * The item's first heading is a link (another page's headline) and little text comes before it.
+ * An article's own section headings are not links.
+ */
+function opensWithLinkedHeadline(item: Element): boolean {
+  const heading = item.querySelector('h1, h2, h3, h4, h5, h6');
+  if (!heading) return false;
+  const chars = countText(heading.textContent ?? '');
+  if (chars === 0 || linkChars(heading) < chars * 0.8) return false;
+  return textOf(item).indexOf(textOf(heading)) <= kickerMaxChars;
 }
 
 const relatedLinkShare = 0.25;

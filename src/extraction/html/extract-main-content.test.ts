@@ -230,5 +230,44 @@ describe('extractMainContent', () => {
       expect(content.text).toContain('A final vote follows');
       expect(content.text).not.toMatch(/days ago|Votes|thinks of it|Headline of another story|Tags:/);
     });
+
+    // A short post on a page that declares no type, in a container that also holds the site's menus
+    // and a sidebar of links (classes our pruning does not know): ours is mostly links around it.
+    const menu = (name: string, count: number) =>
+      `<div class="${name}"><ul>${Array.from({ length: count }, (_, index) => `<li><a href="/${name}/${index}">${name} section ${index}</a></li>`).join('')}</ul></div>`;
+    const shortPost = ['The club repainted its jetty', 'Volunteers came from three harbours']
+      .map((text) => `<p>${sentence(text)} The work took a whole weekend in May.</p>`)
+      .join('');
+    const linkPage = (head = '') =>
+      `<html><head>${head}</head><body><div class="page">${menu('flyout', 40)}<div class="col"><h1>A new jetty</h1>${shortPost}</div>${menu('archive', 30)}</div></body></html>`;
+
+    it("cuts ours down to a short untyped article Readability found among the page's link lists", () => {
+      const content = extract(linkPage());
+      expect(content.signals.structureLinkDensity).toBeGreaterThan(0.4);
+      expect(content.signals.readabilityChars).toBeLessThan(1000);
+      expect(content.text).toContain('Volunteers came from three harbours');
+      expect(content.text).not.toMatch(/flyout section|archive section/);
+    });
+
+    it("keeps a shop's landing page whole when Readability took its intro: the cards are not links alone", () => {
+      const cards = Array.from(
+        { length: 14 },
+        (_, index) =>
+          `<div class="card"><a href="/p/${index}">Whetstone model ${index} with a holder</a><div>$${index + 20}.00</div><div>In stock</div></div>`,
+      ).join('');
+      const page = `<html><body><div class="page"><div class="col"><h1>A new jetty</h1>${shortPost}</div><div class="grid">${cards}</div></div></body></html>`;
+      const content = extract(page);
+      expect(content.signals.structureLinkDensity).toBeGreaterThan(0.4);
+      expect(content.signals.extraLinkLines).toBeLessThan(0.5);
+      expect(content.text).toContain('The club repainted its jetty');
+      expect(content.text).toContain('Whetstone model 13 with a holder');
+    });
+
+    it('keeps the items of a shop collection (og:type product.group) whose intro Readability took', () => {
+      const content = extract(linkPage(), ['product.group']);
+      expect(content.source).toBe('structure');
+      expect(content.text).toContain('The club repainted its jetty');
+      expect(content.text).toContain('archive section 29');
+    });
   });
 });

@@ -155,20 +155,43 @@ const trimMinCharsUntyped = 1000;
 /** Our candidate holds Readability's article and more (trim-to-article.ts leaves threads and listings whole). */
 function shouldTrim(signals: ContentSignals): boolean {
   if (signals.containment < trimContainment) return false;
-  // Without an article type, a short Readability text is as likely one item of a listing.
-  const minChars = isArticlePage(signals) ? trimMinChars : trimMinCharsUntyped;
+  // Without an article type, a short Readability text is as likely one item of a listing, unless
+  // ours is that text as one block in a page of links (menus, a sidebar, teasers of other pages).
+  const minChars = isArticlePage(signals) || isBlockAmongLinks(signals) ? trimMinChars : trimMinCharsUntyped;
   if (signals.readabilityChars < minChars) return false;
   if (signals.structureChars < signals.readabilityChars * trimLonger) return false;
   return !isWholePage(signals);
 }
 
-/** A page that declares itself a listing, a thread or a product and no article: its items are content. */
+/** Link text this share of ours: ours is more menus and link lists than text. */
+const linkPageDensity = 0.4;
+
+/**
+ * Our candidate is mostly link text, the lines it adds to Readability's are mostly whole links, and
+ * it holds Readability's article as one block (little of ours between its first and last shared
+ * line): the descent stopped at a page of menus, a sidebar or teasers around a short article. A
+ * shop's landing page adds product cards (names, prices, buttons: short lines, few of them links). A listing whose intro Readability took is a listing all the same
+ * when the page declares one (isWholePage); Readability's lines scattered through ours (a few
+ * blurbs of a landing page) are not one block.
+ */
+function isBlockAmongLinks(signals: ContentSignals): boolean {
+  return (
+    signals.structureLinkDensity >= linkPageDensity &&
+    signals.extraLinkLines >= mostlyLinkLines &&
+    signals.interiorExtra <= maxInteriorExtra
+  );
+}
+
+/**
+ * A page that declares itself a listing, a thread or a product and no article (schema.org types,
+ * og:type `product.group` for a shop's collection): its items are content.
+ */
 function isWholePage(signals: ContentSignals): boolean {
   return !isArticlePage(signals) && signals.pageTypes.some((type) => wholePageTypes.test(type));
 }
 
 const wholePageTypes =
-  /^(?:collectionpage|searchresultspage|itemlist|discussionforumposting|qapage|product|profilepage)$/;
+  /^(?:collectionpage|searchresultspage|itemlist|discussionforumposting|qapage|product|product\.group|profilepage)$/;
 
 /** Readability's article this long, mostly in paragraphs of prose, is an article and not a fragment. */
 const articleMinChars = 500;

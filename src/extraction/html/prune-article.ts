@@ -120,13 +120,16 @@ export function dropCopyrightNotices(element: Element): boolean {
   let removed = false;
   for (const block of leafBlocks(element)) {
     // A manual page's COPYRIGHT section is preformatted text of the document itself.
-    if (block.tagName === 'PRE') continue;
-    const text = block.textContent ?? '';
-    if (countText(text) >= copyrightNoticeMaxChars || !copyrightNotice.test(text)) continue;
+    if (block.tagName === 'PRE' || !isCopyrightNotice(block.textContent ?? '')) continue;
     block.remove();
     removed = true;
   }
   return removed;
+}
+
+/** A block's text is a short copyright notice (the site's footer, an image credit). */
+export function isCopyrightNotice(text: string): boolean {
+  return countText(text) < copyrightNoticeMaxChars && copyrightNotice.test(text);
 }
 
 /** The articleBody as plain text: some publishers put HTML in it. */

@@ -52,6 +52,21 @@ describe('trimToArticle', () => {
     expect(domToText(element)).toBe([story[0], story[1]].join('\n'));
   });
 
+  it("ends the article before the boxes when Readability also kept the site's copyright line", () => {
+    const teasers = [1, 2, 3]
+      .map(
+        (index) =>
+          `<div class="box"><h3><a href="/s/${index}">Another headline ${index}</a></h3><p>${paragraph(`Another story's lede ${index}`)}</p></div>`,
+      )
+      .join('');
+    const copyright = '© 2017 Example News. All rights reserved.';
+    const element = root(
+      `${storyHtml}<div>Get our stories in a weekly newsletter</div><div class="more">${teasers}</div><p>${copyright}</p>`,
+    );
+    expect(trimToArticle(element, [...story, copyright].join('\n'))).toBe(true);
+    expect(domToText(element)).toBe(story.join('\n'));
+  });
+
   it('leaves a thread whole when Readability kept one of its posts', () => {
     const posts = ['Alice', 'Bob', 'Carol']
       .map((user) => `<div class="post"><span>${user}</span><p>${paragraph(`${user}'s answer`)}</p></div>`)

@@ -2,6 +2,7 @@ import { type BoilerplateKind, boilerplateKind } from './boilerplate-boxes.js';
 import { countText } from './content-root.js';
 import { domToText } from './dom-to-text.js';
 import { leafBlocks } from './leaf-blocks.js';
+import { isCopyrightNotice } from './prune-article.js';
 
 /**
  * Our candidate cut down to the article Readability agrees on. The blocks that share their text
@@ -107,8 +108,13 @@ function describeLeaf(element: Element, readabilityLines: Set<string>): Leaf {
   let linkChars = 0;
   for (const link of element.querySelectorAll('a')) linkChars += countText(link.textContent ?? '');
   if (element.closest('a')) linkChars = chars;
-  // A link line Readability also has (a title repeated in a menu) does not mark where the article is.
-  const shared = chars > 0 && sharedChars >= chars * sharedShare && linkChars <= chars * linkLineShare;
+  // A link line Readability also has (a title repeated in a menu) does not mark where the article
+  // is, nor does the site's copyright line it kept (the article ends before the boxes above it).
+  const shared =
+    chars > 0 &&
+    sharedChars >= chars * sharedShare &&
+    linkChars <= chars * linkLineShare &&
+    !isCopyrightNotice(element.textContent ?? '');
   return { element, chars, linkChars, shared };
 }
 

@@ -44,12 +44,23 @@ describe('run recorder', () => {
     const store = {
       append: (_runId: string, events: readonly AgentEvent[]) =>
         writes.push(`append ${events.map((event) => event.seq).join(',')}`),
-      checkpoint: (_runId: string, _checkpoint: unknown, _usage: unknown, _attempt: unknown, events: AgentEvent[]) =>
-        writes.push(`checkpoint with ${events.map((event) => event.seq).join(',')}`),
+      checkpoint: (
+        _runId: string,
+        _checkpoint: unknown,
+        _usage: unknown,
+        _attempt: unknown,
+        events: AgentEvent[],
+      ) => writes.push(`checkpoint with ${events.map((event) => event.seq).join(',')}`),
     } as unknown as RunStore;
     const recorder = createRunRecorder({ store, runId: 'r', redact: createRedactor([]), prices: {} });
     const stepEnd = (seq: number) =>
-      ({ ...warning('r', seq), type: 'step-end', action: 'search', usage: {}, budget: {} }) as unknown as AgentEvent;
+      ({
+        ...warning('r', seq),
+        type: 'step-end',
+        action: 'search',
+        usage: {},
+        budget: {},
+      }) as unknown as AgentEvent;
     recorder.observe(warning('r', 1));
     recorder.observe(stepEnd(2));
     await recorder.checkpoint({ state: { pages: [] } } as never);
@@ -66,7 +77,8 @@ describe('run recorder', () => {
     const appended: number[][] = [];
     let fail = true;
     const store = {
-      append: (_runId: string, events: readonly AgentEvent[]) => appended.push(events.map((event) => event.seq)),
+      append: (_runId: string, events: readonly AgentEvent[]) =>
+        appended.push(events.map((event) => event.seq)),
       checkpoint: () => {
         if (fail) throw new Error('disk full');
       },

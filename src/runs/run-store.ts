@@ -289,9 +289,7 @@ function insertEvents(database: RunDatabase, runId: string, events: readonly Age
     'INSERT OR IGNORE INTO run_events (run_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)',
   );
   for (const event of events) insert.run(runId, event.seq, event.type, event.at, JSON.stringify(event));
-  database
-    .prepare('UPDATE runs SET last_seq = max(last_seq, ?) WHERE id = ?')
-    .run(events.at(-1)!.seq, runId);
+  database.prepare('UPDATE runs SET last_seq = max(last_seq, ?) WHERE id = ?').run(events.at(-1)!.seq, runId);
 }
 
 const runTables = ['run_events', 'run_checkpoints', 'run_pages', 'run_sources'] as const;

@@ -76,40 +76,43 @@ export interface FetchedToPageOptions {
 export async function fetchedToPage(options: FetchedToPageOptions): Promise<ExtractedContent> {
   const { fetched, providerId } = options;
   const limits = options.limits ?? defaultContentLimits;
-  const sizeLimit = options.sizeLimit ?? 'maxBytes';
   const contentType = sniffContentType(fetched);
-  const url = displayUrl(fetched.url);
-  const read = documentRead(options, contentType, limits);
   if (contentType === 'application/pdf' || contentType === docxType) {
+    const read = documentRead(options, contentType, limits);
     // The first part of a PDF or DOCX is no document at all.
     if (fetched.truncated) {
       throw overLimitError(
-        `${url} is larger than ${formatSize(fetched.bytes.length)}, the most that is read`,
-        { providerId, limit: sizeLimit },
+        `${read.url} is larger than ${formatSize(fetched.bytes.length)}, the most that is read`,
+        { providerId, limit: options.sizeLimit ?? 'maxBytes' },
       );
     }
     return contentType === docxType ? docxContent(fetched.bytes, read) : pdfContent(fetched.bytes, read);
   }
   if (isHtmlType(contentType)) await parsers.html();
-  return fetchedToPageSync(options);
+  return textualContent(options, contentType);
 }
 
 /**
  * fetchedToPage for HTML, text and JSON, synchronously, once the HTML parser is loaded
  * (loadParser('html')): one call a caller can bound in time (vm's timeout), as the one-shot
  * `deepsearch read` does for a small page it parses in its own process (small-page-extractor.ts).
- * fetchedToPage ends here too, so both give the same page.
+ * fetchedToPage ends in the same function, so both give the same page.
  */
 export function fetchedToPageSync(options: FetchedToPageOptions): ExtractedContent {
-  const { fetched, providerId } = options;
-  const limits = options.limits ?? defaultContentLimits;
-  const sizeLimit = options.sizeLimit ?? 'maxBytes';
-  const contentType = sniffContentType(fetched);
-  const url = displayUrl(fetched.url);
+  const contentType = sniffContentType(options.fetched);
   if (contentType === 'application/pdf' || contentType === docxType) {
     throw new Error(`${contentType} is read by fetchedToPage, not fetchedToPageSync`);
   }
+  return textualContent(options, contentType);
+}
+
+/** HTML (its parser loaded), text and JSON: the page, or why it cannot be read. */
+function textualContent(options: FetchedToPageOptions, contentType: string): ExtractedContent {
+  const { fetched, providerId } = options;
+  const limits = options.limits ?? defaultContentLimits;
+  const sizeLimit = options.sizeLimit ?? 'maxBytes';
   const read = documentRead(options, contentType, limits);
+  const { url } = read;
   const notes = fetched.truncated
     ? [limitNote(`only the first ${fetched.bytes.length} bytes were read`, sizeLimit)]
     : [];

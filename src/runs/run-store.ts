@@ -282,7 +282,6 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   };
 }
 
-/** The tables whose rows belong to a run (deleted with it). */
 /** Inside a write's transaction: a batch of a run's events, and the run's last seq. */
 function insertEvents(database: RunDatabase, runId: string, events: readonly AgentEvent[]): void {
   const insert = database.prepare(
@@ -292,6 +291,7 @@ function insertEvents(database: RunDatabase, runId: string, events: readonly Age
   database.prepare('UPDATE runs SET last_seq = max(last_seq, ?) WHERE id = ?').run(events.at(-1)!.seq, runId);
 }
 
+/** The tables whose rows belong to a run (deleted with it). */
 const runTables = ['run_events', 'run_checkpoints', 'run_pages', 'run_sources'] as const;
 
 function writeSources(database: RunDatabase, runId: string, sources: readonly SourceSnapshot[]): void {

@@ -93,8 +93,7 @@ export function toAsyncRunStore(store: RunStore): AsyncRunStore {
       return stale;
     },
     async checkpoint(runId, checkpoint, usage, attempt, events) {
-      if (events?.length) store.append(runId, events, attempt);
-      await store.checkpoint(runId, checkpoint, usage, attempt);
+      await store.checkpoint(runId, checkpoint, usage, attempt, events);
     },
     async finish(runId, outcome, attempt, events) {
       if (events?.length) store.append(runId, events, attempt);

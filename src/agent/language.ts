@@ -76,9 +76,13 @@ function guessLanguage(text: string): string | undefined {
   return languageName(best[0]);
 }
 
+let languageNames: Intl.DisplayNames | undefined;
+
 function languageName(code: string): string | undefined {
   try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code);
+    // Made once: building it loads ICU data and cost more than the run's other language work.
+    languageNames ??= new Intl.DisplayNames(['en'], { type: 'language' });
+    return languageNames.of(code);
   } catch {
     return undefined;
   }

@@ -91,6 +91,18 @@ function normalizeFileUrl(url: URL): string | undefined {
  * normalised URL (it keeps its scheme, so it never equals a web page's key).
  */
 export function urlKey(input: string): string | undefined {
+  if (knownKeys.has(input)) return knownKeys.get(input);
+  // A run asks for the key of the same few URLs dozens of times (pages, sources, citations), and
+  // each answer costs two URL parses: the last answers are kept, the whole memo dropped when full.
+  if (knownKeys.size >= 4096) knownKeys.clear();
+  const key = computeUrlKey(input);
+  knownKeys.set(input, key);
+  return key;
+}
+
+const knownKeys = new Map<string, string | undefined>();
+
+function computeUrlKey(input: string): string | undefined {
   const normal = normalizeUrl(input);
   if (!normal) return undefined;
   if (!isNetworkUrl(normal)) return normal;

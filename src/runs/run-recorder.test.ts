@@ -4,6 +4,7 @@ import { createRedactor } from '../core/errors/index.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import { createRunRecorder } from './run-recorder.js';
 import type { RunStore } from './run-store.js';
+import { createRunStore } from './run-store.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -90,5 +91,29 @@ describe('run recorder', () => {
     recorder.observe(warning('r', 2));
     recorder.flush();
     expect(appended).toEqual([[1, 2]]);
+  });
+
+  it('stores each event redacted, as it was when observed', () => {
+    const store = createRunStore({ file: ':memory:', retention: { maxRuns: 10, maxAgeDays: 10 } });
+    store.begin(
+      { id: 'r', owner: 'local', source: 'cli', mode: 'search', question: 'q', options: {}, settings: {} },
+      'running',
+    );
+    const recorder = createRunRecorder({
+      store,
+      runId: 'r',
+      redact: createRedactor(['sk-secret-123']),
+      prices: {},
+    });
+    const plain = warning('r', 1, { message: 'a plain warning' });
+    recorder.observe(plain);
+    recorder.observe(warning('r', 2, { message: 'the key sk-secret-123 leaked' }));
+    // An observer after the recorder changes the event it was given: the store keeps the original.
+    (plain as { message: string }).message = 'changed later';
+    recorder.flush();
+    expect(store.events('r').map((event) => (event as { message: string }).message)).toEqual([
+      'a plain warning',
+      'the key [redacted] leaked',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import type { CheckpointHook, StoredCheckpoint } from '../agent/run-checkpoint.j
 import type { RunsConfig } from '../config/config-schema.js';
 import type { Redactor } from '../core/errors/index.js';
 import type { AgentEvent, AgentEventListener } from '../events/agent-events.js';
+import { redactedEvent } from './event-json.js';
 import { addCallCost, emptyRunUsage } from './run-cost.js';
 import type { RunUsage } from './run-record.js';
 import type { RunFinish, RunStore } from './run-store.js';
@@ -75,7 +76,7 @@ export function createRunRecorder(options: {
       // Research's sections report with their own run ids; their events reach the task's observers
       // in the task bus's one sequence (EventBus.forward), so they are stored with the task's run.
       if (event.type === 'llm-call') addCallCost(usage, event, options.prices);
-      pending.push(JSON.parse(redact(JSON.stringify(event))) as AgentEvent);
+      pending.push(redactedEvent(event, redact));
       if (event.type === 'run-end') flush();
       else if (event.type === 'step-end') {
         // Written before the next step starts: with the step's checkpoint, which follows in this

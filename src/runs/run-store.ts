@@ -5,6 +5,7 @@ import type { RunsConfig } from '../config/config-schema.js';
 import type { AgentEvent } from '../events/agent-events.js';
 import type { SqliteDriverLoader } from '../platform/storage/sqlite-cache.js';
 import { createStatementCache } from '../platform/storage/statement-cache.js';
+import { eventJson } from './event-json.js';
 import type { NewRun, RunError, RunRecord, RunStatus, RunSummary, RunUsage } from './run-record.js';
 import { finishColumns, json, type Row, toRecord, toSummary } from './run-store-rows.js';
 import { openRunDatabase } from './run-store-schema.js';
@@ -287,7 +288,7 @@ function insertEvents(database: RunDatabase, runId: string, events: readonly Age
   const insert = database.prepare(
     'INSERT OR IGNORE INTO run_events (run_id, seq, type, at, data) VALUES (?, ?, ?, ?, ?)',
   );
-  for (const event of events) insert.run(runId, event.seq, event.type, event.at, JSON.stringify(event));
+  for (const event of events) insert.run(runId, event.seq, event.type, event.at, eventJson(event));
   database.prepare('UPDATE runs SET last_seq = max(last_seq, ?) WHERE id = ?').run(events.at(-1)!.seq, runId);
 }
 

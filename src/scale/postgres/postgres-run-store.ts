@@ -2,6 +2,7 @@ import type { StoredCheckpoint } from '../../agent/run-checkpoint.js';
 import type { StoredPage } from '../../agent/state/page-store.js';
 import type { RunsConfig } from '../../config/config-schema.js';
 import type { AgentEvent } from '../../events/agent-events.js';
+import { eventJson } from '../../runs/event-json.js';
 import { finishColumns, json, type Row, toRecord, toSummary } from '../../runs/run-store-rows.js';
 import { fromSnapshotRow, type SourceSnapshot, toSnapshotRow } from '../../runs/source-snapshot.js';
 import { RunClaimError, StaleAttemptError } from '../../runs/stale-attempt-error.js';
@@ -273,7 +274,7 @@ function eventColumns(events: readonly AgentEvent[]): unknown[] {
     events.map((event) => event.seq),
     events.map((event) => event.type),
     events.map((event) => event.at),
-    events.map((event) => JSON.stringify(event)),
+    events.map(eventJson),
   ];
 }
 

@@ -93,7 +93,9 @@ function send(agents: Agents, url: URL, init: RequestInit | undefined, payload: 
       socket.once('connect', () => clearTimeout(timer));
       socket.once('close', () => clearTimeout(timer));
     });
-    request.once('error', (error) => {
+    // `on`, not `once`: a socket error after the response is emitted here too, and an 'error'
+    // without a listener would end the process.
+    request.on('error', (error) => {
       signal?.removeEventListener('abort', onAbort);
       fail(error);
     });
@@ -168,7 +170,7 @@ function bodyStream(
         done();
         controller.close();
       });
-      source.once('error', cutOff);
+      source.on('error', cutOff);
       // A connection closed before the whole message arrived (the server died, or an abort).
       message.once('close', () => {
         if (!message.complete) cutOff(new Error('other side closed'));
@@ -198,7 +200,7 @@ function decoded(message: IncomingMessage): Readable {
   let source: Readable = message;
   for (const decoder of (decoders as Transform[]).reverse()) {
     const upstream = source;
-    upstream.once('error', (error) => decoder.destroy(error));
+    upstream.on('error', (error) => decoder.destroy(error));
     source = upstream.pipe(decoder);
   }
   return source;

@@ -47,3 +47,38 @@ describe('packSentences', () => {
     expect(snippets[0]!.text).toBe(text.slice(station.start, station.end));
   });
 });
+
+describe('packSentences on untitled paragraphs', () => {
+  const untitled = [
+    'Henry Roth (February 8, 1906 – October 13, 1995) was an American novelist. His first novel was published in 1934. He was born in Tysmenitz and grew up in New York.',
+    'The harbour was dredged in 1880. Ships of every size called there. He was born in a fishing village on the coast.',
+  ].join('\n\n');
+  const paragraphs = sentencesOfParagraphs(untitled, blocksOf(untitled));
+  const pack = (budgetChars: number, scores = [1, 1]) =>
+    packSentences(untitled, paragraphs, {
+      budgetChars,
+      scores,
+      queryOf: () => 'Which writer was born in Tysmenitz?',
+    });
+
+  it('keeps the name a paragraph opens with, as its title, with a later sentence taken', () => {
+    expect(paragraphs.paragraphs.map((paragraph) => paragraph.nameLength)).toEqual(['Henry Roth'.length, 0]);
+    const snippets = pack(70);
+    expect(snippets.map((snippet) => snippet.text)).toEqual([
+      'Henry Roth',
+      'He was born in Tysmenitz and grew up in New York.',
+    ]);
+    for (const snippet of snippets) expect(untitled.slice(snippet.start, snippet.end)).toBe(snippet.text);
+  });
+
+  it('counts the name once when the opening sentence is taken too, within budget', () => {
+    const [opening, , born] = paragraphs.sentences;
+    // Room for exactly the two sentences: the name, inside the opening one, must not cost twice.
+    const budget = opening!.text.length + born!.text.length;
+    const snippets = pack(budget, [1, 0]);
+    const kept = snippets.map((snippet) => snippet.text).join('|');
+    expect(kept).toContain('Henry Roth (February 8, 1906');
+    expect(kept).toContain('born in Tysmenitz');
+    expect(snippets.reduce((sum, snippet) => sum + snippet.text.length, 0)).toBeLessThanOrEqual(budget);
+  });
+});

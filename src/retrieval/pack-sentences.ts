@@ -1,5 +1,6 @@
 import type { TextChunk } from './chunk-text.js';
 import { createLexicalChunkScorer, type LexicalChunkScorer } from './lexical-chunk-scorer.js';
+import { openingNameLength } from './opening-name.js';
 import type { Snippet } from './select-snippets.js';
 
 /** A paragraph cut into sentences, its heading lines apart (kept with the first sentence taken). */
@@ -8,6 +9,11 @@ export interface SentencedParagraph {
   end: number;
   /** Characters of heading lines (and the blank line after them) at the paragraph's start. */
   headingLength: number;
+  /**
+   * Characters of the name an untitled paragraph of several sentences opens with (opening-name.ts),
+   * from its start: its subject, kept like a heading with the first of its sentences taken. 0 if none.
+   */
+  nameLength: number;
   /** Indexes into the page's sentence list. */
   first: number;
   last: number;
@@ -35,15 +41,17 @@ export function sentencesOfParagraphs(
     const headingLength = paragraph.titleLength ?? headingLengthOf(paragraph.text);
     const first = sentences.length;
     splitSentences(text, paragraph.start + headingLength, paragraph.end, sentences);
-    if (sentences.length > first)
-      out.push({
-        start: paragraph.start,
-        end: paragraph.end,
-        headingLength,
-        first,
-        last: sentences.length - 1,
-      });
-    else out.push({ start: paragraph.start, end: paragraph.end, headingLength: 0, first, last: first - 1 });
+    const last = sentences.length - 1;
+    if (last < first) {
+      out.push({ start: paragraph.start, end: paragraph.end, headingLength: 0, nameLength: 0, first, last });
+      continue;
+    }
+    const opening = sentences[first]!;
+    const nameLength =
+      headingLength === 0 && last > first && opening.start === paragraph.start
+        ? openingNameLength(opening.text)
+        : 0;
+    out.push({ start: paragraph.start, end: paragraph.end, headingLength, nameLength, first, last });
   }
   return { sentences, paragraphs: out, scorer: createLexicalChunkScorer(text, sentences, { topicChars: 0 }) };
 }
@@ -98,8 +106,9 @@ interface Unit {
 
 /**
  * Sentences, best first by their paragraph's score blended with their own, each paragraph's
- * heading kept with the first of its sentences taken, until the budget is spent: a hop's answer
- * is usually one sentence of its paragraph, and the room the rest would take holds the next hop.
+ * heading (or, untitled, the name it opens with) kept with the first of its sentences taken, until
+ * the budget is spent: a hop's answer is usually one sentence of its paragraph, and the room the
+ * rest would take holds the next hop; the heading or name says whom that sentence is about.
  * Returned in page order as contiguous spans with true offsets.
  */
 export function packSentences(text: string, page: PageSentences, options: PackOptions): Snippet[] {
@@ -126,13 +135,17 @@ export function packSentences(text: string, page: PageSentences, options: PackOp
   for (const unit of units) {
     const paragraph = page.paragraphs[unit.paragraph]!;
     const sentence = page.sentences[unit.sentence]!;
-    const heading = opened.has(unit.paragraph) ? 0 : paragraph.headingLength;
-    const cost = sentence.end - sentence.start + heading;
+    const opening = !opened.has(unit.paragraph);
+    const heading = opening ? paragraph.headingLength : 0;
+    // The opening name is inside the first sentence: kept apart only when another comes first.
+    const name = opening && unit.sentence !== paragraph.first ? paragraph.nameLength : 0;
+    const named = !opening && unit.sentence === paragraph.first ? paragraph.nameLength : 0;
+    const cost = sentence.end - sentence.start + heading + name - named;
     if (used + cost > options.budgetChars) continue;
     used += cost;
     opened.add(unit.paragraph);
-    if (heading > 0)
-      spans.push({ start: paragraph.start, end: paragraph.start + heading, score: unit.score });
+    if (heading + name > 0)
+      spans.push({ start: paragraph.start, end: paragraph.start + heading + name, score: unit.score });
     spans.push({ start: sentence.start, end: sentence.end, score: unit.score });
   }
   return mergeSpans(text, spans);

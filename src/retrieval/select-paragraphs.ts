@@ -1,6 +1,7 @@
 import type { TextChunk } from './chunk-text.js';
 import { expandHops, type HopLink, type HopSource } from './hop-expansion.js';
 import type { LexicalChunkScorer } from './lexical-chunk-scorer.js';
+import { repairMissingWords } from './missing-word-repair.js';
 import { type PageSentences, packSentences } from './pack-sentences.js';
 import { isTitled, type PageBlock } from './page-blocks.js';
 import type { Snippet } from './select-snippets.js';
@@ -51,7 +52,9 @@ export interface ParagraphSelectionOptions {
 /**
  * Paragraphs scored for the question (BM25, blended with embedding similarity when given), raised
  * by multi-hop expansion, then their best sentences packed into the budget (pack-sentences.ts):
- * heading first, in page order. Undefined when no paragraph matches: the caller falls back.
+ * heading first, in page order; packed again when that left out a rare question word some
+ * paragraph holds (missing-word-repair.ts). Undefined when no paragraph matches: the caller falls
+ * back.
  */
 export function selectParagraphs(
   question: string,
@@ -90,12 +93,24 @@ export function selectParagraphsWithHops(
   let best = 0;
   for (const score of scores.values()) best = Math.max(best, score);
   for (const [id, score] of scores) dense[id] = score / best;
-  const snippets = packSentences(text, index.sentences, {
-    budgetChars: options.budgetChars,
+  const pack = (scores: Float64Array) =>
+    packSentences(text, index.sentences, {
+      budgetChars: options.budgetChars,
+      scores,
+      queryOf: (id) => queries.get(id) ?? question,
+    });
+  const packed = pack(dense);
+  if (packed.length === 0) return undefined;
+  const repaired = repairMissingWords({
+    question,
+    hopNames: names,
+    snippets: packed,
     scores: dense,
-    queryOf: (id) => queries.get(id) ?? question,
+    blockCount: index.paragraphs.length,
+    scorer: index.scorer,
+    pack,
   });
-  return snippets.length > 0 ? { snippets, names } : undefined;
+  return { snippets: repaired ?? packed, names };
 }
 
 function initialScores(

@@ -93,3 +93,23 @@ describe('selectSnippets lead prior', () => {
     for (const snippet of snippets) expect(text.slice(snippet.start, snippet.end)).toBe(snippet.text);
   });
 });
+
+describe('selectSnippets on a page of untitled paragraphs', () => {
+  it('keeps the name a paragraph opens with beside the later sentence that answers', () => {
+    const page = [
+      'Henry Roth (February 8, 1906 – October 13, 1995) was an American novelist and short story writer whose books about immigrant life in New York were rediscovered decades later. His first novel appeared in 1934 to mixed reviews. He spent his later years in New Mexico and was born in Tysmenitz.',
+      'Erskine Childers (25 June 1870 – 24 November 1922) was a writer and politician. His novel about the sea was a best seller. He was born in London and grew up in County Wicklow.',
+      'The Salt Marsh reserve lies on the coast south of the town. Many birds rest there in spring. Its paths are closed in winter storms.',
+      'Grey Tide is a novel about a fishing town and its harbour. It was written over ten years. Critics praised its quiet scenes.',
+      'Night Ferry is a song recorded in Oslo during a long winter. It was released as a single. The band toured with it for a year.',
+    ].join('\n\n');
+    const budget = 140;
+    const snippets = selectSnippets('Who was born in Tysmenitz?', page, { budgetChars: budget });
+    const kept = snippets.map((snippet) => snippet.text);
+    // The answer's sentence alone would not say whom it is about; the opening sentence does not fit.
+    expect(kept[0]).toBe('Henry Roth');
+    expect(kept[1]).toContain('He spent his later years in New Mexico and was born in Tysmenitz.');
+    expect(kept.join('').length).toBeLessThanOrEqual(budget);
+    for (const snippet of snippets) expect(page.slice(snippet.start, snippet.end)).toBe(snippet.text);
+  });
+});

@@ -1,7 +1,7 @@
 import type { TextChunk } from './chunk-text.js';
 import type { LexicalChunkScorer } from './lexical-chunk-scorer.js';
+import { coverageOf, coverageTerms } from './question-coverage.js';
 import type { Snippet } from './select-snippets.js';
-import { termsOf } from './tokenize.js';
 
 /** A way to fill the budget: the selector's own, whole blocks best first, or the leading text. */
 export interface CandidateSelection {
@@ -42,25 +42,15 @@ export interface WeighOptions {
 export function weighSelections(options: WeighOptions): CandidateSelection {
   const [own, ...others] = options.candidates;
   if (!own) throw new RangeError('weighSelections needs at least one candidate');
-  const asked = new Set(termsOf(options.question));
-  const hopTerms = new Set((options.hopNames ?? []).flatMap((name) => termsOf(name)));
-  for (const term of asked) hopTerms.delete(term);
-  const terms = [...asked, ...hopTerms];
-  const weights = terms.map(
-    (term) =>
-      Math.log(1 + options.blocks.length / (1 + options.scorer.chunksWith(term).length)) *
-      (asked.has(term) ? 1 : (options.hopWeight ?? 0.5)),
-  );
-  const total = weights.reduce((sum, weight) => sum + weight, 0);
-  if (total <= 0) return own;
-  const coverage = (candidate: CandidateSelection) => {
-    const text = candidate.snippets.map((snippet) => snippet.text.toLowerCase()).join('\n');
-    let covered = 0;
-    terms.forEach((term, index) => {
-      if (text.includes(term)) covered += weights[index]!;
-    });
-    return covered / total;
-  };
+  const weighed = coverageTerms({
+    question: options.question,
+    hopNames: options.hopNames,
+    hopWeight: options.hopWeight,
+    blockCount: options.blocks.length,
+    scorer: options.scorer,
+  });
+  if (weighed.total <= 0) return own;
+  const coverage = (candidate: CandidateSelection) => coverageOf(candidate.snippets, weighed);
   const margin = options.margin ?? 0.2;
   let best = own;
   let bestCoverage = coverage(own) + margin;

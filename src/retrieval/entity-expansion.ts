@@ -7,8 +7,8 @@ export interface ExpansionEntity {
   weight: number;
 }
 
-// Lower-case words that may sit inside a name: "University of Oxford", "Lord of the Rings".
-const connectors = new Set([
+/** Lower-case words that may sit inside a name: "University of Oxford", "Lord of the Rings". */
+export const connectors: ReadonlySet<string> = new Set([
   'of',
   'the',
   'de',

@@ -1,21 +1,7 @@
-// Words that may sit inside a name ("University of Oxford", "Lord of the Rings"); as in
-// entity-expansion.ts, but a name never opens with one (except "The": "The Beatles").
-const connectors = new Set([
-  'of',
-  'the',
-  'de',
-  'du',
-  'la',
-  'le',
-  'von',
-  'van',
-  'der',
-  'and',
-  'for',
-  'in',
-  'on',
-]);
-// Capitalised sentence openers that are not names.
+import { connectors } from './entity-expansion.js';
+
+// A name may hold entity-expansion's connectors ("University of Oxford"), but never opens with one
+// (except "The": "The Beatles"). Capitalised sentence openers that are not names:
 const openers = new Set([
   'a',
   'an',

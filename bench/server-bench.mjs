@@ -12,7 +12,7 @@
 // BENCH_OTLP=1 (trace to a receiver on 127.0.0.1), DEEPSEARCH_EXTRACT_CONCURRENCY,
 // and the async section's (see its file; BENCH_ASYNC_JOBS=0 skips it).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeOtlpReceiver } from '../test/helpers/fake-otlp-receiver.ts';
 import { runAsyncBench } from './server-async-bench.mjs';
@@ -85,13 +85,15 @@ async function oneStream(url, id) {
   return { firstChunkMs, totalMs: performance.now() - started };
 }
 
+// The machine may be shared: the times depend on what else runs, so each burst says the load it met.
+const load = () => loadavg()[0].toFixed(1);
 if (sizes.length > 0)
   console.log(
-    `fake LLM latency ${latencyMs} ms × ${llmCallsPerRun} calls per run = ${latencyMs * llmCallsPerRun} ms floor per stream\n`,
+    `fake LLM latency ${latencyMs} ms × ${llmCallsPerRun} calls per run = ${latencyMs * llmCallsPerRun} ms floor per stream; ${cpus().length} cores, load average ${load()} before the first burst\n`,
   );
 if (sizes.length > 0)
   console.log(
-    '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream  +children    wall',
+    '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream  +children    wall  load',
   );
 const extractionLines = [];
 /** The extraction pool's numbers for one burst (warm-up included), as the server wrote them at exit. */
@@ -187,6 +189,8 @@ for (const size of sizes) {
       ms(cpuPerStream).padStart(11),
       ms(treeCpuPerStream).padStart(11),
       `${wallSeconds.toFixed(1)} s`.padStart(6),
+      // The 1-minute load average just after the burst (the burst's own processes included).
+      load().padStart(5),
     ].join(' '),
   );
   extractionLines.push(extractionLine(size, statsFile));

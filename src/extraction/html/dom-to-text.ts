@@ -1,4 +1,5 @@
-const blockTags = new Set([
+/** Elements that start and end a line of text. */
+export const blockTags: ReadonlySet<string> = new Set([
   'ADDRESS',
   'ARTICLE',
   'ASIDE',
@@ -34,7 +35,15 @@ const blockTags = new Set([
   'TR',
   'UL',
 ]);
-const skippedTags = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME']);
+/** Elements whose text is never shown. */
+export const skippedTags: ReadonlySet<string> = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'SVG',
+  'IFRAME',
+]);
 
 interface TextNodeLike {
   nodeType: number;

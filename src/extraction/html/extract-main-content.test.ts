@@ -94,6 +94,35 @@ describe('extractMainContent', () => {
     expect(content.text).not.toContain('All rights reserved');
   });
 
+  it("keeps a section whose id is a heading's slug the table of contents links to, whatever its first word", () => {
+    const sections = [
+      'Menu ideas for a spring wedding',
+      'Share plates for the buffet',
+      'Footer notes on allergens',
+    ]
+      .map((title) => {
+        const slug = title.toLowerCase().replaceAll(' ', '-');
+        return `<div id="${slug}"><h2>${title}</h2><p>${sentence(title)}</p><p>${sentence(`More on ${title}`)}</p></div>`;
+      })
+      .join('');
+    const contents = [
+      'Menu ideas for a spring wedding',
+      'Share plates for the buffet',
+      'Footer notes on allergens',
+    ]
+      .map(
+        (title) =>
+          `<li><a href="/blog/catering#${title.toLowerCase().replaceAll(' ', '-')}">${title}</a></li>`,
+      )
+      .join('');
+    const page = `<html><body>${chrome}<article><h1>Catering trends</h1><p>${sentence('Catering')}</p><ul>${contents}</ul>${sections}</article><div id="site-menu-links"><a href="/x">Somewhere</a></div>${footer}</body></html>`;
+    const content = extract(page);
+    expect(content.text).toContain('More on Menu ideas for a spring wedding');
+    expect(content.text).toContain('More on Share plates for the buffet');
+    expect(content.text).toContain('More on Footer notes on allergens');
+    expect(content.text).not.toContain('Somewhere');
+  });
+
   it('finds the body when a stray element comes before <head>', () => {
     const page = extractHtmlPage(
       `<html><script>var x = 1;</script><head><title>T</title></head><body><article><p>${sentence('A page with a stray script')}</p><p>${sentence('Second paragraph')}</p></article></body></html>`,

@@ -189,7 +189,7 @@ function looksLikeFurniture(element: Element, anchors: ReadonlySet<string>): boo
   const tag = element.tagName;
   if (tag === 'FOOTER' || tag === 'FORM') return true;
   // A page header holds the logo and menus; a header with the page's <h1> opens the content.
-  if (tag === 'HEADER') return !element.querySelector('h1');
+  if (tag === 'HEADER') return !element.querySelector('h1') && !isItemHeader(element);
   const id = element.getAttribute('id') ?? '';
   return (
     furnitureWords.test(element.getAttribute('class') ?? '') ||
@@ -224,4 +224,18 @@ function decodeFragment(fragment: string): string {
   } catch {
     return fragment;
   }
+}
+
+/**
+ * A header inside an <article> or a list item that is mostly a heading (an accordion's or a
+ * section's title bar) heads that item's text, not the page: kept unless it holds menus.
+ */
+function isItemHeader(header: Element): boolean {
+  if (header.parentElement?.closest('article, li') == null || header.querySelector('nav, ul, ol'))
+    return false;
+  // A title bar: its text is a heading's (a post's header of user name and date is not), and not
+  // a link (a teaser's headline is).
+  const heading = header.querySelector('h2, h3, h4, h5, h6');
+  if (!heading || heading.querySelector('a')) return false;
+  return countText(heading.textContent ?? '') * 2 >= countText(header.textContent ?? '');
 }

@@ -123,6 +123,17 @@ describe('extractMainContent', () => {
     expect(content.text).not.toContain('Somewhere');
   });
 
+  it("keeps an accordion's title bars (a <header> of a heading inside a list item), not the page's header", () => {
+    const folds = ['Advantages of a car loan', 'Advantages of leasing', 'When buying outright pays']
+      .map((title) => `<li><header><h3>${title}:</h3></header><div><p>${sentence(title)}</p></div></li>`)
+      .join('');
+    const page = `<html><body><header><a href="/">Logo</a><span>Compare and save</span></header><article><h1>Lease, finance or buy?</h1><p>${sentence('Choosing how to pay for a car')}</p><ul class="folds">${folds}</ul></article>${footer}</body></html>`;
+    const content = extract(page);
+    expect(content.text).toContain('Advantages of a car loan:');
+    expect(content.text).toContain('When buying outright pays:');
+    expect(content.text).not.toContain('Compare and save');
+  });
+
   it('finds the body when a stray element comes before <head>', () => {
     const page = extractHtmlPage(
       `<html><script>var x = 1;</script><head><title>T</title></head><body><article><p>${sentence('A page with a stray script')}</p><p>${sentence('Second paragraph')}</p></article></body></html>`,

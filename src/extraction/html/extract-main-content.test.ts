@@ -305,27 +305,6 @@ describe('extractMainContent', () => {
       expect(content.text).not.toMatch(/Episode \d+ of the harbour series|45 Min\./);
     });
 
-    it("takes Readability's prose article on an untyped page when ours adds links and short lines", () => {
-      // No type, Readability under 1,000 characters, ours under 40% links: no trim. What ours adds
-      // to the article is a calendar (a linked name, a date, a place): not the article.
-      const story = ['The harbour master thanked them', 'A party follows']
-        .map((text) => `<p>${sentence(text)} The work took a whole weekend.</p>`)
-        .join('');
-      const events = Array.from(
-        { length: 34 },
-        (_, index) =>
-          `<div class="event"><a href="/e/${index}">Regatta ${index}</a><div>${index + 1} June 2024</div><div>North pier</div></div>`,
-      ).join('');
-      const page = `<html><body><div class="page"><div class="col"><h1>A new jetty</h1>${shortPost}${story}</div><div class="calendar"><h2>Coming up</h2>${events}</div></div></body></html>`;
-      const content = extract(page);
-      expect(content.signals.readabilityChars).toBeLessThan(content.signals.structureChars / 2);
-      expect(content.signals.structureLinkDensity).toBeLessThan(0.4);
-      expect(content.source).toBe('readability');
-      expect(content.text).toContain('A party follows');
-      expect(content.text).not.toMatch(/Regatta|North pier/);
-      expect(extract(page, ['collectionpage']).text).toContain('Regatta 33');
-    });
-
     it("keeps a shop's landing page whole when Readability took its intro: the cards are not links alone", () => {
       const cards = Array.from(
         { length: 14 },

@@ -6,7 +6,7 @@ import { domToText } from './dom-to-text.js';
 import { dropRawMarkup } from './drop-raw-markup.js';
 import { readPageShape } from './page-shape.js';
 import { dropCopyrightNotices, pruneArticle } from './prune-article.js';
-import { dropBoxesAfterArticle, isAlikeItem, trimToArticle } from './trim-to-article.js';
+import { dropBoxesAfterArticle, trimToArticle } from './trim-to-article.js';
 
 export interface MainContent {
   /** The content element (detached from the page when Readability made it). */
@@ -95,11 +95,7 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     }
     return dropped ? domToText(element) : text;
   };
-  if (
-    article &&
-    options.arbitrate !== false &&
-    (!preferStructure(signals) || isUntypedArticleWithFurniture(signals, structure, article.text))
-  ) {
+  if (article && options.arbitrate !== false && !preferStructure(signals)) {
     const cut = isArticlePage(signals) && dropBoxesAfterArticle(article.content);
     return {
       element: article.content,
@@ -221,27 +217,12 @@ const commentsOverProse = 0.3;
  * a listing's items look the same.
  */
 function isArticleWithFurniture(signals: ContentSignals): boolean {
-  return isArticlePage(signals) && addsFurniture(signals);
-}
-
-/** Ours holds Readability's prose article as one block and adds links and short lines. */
-function addsFurniture(signals: ContentSignals): boolean {
-  if (signals.containment < heldShare || signals.interiorExtra > maxInteriorExtra) return false;
+  if (!isArticlePage(signals) || signals.containment < heldShare) return false;
+  if (signals.interiorExtra > maxInteriorExtra) return false;
   if (signals.readabilityChars < articleMinChars || signals.readabilityProse < articleProse) return false;
   const linksAndShortLines =
     signals.extraProse <= furnitureMaxProse && signals.extraLinkLines >= furnitureMinLinkLines;
   return linksAndShortLines || signals.extraLinkLines >= mostlyLinkLines;
-}
-
-/**
- * The same shape on a page that declares no type at all leans to Readability too (issue 35: the
- * pages without a type were the ones where ours lost to it), unless Readability's text is one of
- * several alike items in ours (a thread's post, a listing's entry: there the items are the
- * content), or the page declares itself a listing, thread or product.
- */
-function isUntypedArticleWithFurniture(signals: ContentSignals, structure: Element, readabilityText: string) {
-  if (isArticlePage(signals) || isWholePage(signals) || !addsFurniture(signals)) return false;
-  return !isAlikeItem(structure, readabilityText);
 }
 
 // schema.org article types and og:type "article".

@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { domToText } from './dom-to-text.js';
-import { isAlikeItem, trimToArticle } from './trim-to-article.js';
+import { trimToArticle } from './trim-to-article.js';
 
 const paragraph = (topic: string) =>
   `${topic} takes a whole paragraph here, long enough to count as prose rather than as a title, a label, a caption or a teaser line.`;
@@ -85,18 +85,5 @@ describe('trimToArticle', () => {
     const before = domToText(element);
     expect(trimToArticle(element, teaserLedes.join('\n'))).toBe(false);
     expect(domToText(element)).toBe(before);
-  });
-});
-
-describe('isAlikeItem', () => {
-  it("sees Readability's text as one post of a thread, and an article among boxes as no item", () => {
-    const posts = ['Alice', 'Bob', 'Carol']
-      .map((user) => `<div class="post"><span>${user}</span><p>${paragraph(`${user}'s answer`)}</p></div>`)
-      .join('');
-    expect(isAlikeItem(root(posts), paragraph("Alice's answer"))).toBe(true);
-    const teasers = [1, 2, 3]
-      .map((index) => `<div class="card"><a href="/s/${index}">Another headline ${index}</a></div>`)
-      .join('');
-    expect(isAlikeItem(root(`${storyHtml}<div class="more">${teasers}</div>`), story.join('\n'))).toBe(false);
   });
 });

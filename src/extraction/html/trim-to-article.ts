@@ -31,16 +31,6 @@ export function trimToArticle(root: Element, readabilityText: string): boolean {
   return cutUnlessArticle(root, leaves, dropped, inBox) && dropped.length > 0;
 }
 
-/** Readability's text sits in ours as one of several alike items (a thread's post, a listing's entry). */
-export function isAlikeItem(root: Element, readabilityText: string): boolean {
-  const readabilityLines = new Set(readabilityText.split('\n'));
-  const leaves = leafBlocks(root).map((element) => describeLeaf(element, readabilityLines));
-  const first = leaves.findIndex((leaf) => leaf.shared);
-  const last = leaves.findLastIndex((leaf) => leaf.shared);
-  if (first < 0) return false;
-  return isRepeatedItem(commonAncestor(leaves[first]!.element, leaves[last]!.element), root);
-}
-
 /** Text kept before boxes are cut from the end of an article: less, and the boxes may be the page. */
 const articleBeforeBoxesChars = 500;
 

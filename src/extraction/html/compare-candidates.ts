@@ -1,5 +1,4 @@
 import { countText } from './content-root.js';
-import { blockTags, skippedTags } from './dom-to-text.js';
 
 /**
  * How our structure candidate and Readability's article relate, line by line (both texts come from
@@ -23,7 +22,7 @@ export interface CandidateComparison {
 export interface CompareCandidatesInput {
   readability: string;
   structure: string;
-  /** Lines of our candidate that are mostly link text (linkLines). */
+  /** Texts of the links in our candidate, spaces collapsed. */
   structureLinks: ReadonlySet<string>;
 }
 
@@ -76,45 +75,12 @@ function describeExtra(structureLines: string[], readabilityLines: Set<string>, 
   return extra;
 }
 
-/** A line whose characters are at least this share link text is a link line. */
-const linkLineShare = 0.5;
-
-/**
- * The lines of `element` (as domToText splits them) that are mostly link text: a headline that is
- * a whole link, a teaser whose link holds several blocks (each of its lines), a date glued to a
- * linked headline. Spaces collapsed the way domToText collapses them.
- */
-export function linkLines(element: Element): Set<string> {
-  const lines = new Set<string>();
-  let text = '';
-  let linked = 0;
-  const flush = () => {
-    const line = text.replace(/[ \t\u00a0]+/g, ' ').trim();
-    if (line && linked >= countText(line) * linkLineShare) lines.add(line);
-    text = '';
-    linked = 0;
-  };
-  const walk = (node: Node, inLink: boolean) => {
-    if (node.nodeType === 3) {
-      const pieces = (node.textContent ?? '').split('\n');
-      pieces.forEach((piece, index) => {
-        if (index > 0) flush();
-        text += piece;
-        if (inLink) linked += countText(piece);
-      });
-      return;
-    }
-    if (node.nodeType !== 1) return;
-    const tag = node.nodeName.toUpperCase();
-    if (skippedTags.has(tag)) return;
-    const block = blockTags.has(tag);
-    if (block) flush();
-    const link = inLink || tag === 'A';
-    for (let child = node.firstChild; child; child = child.nextSibling) walk(child, link);
-    if (tag === 'TD' || tag === 'TH') text += ' ';
-    else if (block) flush();
-  };
-  walk(element, false);
-  flush();
-  return lines;
+/** The text of each link under `element`, spaces collapsed the way domToText collapses them. */
+export function linkTexts(element: Element): Set<string> {
+  const texts = new Set<string>();
+  for (const link of element.querySelectorAll('a')) {
+    const text = (link.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (text) texts.add(text);
+  }
+  return texts;
 }

@@ -1,5 +1,4 @@
-/** Elements that start and end a line of text. */
-export const blockTags: ReadonlySet<string> = new Set([
+const blockTags = new Set([
   'ADDRESS',
   'ARTICLE',
   'ASIDE',
@@ -35,15 +34,7 @@ export const blockTags: ReadonlySet<string> = new Set([
   'TR',
   'UL',
 ]);
-/** Elements whose text is never shown. */
-export const skippedTags: ReadonlySet<string> = new Set([
-  'SCRIPT',
-  'STYLE',
-  'NOSCRIPT',
-  'TEMPLATE',
-  'SVG',
-  'IFRAME',
-]);
+const skippedTags = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME']);
 
 interface TextNodeLike {
   nodeType: number;

@@ -289,22 +289,6 @@ describe('extractMainContent', () => {
       expect(content.text).not.toMatch(/flyout section|archive section/);
     });
 
-    it('cuts a list of cards whose links hold several blocks from a short untyped page', () => {
-      // A video page: a short description, then "more from the show", each card one link around
-      // its duration, title and show name (three lines, none of them a whole link's text).
-      const cards = Array.from(
-        { length: 16 },
-        (_, index) =>
-          `<div class="tile"><a href="/video/${index}"><div>45 Min.</div><h4>Episode ${index} of the harbour series</h4><div>Harbour stories</div></a></div>`,
-      ).join('');
-      const page = `<html><body><div class="player"><h1>A new jetty</h1>${shortPost}<div class="shelf"><h2>More from the show</h2>${cards}</div></div></body></html>`;
-      const content = extract(page);
-      expect(content.signals.readabilityChars).toBeLessThan(1000);
-      expect(content.signals.extraLinkLines).toBeGreaterThan(0.5);
-      expect(content.text).toContain('Volunteers came from three harbours');
-      expect(content.text).not.toMatch(/Episode \d+ of the harbour series|45 Min\./);
-    });
-
     it("keeps a shop's landing page whole when Readability took its intro: the cards are not links alone", () => {
       const cards = Array.from(
         { length: 14 },

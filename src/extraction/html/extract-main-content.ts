@@ -1,6 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { isCommentThread } from './boilerplate-boxes.js';
-import { type CandidateComparison, compareCandidates, linkLines } from './compare-candidates.js';
+import { type CandidateComparison, compareCandidates, linkTexts } from './compare-candidates.js';
 import { countText, findContentRoot } from './content-root.js';
 import { domToText } from './dom-to-text.js';
 import { dropRawMarkup } from './drop-raw-markup.js';
@@ -74,7 +74,7 @@ export function extractMainContent(document: Document, options: ExtractMainConte
     ...compareCandidates({
       readability: article?.text ?? '',
       structure: structureText,
-      structureLinks: linkLines(structure),
+      structureLinks: linkTexts(structure),
     }),
     readabilityLength: article?.text.length ?? 0,
     structureLength: structureText.length,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { median, type PageScore, type ScoreSummary, summarise } from './extraction-score.js';
-import { countBelow } from './passage-table.js';
+import { countBelow, failedColumns, failedCounts } from './passage-table.js';
 
 /** One extractor's scores by slice key (see slicesOf) and its time per page. */
 export interface Run {
@@ -65,9 +65,10 @@ export function printExtractionTable(runs: Map<string, Run>, names: readonly str
       ...(hasBefore ? ['ΔF1 vs before'] : []),
       'ours < readability −0.2',
       ...(hasBefore ? ['before < readability −0.2'] : []),
+      ...failedColumns(hasBefore),
     ]),
   );
-  console.log(row(Array(names.length + 6 + (hasBefore ? 2 : 0)).fill('---')));
+  console.log(row(Array(names.length + 8 + (hasBefore ? 3 : 0)).fill('---')));
   for (const part of parts) {
     const keys = [...ours.scores.keys()].filter((key) => key.startsWith(`${part}\u0000`));
     for (const key of keys.sort(bySlice)) {
@@ -85,6 +86,7 @@ export function printExtractionTable(runs: Map<string, Run>, names: readonly str
           ...(hasBefore ? [signed(mine.f1 - summaries.get('before')!.f1)] : []),
           String(countBelow(pageF1s('deepsearch'), pageF1s('readability'))),
           ...(hasBefore ? [String(countBelow(pageF1s('before'), pageF1s('readability')))] : []),
+          ...failedCounts(pageF1s, hasBefore),
         ]),
       );
     }

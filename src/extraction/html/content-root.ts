@@ -60,7 +60,7 @@ interface Stats {
 
 export function findContentRoot(body: Element): ContentRoot {
   const stats = new Map<Element, Stats>();
-  const bodyStats = prune(body, stats, false);
+  const bodyStats = prune(body, { stats, anchors: linkedAnchors(body) }, false);
   let node = body;
   let current = bodyStats;
   for (;;) {
@@ -91,7 +91,13 @@ export function findContentRoot(body: Element): ContentRoot {
  * Removes furniture under `element` and returns its text statistics. A furniture-looking element
  * holding most of the page's text is kept: some sites put such words on their content wrappers.
  */
-function prune(element: Element, stats: Map<Element, Stats>, inLink: boolean): Stats {
+interface PruneContext {
+  stats: Map<Element, Stats>;
+  /** Ids the page's own links point to (`href="#id"`). */
+  anchors: ReadonlySet<string>;
+}
+
+function prune(element: Element, context: PruneContext, inLink: boolean): Stats {
   const total: Stats = { text: 0, linkText: 0 };
   const isLink = inLink || element.tagName === 'A';
   const candidates: Array<{ child: Element; stats: Stats }> = [];
@@ -108,7 +114,7 @@ function prune(element: Element, stats: Map<Element, Stats>, inLink: boolean): S
       candidates.push({ child, stats: { text: -1, linkText: 0 } });
       continue;
     }
-    const childStats = prune(child, stats, isLink);
+    const childStats = prune(child, context, isLink);
     candidates.push({ child, stats: childStats });
     total.text += childStats.text;
     total.linkText += childStats.linkText;
@@ -116,12 +122,12 @@ function prune(element: Element, stats: Map<Element, Stats>, inLink: boolean): S
   for (const { child, stats: childStats } of candidates) {
     if (childStats.text < 0) {
       child.remove();
-    } else if (isFurniture(child, childStats, total)) {
+    } else if (isFurniture(child, childStats, total, context.anchors)) {
       child.remove();
       total.text -= childStats.text;
       total.linkText -= childStats.linkText;
     } else {
-      stats.set(child, childStats);
+      context.stats.set(child, childStats);
     }
   }
   return total;
@@ -174,16 +180,62 @@ function isAlwaysDropped(element: Element): boolean {
 // a short one only says "enable JavaScript".
 const noscriptContentChars = 500;
 
-function isFurniture(element: Element, stats: Stats, parent: Stats): boolean {
+function isFurniture(element: Element, stats: Stats, parent: Stats, anchors: ReadonlySet<string>): boolean {
   if (element.tagName === 'NOSCRIPT') return stats.text < noscriptContentChars;
-  return looksLikeFurniture(element) && stats.text < parent.text * 0.5;
+  return looksLikeFurniture(element, anchors) && stats.text < parent.text * 0.5;
 }
 
-function looksLikeFurniture(element: Element): boolean {
+function looksLikeFurniture(element: Element, anchors: ReadonlySet<string>): boolean {
   const tag = element.tagName;
   if (tag === 'FOOTER' || tag === 'FORM') return true;
   // A page header holds the logo and menus; a header with the page's <h1> opens the content.
-  if (tag === 'HEADER') return !element.querySelector('h1');
-  const marker = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
-  return marker.length > 1 && furnitureWords.test(marker);
+  if (tag === 'HEADER') return !element.querySelector('h1') && !isItemHeader(element);
+  const id = element.getAttribute('id') ?? '';
+  return (
+    furnitureWords.test(element.getAttribute('class') ?? '') ||
+    (furnitureWords.test(id) && !isSlug(id, anchors))
+  );
+}
+
+/**
+ * An id made from a heading's words that the page's own table of contents links to
+ * ("menu-ideas-for-a-spring-wedding"): a section of the text, whatever word it starts with.
+ */
+function isSlug(id: string, anchors: ReadonlySet<string>): boolean {
+  return anchors.has(id) && id.split(/[-_]/).length >= slugWords;
+}
+
+const slugWords = 3;
+
+/** The ids that links in `body` point to within the page. */
+function linkedAnchors(body: Element): Set<string> {
+  const anchors = new Set<string>();
+  for (const link of body.querySelectorAll('a[href*="#"]')) {
+    const href = link.getAttribute('href') ?? '';
+    const fragment = href.slice(href.indexOf('#') + 1);
+    if (fragment) anchors.add(decodeFragment(fragment));
+  }
+  return anchors;
+}
+
+function decodeFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+/**
+ * A header inside an <article> or a list item that is mostly a heading (an accordion's or a
+ * section's title bar) heads that item's text, not the page: kept unless it holds menus.
+ */
+function isItemHeader(header: Element): boolean {
+  if (header.parentElement?.closest('article, li') == null || header.querySelector('nav, ul, ol'))
+    return false;
+  // A title bar: its text is a heading's (a post's header of user name and date is not), and not
+  // a link (a teaser's headline is).
+  const heading = header.querySelector('h2, h3, h4, h5, h6');
+  if (!heading || heading.querySelector('a')) return false;
+  return countText(heading.textContent ?? '') * 2 >= countText(header.textContent ?? '');
 }

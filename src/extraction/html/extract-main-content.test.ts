@@ -94,6 +94,46 @@ describe('extractMainContent', () => {
     expect(content.text).not.toContain('All rights reserved');
   });
 
+  it("keeps a section whose id is a heading's slug the table of contents links to, whatever its first word", () => {
+    const sections = [
+      'Menu ideas for a spring wedding',
+      'Share plates for the buffet',
+      'Footer notes on allergens',
+    ]
+      .map((title) => {
+        const slug = title.toLowerCase().replaceAll(' ', '-');
+        return `<div id="${slug}"><h2>${title}</h2><p>${sentence(title)}</p><p>${sentence(`More on ${title}`)}</p></div>`;
+      })
+      .join('');
+    const contents = [
+      'Menu ideas for a spring wedding',
+      'Share plates for the buffet',
+      'Footer notes on allergens',
+    ]
+      .map(
+        (title) =>
+          `<li><a href="/blog/catering#${title.toLowerCase().replaceAll(' ', '-')}">${title}</a></li>`,
+      )
+      .join('');
+    const page = `<html><body>${chrome}<article><h1>Catering trends</h1><p>${sentence('Catering')}</p><ul>${contents}</ul>${sections}</article><div id="site-menu-links"><a href="/x">Somewhere</a></div>${footer}</body></html>`;
+    const content = extract(page);
+    expect(content.text).toContain('More on Menu ideas for a spring wedding');
+    expect(content.text).toContain('More on Share plates for the buffet');
+    expect(content.text).toContain('More on Footer notes on allergens');
+    expect(content.text).not.toContain('Somewhere');
+  });
+
+  it("keeps an accordion's title bars (a <header> of a heading inside a list item), not the page's header", () => {
+    const folds = ['Advantages of a car loan', 'Advantages of leasing', 'When buying outright pays']
+      .map((title) => `<li><header><h3>${title}:</h3></header><div><p>${sentence(title)}</p></div></li>`)
+      .join('');
+    const page = `<html><body><header><a href="/">Logo</a><span>Compare and save</span></header><article><h1>Lease, finance or buy?</h1><p>${sentence('Choosing how to pay for a car')}</p><ul class="folds">${folds}</ul></article>${footer}</body></html>`;
+    const content = extract(page);
+    expect(content.text).toContain('Advantages of a car loan:');
+    expect(content.text).toContain('When buying outright pays:');
+    expect(content.text).not.toContain('Compare and save');
+  });
+
   it('finds the body when a stray element comes before <head>', () => {
     const page = extractHtmlPage(
       `<html><script>var x = 1;</script><head><title>T</title></head><body><article><p>${sentence('A page with a stray script')}</p><p>${sentence('Second paragraph')}</p></article></body></html>`,

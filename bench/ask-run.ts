@@ -5,6 +5,9 @@
  * fixes it: the full loop. Prints steps, tokens, wall time and the time not spent waiting on the LLM.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAi } from '../src/testing/fake-openai-server.js';
 import { oscarsPage, parasitePage } from '../test/helpers/agent-harness.js';
@@ -184,18 +187,24 @@ async function oneRun(): Promise<Record<string, number>> {
   }
 }
 
+/**
+ * The built CLI with a data folder of its own, new for each run: its cache, run store and
+ * knowledge never the user's, and never an earlier run's (whose fake servers' ports this run's
+ * may reuse: a cached search would then name pages of a server that is gone).
+ */
 function runCli(args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
+  const dataHome = mkdtempSync(join(tmpdir(), 'deepsearch-bench-ask-'));
+  return new Promise<string>((resolve, reject) => {
     execFile(
       process.execPath,
       [cliPath, ...args],
-      { env: { PATH: process.env.PATH ?? '' } },
+      { env: { PATH: process.env.PATH ?? '', XDG_DATA_HOME: dataHome } },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`deepsearch exited ${error.code}: ${stderr}`));
         else resolve(stdout);
       },
     );
-  });
+  }).finally(() => rmSync(dataHome, { recursive: true, force: true }));
 }
 
 const results: Array<Record<string, number>> = [];

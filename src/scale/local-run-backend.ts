@@ -1,5 +1,6 @@
 import { InputError, isAbortError } from '../core/errors/index.js';
 import type { AgentEvent } from '../events/agent-events.js';
+import { redactedEvent } from '../runs/event-json.js';
 import { isOrphaned } from '../runs/resume-target.js';
 import type { RunError } from '../runs/run-record.js';
 import type { RunStore } from '../runs/run-store.js';
@@ -82,8 +83,7 @@ function createLocalRunJobHandler(options: LocalRunBackendOptions & { log: RunEv
       throw error;
     }
     const signal = AbortSignal.any([job.signal, options.shutdownSignal]);
-    const observe = (event: AgentEvent) =>
-      void log.publish(job.id, [JSON.parse(runtime.redact(JSON.stringify(event))) as AgentEvent]);
+    const observe = (event: AgentEvent) => void log.publish(job.id, [redactedEvent(event, runtime.redact)]);
     try {
       await runStoredRun(runtime, record, job.data as RunJobData, { signal, resumes, observers: [observe] });
     } catch (error) {

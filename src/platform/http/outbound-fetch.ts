@@ -2,7 +2,7 @@ import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import type { ProxyChoice, ProxySettings } from '../../config/proxy-settings.js';
 import { isAbortError } from '../../core/errors/index.js';
 import { createDirectFetch, directFetch } from './direct-fetch.js';
-import { createGuardedLookup, type GuardedLookupOptions } from './guarded-lookup.js';
+import { type ConnectLookup, createGuardedLookup, type GuardedLookupOptions } from './guarded-lookup.js';
 import { assertUrlAllowed } from './network-guard.js';
 import { toProxyError } from './proxy-error.js';
 import { createProxyRoute } from './proxy-route.js';
@@ -29,21 +29,29 @@ const loadUndici = () => import('undici');
  * into an error that names the proxy and what set it. Every provider, the reader, doctor and local
  * discovery take it; so can anything new that fetches (a model download).
  *
- * A request that needs no dispatcher of ours (direct, unguarded: the configured services) goes to
- * directFetch (node:http, a third less CPU a call than Node's fetch, same answers). The others go
- * to the undici package's fetch, the one that takes its
+ * A direct request goes to directFetch (node:http, a third less CPU a call than Node's fetch, same
+ * answers), dialling through the guarded lookup when there is a guard. A proxied one, and what a
+ * guarded directFetch hands on, go to the undici package's fetch, the one that takes its
  * dispatchers (Node's global fetch bundles its own copy, which may differ); the package is loaded,
  * and the dispatchers (connection pools) made, on the first such request, never at import.
  */
 export function createOutboundFetch(options: OutboundFetchOptions = {}): typeof globalThis.fetch {
   const route = createProxyRoute(options.proxy);
   const guard = options.guard;
-  const dispatchers = createDispatchers(guard);
+  const lookup = guard && createGuardedLookup(guard);
+  const dispatchers = createDispatchers(lookup);
+  // Guarded: what directFetch does not send itself goes to undici's fetch with the guarded Agent,
+  // so nothing leaves unguarded.
+  const direct = lookup
+    ? createDirectFetch({
+        lookup,
+        fallback: (input, init) => dispatchers.send(...splitRequest(input, init), undefined),
+      })
+    : directFetch;
   const outboundFetch = async (input: FetchInput, init?: RequestInit): Promise<Response> => {
     const [url, requestInit] = splitRequest(input, init);
     const proxy = route(url);
-    if (!proxy && !guard) return directFetch(input, init);
-    if (!proxy) return dispatchers.direct(url, requestInit);
+    if (!proxy) return direct(input, init);
     if (guard) await assertUrlAllowed(url.href, { ...guard, viaProxy: true });
     try {
       return await dispatchers.send(url, requestInit, proxy);
@@ -56,14 +64,13 @@ export function createOutboundFetch(options: OutboundFetchOptions = {}): typeof 
 }
 
 /** undici's fetch with a direct Agent (guarded or not) or a ProxyAgent per proxy, made on first use. */
-function createDispatchers(guard: GuardedLookupOptions | undefined) {
+function createDispatchers(lookup: ConnectLookup | undefined) {
   let undici: ReturnType<typeof loadUndici> | undefined;
   let direct: Agent | undefined;
   const proxies = new Map<string, ProxyAgent>();
-  let guardedDirect: ReturnType<typeof createDirectFetch> | undefined;
   const dispatcherFor = (loaded: Awaited<ReturnType<typeof loadUndici>>, proxy: ProxyChoice | undefined) => {
     if (!proxy) {
-      direct ??= new loaded.Agent(guard ? { connect: { lookup: createGuardedLookup(guard) } } : {});
+      direct ??= new loaded.Agent(lookup ? { connect: { lookup } } : {});
       return direct;
     }
     let agent = proxies.get(proxy.url);
@@ -75,28 +82,15 @@ function createDispatchers(guard: GuardedLookupOptions | undefined) {
     }
     return agent;
   };
-  const send = async (url: URL, init: RequestInit | undefined, proxy: ProxyChoice | undefined) => {
-    undici ??= loadUndici();
-    const loaded = await undici;
-    const dispatcher: Dispatcher = dispatcherFor(loaded, proxy);
-    return loaded.fetch(url, {
-      ...(init as Parameters<typeof loaded.fetch>[1]),
-      dispatcher,
-    }) as unknown as Promise<Response>;
-  };
   return {
-    send,
-    /**
-     * Direct with the guard: directFetch dialling through the guarded lookup; what it hands to its
-     * fallback goes to undici's fetch with the guarded Agent, so nothing leaves unguarded.
-     */
-    direct(url: URL, init: RequestInit | undefined): Promise<Response> {
-      if (!guard) return send(url, init, undefined);
-      guardedDirect ??= createDirectFetch({
-        lookup: createGuardedLookup(guard),
-        fallback: (input, fallbackInit) => send(...splitRequest(input, fallbackInit), undefined),
-      });
-      return guardedDirect(url, init);
+    async send(url: URL, init: RequestInit | undefined, proxy: ProxyChoice | undefined): Promise<Response> {
+      undici ??= loadUndici();
+      const loaded = await undici;
+      const dispatcher: Dispatcher = dispatcherFor(loaded, proxy);
+      return loaded.fetch(url, {
+        ...(init as Parameters<typeof loaded.fetch>[1]),
+        dispatcher,
+      }) as unknown as Promise<Response>;
     },
   };
 }

@@ -30,4 +30,43 @@ describe('deepsearch read: sections a page links to and title bars survive the p
     expect(run.stdout).toContain('Advantages of leasing:');
     expect(run.stdout).not.toContain('Compare and save');
   });
+
+  it("reads the article, not a site's menus: a flyout alone in its box, a web component's, a mobile menu after the page longer than all of it", async () => {
+    const links = (
+      count: number,
+      name: string,
+      link = (href: string, text: string) => `<a href="${href}">${text}</a>`,
+    ) =>
+      Array.from(
+        { length: count },
+        (_, index) => `<li>${link(`/${name}/${index}`, `${name} page ${index}`)}</li>`,
+      ).join('');
+    const story = [
+      'The new radon map',
+      'Soil measurements',
+      'The office',
+      'Home owners',
+      'Builders',
+      'The survey',
+      'The council',
+      'Landlords',
+      'Tenants',
+      'The laboratory',
+      'The ministry',
+      'Schools',
+      'Doctors',
+      'The next steps',
+    ]
+      .map((topic) => `<p>${sentence(topic)} It was published this week.</p>`)
+      .join('');
+    const flyout = `<div id="n-1"><div class="menu flyout"><ul>${links(80, 'Flyout')}</ul></div></div>`;
+    const component = `<pp-navigation title="Main"><pp-list>${links(80, 'Component', (href, text) => `<pp-link href="${href}"><p>${text}</p></pp-link>`)}</pp-list></pp-navigation>`;
+    const mobile = `<div class="levels"><ul>${links(1500, 'Mobile')}</ul></div>`;
+    const run = await read(
+      `<html><body><div id="wrapper">${flyout}${component}<div id="page"><h1>Radon map published</h1>${story}</div></div>${mobile}</body></html>`,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('The next steps is told here');
+    expect(run.stdout).not.toMatch(/Flyout page|Component page|Mobile page/);
+  });
 });

@@ -99,7 +99,7 @@ interface PruneContext {
 
 function prune(element: Element, context: PruneContext, inLink: boolean): Stats {
   const total: Stats = { text: 0, linkText: 0 };
-  const isLink = inLink || element.tagName === 'A';
+  const isLink = inLink || isLinkElement(element);
   const candidates: Array<{ child: Element; stats: Stats }> = [];
   for (let node = element.firstChild; node; node = node.nextSibling) {
     if (node.nodeType === 3) {
@@ -139,7 +139,7 @@ function dropLinkLists(element: Element, stats: Map<Element, Stats>): Stats {
   for (const child of [...childElements(element)]) {
     const childStats = stats.get(child);
     if (!childStats || childStats.text === 0) continue;
-    if (childStats.text >= linkListMinChars && childStats.linkText > childStats.text * linkListDensity) {
+    if (isLinkList(childStats)) {
       child.remove();
       removed.text += childStats.text;
       removed.linkText += childStats.linkText;
@@ -182,19 +182,66 @@ const noscriptContentChars = 500;
 
 function isFurniture(element: Element, stats: Stats, parent: Stats, anchors: ReadonlySet<string>): boolean {
   if (element.tagName === 'NOSCRIPT') return stats.text < noscriptContentChars;
-  return looksLikeFurniture(element, anchors) && stats.text < parent.text * 0.5;
+  const furniture = looksLikeFurniture(element, anchors);
+  if (!furniture) return false;
+  // A wrapper named after what it sits beside (`left-navigation_page-wrapper`) holding the page's
+  // <main> is the page.
+  if (furniture === 'named' && element.querySelector(pageMain)) return false;
+  if (stats.text < parent.text * 0.5) return true;
+  // A menu wrapped alone in its own box holds all of its parent's text: still a menu when it is
+  // links, its class or id says menu or sidebar (not its tag: a <form> or <footer> may wrap a whole
+  // page) and it holds no headline or article.
+  return (
+    furniture === 'named' &&
+    isLinkList(stats) &&
+    nameMatches(element, menuWords) &&
+    !element.querySelector(pageContent)
+  );
 }
 
-function looksLikeFurniture(element: Element, anchors: ReadonlySet<string>): boolean {
+// Furniture words that never name a page's own items (`related`, `recommended`, `promo` may: a
+// listing of related products is the page on a shop's landing page).
+const menuWords =
+  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|submenu|breadcrumbs?|sidebar|side-bar|footer|masthead|share|sharing|social|toolbar|pagination|pager|skip-link)(?:$|[\s_-])/i;
+
+/**
+ * Whether the element's class, id (unless `id` says no) or, for a web component, tag name
+ * (`<site-footer>`, `<pp-navigation>`) has one of the words.
+ */
+function nameMatches(element: Element, words: RegExp, id = (_value: string) => true): boolean {
   const tag = element.tagName;
-  if (tag === 'FOOTER' || tag === 'FORM') return true;
-  // A page header holds the logo and menus; a header with the page's <h1> opens the content.
-  if (tag === 'HEADER') return !element.querySelector('h1') && !isItemHeader(element);
-  const id = element.getAttribute('id') ?? '';
+  const elementId = element.getAttribute('id') ?? '';
   return (
-    furnitureWords.test(element.getAttribute('class') ?? '') ||
-    (furnitureWords.test(id) && !isSlug(id, anchors))
+    words.test(element.getAttribute('class') ?? '') ||
+    (words.test(elementId) && id(elementId)) ||
+    (tag.includes('-') && words.test(tag.toLowerCase()))
   );
+}
+
+const pageMain = 'main, [role="main"]';
+const pageContent = `h1, article, ${pageMain}`;
+
+function isLinkList(stats: Stats): boolean {
+  return stats.text >= linkListMinChars && stats.linkText > stats.text * linkListDensity;
+}
+
+/**
+ * A link: <a>, or a web component with an address (`<pp-link href=…>`, whose own script makes it
+ * one), or an element that says it is one.
+ */
+function isLinkElement(element: Element): boolean {
+  const tag = element.tagName;
+  if (tag === 'A') return true;
+  return (tag.includes('-') && element.hasAttribute('href')) || element.getAttribute('role') === 'link';
+}
+
+/** Furniture by its tag (`tag`: <footer>, <form>, a page <header>) or by its name (`named`: class, id). */
+function looksLikeFurniture(element: Element, anchors: ReadonlySet<string>): 'tag' | 'named' | false {
+  const tag = element.tagName;
+  if (tag === 'FOOTER' || tag === 'FORM') return 'tag';
+  // A page header holds the logo and menus; a header with the page's <h1> opens the content.
+  if (tag === 'HEADER') return !element.querySelector('h1') && !isItemHeader(element) && 'tag';
+  return nameMatches(element, furnitureWords, (id) => !isSlug(id, anchors)) && 'named';
 }
 
 /**

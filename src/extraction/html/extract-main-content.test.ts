@@ -246,6 +246,31 @@ describe('extractMainContent', () => {
       expect(content.text).toContain('A final vote follows');
       expect(extract(page).source).toBe('structure');
     });
+
+    it("takes Readability's article on any page when ours is a menu of links elsewhere on it", () => {
+      // A mobile menu after the page, with more text than the article and nothing but links.
+      const links = Array.from(
+        { length: 600 },
+        (_, index) => `<li><a href="/s/${index}">Service page ${index}</a></li>`,
+      );
+      const more = [
+        'The opposition',
+        'The treasurer',
+        'Local businesses',
+        'The auditors',
+        'Teachers',
+        'Parents',
+      ]
+        .map((text) => `<p>${sentence(text)} Their view was reported at length in the evening.</p>`)
+        .join('');
+      const page = `<html><body><div id="page"><h1>Council passes budget</h1>${longStory}${more}</div><div class="levels"><ul>${links.join('')}</ul></div></body></html>`;
+      const content = extract(page);
+      expect(content.signals.structureLinkDensity).toBeGreaterThan(0.8);
+      expect(content.signals.containment).toBe(0);
+      expect(content.signals.readabilityChars).toBeGreaterThan(1500);
+      expect(content.source).toBe('readability');
+      expect(content.text).toContain('A final vote follows');
+    });
   });
 
   describe('arbitration with Readability', () => {

@@ -250,8 +250,17 @@ function isArticleElsewhere(signals: ContentSignals): boolean {
   ) {
     return true;
   }
-  return signals.readabilityProse >= elsewhereProse && isArticlePage(signals);
+  if (signals.readabilityProse < elsewhereProse) return false;
+  if (isArticlePage(signals)) return true;
+  // On any page, ours being nearly all links (a menu, a sitemap) is not a long article's text; a
+  // shorter prose text beside a list of links is as likely a listing's introduction.
+  return signals.structureLinkDensity >= menuLinkDensity && signals.readabilityChars >= menuArticleChars;
 }
+
+/** Link text this share of ours: ours is a menu... */
+const menuLinkDensity = 0.8;
+/** ...when Readability's prose article beside it is this long. */
+const menuArticleChars = 1500;
 
 function emptyContent(pageTypes: readonly string[]): MainContent {
   return {

@@ -314,6 +314,35 @@ describe('extractMainContent', () => {
       expect(content.text).not.toMatch(/flyout section|archive section/);
     });
 
+    it("takes Readability's text when it holds every <article> of ours and ours adds only the page's edges", () => {
+      const sections = [
+        'The race started in fog',
+        'Wierer took the lead',
+        'The final lap',
+        'The podium',
+        'The season',
+      ]
+        .map((text) => `<article class="block"><p>${sentence(text)} ${sentence('More of it')}</p></article>`)
+        .join('');
+      // Lines Readability drops by their box's class (`extra`) and our pruning does not know.
+      const edges = [
+        'Did you like the story?',
+        'Tell a friend about it',
+        'Back to all the news',
+        'Print this page',
+      ]
+        .map((text) => `<div>${text}</div>`)
+        .join('');
+      const content = extract(
+        `<html><body><div class="page"><div class="news"><h1>Wierer wins</h1>${sections}<div class="story-extra">${edges}</div></div></div></body></html>`,
+      );
+      expect(content.signals.articleElements).toBe(5);
+      expect(content.signals.structureChars).toBeLessThan(content.signals.readabilityChars * 1.5);
+      expect(content.source).toBe('readability');
+      expect(content.text).toContain('The season is discussed');
+      expect(content.text).not.toMatch(/Tell a friend|Back to all the news/);
+    });
+
     it("keeps a shop's landing page whole when Readability took its intro: the cards are not links alone", () => {
       const cards = Array.from(
         { length: 14 },

@@ -137,13 +137,32 @@ function preferStructure(signals: ContentSignals): boolean {
   const structureChars = rootIsComments
     ? signals.structureChars
     : signals.structureChars - signals.commentChars;
-  // Several <article> elements sharing the text: a listing or a thread, where Readability keeps one item.
+  // Several <article> elements sharing the text: a listing or a thread, where Readability keeps one
+  // item, unless it kept nearly all of ours.
   const listing =
     signals.articleElements >= 3 &&
     signals.mainArticleShare < mainArticleShare &&
-    signals.readabilityChars < structureChars;
+    signals.readabilityChars < structureChars &&
+    !isArticleWithLittleMore(signals);
   const keptTooLittle = listing || signals.readabilityChars < structureChars * readabilityShare;
   return keptTooLittle && !isArticleWithFurniture(signals);
+}
+
+/** Ours at most this many times Readability's text, holding it: Readability read all the items. */
+const littleMore = 1.5;
+
+/**
+ * Ours holds Readability's prose article and adds at most half again: where several `<article>`s
+ * share the text, Readability read them all (a thread it kept whole, an article in `<article>`
+ * sections), and what ours adds is the page's edges (a share bar, "back to the list").
+ */
+function isArticleWithLittleMore(signals: ContentSignals): boolean {
+  return (
+    signals.containment >= heldShare &&
+    signals.readabilityChars >= articleMinChars &&
+    signals.readabilityProse >= articleProse &&
+    signals.structureChars <= signals.readabilityChars * littleMore
+  );
 }
 
 /** Ours holds this share of Readability's article and is this much longer: ours may carry boxes around it. */

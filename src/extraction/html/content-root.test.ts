@@ -76,6 +76,26 @@ describe('findContentRoot', () => {
     expect(text).not.toContain('Topic number 3');
   });
 
+  it("drops a blog's sidebar of link widgets beside its post when asked, though ours is not mostly prose", () => {
+    const widgets = ['Recent comments', 'Archives', 'Categories']
+      .map((title) => `<div class="box"><h3>${title}</h3><ul>${menuLinks(12)}</ul></div>`)
+      .join('');
+    const page = `<div id="main"><div id="main-block">${article}</div><div id="right-block">${widgets}</div></div>`;
+    const read = (linkListsBesideProse: boolean) => {
+      const { document } = parseHTML(`<html><body>${page}</body></html>`);
+      return domToText(findContentRoot(document.querySelector('body')!, { linkListsBesideProse }).element);
+    };
+    expect(read(true)).toContain('Soil measurements');
+    expect(read(true)).not.toContain('Topic number 3');
+    // A listing's items are link lists too: without a block of prose beside them nothing goes.
+    expect(read(false)).toContain('Topic number 3');
+    const { document } = parseHTML(
+      `<html><body><div id="main"><p>These are the thirty topics of the archive, <a href="/d">sorted by date</a> and <a href="/n">sorted by name</a>, <a href="/new">newest first</a>. Each one links to <a href="/p">its page</a>, <a href="/f">its feed</a> and <a href="/w">its writers</a>.</p><ul>${menuLinks(30)}</ul></div></body></html>`,
+    );
+    const listing = findContentRoot(document.querySelector('body')!, { linkListsBesideProse: true });
+    expect(domToText(listing.element)).toContain('Topic number 3');
+  });
+
   it('counts a web component with an address as link text', () => {
     const { document } = parseHTML(
       `<html><body><div class="cards">${menuLinks(10, (href, text) => `<x-card href="${href}">${text}</x-card>`)}</div></body></html>`,

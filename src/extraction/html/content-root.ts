@@ -58,7 +58,16 @@ interface Stats {
   linkText: number;
 }
 
-export function findContentRoot(body: Element): ContentRoot {
+export interface ContentRootOptions {
+  /**
+   * Also drop the link lists beside a block of prose when ours is not mostly prose (a blog's
+   * sidebar of widgets beside its post). Not on news stories, whose own arbitration
+   * (extract-main-content.ts) deals with what surrounds the story.
+   */
+  linkListsBesideProse?: boolean;
+}
+
+export function findContentRoot(body: Element, options: ContentRootOptions = {}): ContentRoot {
   const stats = new Map<Element, Stats>();
   const bodyStats = prune(body, { stats, anchors: linkedAnchors(body) }, false);
   let node = body;
@@ -78,7 +87,10 @@ export function findContentRoot(body: Element): ContentRoot {
     current = bestStats;
   }
   const rootDensity = current.text ? current.linkText / current.text : 0;
-  if (rootDensity < linkListRootDensity) {
+  // In a candidate that is mostly prose, or that holds a block of prose, link-dense blocks are
+  // menus and related-item grids (where ours is mostly links, they are the listing's items).
+  const besideProse = options.linkListsBesideProse && hasProseBlock(node, stats, current);
+  if (rootDensity < linkListRootDensity || besideProse) {
     const removed = dropLinkLists(node, stats);
     current = { text: current.text - removed.text, linkText: current.linkText - removed.linkText };
   }
@@ -151,6 +163,19 @@ function dropLinkLists(element: Element, stats: Map<Element, Stats>): Stats {
   }
   return removed;
 }
+
+/** A child of `element` holding a quarter or more of its text, under a quarter of it in links. */
+function hasProseBlock(element: Element, stats: Map<Element, Stats>, total: Stats): boolean {
+  for (const child of childElements(element)) {
+    const childStats = stats.get(child);
+    if (!childStats || childStats.text < total.text * proseBlockShare) continue;
+    if (childStats.linkText < childStats.text * proseBlockLinks) return true;
+  }
+  return false;
+}
+
+const proseBlockShare = 0.25;
+const proseBlockLinks = 0.25;
 
 function* childElements(element: Element): Generator<Element> {
   for (let child = element.firstElementChild; child; child = child.nextElementSibling) yield child;

@@ -64,7 +64,8 @@ export function extractMainContent(document: Document, options: ExtractMainConte
   // linkedom's document.body misses a body that follows a stray element before <head>.
   const body = document.querySelector('body') ?? document.body;
   if (!body) return emptyContent(options.pageTypes);
-  const root = findContentRoot(body);
+  // A news story's surroundings are left to the arbitration below.
+  const root = findContentRoot(body, { linkListsBesideProse: !declaresStory(options.pageTypes) });
   const shape = readPageShape(body, root.element);
   // Readability rewrites the document it reads; keep our candidate intact for the comparison.
   const structure = root.element.cloneNode(true) as Element;
@@ -256,7 +257,11 @@ function isArticlePage(signals: ContentSignals): boolean {
 const storyTypes = /^(?:\w*newsarticle|blogposting|liveblogposting|report)$/;
 
 function isStoryPage(signals: ContentSignals): boolean {
-  return signals.pageTypes.some((type) => storyTypes.test(type));
+  return declaresStory(signals.pageTypes);
+}
+
+function declaresStory(pageTypes: readonly string[]): boolean {
+  return pageTypes.some((type) => storyTypes.test(type));
 }
 
 /** Ours shares almost nothing with a prose article Readability found on an article page: ours is elsewhere. */

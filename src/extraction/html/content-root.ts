@@ -1,3 +1,5 @@
+import { leafBlocks } from './leaf-blocks.js';
+
 /**
  * Our own main-content candidate, by page structure rather than by article heuristics: page
  * furniture is pruned, then we descend from <body> while one child holds nearly all of the text.
@@ -87,11 +89,12 @@ export function findContentRoot(body: Element, options: ContentRootOptions = {})
     current = bestStats;
   }
   const rootDensity = current.text ? current.linkText / current.text : 0;
-  // In a candidate that is mostly prose, or that holds a block of prose, link-dense blocks are
-  // menus and related-item grids (where ours is mostly links, they are the listing's items).
-  const besideProse = options.linkListsBesideProse && hasProseBlock(node, stats, current);
-  if (rootDensity < linkListRootDensity || besideProse) {
-    const removed = dropLinkLists(node, stats);
+  // In a candidate that is mostly prose, link-dense blocks are menus and related-item grids (where
+  // ours is mostly links, they are a listing's items). Beside a block of prose, lists of nothing but
+  // links are a sidebar's widgets; a shop's cards (a name, a price, "in stock") are its products.
+  const mostlyProse = rootDensity < linkListRootDensity;
+  if (mostlyProse || (options.linkListsBesideProse && hasProseBlock(node, stats, current))) {
+    const removed = dropLinkLists(node, stats, mostlyProse ? isLinkList : isListOfLinks);
     current = { text: current.text - removed.text, linkText: current.linkText - removed.linkText };
   }
   let blocks = 0;
@@ -146,22 +149,42 @@ function prune(element: Element, context: PruneContext, inLink: boolean): Stats 
 }
 
 /** Removes link-dense blocks under `element`; returns what they held. */
-function dropLinkLists(element: Element, stats: Map<Element, Stats>): Stats {
+function dropLinkLists(
+  element: Element,
+  stats: Map<Element, Stats>,
+  drops: (stats: Stats, element: Element) => boolean,
+): Stats {
   const removed: Stats = { text: 0, linkText: 0 };
   for (const child of [...childElements(element)]) {
     const childStats = stats.get(child);
     if (!childStats || childStats.text === 0) continue;
-    if (isLinkList(childStats)) {
+    if (drops(childStats, child)) {
       child.remove();
       removed.text += childStats.text;
       removed.linkText += childStats.linkText;
       continue;
     }
-    const inner = dropLinkLists(child, stats);
+    const inner = dropLinkLists(child, stats, drops);
     removed.text += inner.text;
     removed.linkText += inner.linkText;
   }
   return removed;
+}
+
+/** A link list whose lines are nearly all links (two thirds or more of its innermost blocks). */
+function isListOfLinks(stats: Stats, element: Element): boolean {
+  if (!isLinkList(stats)) return false;
+  let lines = 0;
+  let links = 0;
+  for (const leaf of leafBlocks(element)) {
+    const text = countText(leaf.textContent ?? '');
+    if (text === 0) continue;
+    lines++;
+    let linkText = 0;
+    for (const link of leaf.querySelectorAll('a')) linkText += countText(link.textContent ?? '');
+    if (linkText * 2 >= text || leaf.closest('a')) links++;
+  }
+  return lines > 0 && links * 3 >= lines * 2;
 }
 
 /** A child of `element` holding a quarter or more of its text, under a quarter of it in links. */

@@ -49,21 +49,7 @@ describe('repairMissingWords', () => {
     const scores = Float64Array.from([1, 0.2, 0.2, 0.2, 0.9]);
     const first = pack(scores);
     expect(joined(first)).toContain('fight song');
-    let packedAgain = 0;
-    const repaired = repairMissingWords({
-      question,
-      hopNames: [],
-      snippets: first,
-      scores,
-      blockCount: blocks.length,
-      scorer,
-      pack: (raised) => {
-        packedAgain++;
-        return pack(raised);
-      },
-    });
-    expect(repaired).toBeUndefined();
-    expect(packedAgain).toBe(0);
+    expectDeclinedWithoutPacking(question, first, scores);
   });
 
   it('does not fire for a missing word most blocks share (not rarer than the question’s median word)', () => {
@@ -76,21 +62,7 @@ describe('repairMissingWords', () => {
       queryOf: () => cityQuestion,
     });
     expect(joined(first)).not.toMatch(/\bcity\b/i);
-    let packedAgain = 0;
-    const repaired = repairMissingWords({
-      question: cityQuestion,
-      hopNames: [],
-      snippets: first,
-      scores,
-      blockCount: blocks.length,
-      scorer,
-      pack: (raised) => {
-        packedAgain++;
-        return pack(raised);
-      },
-    });
-    expect(repaired).toBeUndefined();
-    expect(packedAgain).toBe(0);
+    expectDeclinedWithoutPacking(cityQuestion, first, scores);
   });
 
   it('keeps the first packing when packing again covers no more of the question', () => {
@@ -111,6 +83,29 @@ describe('repairMissingWords', () => {
     expect(repaired).toBeUndefined();
   });
 });
+
+/** The repair declines for `asked`, and without packing the selection again. */
+function expectDeclinedWithoutPacking(
+  asked: string,
+  first: ReturnType<typeof pack>,
+  scores: Float64Array,
+): void {
+  let packedAgain = 0;
+  const repaired = repairMissingWords({
+    question: asked,
+    hopNames: [],
+    snippets: first,
+    scores,
+    blockCount: blocks.length,
+    scorer,
+    pack: (raised) => {
+      packedAgain++;
+      return pack(raised);
+    },
+  });
+  expect(repaired).toBeUndefined();
+  expect(packedAgain).toBe(0);
+}
 
 describe('selectSnippets with the repair', () => {
   // The hops from the university's block raise the Kansas City area's blocks; the one-line block

@@ -1,4 +1,4 @@
-import { countText } from './content-root.js';
+import { countText, linkChars } from './content-root.js';
 
 /**
  * Boxes around an article that are not the article: a comment thread, a list of teasers for other
@@ -46,12 +46,6 @@ function textOf(element: Element): string {
   };
   walk(element);
   return parts.join(' ').replace(/\s+/g, ' ').trim();
-}
-
-function linkChars(element: Element): number {
-  let chars = 0;
-  for (const link of element.querySelectorAll('a')) chars += countText(link.textContent ?? '');
-  return chars;
 }
 
 /** The element's own heading: its first element child when that is a heading (or a short label). */

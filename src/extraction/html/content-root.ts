@@ -180,9 +180,7 @@ function isListOfLinks(stats: Stats, element: Element): boolean {
     const text = countText(leaf.textContent ?? '');
     if (text === 0) continue;
     lines++;
-    let linkText = 0;
-    for (const link of leaf.querySelectorAll('a')) linkText += countText(link.textContent ?? '');
-    if (linkText * 2 >= text || leaf.closest('a')) links++;
+    if (linkChars(leaf) * 2 >= text || leaf.closest('a')) links++;
   }
   return lines > 0 && links * 3 >= lines * 2;
 }
@@ -214,6 +212,13 @@ export function countText(text: string): number {
   return count;
 }
 
+/** Non-blank characters of the text of the links (<a>) under an element. */
+export function linkChars(element: Element): number {
+  let chars = 0;
+  for (const link of element.querySelectorAll('a')) chars += countText(link.textContent ?? '');
+  return chars;
+}
+
 function isAlwaysDropped(element: Element): boolean {
   if (droppedTags.has(element.tagName)) return true;
   if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
@@ -243,7 +248,7 @@ function isFurniture(element: Element, stats: Stats, parent: Stats, anchors: Rea
     furniture === 'named' &&
     isLinkList(stats) &&
     nameMatches(element, menuWords) &&
-    !element.querySelector(pageContent)
+    !element.querySelector(pageHeadlineOrArticle)
   );
 }
 
@@ -267,7 +272,8 @@ function nameMatches(element: Element, words: RegExp, id = (_value: string) => t
 }
 
 const pageMain = 'main, [role="main"]';
-const pageContent = `h1, article, ${pageMain}`;
+// Named furniture holding <main> was kept above already: no need to look for it twice.
+const pageHeadlineOrArticle = 'h1, article';
 
 function isLinkList(stats: Stats): boolean {
   return stats.text >= linkListMinChars && stats.linkText > stats.text * linkListDensity;

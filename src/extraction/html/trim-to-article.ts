@@ -1,5 +1,5 @@
 import { type BoilerplateKind, boilerplateKind } from './boilerplate-boxes.js';
-import { countText } from './content-root.js';
+import { countText, linkChars } from './content-root.js';
 import { domToText } from './dom-to-text.js';
 import { leafBlocks } from './leaf-blocks.js';
 import { isCopyrightNotice } from './prune-article.js';
@@ -105,17 +105,15 @@ function describeLeaf(element: Element, readabilityLines: Set<string>): Leaf {
     chars += lineChars;
     if (readabilityLines.has(line)) sharedChars += lineChars;
   }
-  let linkChars = 0;
-  for (const link of element.querySelectorAll('a')) linkChars += countText(link.textContent ?? '');
-  if (element.closest('a')) linkChars = chars;
+  const linkedChars = element.closest('a') ? chars : linkChars(element);
   // A link line Readability also has (a title repeated in a menu) does not mark where the article
   // is, nor does the site's copyright line it kept (the article ends before the boxes above it).
   const shared =
     chars > 0 &&
     sharedChars >= chars * sharedShare &&
-    linkChars <= chars * linkLineShare &&
+    linkedChars <= chars * linkLineShare &&
     !isCopyrightNotice(element.textContent ?? '');
-  return { element, chars, linkChars, shared };
+  return { element, chars, linkChars: linkedChars, shared };
 }
 
 /**

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startFakeOpenAi } from '../dist/testing/fake-openai-server.js';
+import { startFakeOpenAi } from '../src/testing/fake-openai-server.ts';
 import { startFakeSearxng } from '../test/helpers/fake-searxng-server.ts';
 import { startFakeWeb } from '../test/helpers/fake-web-server.ts';
 

@@ -45,6 +45,10 @@ const serverOptions = (name, args) => ({
     XDG_DATA_HOME: dataDir,
     DEEPSEARCH_RUNS_FILE: join(dataDir, `${name}.sqlite`),
     ...(otlp ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url } : {}),
+    // 0: runs in the server's own thread (before run threads); default the server's (1).
+    ...(process.env.DEEPSEARCH_RUN_THREADS
+      ? { DEEPSEARCH_RUN_THREADS: process.env.DEEPSEARCH_RUN_THREADS }
+      : {}),
     ...(process.env.DEEPSEARCH_EXTRACT_CONCURRENCY
       ? { DEEPSEARCH_EXTRACT_CONCURRENCY: process.env.DEEPSEARCH_EXTRACT_CONCURRENCY }
       : {}),
@@ -93,7 +97,7 @@ if (sizes.length > 0)
   );
 if (sizes.length > 0)
   console.log(
-    '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream  +children    wall  load',
+    '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream  +children    wall  load  bench CPU',
   );
 const extractionLines = [];
 /** The extraction pool's numbers for one burst (warm-up included), as the server wrote them at exit. */
@@ -131,6 +135,7 @@ for (const size of sizes) {
   const cpuBefore = cpuMs(child.pid);
   const treeCpuBefore = treeCpuMs(child.pid);
   const burstStarted = performance.now();
+  const clientCpuBefore = process.cpuUsage();
   const outcomes = await Promise.allSettled(
     Array.from({ length: size }, (_, index) => oneStream(url, `${size}-${index}`)),
   );
@@ -138,6 +143,7 @@ for (const size of sizes) {
   const cpuPerStream = (cpuMs(child.pid) - cpuBefore) / size;
   const treeCpuPerStream = (treeCpuMs(child.pid) - treeCpuBefore) / size;
   const wallSeconds = (performance.now() - burstStarted) / 1000;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
   await stopServer(child);
   const done = outcomes.filter((outcome) => outcome.status === 'fulfilled').map((outcome) => outcome.value);
   const errors = outcomes.filter((outcome) => outcome.status === 'rejected');
@@ -191,6 +197,8 @@ for (const size of sizes) {
       `${wallSeconds.toFixed(1)} s`.padStart(6),
       // The 1-minute load average just after the burst (the burst's own processes included).
       load().padStart(5),
+      // This process (the clients, the fake LLM, SearXNG and web) shares the machine's cores.
+      ms((clientCpu.user + clientCpu.system) / 1000 / size).padStart(11),
     ].join(' '),
   );
   extractionLines.push(extractionLine(size, statsFile));

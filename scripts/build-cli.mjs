@@ -69,7 +69,11 @@ const esmForNode = {
 
 await mkdir(out, { recursive: true });
 await build({
-  entryPoints: { main: join(src, 'cli/main.ts') },
+  // run-thread-main: a server's run threads (src/scale/run-threads/) start on the same chunks.
+  entryPoints: {
+    main: join(src, 'cli/main.ts'),
+    'run-thread-main': join(src, 'scale/run-threads/run-thread-main.ts'),
+  },
   outdir: out,
   ...esmForNode,
   plugins: [externalPackages, moduleUrls],

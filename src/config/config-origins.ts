@@ -22,6 +22,17 @@ export function keepConfigOrigins(copy: DeepSearchConfig, original: DeepSearchCo
   return copy;
 }
 
+/**
+ * What `recordConfigOrigins` kept for a config, as plain data: a copy of the config sent to another
+ * thread (a run thread of the server) says what set its settings too, once recorded there again.
+ */
+export function configOrigins(
+  config: DeepSearchConfig,
+): { origins: Array<[string, string]>; fileName: string | undefined } | undefined {
+  const recorded = originsByConfig.get(config);
+  return recorded && { origins: [...recorded.origins], fileName: recorded.fileName };
+}
+
 /** What set `path` in a config made by loadConfig: a variable, a flag, the file, or undefined. */
 export function settingOrigin(config: DeepSearchConfig, path: string): string | undefined {
   return originsByConfig.get(config)?.origins.get(path);

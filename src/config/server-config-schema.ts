@@ -58,6 +58,14 @@ export const serverConfigSchema = z
       flag: 'max-concurrent',
       description: 'deep searches running at once',
     }),
+    // The agent's work (LLM calls and their parsing, searches, reads, the recording) off the thread
+    // that answers HTTP, so the server uses a second core and stays responsive under load.
+    runThreads: serveSetting(z.number().int().min(0).max(16).default(1), {
+      env: 'DEEPSEARCH_RUN_THREADS',
+      flag: 'run-threads',
+      description:
+        "worker threads that run deep searches and research (0: in the server's own thread; the embedded model always runs there)",
+    }),
     maxQueue: serveSetting(z.number().int().min(0).default(32), {
       env: 'DEEPSEARCH_MAX_QUEUE',
       flag: 'max-queue',

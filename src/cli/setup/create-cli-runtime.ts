@@ -31,8 +31,13 @@ export function createCliRuntime(
  * the e2e tests point it at one that fails like a missing native binding). Unset: the installed one.
  */
 export function sqliteLoaderFrom(io: CliIo): (() => typeof BetterSqlite3) | undefined {
-  const modulePath = io.env.DEEPSEARCH_SQLITE_MODULE;
-  if (!modulePath) return undefined;
-  const target = resolve(io.cwd, modulePath);
+  const target = sqliteModulePath(io);
+  if (!target) return undefined;
   return () => createRequire(resolve(io.cwd, 'package.json'))(target) as typeof BetterSqlite3;
+}
+
+/** The better-sqlite3 build DEEPSEARCH_SQLITE_MODULE names, as an absolute path (a serve's run threads load it too). */
+export function sqliteModulePath(io: CliIo): string | undefined {
+  const modulePath = io.env.DEEPSEARCH_SQLITE_MODULE;
+  return modulePath ? resolve(io.cwd, modulePath) : undefined;
 }

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
+import { llmRoles } from '../../../config/config-ids.js';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { withSettings } from '../../../config/frozen-config.js';
+import { resolveLlmSettings } from '../../../config/resolve-llm-settings.js';
 import { ConfigError } from '../../../core/errors/index.js';
 import { listenMetrics } from '../../../metrics/metrics-server.js';
 import { createProcessMetrics, type ProcessMetrics } from '../../../metrics/process-metrics.js';
@@ -8,13 +10,14 @@ import { withRunMetrics } from '../../../metrics/run-metrics.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { guardRunStore } from '../../../scale/backing-services.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
+import type { RunThreads } from '../../../scale/run-threads/run-threads.js';
 import { serverModels } from '../../../server/run-request/server-models.js';
 import { assertGuardedBind, startServer } from '../../../server/start-server.js';
 import { createPostgresWatchStore } from '../../../watch/store/postgres-watch-store.js';
 import { createSqliteWatchStore } from '../../../watch/store/sqlite-watch-store.js';
 import type { WatchStore } from '../../../watch/store/watch-store.js';
 import type { CliIo } from '../../io/cli-io.js';
-import { createCliRuntime, sqliteLoaderFrom } from '../../setup/create-cli-runtime.js';
+import { createCliRuntime, sqliteLoaderFrom, sqliteModulePath } from '../../setup/create-cli-runtime.js';
 import { prepareLlm, prepareSearch } from '../../setup/first-run-setup.js';
 import { loadCliConfig } from '../../setup/load-cli-config.js';
 import { createProcessLog, type ProcessLog } from '../../setup/process-log.js';
@@ -40,7 +43,7 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   prepareSearch(io, config);
   const log = createProcessLog(io, config, { role: 'serve' });
   const metrics = createProcessMetrics();
-  const { runtime, queue } = await serveRuntime(io, config, log, metrics);
+  const { runtime, queue, runThreads } = await serveRuntime(io, config, settings, log, metrics);
   const watches = openServeWatchStore(io, config, queue);
   const server = await startServer({
     runtime,
@@ -78,24 +81,50 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   await watches?.close();
   await queue?.close();
   await metricsServer?.close();
+  // The run threads' runs ended with the requests; their spans are sent before the process ends.
+  await runThreads?.close();
   runtime.close();
   log.close();
 }
 
+/** The embedded model loads into the thread that calls it: run threads would each load it again. */
+function usesEmbeddedModel(config: DeepSearchConfig): boolean {
+  return llmRoles.some((role) => {
+    try {
+      return resolveLlmSettings(config, role).provider === 'local-embedded';
+    } catch {
+      return false;
+    }
+  });
+}
+
 /**
- * The node's runtime: its own (runs in this process, SQLite), or in queue mode (both URLs set)
+ * The node's runtime: its own (runs in this process, SQLite; the deep searches and research in
+ * its run threads, server.runThreads), or in queue mode (both URLs set)
  * the queued one, whose deep searches and research go to the workers. Postgres and Redis that
  * cannot be reached are a ConfigError at start.
  */
 async function serveRuntime(
   io: CliIo,
   config: DeepSearchConfig,
+  settings: DeepSearchConfig['server'],
   log: ProcessLog,
   metrics: ProcessMetrics,
-): Promise<{ runtime: DeepSearchRuntime; queue?: QueueMode }> {
+): Promise<{ runtime: DeepSearchRuntime; queue?: QueueMode; runThreads?: RunThreads }> {
   // Runs in this process are counted; in queue mode the workers run (and count) them.
-  if (!config.scale.redisUrl || !config.scale.databaseUrl)
-    return { runtime: withRunMetrics(createCliRuntime(io, config), metrics) };
+  if (!config.scale.redisUrl || !config.scale.databaseUrl) {
+    const runtime = createCliRuntime(io, config);
+    const threads = usesEmbeddedModel(config) ? 0 : settings.runThreads;
+    if (threads === 0) return { runtime: withRunMetrics(runtime, metrics) };
+    const { startRunThreads, withRunThreads } = await import('../../../scale/run-threads/run-threads.js');
+    const runThreads = startRunThreads({
+      config,
+      threads,
+      sqliteModule: sqliteModulePath(io),
+      warn: (message) => log.warn(new Error(message)),
+    });
+    return { runtime: withRunMetrics(withRunThreads(runtime, runThreads), metrics), runThreads };
+  }
   // Loaded only in queue mode, with pg, ioredis and bullmq behind them.
   const [{ openQueueMode }, { createQueuedRuntime }] = await Promise.all([
     import('../../../scale/open-queue-mode.js'),

@@ -1,0 +1,107 @@
+// A run thread of `deepsearch serve` (run-threads.ts starts them): a runtime of its own, made from
+// the server's config, runs the deep searches and research the server hands it and posts back
+// their events and their end. Its runs are recorded in the same run store (SQLite, a connection
+// of its own); domain trust is read from and added to the same records; its pages are parsed by
+// the server's extraction pool.
+import { createRequire } from 'node:module';
+import { parentPort, workerData } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
+import { recordConfigOrigins } from '../../config/config-origins.js';
+import type { AgentEvent } from '../../events/agent-events.js';
+import { createTrustRecords } from '../../knowledge/trust-records.js';
+import { toTrustStore } from '../../knowledge/trust-store.js';
+import { createRuntime, type RunRequest } from '../../runtime/create-runtime.js';
+import { withTraceContext } from '../../telemetry/trace-context.js';
+import { tracingRequested } from '../../telemetry/tracing-requested.js';
+import { remoteExtractor } from './remote-extractor.js';
+import type { FromRunThread, RunThreadData, ToRunThread } from './run-thread-protocol.js';
+import { fromThreadError, toThreadError } from './thread-errors.js';
+
+const port = parentPort;
+if (!port) throw new Error('run-thread-main runs as a worker thread of deepsearch serve');
+const data = workerData as RunThreadData;
+if (data.origins)
+  recordConfigOrigins(data.config, { ...data.origins, origins: new Map(data.origins.origins) });
+const post = (message: FromRunThread) => port.postMessage(message);
+
+// Traced as the server's own runs are, each run under the span of the request that asked for it.
+const tracing = tracingRequested(process.env) ? await import('../../telemetry/start-tracing.js') : undefined;
+if (tracing) {
+  const { packageVersion } = await import('../../core/package-version.js');
+  await tracing.startTracing({ env: process.env, role: 'server', version: packageVersion() }, (message) =>
+    post({ type: 'warning', message }),
+  );
+}
+
+const sqliteModule = data.sqliteModule;
+const loadSqlite = sqliteModule
+  ? () => createRequire(sqliteModule)(sqliteModule) as typeof BetterSqlite3
+  : undefined;
+const trustRecords = createTrustRecords({
+  jsonFile: data.config.retrieval.hostHealthFile,
+  knowledgeFile: data.config.knowledge.file,
+  loadDriver: loadSqlite,
+});
+const runtime = createRuntime({
+  config: data.config,
+  loadSqlite,
+  extractor: remoteExtractor(data.extractions),
+  // Shared with the other run threads: each reads what the others learnt (once a minute) and adds its counts.
+  ...(trustRecords ? { trustStore: toTrustStore(trustRecords) } : {}),
+  onCacheUnavailable: (message) => post({ type: 'warning', message }),
+});
+
+const running = new Map<number, AbortController>();
+/** Events waiting to be posted: those of one turn of the event loop go in one message per run. */
+const pending = new Map<number, AgentEvent[]>();
+let flushScheduled = false;
+const flush = () => {
+  flushScheduled = false;
+  for (const [id, events] of pending) post({ type: 'events', id, events });
+  pending.clear();
+};
+const relay = (id: number) => (event: AgentEvent) => {
+  const events = pending.get(id);
+  if (events) events.push(event);
+  else pending.set(id, [event]);
+  if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flush);
+  }
+};
+
+async function run(message: Extract<ToRunThread, { type: 'run' }>): Promise<void> {
+  const { id } = message;
+  const controller = new AbortController();
+  running.set(id, controller);
+  try {
+    const request = { ...(message.request as RunRequest), signal: controller.signal, onEvent: relay(id) };
+    const outcome = await withTraceContext(message.trace, () => runtime.run(request));
+    flush();
+    post({ type: 'done', id, outcome });
+  } catch (error) {
+    flush();
+    post({ type: 'failed', id, error: toThreadError(error) });
+  } finally {
+    running.delete(id);
+  }
+}
+
+async function close(): Promise<void> {
+  for (const controller of running.values()) controller.abort();
+  await tracing?.stopTracing();
+  runtime.close();
+  trustRecords?.close();
+  data.extractions.close();
+  port?.close();
+}
+
+port.on('message', (message: ToRunThread) => {
+  if (message.type === 'run') void run(message);
+  else if (message.type === 'cancel')
+    running.get(message.id)?.abort(message.reason ? fromThreadError(message.reason) : undefined);
+  else if (message.type === 'close') void close();
+});
+// The agent's code loaded now, not by the first run this thread gets.
+await Promise.all([import('../../agent/run-agent.js'), import('../../agent/run-loop.js')]);
+post({ type: 'ready' });

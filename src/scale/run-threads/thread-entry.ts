@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { packageRoot } from '../../platform/child-process/child-command.js';
+
+/**
+ * Where a run thread starts: from the build, the CLI bundle's entry (dist/cli/bundle/run-thread-main.js,
+ * made by scripts/build-cli.mjs beside the CLI, sharing its chunks) or else
+ * dist/scale/run-threads/run-thread-main.js; from the TypeScript sources (vitest, tsx), Node cannot
+ * start a thread on a .ts file, so the entry's sources are bundled with esbuild (a devDependency,
+ * present wherever the sources are) into node_modules/.cache/deepsearch/, npm packages left as
+ * imports resolved from the repository, each module's `import.meta.url` its source file's.
+ */
+export async function runThreadEntry(): Promise<URL> {
+  const here = fileURLToPath(import.meta.url);
+  const folder = dirname(here);
+  if (!here.endsWith('.ts')) {
+    const bundled = join(folder, '../../cli/bundle/run-thread-main.js');
+    return pathToFileURL(existsSync(bundled) ? bundled : join(folder, 'run-thread-main.js'));
+  }
+  bundling ??= bundleFromSources(join(folder, 'run-thread-main.ts'));
+  return bundling;
+}
+
+let bundling: Promise<URL> | undefined;
+
+async function bundleFromSources(entry: string): Promise<URL> {
+  const { build } = await import('esbuild');
+  const output = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'silent',
+    // Each module keeps its own URL (the extraction and sandbox entries are found beside theirs).
+    plugins: [
+      {
+        name: 'source-urls',
+        setup(plugin) {
+          plugin.onLoad({ filter: /\.ts$/ }, (args) => {
+            const source = readFileSync(args.path, 'utf8');
+            if (!source.includes('import.meta.url')) return undefined;
+            const url = JSON.stringify(pathToFileURL(args.path).href);
+            return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
+          });
+        },
+      },
+    ],
+  });
+  const folder = join(packageRoot(dirname(entry)), 'node_modules', '.cache', 'deepsearch');
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, `run-thread-main-${process.pid}.mjs`);
+  writeFileSync(file, output.outputFiles[0]!.text);
+  return pathToFileURL(file);
+}

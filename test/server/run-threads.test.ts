@@ -35,7 +35,7 @@ describe('run threads (src/scale/run-threads/)', () => {
       knowledge: { file: join(folder, 'knowledge.sqlite') },
     });
     server = createRuntime({ config });
-    threads = startRunThreads({ config, threads: 1 });
+    threads = startRunThreads({ config, threads: 1, store: server.runs });
   });
   afterAll(async () => {
     await threads?.close();
@@ -72,6 +72,14 @@ describe('run threads (src/scale/run-threads/)', () => {
     const record = server.runs?.get('run-thread-1');
     expect(record).toMatchObject({ status: 'completed', owner: 'key:abc', mode: 'search' });
     expect(server.runs?.events('run-thread-1').length).toBe(events.length);
+    // Its checkpoint (with the page read, whole) and its evidence, written by the server's thread.
+    const restored = server.runs?.restore('run-thread-1');
+    expect(restored?.checkpoint.state.pages.some((entry) => entry.page.text.includes('Peter Farrelly'))).toBe(
+      true,
+    );
+    expect(server.runs?.sources('run-thread-1').map((source) => source.url)).toEqual([
+      expect.stringContaining('/oscars'),
+    ]);
   });
 
   it('cancelling the caller’s signal cancels the run in its thread, which records it cancelled', async () => {

@@ -1,8 +1,9 @@
 // A run thread of `deepsearch serve` (run-threads.ts starts them): a runtime of its own, made from
 // the server's config, runs the deep searches and research the server hands it and posts back
-// their events and their end. Its runs are recorded in the same run store (SQLite, a connection
-// of its own); domain trust is read from and added to the same records; its pages are parsed by
-// the server's extraction pool.
+// their events and their end. Its runs are recorded in the same run store: begun and read through
+// a connection of its own, their events, checkpoints and ends written by the server's thread
+// (forwarded-run-writes.ts); domain trust is read from and added to the same records; its pages
+// are parsed by the server's extraction pool.
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -10,9 +11,11 @@ import { recordConfigOrigins } from '../../config/config-origins.js';
 import type { AgentEvent } from '../../events/agent-events.js';
 import { createTrustRecords } from '../../knowledge/trust-records.js';
 import { toTrustStore } from '../../knowledge/trust-store.js';
+import { createRunStore } from '../../runs/run-store.js';
 import { createRuntime, type RunRequest } from '../../runtime/create-runtime.js';
 import { withTraceContext } from '../../telemetry/trace-context.js';
 import { tracingRequested } from '../../telemetry/tracing-requested.js';
+import { forwardRunWrites } from './forwarded-run-writes.js';
 import { remoteExtractor } from './remote-extractor.js';
 import type { FromRunThread, RunThreadData, ToRunThread } from './run-thread-protocol.js';
 import { fromThreadError, toThreadError } from './thread-errors.js';
@@ -42,8 +45,22 @@ const trustRecords = createTrustRecords({
   knowledgeFile: data.config.knowledge.file,
   loadDriver: loadSqlite,
 });
+// Runs begin here and are read here; their events, checkpoints and ends are written by the server's
+// thread, which has the time for it (the agent's work is this thread's).
+const runs =
+  data.forwardWrites && data.config.runs.enabled && data.config.runs.file
+    ? forwardRunWrites(
+        createRunStore({
+          file: data.config.runs.file,
+          retention: data.config.runs.retention,
+          loadDriver: loadSqlite,
+        }),
+        (id, write) => post({ type: 'write', id, write }),
+      )
+    : undefined;
 const runtime = createRuntime({
   config: data.config,
+  ...(runs ? { runStore: runs.store } : {}),
   loadSqlite,
   extractor: remoteExtractor(data.extractions),
   // Shared with the other run threads: each reads what the others learnt (once a minute) and adds its counts.
@@ -91,6 +108,7 @@ async function close(): Promise<void> {
   for (const controller of running.values()) controller.abort();
   await tracing?.stopTracing();
   runtime.close();
+  runs?.store.close();
   trustRecords?.close();
   data.extractions.close();
   port?.close();
@@ -101,6 +119,7 @@ port.on('message', (message: ToRunThread) => {
   else if (message.type === 'cancel')
     running.get(message.id)?.abort(message.reason ? fromThreadError(message.reason) : undefined);
   else if (message.type === 'close') void close();
+  else if (message.type === 'written') runs?.settle(message);
 });
 // The agent's code loaded now, not by the first run this thread gets.
 await Promise.all([import('../../agent/run-agent.js'), import('../../agent/run-loop.js')]);

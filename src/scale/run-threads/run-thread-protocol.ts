@@ -3,6 +3,7 @@ import type { DeepSearchConfig } from '../../config/config-schema.js';
 import type { AgentEvent } from '../../events/agent-events.js';
 import type { RunOutcome, RunRequest } from '../../runtime/create-runtime.js';
 import type { TraceCarrier } from '../../telemetry/trace-context.js';
+import type { RunWrite, RunWriteReply } from './forwarded-run-writes.js';
 import type { ThreadError } from './thread-errors.js';
 
 /** A run request without what cannot cross threads (the signal and the listeners stay with the caller). */
@@ -20,6 +21,8 @@ export interface RunThreadData {
   origins?: { origins: Array<[string, string]>; fileName: string | undefined };
   /** Where the thread's pages are parsed: the server's extraction pool (remote-extractor.ts). */
   extractions: MessagePort;
+  /** The server's thread writes the runs' events, checkpoints and ends (it was given the run store). */
+  forwardWrites: boolean;
   /** DEEPSEARCH_SQLITE_MODULE resolved: another build of better-sqlite3 to load. */
   sqliteModule?: string;
 }
@@ -29,7 +32,8 @@ export type ToRunThread =
   | { type: 'run'; id: number; request: ThreadRunRequest; trace?: TraceCarrier }
   | { type: 'cancel'; id: number; reason?: ThreadError }
   /** Runs are over: send the buffered spans, release the runtime, end. */
-  | { type: 'close' };
+  | { type: 'close' }
+  | ({ type: 'written' } & RunWriteReply);
 
 /** From a run thread to the server's thread; a run's events come before its end, in order. */
 export type FromRunThread =
@@ -37,4 +41,6 @@ export type FromRunThread =
   | { type: 'events'; id: number; events: AgentEvent[] }
   | { type: 'done'; id: number; outcome: RunOutcome }
   | { type: 'failed'; id: number; error: ThreadError }
-  | { type: 'warning'; message: string };
+  | { type: 'warning'; message: string }
+  /** A write of a run's recording, made by the server's run store (forwarded-run-writes.ts). */
+  | { type: 'write'; id: number; write: RunWrite };

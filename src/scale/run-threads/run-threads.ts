@@ -4,8 +4,10 @@ import type { DeepSearchConfig } from '../../config/config-schema.js';
 import { AbortedError, DeepSearchError } from '../../core/errors/index.js';
 import type { AgentEvent, AgentEventListener } from '../../events/agent-events.js';
 import { acquireExtractionPool } from '../../extraction/worker/shared-extraction-pool.js';
+import type { RunStore } from '../../runs/run-store.js';
 import type { DeepSearchRuntime, RunOutcome, RunRequest } from '../../runtime/create-runtime.js';
 import { injectTraceContext } from '../../telemetry/trace-context.js';
+import { applyRunWrite } from './forwarded-run-writes.js';
 import { serveExtractions } from './remote-extractor.js';
 import type { FromRunThread, RunThreadData, ThreadRunRequest, ToRunThread } from './run-thread-protocol.js';
 import { runThreadEntry } from './thread-entry.js';
@@ -22,6 +24,11 @@ export interface RunThreadsOptions {
   warn?: (message: string) => void;
   /** The thread's module (tests start a stand-in); default run-thread-main. */
   entry?: URL;
+  /**
+   * The server's run store (SQLite), which writes the threads' runs' events, checkpoints and ends;
+   * without it (runs not recorded) the threads record nothing either.
+   */
+  store?: RunStore;
   /** How long close() waits for a thread to send its spans and end before stopping it. */
   closeTimeoutMs?: number;
 }
@@ -58,6 +65,7 @@ export function startRunThreads(options: RunThreadsOptions): RunThreads {
   const data: Omit<RunThreadData, 'extractions'> = {
     config: options.config,
     origins: configOrigins(options.config),
+    forwardWrites: options.store !== undefined,
     ...(options.sqliteModule ? { sqliteModule: options.sqliteModule } : {}),
   };
   // One pool for the process: the server's own reads (MCP read_url) and every thread's.
@@ -68,6 +76,11 @@ export function startRunThreads(options: RunThreadsOptions): RunThreads {
   const threads: Array<Promise<RunThread>> = [];
 
   const receive = (thread: RunThread, message: FromRunThread) => {
+    if (message.type === 'write') {
+      const reply = options.store && applyRunWrite(options.store, message.id, message.write);
+      if (reply) thread.worker.postMessage({ type: 'written', ...reply } satisfies ToRunThread);
+      return;
+    }
     if (message.type === 'ready') return;
     if (message.type === 'warning') return options.warn?.(message.message);
     const run = thread.runs.get(message.id);

@@ -120,6 +120,7 @@ async function serveRuntime(
     const runThreads = startRunThreads({
       config,
       threads,
+      store: runtime.runs,
       sqliteModule: sqliteModulePath(io),
       warn: (message) => log.warn(new Error(message)),
     });

@@ -151,6 +151,20 @@ export function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time of each thread of a process, in ms, by thread id (`main` for the process's own). */
+export function threadCpuMs(pid) {
+  const threads = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      threads.set(tid === String(pid) ? 'main' : tid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // ended between the listing and the reading
+    }
+  }
+  return threads;
+}
+
 /**
  * CPU time of a process and every process under it, in ms: its own, that of its children still
  * alive (extraction processes, Chromium) read from their /proc entries, and that of the children

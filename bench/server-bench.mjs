@@ -8,7 +8,12 @@
 //    depends much on what else the machine is doing; the times do. A second table gives the
 //    extraction pool's wait for a process, its round trip and the bytes sent each way per read.
 // 2. Async jobs (bench/server-async-bench.mjs): POST /v1/research and each job's SSE events.
-// Options: BENCH_SIZES=50,100,200 (empty: skip 1) BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof,
+//    A third gives the server's CPU per stream by thread: the main thread (HTTP, streams, the
+//    recording's writes), the run thread (server.runThreads: the agent's work; with
+//    DEEPSEARCH_RUN_THREADS=0 the runs are in the main thread, as before), and V8's GC and
+//    compiler threads with the rest.
+// Options: BENCH_WARMUP=N (N streams at once before each burst, besides the one warm-up request:
+// a server past its JIT), BENCH_SIZES=50,100,200 (empty: skip 1) BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof,
 // BENCH_OTLP=1 (trace to a receiver on 127.0.0.1), DEEPSEARCH_EXTRACT_CONCURRENCY,
 // and the async section's (see its file; BENCH_ASYNC_JOBS=0 skips it).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +29,7 @@ import {
   startBenchWorld,
   startServer,
   stopServer,
+  threadCpuMs,
   treeCpuMs,
 } from './server-bench-world.mjs';
 
@@ -100,6 +106,27 @@ if (sizes.length > 0)
     '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream  +children    wall  load  bench CPU',
   );
 const extractionLines = [];
+const threadLines = [];
+/**
+ * The server's CPU per stream by thread: its main thread (HTTP, the streams, the recording's
+ * writes), the busiest other one (the run thread, where runs are: server.runThreads), and the rest
+ * (V8's garbage collector and compiler threads, libuv's pool, further run threads).
+ */
+function threadLine(size, before, after) {
+  const used = [...after].map(([tid, ms]) => [tid, (ms - (before.get(tid) ?? 0)) / size]);
+  const main = used.find(([tid]) => tid === 'main')?.[1] ?? 0;
+  const others = used
+    .filter(([tid]) => tid !== 'main')
+    .map(([, ms]) => ms)
+    .sort((a, b) => b - a);
+  const rest = others.slice(1).reduce((sum, ms) => sum + ms, 0);
+  return [
+    String(size).padStart(4),
+    `${main.toFixed(1)} ms`.padStart(12),
+    `${(others[0] ?? 0).toFixed(1)} ms`.padStart(15),
+    `${rest.toFixed(1)} ms`.padStart(19),
+  ].join(' ');
+}
 /** The extraction pool's numbers for one burst (warm-up included), as the server wrote them at exit. */
 function extractionLine(size, statsFile) {
   let stats;
@@ -130,8 +157,14 @@ for (const size of sizes) {
     ...options,
     env: { ...options.env, DEEPSEARCH_EXTRACTION_STATS_FILE: statsFile },
   });
-  // One request first, so the numbers are those of a warm server, not of module loading and JIT.
+  // One request first, so the numbers are those of a warm server, not of module loading. JIT goes
+  // on through the first bursts (V8's compiler threads); BENCH_WARMUP=N runs N streams at once
+  // first, for the numbers of a server that has been answering for a while.
   await oneStream(url, `${size}-warmup`);
+  const warmup = Number(process.env.BENCH_WARMUP ?? 0);
+  if (warmup > 0)
+    await Promise.all(Array.from({ length: warmup }, (_, index) => oneStream(url, `${size}-warm-${index}`)));
+  const threadsBefore = threadCpuMs(child.pid);
   const cpuBefore = cpuMs(child.pid);
   const treeCpuBefore = treeCpuMs(child.pid);
   const burstStarted = performance.now();
@@ -141,6 +174,7 @@ for (const size of sizes) {
   );
   const rss = rssMb(child.pid, 'VmHWM');
   const cpuPerStream = (cpuMs(child.pid) - cpuBefore) / size;
+  threadLines.push(threadLine(size, threadsBefore, threadCpuMs(child.pid)));
   const treeCpuPerStream = (treeCpuMs(child.pid) - treeCpuBefore) / size;
   const wallSeconds = (performance.now() - burstStarted) / 1000;
   const clientCpu = process.cpuUsage(clientCpuBefore);
@@ -203,6 +237,10 @@ for (const size of sizes) {
   );
   extractionLines.push(extractionLine(size, statsFile));
   if (errors.length > 0) console.log(`      first error: ${errors[0].reason?.message ?? errors[0].reason}`);
+}
+if (threadLines.length > 0) {
+  console.log('\n   N  main thread  busiest other  V8, libuv and rest  (server CPU per stream by thread)');
+  for (const line of threadLines) console.log(line);
 }
 if (extractionLines.length > 0) {
   console.log(

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { packageRoot } from '../../platform/child-process/child-command.js';
@@ -52,7 +53,14 @@ async function bundleFromSources(entry: string): Promise<URL> {
   });
   const folder = join(packageRoot(dirname(entry)), 'node_modules', '.cache', 'deepsearch');
   mkdirSync(folder, { recursive: true });
-  const file = join(folder, `run-thread-main-${process.pid}.mjs`);
-  writeFileSync(file, output.outputFiles[0]!.text);
+  // Named by its content: test processes share one file per version of the sources.
+  const text = output.outputFiles[0]!.text;
+  const file = join(folder, `run-thread-main-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.mjs`);
+  if (!existsSync(file)) {
+    // Written aside and renamed: another process never starts a thread on half a file.
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, text);
+    renameSync(partial, file);
+  }
   return pathToFileURL(file);
 }

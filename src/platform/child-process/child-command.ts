@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** How to start a child: Node's arguments and the folder it starts in. */
 export interface ChildCommand {
@@ -54,7 +54,16 @@ export function packageRoot(start: string): string {
   }
 }
 
-async function bundleEntry(entry: string, external: string[] | 'packages'): Promise<string> {
+/**
+ * An entry's sources bundled as one ES module, npm packages (or `external`) left as imports.
+ * `moduleUrls`: each module's `import.meta.url` stays its source file's (a module that finds files
+ * beside itself, e.g. the extraction entry, still finds them once bundled elsewhere).
+ */
+export async function bundleEntry(
+  entry: string,
+  external: string[] | 'packages',
+  options: { moduleUrls?: boolean } = {},
+): Promise<string> {
   const { build } = await import('esbuild');
   const output = await build({
     entryPoints: [entry],
@@ -65,6 +74,21 @@ async function bundleEntry(entry: string, external: string[] | 'packages'): Prom
     target: 'node20',
     ...(external === 'packages' ? { packages: 'external' as const } : { external }),
     logLevel: 'silent',
+    plugins: options.moduleUrls
+      ? [
+          {
+            name: 'source-urls',
+            setup(plugin) {
+              plugin.onLoad({ filter: /\.ts$/ }, (args) => {
+                const source = readFileSync(args.path, 'utf8');
+                if (!source.includes('import.meta.url')) return undefined;
+                const url = JSON.stringify(pathToFileURL(args.path).href);
+                return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
+              });
+            },
+          },
+        ]
+      : [],
   });
   return output.outputFiles[0]!.text;
 }

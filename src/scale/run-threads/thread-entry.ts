@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { packageRoot } from '../../platform/child-process/child-command.js';
+import { bundleEntry, packageRoot } from '../../platform/child-process/child-command.js';
 
 /**
  * Where a run thread starts: from the build, the CLI bundle's entry (dist/cli/bundle/run-thread-main.js,
@@ -19,43 +19,24 @@ export async function runThreadEntry(): Promise<URL> {
     const bundled = join(folder, '../../cli/bundle/run-thread-main.js');
     return pathToFileURL(existsSync(bundled) ? bundled : join(folder, 'run-thread-main.js'));
   }
-  bundling ??= bundleFromSources(join(folder, 'run-thread-main.ts'));
+  bundling ??= bundleFromSources(join(folder, 'run-thread-main.ts')).catch((error: unknown) => {
+    bundling = undefined;
+    throw error;
+  });
   return bundling;
 }
 
 let bundling: Promise<URL> | undefined;
 
 async function bundleFromSources(entry: string): Promise<URL> {
-  const { build } = await import('esbuild');
-  const output = await build({
-    entryPoints: [entry],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'silent',
-    // Each module keeps its own URL (the extraction and sandbox entries are found beside theirs).
-    plugins: [
-      {
-        name: 'source-urls',
-        setup(plugin) {
-          plugin.onLoad({ filter: /\.ts$/ }, (args) => {
-            const source = readFileSync(args.path, 'utf8');
-            if (!source.includes('import.meta.url')) return undefined;
-            const url = JSON.stringify(pathToFileURL(args.path).href);
-            return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
-          });
-        },
-      },
-    ],
-  });
+  const text = await bundleEntry(entry, 'packages', { moduleUrls: true });
   const folder = join(packageRoot(dirname(entry)), 'node_modules', '.cache', 'deepsearch');
   mkdirSync(folder, { recursive: true });
   // Named by its content: test processes share one file per version of the sources.
-  const text = output.outputFiles[0]!.text;
-  const file = join(folder, `run-thread-main-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.mjs`);
+  const file = join(
+    folder,
+    `run-thread-main-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.mjs`,
+  );
   if (!existsSync(file)) {
     // Written aside and renamed: another process never starts a thread on half a file.
     const partial = `${file}.${process.pid}.tmp`;

@@ -8,6 +8,7 @@ import { startBenchWorld } from '../../bench/server-bench-world.mjs';
 import type { DeepSearchConfig } from '../../src/config/config-schema.js';
 import { AbortedError, isAbortError, ProviderError } from '../../src/core/errors/index.js';
 import type { AgentEvent } from '../../src/events/agent-events.js';
+import { createRunStore } from '../../src/runs/run-store.js';
 import { createRuntime, type DeepSearchRuntime } from '../../src/runtime/create-runtime.js';
 import { type RunThreads, startRunThreads } from '../../src/scale/run-threads/run-threads.js';
 import { toErrorResponse } from '../../src/server/http/openai-error.js';
@@ -156,12 +157,36 @@ parentPort.on('message', (message) => {
 });
 parentPort.postMessage({ type: 'ready' });`,
     );
-    const threads = startRunThreads({ config: createTestConfig(), threads: 1, entry: pathToFileURL(entry) });
+    const store = createRunStore({ file: ':memory:', retention: { maxRuns: 10, maxAgeDays: 1 } });
+    const threads = startRunThreads({
+      config: createTestConfig(),
+      threads: 1,
+      entry: pathToFileURL(entry),
+      store,
+    });
     try {
-      const died = await threads.run({ mode: 'search', question: 'die' }).catch((error: unknown) => error);
+      // As the thread's runtime would have begun it.
+      store.begin(
+        {
+          id: 'r-die',
+          owner: 'local',
+          source: 'chat-completions',
+          mode: 'search',
+          question: 'die',
+          options: {},
+          settings: {},
+        },
+        'running',
+        process.pid,
+      );
+      const died = await threads
+        .run({ mode: 'search', question: 'die', runId: 'r-die' })
+        .catch((error: unknown) => error);
       expect(died).toBeInstanceOf(Error);
       expect((died as { code?: string }).code).toBe('run_failed');
       expect((died as Error).message).toMatch(/thread stopped \(exit code 3\)/);
+      // Ended failed in the store, not left running while the server lives.
+      expect(store.get('r-die')).toMatchObject({ status: 'failed', error: { code: 'run_failed' } });
       const events: unknown[] = [];
       const next = await threads.run({
         mode: 'search',

@@ -42,6 +42,8 @@ export interface RunThreads {
 }
 
 interface PendingRun {
+  /** The run's id once known (asked for, resumed, or read from its first event). */
+  runId?: string;
   listeners: AgentEventListener[];
   resolve(outcome: RunOutcome): void;
   reject(error: unknown): void;
@@ -86,6 +88,7 @@ export function startRunThreads(options: RunThreadsOptions): RunThreads {
     const run = thread.runs.get(message.id);
     if (!run) return;
     if (message.type === 'events') {
+      run.runId ??= message.events[0]?.runId;
       for (const event of message.events) relay(run.listeners, event);
       return;
     }
@@ -122,13 +125,29 @@ export function startRunThreads(options: RunThreadsOptions): RunThreads {
               `the run's thread stopped${failure ? `: ${failure.message}` : ` (exit code ${code})`}`,
               { code: 'run_failed', ...(failure ? { cause: failure } : {}) },
             );
-        for (const run of thread.runs.values()) run.reject(error);
+        for (const run of thread.runs.values()) {
+          if (!closing && run.runId) recordLost(run.runId, error);
+          run.reject(error);
+        }
         thread.runs.clear();
         if (!closing) threads[index] = start(index);
       });
       return thread;
     });
   for (let index = 0; index < Math.max(1, options.threads); index++) threads.push(start(index));
+
+  /** A run whose thread died ends failed in the store, not running for as long as this process lives. */
+  const recordLost = (runId: string, error: Error) => {
+    try {
+      if (options.store?.get(runId)?.status === 'running')
+        options.store.finish(runId, {
+          status: 'failed',
+          error: { message: error.message, type: 'server_error', code: 'run_failed' },
+        });
+    } catch {
+      // The store's own failure: the run is left as it was.
+    }
+  };
 
   /** The thread with the fewest runs going (the first of them on a tie). */
   const pick = async (): Promise<RunThread> => {
@@ -152,7 +171,8 @@ export function startRunThreads(options: RunThreadsOptions): RunThreads {
         post({ type: 'cancel', id, reason: toThreadError(signal?.reason ?? new AbortedError()) });
       try {
         return await new Promise<RunOutcome>((resolve, reject) => {
-          thread.runs.set(id, { listeners, resolve, reject });
+          const runId = 'resume' in rest ? rest.resume : rest.runId;
+          thread.runs.set(id, { ...(runId ? { runId } : {}), listeners, resolve, reject });
           const trace = injectTraceContext();
           post({ type: 'run', id, request: rest as ThreadRunRequest, ...(trace ? { trace } : {}) });
           signal?.addEventListener('abort', cancel, { once: true });

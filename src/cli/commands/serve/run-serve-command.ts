@@ -1,8 +1,6 @@
 import { once } from 'node:events';
-import { llmRoles } from '../../../config/config-ids.js';
 import type { DeepSearchConfig } from '../../../config/config-schema.js';
 import { withSettings } from '../../../config/frozen-config.js';
-import { resolveLlmSettings } from '../../../config/resolve-llm-settings.js';
 import { ConfigError } from '../../../core/errors/index.js';
 import { listenMetrics } from '../../../metrics/metrics-server.js';
 import { createProcessMetrics, type ProcessMetrics } from '../../../metrics/process-metrics.js';
@@ -10,6 +8,7 @@ import { withRunMetrics } from '../../../metrics/run-metrics.js';
 import type { DeepSearchRuntime } from '../../../runtime/create-runtime.js';
 import { guardRunStore } from '../../../scale/backing-services.js';
 import type { QueueMode } from '../../../scale/open-queue-mode.js';
+import { runThreadCount } from '../../../scale/run-threads/run-thread-count.js';
 import type { RunThreads } from '../../../scale/run-threads/run-threads.js';
 import { serverModels } from '../../../server/run-request/server-models.js';
 import { assertGuardedBind, startServer } from '../../../server/start-server.js';
@@ -87,17 +86,6 @@ export async function runServeCommand(io: CliIo, options: ServeCommandOptions): 
   log.close();
 }
 
-/** The embedded model loads into the thread that calls it: run threads would each load it again. */
-function usesEmbeddedModel(config: DeepSearchConfig): boolean {
-  return llmRoles.some((role) => {
-    try {
-      return resolveLlmSettings(config, role).provider === 'local-embedded';
-    } catch {
-      return false;
-    }
-  });
-}
-
 /**
  * The node's runtime: its own (runs in this process, SQLite; the deep searches and research in
  * its run threads, server.runThreads), or in queue mode (both URLs set)
@@ -114,7 +102,7 @@ async function serveRuntime(
   // Runs in this process are counted; in queue mode the workers run (and count) them.
   if (!config.scale.redisUrl || !config.scale.databaseUrl) {
     const runtime = createCliRuntime(io, config);
-    const threads = usesEmbeddedModel(config) ? 0 : settings.runThreads;
+    const threads = runThreadCount(config, settings.runThreads);
     if (threads === 0) return { runtime: withRunMetrics(runtime, metrics) };
     const { startRunThreads, withRunThreads } = await import('../../../scale/run-threads/run-threads.js');
     const runThreads = startRunThreads({

@@ -64,7 +64,7 @@ export const serverConfigSchema = z
       env: 'DEEPSEARCH_RUN_THREADS',
       flag: 'run-threads',
       description:
-        "worker threads that run deep searches and research (0: in the server's own thread, where they run with the embedded model or a :memory: run store)",
+        "worker threads that run deep searches and research, at most the cores but one (0: in the server's own thread, where they run on one core, with the embedded model or a :memory: run store)",
     }),
     maxQueue: serveSetting(z.number().int().min(0).default(32), {
       env: 'DEEPSEARCH_MAX_QUEUE',

@@ -87,6 +87,15 @@ export interface RunStore {
   close(): void;
 }
 
+/** The run store `runs` names (its file, its retention), or none when runs are off or have no file. */
+export function createConfiguredRunStore(
+  runs: RunsConfig,
+  loadDriver?: SqliteDriverLoader,
+): RunStore | undefined {
+  if (!runs.enabled || !runs.file) return undefined;
+  return createRunStore({ file: runs.file, retention: runs.retention, loadDriver });
+}
+
 /** The run store in SQLite. The file opens on first use; retention is applied then and after each run. */
 export function createRunStore(options: RunStoreOptions): RunStore {
   const now = options.now ?? Date.now;

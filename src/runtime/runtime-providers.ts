@@ -23,7 +23,7 @@ import {
   wrapReranker,
   wrapSearchProvider,
 } from '../providers/spec/wrap-provider.js';
-import { createRunStore, type RunStore } from '../runs/run-store.js';
+import { createConfiguredRunStore, type RunStore } from '../runs/run-store.js';
 import type { CheckedRuntimeOptions } from './check-runtime-options.js';
 import { createProviderCache } from './create-provider-cache.js';
 import { createRetrievalProviders } from './create-retrieval-providers.js';
@@ -121,7 +121,7 @@ export function createRuntimeProviders(options: CheckedRuntimeOptions): RuntimeP
   const reader =
     options.reader ?? cache.reader(createSourceReader({ ...options, sourceReaders }, extractor), network);
   const trust = createRuntimeTrust({ config, loadSqlite: options.loadSqlite, store: options.trustStore });
-  const runs = options.runStore ?? createConfiguredRunStore(options);
+  const runs = options.runStore ?? createConfiguredRunStore(options.config.runs, options.loadSqlite);
   return {
     options,
     config,
@@ -160,10 +160,4 @@ function createSourceReader(options: CheckedRuntimeOptions, extractor: ContentEx
   for (const [scheme, reader] of Object.entries(options.sourceReaders ?? {}))
     sources.register(scheme, reader);
   return sources;
-}
-
-/** config.runs.file's store when runs are enabled and a file is set; else runs are not recorded. */
-function createConfiguredRunStore({ config, loadSqlite }: CheckedRuntimeOptions): RunStore | undefined {
-  if (!config.runs.enabled || !config.runs.file) return undefined;
-  return createRunStore({ file: config.runs.file, retention: config.runs.retention, loadDriver: loadSqlite });
 }

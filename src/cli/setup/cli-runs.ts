@@ -2,7 +2,7 @@ import type { DeepSearchConfig } from '../../config/config-schema.js';
 import { ConfigError, InputError } from '../../core/errors/index.js';
 import { isOrphaned } from '../../runs/resume-target.js';
 import type { RunRecord } from '../../runs/run-record.js';
-import { createRunStore } from '../../runs/run-store.js';
+import { createConfiguredRunStore } from '../../runs/run-store.js';
 import { type AsyncRunStore, toAsyncRunStore } from '../../scale/async-run-store.js';
 import type { QueueMode } from '../../scale/open-queue-mode.js';
 import type { CliIo } from '../io/cli-io.js';
@@ -27,13 +27,9 @@ export interface CliRuns {
 export async function openCliRuns(io: CliIo, config: DeepSearchConfig): Promise<CliRuns> {
   const { redisUrl, databaseUrl } = config.scale;
   if (redisUrl && databaseUrl) return openDeploymentRuns(io, config);
-  if (!config.runs.enabled || !config.runs.file)
+  const local = createConfiguredRunStore(config.runs, sqliteLoaderFrom(io));
+  if (!local)
     throw new ConfigError('the run store is off (--no-runs or DEEPSEARCH_NO_RUNS): no runs are kept');
-  const local = createRunStore({
-    file: config.runs.file,
-    retention: config.runs.retention,
-    loadDriver: sqliteLoaderFrom(io),
-  });
   return {
     store: toAsyncRunStore(local),
     shared: undefined,

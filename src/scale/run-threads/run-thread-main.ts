@@ -11,7 +11,7 @@ import { recordConfigOrigins } from '../../config/config-origins.js';
 import type { AgentEvent } from '../../events/agent-events.js';
 import { createTrustRecords } from '../../knowledge/trust-records.js';
 import { toTrustStore } from '../../knowledge/trust-store.js';
-import { createRunStore } from '../../runs/run-store.js';
+import { createConfiguredRunStore } from '../../runs/run-store.js';
 import { createRuntime, type RunRequest } from '../../runtime/create-runtime.js';
 import { withTraceContext } from '../../telemetry/trace-context.js';
 import { tracingRequested } from '../../telemetry/tracing-requested.js';
@@ -47,17 +47,8 @@ const trustRecords = createTrustRecords({
 });
 // Runs begin here and are read here; their events, checkpoints and ends are written by the server's
 // thread, which has the time for it (the agent's work is this thread's).
-const runs =
-  data.forwardWrites && data.config.runs.enabled && data.config.runs.file
-    ? forwardRunWrites(
-        createRunStore({
-          file: data.config.runs.file,
-          retention: data.config.runs.retention,
-          loadDriver: loadSqlite,
-        }),
-        (id, write) => post({ type: 'write', id, write }),
-      )
-    : undefined;
+const local = data.forwardWrites ? createConfiguredRunStore(data.config.runs, loadSqlite) : undefined;
+const runs = local && forwardRunWrites(local, (id, write) => post({ type: 'write', id, write }));
 const runtime = createRuntime({
   config: data.config,
   ...(runs ? { runStore: runs.store } : {}),

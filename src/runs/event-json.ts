@@ -21,3 +21,12 @@ export function redactedEvent(event: AgentEvent, redact: (text: string) => strin
 export function eventJson(event: AgentEvent): string {
   return known.get(event) ?? JSON.stringify(event);
 }
+
+/**
+ * An event that came with the JSON the recorder made of it (a run thread's, written by the
+ * server's thread): the store writes that text instead of serialising the copy again.
+ */
+export function withEventJson(event: AgentEvent, json: string): AgentEvent {
+  known.set(event, json);
+  return event;
+}

@@ -104,7 +104,7 @@ describe("a run thread's recording, written by the server's thread", () => {
       ['https://a.example/', 'https://b.example/', 'https://c.example/'].map(page),
     );
     expect(local.get('r')).toMatchObject({ status: 'completed', result: { answer: 'done' } });
-    expect(local.events('r').map((stored) => stored.seq)).toEqual([1, 2, 3]);
+    expect(local.events('r')).toEqual([event(1), event(2), event(3)]);
     // The second checkpoint named the pages already sent by URL only.
     const second = posted.filter((write) => write.op === 'checkpoint')[1] as Extract<
       RunWrite,

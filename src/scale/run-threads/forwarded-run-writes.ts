@@ -1,21 +1,32 @@
 import type { StoredCheckpoint } from '../../agent/run-checkpoint.js';
 import type { AgentEvent } from '../../events/agent-events.js';
+import { eventJson, withEventJson } from '../../runs/event-json.js';
 import type { RunUsage } from '../../runs/run-record.js';
 import type { RunFinish, RunStore } from '../../runs/run-store.js';
 import { fromThreadError, type ThreadError, toThreadError } from './thread-errors.js';
 
 /** A write of a run's recording, as a run thread sends it to the server's thread. */
 export type RunWrite =
-  | { op: 'append'; runId: string; events: readonly AgentEvent[]; attempt?: number }
-  | {
+  | ({ op: 'append'; runId: string; attempt?: number } & RunWriteEvents)
+  | ({
       op: 'checkpoint';
       runId: string;
       checkpoint: StoredCheckpoint;
       usage: RunUsage;
       attempt?: number;
-      events?: readonly AgentEvent[];
-    }
+    } & Partial<RunWriteEvents>)
   | { op: 'finish'; runId: string; outcome: RunFinish; attempt?: number };
+
+/** A write's events, each with the JSON the recorder already made of it (the store writes that text). */
+interface RunWriteEvents {
+  events: readonly AgentEvent[];
+  json: readonly string[];
+}
+
+/** The events as a write carries them. */
+function withJson(events: readonly AgentEvent[]): RunWriteEvents {
+  return { events, json: events.map(eventJson) };
+}
 
 /** The server's answer to a write: always for a checkpoint (its promise), for the others only when one failed. */
 export interface RunWriteReply {
@@ -55,7 +66,7 @@ export function forwardRunWrites(
   Object.assign(store, {
     append(runId: string, events: readonly AgentEvent[], attempt?: number) {
       if (events.length === 0) return;
-      send({ op: 'append', runId, events, ...(attempt === undefined ? {} : { attempt }) });
+      send({ op: 'append', runId, ...withJson(events), ...(attempt === undefined ? {} : { attempt }) });
     },
     checkpoint(
       runId: string,
@@ -74,7 +85,7 @@ export function forwardRunWrites(
         checkpoint: { ...checkpoint, state: { ...checkpoint.state, pages } } as StoredCheckpoint,
         usage,
         ...(attempt === undefined ? {} : { attempt }),
-        ...(events && events.length > 0 ? { events } : {}),
+        ...(events && events.length > 0 ? withJson(events) : {}),
       });
       sentPages.set(runId, sent);
       for (const entry of checkpoint.state.pages) sent.add(entry.page.url);
@@ -111,14 +122,19 @@ export function forwardRunWrites(
 export function applyRunWrite(store: RunStore, id: number, write: RunWrite): RunWriteReply | undefined {
   const { runId, op } = write;
   try {
-    if (write.op === 'append') store.append(runId, write.events, write.attempt);
+    if (write.op === 'append') store.append(runId, received(write) ?? [], write.attempt);
     else if (write.op === 'finish') store.finish(runId, write.outcome, write.attempt);
     else {
-      void store.checkpoint(runId, write.checkpoint, write.usage, write.attempt, write.events);
+      void store.checkpoint(runId, write.checkpoint, write.usage, write.attempt, received(write));
       return { id, runId, op };
     }
     return undefined;
   } catch (error) {
     return { id, runId, op, error: toThreadError(error) };
   }
+}
+
+/** A write's events as the server's store writes them: with the JSON they came with. */
+function received(write: Partial<RunWriteEvents>): AgentEvent[] | undefined {
+  return write.events?.map((event, index) => withEventJson(event, write.json![index]!));
 }

@@ -147,7 +147,12 @@ export async function stopServer(child) {
 
 /** CPU time (user + system) a process used so far, in ms, from Linux's /proc (clock ticks of 10 ms). */
 export function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** User + system CPU in ms from a /proc stat file (a process's or one of its threads'). */
+function statCpuMs(path) {
+  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -156,8 +161,7 @@ export function threadCpuMs(pid) {
   const threads = new Map();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-      threads.set(tid === String(pid) ? 'main' : tid, (Number(fields[11]) + Number(fields[12])) * 10);
+      threads.set(tid === String(pid) ? 'main' : tid, statCpuMs(`/proc/${pid}/task/${tid}/stat`));
     } catch {
       // ended between the listing and the reading
     }

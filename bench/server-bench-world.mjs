@@ -31,10 +31,13 @@ export async function startBenchWorld({ latencyMs }) {
     ],
   });
   const agentCalls = new Map();
+  /** Each LLM call as it arrived: the question it is for and when (server-stages.mjs reads them). */
+  const calls = [];
   const respond = (request) => {
     // The longest id in the prompt: a section's prompt may also hold its topic's shorter one.
     const ids = [...request.prompt.matchAll(/bench question ([\w-]+)/g)].map((match) => match[1]);
     const id = ids.sort((a, b) => b.length - a.length)[0] ?? 'unknown';
+    calls.push({ id, at: performance.now() });
     const reply = (object) => ({
       content: JSON.stringify(object),
       usage: { prompt_tokens: 1500, completion_tokens: 80 },
@@ -77,6 +80,7 @@ export async function startBenchWorld({ latencyMs }) {
     llm,
     searxng,
     web,
+    calls,
     close: () => Promise.all([llm.close(), searxng.close(), web.close()]),
   };
 }

@@ -11,7 +11,9 @@
 //    A third gives the server's CPU per stream by thread: the main thread (HTTP, streams, the
 //    recording's writes), the run thread (server.runThreads: the agent's work; with
 //    DEEPSEARCH_RUN_THREADS=0 the runs are in the main thread, as before), and V8's GC and
-//    compiler threads with the rest.
+//    compiler threads with the rest. A last table per N splits a stream's overhead by stage, from
+//    when the fake LLM saw each call (bench/server-stages.mjs): request to first call, the
+//    search, the read, and so on, p50 and p90.
 // Options: BENCH_WARMUP=N (N streams at once before each burst, besides the one warm-up request:
 // a server past its JIT), BENCH_SIZES=50,100,200 (empty: skip 1) BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof,
 // BENCH_OTLP=1 (trace to a receiver on 127.0.0.1), DEEPSEARCH_EXTRACT_CONCURRENCY,
@@ -32,6 +34,7 @@ import {
   threadCpuMs,
   treeCpuMs,
 } from './server-bench-world.mjs';
+import { stageLines } from './server-stages.mjs';
 
 const sizes = (process.env.BENCH_SIZES ?? '50,100,200').split(',').filter(Boolean).map(Number);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 500);
@@ -92,8 +95,13 @@ async function oneStream(url, id) {
   ) {
     throw new Error(`bad stream: ${text.slice(-300)}`);
   }
-  return { firstChunkMs, totalMs: performance.now() - started };
+  const ended = performance.now();
+  streamTimes.set(id, { started, ended });
+  return { firstChunkMs, totalMs: ended - started };
 }
+
+/** When each stream of the current burst started and ended, by question id (server-stages.mjs). */
+const streamTimes = new Map();
 
 // The machine may be shared: the times depend on what else runs, so each burst says the load it met.
 const load = () => loadavg()[0].toFixed(1);
@@ -107,6 +115,7 @@ if (sizes.length > 0)
   );
 const extractionLines = [];
 const threadLines = [];
+const stageTables = [];
 /**
  * The server's CPU per stream by thread: its main thread (HTTP, the streams, the recording's
  * writes), the busiest other one (the run thread, where runs are: server.runThreads), and the rest
@@ -169,6 +178,8 @@ for (const size of sizes) {
   const treeCpuBefore = treeCpuMs(child.pid);
   const burstStarted = performance.now();
   const clientCpuBefore = process.cpuUsage();
+  streamTimes.clear();
+  const callsBefore = world.calls.length;
   const outcomes = await Promise.allSettled(
     Array.from({ length: size }, (_, index) => oneStream(url, `${size}-${index}`)),
   );
@@ -236,6 +247,7 @@ for (const size of sizes) {
     ].join(' '),
   );
   extractionLines.push(extractionLine(size, statsFile));
+  stageTables.push([size, stageLines(streamTimes, world.calls.slice(callsBefore), latencyMs, percentile)]);
   if (errors.length > 0) console.log(`      first error: ${errors[0].reason?.message ?? errors[0].reason}`);
 }
 if (threadLines.length > 0) {
@@ -247,6 +259,11 @@ if (extractionLines.length > 0) {
     '\n   N  page reads  in-process  wait p50  wait p99  round trip p50  round trip p99  bytes in/out per read',
   );
   for (const line of extractionLines) console.log(line);
+}
+for (const [size, lines] of stageTables) {
+  if (lines.length === 0) continue;
+  console.log(`\nN = ${size}: the server's time between a stream's LLM calls     p50      p90`);
+  for (const line of lines) console.log(line);
 }
 if (process.env.BENCH_DEBUG)
   console.log(

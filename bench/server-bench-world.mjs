@@ -3,12 +3,16 @@
 // readings of that process from Linux's /proc.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOpenAi } from '../src/testing/fake-openai-server.ts';
 import { startFakeSearxng } from '../test/helpers/fake-searxng-server.ts';
 import { startFakeWeb } from '../test/helpers/fake-web-server.ts';
 
-const cliPath = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+// BENCH_CLI: another build's CLI (bench/server-compare.mjs runs this bench against two builds).
+const cliPath = process.env.BENCH_CLI
+  ? resolve(process.env.BENCH_CLI)
+  : fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const page = `<html><head><title>91st Academy Awards</title></head><body><article><h1>91st Academy Awards</h1>
 <p>The 91st Academy Awards ceremony honored the best films of 2018 and took place on February 24, 2019.</p>
 <p>Green Book won Best Picture. The film was directed by Peter Farrelly.</p>

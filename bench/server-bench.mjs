@@ -18,7 +18,7 @@
 // a server past its JIT), BENCH_SIZES=50,100,200 (empty: skip 1) BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof,
 // BENCH_OTLP=1 (trace to a receiver on 127.0.0.1), DEEPSEARCH_EXTRACT_CONCURRENCY,
 // and the async section's (see its file; BENCH_ASYNC_JOBS=0 skips it).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeOtlpReceiver } from '../test/helpers/fake-otlp-receiver.ts';
@@ -116,12 +116,14 @@ if (sizes.length > 0)
 const extractionLines = [];
 const threadLines = [];
 const stageTables = [];
+/** Each burst's numbers, written as JSON to BENCH_JSON when it is set (bench/server-compare.mjs reads them). */
+const summaries = [];
 /**
  * The server's CPU per stream by thread: its main thread (HTTP, the streams, the recording's
  * writes), the busiest other one (the run thread, where runs are: server.runThreads), and the rest
  * (V8's garbage collector and compiler threads, libuv's pool, further run threads).
  */
-function threadLine(size, before, after) {
+function threadSplit(size, before, after) {
   const used = [...after].map(([tid, ms]) => [tid, (ms - (before.get(tid) ?? 0)) / size]);
   const main = used.find(([tid]) => tid === 'main')?.[1] ?? 0;
   const others = used
@@ -129,11 +131,14 @@ function threadLine(size, before, after) {
     .map(([, ms]) => ms)
     .sort((a, b) => b - a);
   const rest = others.slice(1).reduce((sum, ms) => sum + ms, 0);
+  return { mainMs: main, busiestOtherMs: others[0] ?? 0, restMs: rest };
+}
+function threadLine(size, split) {
   return [
     String(size).padStart(4),
-    `${main.toFixed(1)} ms`.padStart(12),
-    `${(others[0] ?? 0).toFixed(1)} ms`.padStart(15),
-    `${rest.toFixed(1)} ms`.padStart(19),
+    `${split.mainMs.toFixed(1)} ms`.padStart(12),
+    `${split.busiestOtherMs.toFixed(1)} ms`.padStart(15),
+    `${split.restMs.toFixed(1)} ms`.padStart(19),
   ].join(' ');
 }
 /** The extraction pool's numbers for one burst (warm-up included), as the server wrote them at exit. */
@@ -185,7 +190,8 @@ for (const size of sizes) {
   );
   const rss = rssMb(child.pid, 'VmHWM');
   const cpuPerStream = (cpuMs(child.pid) - cpuBefore) / size;
-  threadLines.push(threadLine(size, threadsBefore, threadCpuMs(child.pid)));
+  const threads = threadSplit(size, threadsBefore, threadCpuMs(child.pid));
+  threadLines.push(threadLine(size, threads));
   const treeCpuPerStream = (treeCpuMs(child.pid) - treeCpuBefore) / size;
   const wallSeconds = (performance.now() - burstStarted) / 1000;
   const clientCpu = process.cpuUsage(clientCpuBefore);
@@ -193,57 +199,49 @@ for (const size of sizes) {
   const done = outcomes.filter((outcome) => outcome.status === 'fulfilled').map((outcome) => outcome.value);
   const errors = outcomes.filter((outcome) => outcome.status === 'rejected');
   const floor = latencyMs * llmCallsPerRun;
+  const firstChunks = done.map((run) => run.firstChunkMs);
+  const totals = done.map((run) => run.totalMs);
+  const overheads = done.map((run) => run.totalMs - floor);
+  const summary = {
+    size,
+    completed: done.length,
+    errors: errors.length,
+    firstChunkP50Ms: percentile(firstChunks, 50),
+    firstChunkP99Ms: percentile(firstChunks, 99),
+    totalP50Ms: percentile(totals, 50),
+    totalP99Ms: percentile(totals, 99),
+    overheadP50Ms: percentile(overheads, 50),
+    overheadP99Ms: percentile(overheads, 99),
+    peakRssMb: rss,
+    cpuPerStreamMs: cpuPerStream,
+    cpuWithChildrenPerStreamMs: treeCpuPerStream,
+    wallSeconds,
+    // The 1-minute load average just after the burst (the burst's own processes included).
+    load: Number(load()),
+    // This process (the clients, the fake LLM, SearXNG and web) shares the machine's cores.
+    benchCpuPerStreamMs: (clientCpu.user + clientCpu.system) / 1000 / size,
+    threads,
+  };
+  summaries.push(summary);
   const ms = (value) => `${Math.round(value)} ms`.padStart(9);
   console.log(
     [
       String(size).padStart(4),
-      String(done.length).padStart(10),
-      String(errors.length).padStart(7),
-      ms(
-        percentile(
-          done.map((run) => run.firstChunkMs),
-          50,
-        ),
-      ),
-      ms(
-        percentile(
-          done.map((run) => run.firstChunkMs),
-          99,
-        ),
-      ),
-      ms(
-        percentile(
-          done.map((run) => run.totalMs),
-          50,
-        ),
-      ).padStart(10),
-      ms(
-        percentile(
-          done.map((run) => run.totalMs),
-          99,
-        ),
-      ).padStart(10),
-      ms(
-        percentile(
-          done.map((run) => run.totalMs - floor),
-          50,
-        ),
-      ).padStart(13),
-      ms(
-        percentile(
-          done.map((run) => run.totalMs - floor),
-          99,
-        ),
-      ).padStart(13),
+      String(summary.completed).padStart(10),
+      String(summary.errors).padStart(7),
+      ms(summary.firstChunkP50Ms),
+      ms(summary.firstChunkP99Ms),
+      ms(summary.totalP50Ms).padStart(10),
+      ms(summary.totalP99Ms).padStart(10),
+      ms(summary.overheadP50Ms).padStart(13),
+      ms(summary.overheadP99Ms).padStart(13),
       `${rss.toFixed(0)} MB`.padStart(9),
       `${(rss / size).toFixed(2)} MB`.padStart(11),
       ms(cpuPerStream).padStart(11),
       ms(treeCpuPerStream).padStart(11),
       `${wallSeconds.toFixed(1)} s`.padStart(6),
-      // The 1-minute load average just after the burst (the burst's own processes included).
-      load().padStart(5),
-      // This process (the clients, the fake LLM, SearXNG and web) shares the machine's cores.
-      ms((clientCpu.user + clientCpu.system) / 1000 / size).padStart(11),
+      summary.load.toFixed(1).padStart(5),
+      ms(summary.benchCpuPerStreamMs).padStart(11),
     ].join(' '),
   );
   extractionLines.push(extractionLine(size, statsFile));
@@ -281,3 +279,4 @@ if (otlp) console.log(`\ntraced: ${otlp.spans.length} spans received over OTLP/H
 await otlp?.close();
 await world.close();
 rmSync(dataDir, { recursive: true, force: true });
+if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(summaries));

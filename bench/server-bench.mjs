@@ -16,7 +16,7 @@
 //    search, the read, and so on, p50 and p90.
 // Options: BENCH_WARMUP=N (N streams at once before each burst, besides the one warm-up request:
 // a server past its JIT), BENCH_SIZES=50,100,200 (empty: skip 1) BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof,
-// BENCH_OTLP=1 (trace to a receiver on 127.0.0.1), DEEPSEARCH_EXTRACT_CONCURRENCY,
+// BENCH_OTLP=1 (trace to a receiver on 127.0.0.1), any DEEPSEARCH_* setting for the server,
 // and the async section's (see its file; BENCH_ASYNC_JOBS=0 skips it).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -45,22 +45,28 @@ const world = await startBenchWorld({ latencyMs });
 const otlp = process.env.BENCH_OTLP === '1' ? await startFakeOtlpReceiver() : undefined;
 // Runs are recorded (as a real server does) in a store of the bench's own, never the user's.
 const dataDir = mkdtempSync(join(tmpdir(), 'deepsearch-bench-server-'));
+/**
+ * What the bench decides for the server, never taken from this process's environment: the LLM,
+ * the search engine, the network guard, and every file, folder, address and key (the user's own
+ * cache or run store would change what is measured).
+ */
+const benchOwned = (name) =>
+  /_(DIR|DIRS|FILE|FILES|URL|KEY|PROVIDER|MODEL|ROOTS)$/.test(name) ||
+  ['DEEPSEARCH_LLM_MAX_RETRIES', 'DEEPSEARCH_ALLOW_PRIVATE_NETWORK', 'DEEPSEARCH_CONFIG'].includes(name);
 const serverOptions = (name, args) => ({
   llmUrl: world.llm.url,
   searxngUrl: world.searxng.url,
   nodeFlags,
   args,
   env: {
+    // Settings for the server from this process's environment (DEEPSEARCH_RUN_THREADS=0: runs in
+    // the server's own thread, as before run threads); never its LLM, search or store, the bench's.
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => name.startsWith('DEEPSEARCH_') && !benchOwned(name)),
+    ),
     XDG_DATA_HOME: dataDir,
     DEEPSEARCH_RUNS_FILE: join(dataDir, `${name}.sqlite`),
     ...(otlp ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url } : {}),
-    // 0: runs in the server's own thread (before run threads); default the server's (1).
-    ...(process.env.DEEPSEARCH_RUN_THREADS
-      ? { DEEPSEARCH_RUN_THREADS: process.env.DEEPSEARCH_RUN_THREADS }
-      : {}),
-    ...(process.env.DEEPSEARCH_EXTRACT_CONCURRENCY
-      ? { DEEPSEARCH_EXTRACT_CONCURRENCY: process.env.DEEPSEARCH_EXTRACT_CONCURRENCY }
-      : {}),
   },
 });
 

@@ -117,6 +117,14 @@ export const llmConfigSchema = llmRoleSettingsSchema
       flag: 'llm-max-retries',
       description: 'retries on 408/409/429/5xx and network errors',
     }),
+    // A streamed reply costs about twice the CPU of a whole one (the SDK's web streams and its
+    // per-chunk parsing): past this many calls at once, a busy server asks for whole replies.
+    maxStreamingCalls: setting(z.number().int().min(0).max(100_000).default(32), {
+      env: 'DEEPSEARCH_LLM_MAX_STREAMING_CALLS',
+      flag: 'llm-max-streaming-calls',
+      description:
+        'LLM calls in flight past which replies are asked whole, not streamed (the answer draft then comes in one piece); 0: never stream',
+    }),
     roles: setting(z.partialRecord(z.enum(llmRoles), llmRoleSettingsSchema).default({}), {
       description: 'per-role overrides, e.g. { "evaluator": { "model": "qwen2.5:7b", "temperature": 0 } }',
     }),

@@ -58,6 +58,8 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
   const noStreaming = new Set<string>();
   const windows = new Map<string, Promise<ContextWindow | undefined>>();
   const knownWindows = new Map<string, number>();
+  /** Structured calls in flight now: past llm.maxStreamingCalls, replies are asked whole. */
+  let inFlight = 0;
   const fetch = options.fetch ?? createOutboundFetch({ proxy: resolveProxySettings(options.config) });
   const make =
     options.createModel ??
@@ -160,6 +162,10 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
         maxRetries: state.settings.maxRetries,
         errorContext: state.settings,
       };
+      // A busy process asks for whole replies: a streamed one costs about twice the CPU (the SDK's
+      // web streams and per-chunk parsing), and its queue needs it more than a draft shown live.
+      // The streamed field's text still comes out, in one delta when the reply is whole.
+      const streaming = inFlight < options.config.llm.maxStreamingCalls;
       const call = (mode: StructuredMode) =>
         generateStructuredOutput({
           request,
@@ -170,7 +176,7 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
             state.settings.maxOutputTokens ??
             defaultMaxOutputTokens(request.role, contextTokensFor(state.settings)),
           abortSignal: request.signal,
-          canStream: !noStreaming.has(key),
+          canStream: streaming && !noStreaming.has(key),
           source: { providerId: `llm:${state.settings.provider}`, model: state.settings.model },
           middleware: (restarted) => [
             relaxedSchemaMiddleware,
@@ -186,13 +192,16 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
           throw toLlmError(error, limits, request.signal);
         });
       const mode = modeFor(state.settings);
+      inFlight++;
       try {
         return await call(mode);
       } catch (error) {
         const unsupported = isProviderError(error) && error.code === structuredOutputUnsupportedCode;
         if (!unsupported || mode === 'prompt' || state.settings.structuredOutput !== 'auto') throw error;
         promptOnly.add(key);
-        return call('prompt');
+        return await call('prompt');
+      } finally {
+        inFlight--;
       }
     },
   };

@@ -71,6 +71,43 @@ describe('streamed structured output', () => {
       await client.generateObject(request);
       expect(model.calls[0]!.streamed).toBe(false);
     });
+
+    it('past llm.maxStreamingCalls calls in flight asks for the whole reply, its field in one delta', async () => {
+      const model = createScriptedLlm([
+        { object: reply, delayMs: 80 },
+        { object: reply, chunkSize: 6 },
+        { object: reply, chunkSize: 6 },
+      ]);
+      const config = createTestConfig({ llm: { maxStreamingCalls: 1 } });
+      const client = createLlmClient({ config, createModel: () => model });
+      const first = streamRecorder();
+      const busy = streamRecorder();
+      const held = client.generateObject({ ...request, streamText: first.options });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // One call is in flight: this one is asked whole, and its answer text still comes out.
+      const whole = await client.generateObject({ ...request, streamText: busy.options });
+      expect(whole.object).toEqual(reply);
+      expect(busy.events).toEqual([text]);
+      expect((await held).object).toEqual(reply);
+      expect(first.text()).toBe(text);
+      // Nothing in flight any more: streamed again, in several deltas.
+      const again = streamRecorder();
+      await client.generateObject({ ...request, streamText: again.options });
+      expect(model.calls.map((call) => call.streamed)).toEqual([true, false, true]);
+      expect(again.events.length).toBeGreaterThan(5);
+      expect(again.events.join('')).toBe(text);
+      model.assertConsumed();
+    });
+
+    it('never streams with llm.maxStreamingCalls 0', async () => {
+      const model = createScriptedLlm([{ object: reply, chunkSize: 6 }]);
+      const config = createTestConfig({ llm: { maxStreamingCalls: 0 } });
+      const client = createLlmClient({ config, createModel: () => model });
+      const recorder = streamRecorder();
+      await client.generateObject({ ...request, streamText: recorder.options });
+      expect(model.calls[0]!.streamed).toBe(false);
+      expect(recorder.events).toEqual([text]);
+    });
   });
 
   describe('over HTTP (OpenAI-compatible SSE)', () => {

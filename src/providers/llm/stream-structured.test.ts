@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { AbortedError } from '../../core/errors/index.js';
 import { type FakeOpenAiServer, startFakeOpenAi } from '../../testing/fake-openai-server.js';
@@ -74,7 +74,7 @@ describe('streamed structured output', () => {
 
     it('past llm.maxStreamingCalls calls in flight asks for the whole reply, its field in one delta', async () => {
       const model = createScriptedLlm([
-        { object: reply, delayMs: 80 },
+        { object: reply, delayMs: 500 },
         { object: reply, chunkSize: 6 },
         { object: reply, chunkSize: 6 },
       ]);
@@ -83,7 +83,7 @@ describe('streamed structured output', () => {
       const first = streamRecorder();
       const busy = streamRecorder();
       const held = client.generateObject({ ...request, streamText: first.options });
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await vi.waitFor(() => expect(model.calls).toHaveLength(1), { interval: 5 });
       // One call is in flight: this one is asked whole, and its answer text still comes out.
       const whole = await client.generateObject({ ...request, streamText: busy.options });
       expect(whole.object).toEqual(reply);

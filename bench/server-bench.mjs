@@ -120,7 +120,6 @@ if (sizes.length > 0)
     '   N  completed  errors  ttfc p50  ttfc p99  total p50  total p99  overhead p50  overhead p99  peak RSS  RSS/stream  CPU/stream  +children    wall  load  bench CPU',
   );
 const extractionLines = [];
-const threadLines = [];
 const stageTables = [];
 /** Each burst's numbers, written as JSON to BENCH_JSON when it is set (bench/server-compare.mjs reads them). */
 const summaries = [];
@@ -197,7 +196,6 @@ for (const size of sizes) {
   const rss = rssMb(child.pid, 'VmHWM');
   const cpuPerStream = (cpuMs(child.pid) - cpuBefore) / size;
   const threads = threadSplit(size, threadsBefore, threadCpuMs(child.pid));
-  threadLines.push(threadLine(size, threads));
   const treeCpuPerStream = (treeCpuMs(child.pid) - treeCpuBefore) / size;
   const wallSeconds = (performance.now() - burstStarted) / 1000;
   const clientCpu = process.cpuUsage(clientCpuBefore);
@@ -254,9 +252,9 @@ for (const size of sizes) {
   stageTables.push([size, stageLines(streamTimes, world.calls.slice(callsBefore), latencyMs, percentile)]);
   if (errors.length > 0) console.log(`      first error: ${errors[0].reason?.message ?? errors[0].reason}`);
 }
-if (threadLines.length > 0) {
+if (summaries.length > 0) {
   console.log('\n   N  main thread  busiest other  V8, libuv and rest  (server CPU per stream by thread)');
-  for (const line of threadLines) console.log(line);
+  for (const summary of summaries) console.log(threadLine(summary.size, summary.threads));
 }
 if (extractionLines.length > 0) {
   console.log(

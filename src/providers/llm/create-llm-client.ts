@@ -52,6 +52,30 @@ interface RoleState {
  * Per-role models, made on first use. In `auto` output mode a server that rejects JSON-schema
  * responses is remembered and asked in prompt mode from then on.
  */
+/**
+ * The AI SDK loads on the first structured call, not when a runtime is made (deepsearch read,
+ * search); the modules are then kept, as an import() per call resolves them again (a few percent
+ * of a whole reply's CPU). A load that failed is tried again by the next call.
+ */
+let structuredLoad:
+  | Promise<
+      [
+        typeof import('../../structured-output/generate-structured-output.js'),
+        typeof import('./retry-middleware.js'),
+      ]
+    >
+  | undefined;
+function structuredModules() {
+  structuredLoad ??= Promise.all([
+    import('../../structured-output/generate-structured-output.js'),
+    import('./retry-middleware.js'),
+  ]).catch((error: unknown) => {
+    structuredLoad = undefined;
+    throw error;
+  });
+  return structuredLoad;
+}
+
 export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient {
   const roles = new Map<LlmRole, RoleState>();
   const promptOnly = new Set<string>();
@@ -152,11 +176,7 @@ export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient 
       const state = stateFor(request.role);
       const model = await modelFor(state);
       const key = modelKey(state.settings);
-      // The AI SDK loads on the first call, not when a runtime is made (deepsearch read, search).
-      const [{ generateStructuredOutput }, { createRetryMiddleware, toLlmError }] = await Promise.all([
-        import('../../structured-output/generate-structured-output.js'),
-        import('./retry-middleware.js'),
-      ]);
+      const [{ generateStructuredOutput }, { createRetryMiddleware, toLlmError }] = await structuredModules();
       const limits = {
         timeoutMs: state.settings.timeoutMs,
         maxRetries: state.settings.maxRetries,

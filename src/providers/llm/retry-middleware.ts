@@ -4,7 +4,7 @@ import type {
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
 import { throwIfAborted } from '../../core/errors/index.js';
-import { anySignal } from '../../core/link-signals.js';
+import { anySignal, timedSignal } from '../../core/link-signals.js';
 import { withRetry } from '../../platform/retry/with-retry.js';
 import { restartPart } from '../../structured-output/stream-restart.js';
 import type { RetryNotice } from '../spec/llm-client.js';
@@ -59,18 +59,20 @@ function retrying<T>(
     async () => {
       throwIfAborted(signal);
       const started = performance.now();
-      const timeout = AbortSignal.timeout(limits.timeoutMs);
+      const deadline = timedSignal(limits.timeoutMs, signal);
       try {
-        return await attempt(anySignal(timeout, signal));
+        return await attempt(deadline.signal);
       } catch (error) {
         const failure = toProviderError(error, {
           ...limits.errorContext,
           signal,
           timeoutMs: limits.timeoutMs,
-          timedOut: timeout.aborted && !signal?.aborted,
+          timedOut: deadline.timedOut && !signal?.aborted,
         });
         report({ type: 'failed', error: failure, ms: performance.now() - started });
         throw failure;
+      } finally {
+        deadline.dispose();
       }
     },
     {

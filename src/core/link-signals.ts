@@ -39,9 +39,9 @@ export function anySignal(...sources: Array<AbortSignal | undefined>): AbortSign
 /**
  * `source` (if any) with a timeout, for one piece of work that ends with its caller: `dispose()`
  * once it is over clears the timer and the listener. What AbortSignal.timeout joined with
- * AbortSignal.any does, at a fraction of the cost per call (no weak references or finalizers for
- * the collector: 4-8 µs against 18-36 µs of wall time a call, measured in Node 20), which counts on a path every
- * LLM request takes. The reason when the time is up is the same TimeoutError DOMException.
+ * AbortSignal.any does, at a fraction of the cost (no weak references or finalizers for the
+ * collector: 4-8 µs against 18-36 µs of wall time a call, measured in Node 20), which counts on a
+ * path every LLM request takes. When the time is up, the reason is the same TimeoutError.
  */
 export function timedSignal(
   timeoutMs: number,

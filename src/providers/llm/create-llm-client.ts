@@ -49,10 +49,6 @@ interface RoleState {
 }
 
 /**
- * Per-role models, made on first use. In `auto` output mode a server that rejects JSON-schema
- * responses is remembered and asked in prompt mode from then on.
- */
-/**
  * The AI SDK loads on the first structured call, not when a runtime is made (deepsearch read,
  * search); the modules are then kept, as an import() per call resolves them again (a few percent
  * of a whole reply's CPU). A load that failed is tried again by the next call.
@@ -76,6 +72,10 @@ function structuredModules() {
   return structuredLoad;
 }
 
+/**
+ * Per-role models, made on first use. In `auto` output mode a server that rejects JSON-schema
+ * responses is remembered and asked in prompt mode from then on.
+ */
 export function createLlmClient(options: LlmClientOptions): DeepSearchLlmClient {
   const roles = new Map<LlmRole, RoleState>();
   const promptOnly = new Set<string>();

@@ -53,19 +53,14 @@ interface RoleState {
  * search); the modules are then kept, as an import() per call resolves them again (a few percent
  * of a whole reply's CPU). A load that failed is tried again by the next call.
  */
-let structuredLoad:
-  | Promise<
-      [
-        typeof import('../../structured-output/generate-structured-output.js'),
-        typeof import('./retry-middleware.js'),
-      ]
-    >
-  | undefined;
-function structuredModules() {
-  structuredLoad ??= Promise.all([
+const loadStructuredModules = () =>
+  Promise.all([
     import('../../structured-output/generate-structured-output.js'),
     import('./retry-middleware.js'),
-  ]).catch((error: unknown) => {
+  ]);
+let structuredLoad: ReturnType<typeof loadStructuredModules> | undefined;
+function structuredModules() {
+  structuredLoad ??= loadStructuredModules().catch((error: unknown) => {
     structuredLoad = undefined;
     throw error;
   });

@@ -1,15 +1,15 @@
 import { toIsoDate } from '../../platform/http/to-iso-date.js';
+import {
+  type FirstMatch,
+  firstMatchIn,
+  type MatchableDocument,
+  type MatchableElement,
+} from './first-match.js';
 import { readAccessibleForFree } from './paywall-signals.js';
 import { readVisibleDates } from './visible-dates.js';
 
-interface ElementLike {
-  getAttribute(name: string): string | null;
-  textContent: string | null;
-}
-
-interface DocumentLike {
-  querySelector(selector: string): ElementLike | null;
-  querySelectorAll(selector: string): ArrayLike<ElementLike>;
+interface DocumentLike extends MatchableDocument {
+  querySelectorAll(selector: string): ArrayLike<MatchableElement>;
 }
 
 export interface PageMetadata {
@@ -72,21 +72,21 @@ export function readCanonicalUrl(document: DocumentLike, url: string): string | 
  */
 export function readPageMetadata(document: DocumentLike): PageMetadata {
   const jsonLd = readJsonLd(document);
-  const publishedAt = firstDate(document, publishedSelectors) ?? toIsoDate(jsonLd.datePublished);
-  const modifiedAt = firstDate(document, modifiedSelectors) ?? toIsoDate(jsonLd.dateModified);
-  const visible = publishedAt && modifiedAt ? {} : readVisibleDates(document);
+  const find = firstMatchIn(document);
+  const publishedAt = firstDate(find, publishedSelectors) ?? toIsoDate(jsonLd.datePublished);
+  const modifiedAt = firstDate(find, modifiedSelectors) ?? toIsoDate(jsonLd.dateModified);
+  const visible = publishedAt && modifiedAt ? {} : readVisibleDates(document, find);
   return {
     title:
-      firstAttribute(document, ['meta[property="og:title"]', 'meta[name="twitter:title"]']) ??
+      firstAttribute(find, ['meta[property="og:title"]', 'meta[name="twitter:title"]']) ??
       text(document.querySelector('title')),
-    byline:
-      firstAttribute(document, ['meta[name="author"]', 'meta[property="article:author"]']) ?? jsonLd.author,
-    siteName: firstAttribute(document, ['meta[property="og:site_name"]', 'meta[name="application-name"]']),
+    byline: firstAttribute(find, ['meta[name="author"]', 'meta[property="article:author"]']) ?? jsonLd.author,
+    siteName: firstAttribute(find, ['meta[property="og:site_name"]', 'meta[name="application-name"]']),
     publishedAt: publishedAt ?? visible.publishedAt,
     modifiedAt: modifiedAt ?? visible.modifiedAt,
     pageTypes: [
       ...jsonLd.types,
-      ...(firstAttribute(document, ['meta[property="og:type"]'])?.toLowerCase() ?? '')
+      ...(firstAttribute(find, ['meta[property="og:type"]'])?.toLowerCase() ?? '')
         .split(/\s+/)
         .filter(Boolean),
     ],
@@ -95,17 +95,17 @@ export function readPageMetadata(document: DocumentLike): PageMetadata {
   };
 }
 
-function firstAttribute(document: DocumentLike, selectors: string[]): string | undefined {
+function firstAttribute(find: FirstMatch, selectors: string[]): string | undefined {
   for (const selector of selectors) {
-    const value = document.querySelector(selector)?.getAttribute('content')?.trim();
+    const value = find(selector)?.getAttribute('content')?.trim();
     if (value) return value;
   }
   return undefined;
 }
 
-function firstDate(document: DocumentLike, selectors: string[]): string | undefined {
+function firstDate(find: FirstMatch, selectors: string[]): string | undefined {
   for (const selector of selectors) {
-    const element = document.querySelector(selector);
+    const element = find(selector);
     if (!element) continue;
     const date = toIsoDate(
       element.getAttribute('content') ?? element.getAttribute('datetime') ?? element.textContent,
@@ -115,7 +115,7 @@ function firstDate(document: DocumentLike, selectors: string[]): string | undefi
   return undefined;
 }
 
-function text(element: ElementLike | null): string | undefined {
+function text(element: MatchableElement | null): string | undefined {
   const value = element?.textContent?.replace(/\s+/g, ' ').trim();
   return value || undefined;
 }

@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { readPageMetadata } from './page-metadata.js';
-import { parseWrittenDate, readVisibleDates } from './visible-dates.js';
+import { leadingText, parseWrittenDate, readVisibleDates } from './visible-dates.js';
 
 const dates = (body: string, head = '') =>
   readVisibleDates(parseHTML(`<html><head>${head}</head><body>${body}</body></html>`).document);
@@ -63,4 +63,22 @@ describe('parseWrittenDate', () => {
   it.each(['February 30, 2024', 'March 2024', 'yesterday'])('gives undefined for %s', (input) => {
     expect(parseWrittenDate(input)).toBeUndefined();
   });
+});
+
+describe('leadingText', () => {
+  const bodies = {
+    'whitespace runs across elements and text nodes': `<p>  Published \n</p>\n\n<p>\t on <b> March</b>   5,\u00a0\u00a02024 </p>  <div>  </div><span> </span>end`,
+    'scripts, styles and comments, as textContent has them': `<script>var a = "  x  ";</script><!-- not text --><style>p { }</style><p>after</p>`,
+    'nested deep, then a long tail': `${'<div>'.repeat(30)}deep${'</div>'.repeat(30)}${'<p>word   word</p>\n'.repeat(2000)}`,
+    'no text at all': '<div><img src="a.png"></div>',
+  };
+  for (const [name, html] of Object.entries(bodies)) {
+    it(`is the body's textContent with whitespace runs as one space, cut: ${name}`, () => {
+      const body = parseHTML(`<html><body>${html}</body></html>`).document.querySelector('body')!;
+      const whole = (body.textContent ?? '').replace(/\s+/g, ' ');
+      for (const chars of [0, 1, 7, 12, 40, 5000, 50_000]) {
+        expect(leadingText(body as never, chars)).toBe(whole.slice(0, chars));
+      }
+    });
+  }
 });

@@ -1,13 +1,5 @@
 import { toIsoDate } from '../../platform/http/to-iso-date.js';
-
-interface ElementLike {
-  getAttribute(name: string): string | null;
-  textContent: string | null;
-}
-
-interface DocumentLike {
-  querySelector(selector: string): ElementLike | null;
-}
+import { type FirstMatch, firstMatchIn, type MatchableDocument } from './first-match.js';
 
 export interface VisibleDates {
   publishedAt?: string;
@@ -43,15 +35,17 @@ const scannedChars = 5000;
  * elements of the usual themes, then "Published March 5, 2024" / "Last updated: 2024-03-05" in the
  * first part of the text. Used only when meta tags and JSON-LD give none.
  */
-export function readVisibleDates(document: DocumentLike): VisibleDates {
+export function readVisibleDates(
+  document: MatchableDocument,
+  find: FirstMatch = firstMatchIn(document),
+): VisibleDates {
   const dates: VisibleDates = {
-    publishedAt: firstMarkupDate(document, publishedMarkup),
-    modifiedAt: firstMarkupDate(document, modifiedMarkup),
+    publishedAt: firstMarkupDate(find, publishedMarkup),
+    modifiedAt: firstMarkupDate(find, modifiedMarkup),
   };
   if (dates.publishedAt && dates.modifiedAt) return dates;
-  const text = (document.querySelector('body')?.textContent ?? '')
-    .replace(/\s+/g, ' ')
-    .slice(0, scannedChars);
+  const body = document.querySelector('body') as TreeNode | null;
+  const text = body ? leadingText(body, scannedChars) : '';
   for (const match of text.matchAll(labelledDate)) {
     const date = parseWrittenDate(match[2]!);
     if (!date) continue;
@@ -62,9 +56,41 @@ export function readVisibleDates(document: DocumentLike): VisibleDates {
   return dates;
 }
 
-function firstMarkupDate(document: DocumentLike, selectors: readonly string[]): string | undefined {
+interface TreeNode {
+  nodeType: number;
+  firstChild: TreeNode | null;
+  nextSibling: TreeNode | null;
+  textContent: string | null;
+}
+
+const textNode = 3;
+
+/**
+ * `element.textContent.replace(/\s+/g, ' ').slice(0, chars)`, from the text nodes up to there
+ * rather than from the whole page's text (which a long page spends a millisecond or more
+ * building): each node's text with its runs of whitespace as one space, one space where two
+ * nodes' runs meet.
+ */
+export function leadingText(element: TreeNode, chars: number): string {
+  let text = '';
+  const walk = (node: TreeNode): boolean => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === textNode) {
+        let part = (child.textContent ?? '').replace(/\s+/g, ' ');
+        if (part.startsWith(' ') && text.endsWith(' ')) part = part.slice(1);
+        text += part;
+        if (text.length >= chars) return true;
+      } else if (walk(child)) return true;
+    }
+    return false;
+  };
+  walk(element);
+  return text.slice(0, chars);
+}
+
+function firstMarkupDate(find: FirstMatch, selectors: readonly string[]): string | undefined {
   for (const selector of selectors) {
-    const element = document.querySelector(selector);
+    const element = find(selector);
     if (!element) continue;
     const date =
       toIsoDate(element.getAttribute('datetime') ?? element.getAttribute('content')) ??

@@ -14,9 +14,9 @@ export type FirstMatch = (selector: string) => MatchableElement | null;
 
 /**
  * What `document.querySelector` gives, for the many selectors the metadata readers try on a page
- * (meta tags, `<time>` elements), without walking the whole document once per selector: each
- * walk visits every node, and ~30 selectors a page that has few of them cost a 150 KB page about
- * a seventh of its extraction. The elements a selector can name (its last compound's tag) are
+ * (meta tags, `<time>` elements), without walking the whole document once per selector: ~30
+ * selectors, most of them absent from a page, each visited every node, about a seventh of a
+ * 150 KB page's extraction. The elements a selector can name (its last compound's tag) are
  * listed once per tag, in document order; the selector's match is the first of them it matches.
  * `tag[attribute="value"]` and `tag[attribute]` compare the attribute itself (the attributes of
  * exactAttributes: HTML compares their values as written); another selector is tested with

@@ -123,6 +123,19 @@ describe('checking watches', () => {
     expect(stats.started).toBe(2);
   });
 
+  it('records a check as started when it was claimed: the time its next run is set from', async () => {
+    const store = createSqliteWatchStore({ file: ':memory:' });
+    const clock = { now: 1_000_000 };
+    const { backend } = fakeBackend(() => answerOf(412));
+    const watch = await addWatch(store, clock.now);
+    // Time passes between any two readings of the clock (the claim, the run's start, its end).
+    const deps = { ...depsFor(store, backend, clock), now: () => (clock.now += 7) };
+    const [run] = await runDueWatches(deps);
+    const { nextRunAt, lastRunAt } = (await store.get(watch.id))!;
+    expect(run!.startedAt).toBe(lastRunAt);
+    expect(nextRunAt - run!.startedAt).toBe(minute);
+  });
+
   it('never runs one watch twice at once, even with two schedulers on the same store', async () => {
     const store = createSqliteWatchStore({ file: ':memory:' });
     const clock = { now: Date.now() };

@@ -35,7 +35,8 @@ export async function checkWatch(
   }, leaseMs / 3);
   renewal.unref();
   try {
-    run = await runWatch(watch, deps);
+    // Recorded as started when it was claimed, the time the next run is set from.
+    run = await runWatch(watch, deps, startedAt);
   } finally {
     clearInterval(renewal);
     const current = await deps.store.get(watch.id);

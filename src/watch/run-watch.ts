@@ -30,11 +30,15 @@ export interface WatchRunDeps {
  * successful check's, the check stored and, when something changed (or always, with
  * notify_always), a notification queued in the store. A run that failed is a failed check: it is
  * compared with nothing, and notifies only with notify_always. The caller holds the watch
- * (claimWatch) so no two checks of it run at once.
+ * (claimWatch) so no two checks of it run at once. `startedAt` is when the check began (the
+ * caller's claim, from which the next run is set), else now.
  */
-export async function runWatch(watch: Watch, deps: WatchRunDeps): Promise<WatchRun> {
+export async function runWatch(
+  watch: Watch,
+  deps: WatchRunDeps,
+  startedAt: number = (deps.now ?? Date.now)(),
+): Promise<WatchRun> {
   const now = deps.now ?? Date.now;
-  const startedAt = now();
   const runId = `run_${randomUUID()}`;
   const outcome = await startAndWait(watch, runId, deps).catch((error: unknown) => {
     // Stopped (the process stopping): nothing to record; the watch stays due and runs again.

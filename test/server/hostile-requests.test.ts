@@ -347,6 +347,35 @@ describe('client faults are 4xx in the log, never 500', () => {
     expect(server.llm.calls).toEqual([]);
   });
 
+  it('a body shorter than its Content-Length gets 408 within the body timeout', async () => {
+    server = await startTestServer({ server: { bodyTimeoutSeconds: 0.5 } });
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.write(
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 1000\r\n\r\n{"model":',
+    );
+    const trickle = setInterval(() => socket.write(' '), 100);
+    const started = Date.now();
+    try {
+      await waitFor(() => received.includes('\r\n\r\n'), 8000);
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+    expect(received.toLowerCase()).toContain('connection: close');
+    expect(Date.now() - started).toBeLessThan(5000);
+    await waitFor(() => server!.logs.length > 0);
+    expect(server.logs.at(-1)).toMatchObject({ status: 408, errorCode: 'request_timeout' });
+    expect(server.llm.calls).toEqual([]);
+  });
+
   it('a client that hangs up in the middle of its body is logged as a client error (499)', async () => {
     server = await startTestServer();
     const { port } = new URL(server.url);

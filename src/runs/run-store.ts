@@ -70,6 +70,12 @@ export interface RunStore {
     events?: readonly AgentEvent[],
   ): void | Promise<void>;
   finish(runId: string, outcome: RunFinish, attempt?: number): void;
+  /**
+   * Makes the writes `write` makes in one transaction (one commit for all: a server writing its
+   * run threads' recordings writes a turn's at once). A write inside that fails is undone alone
+   * and throws as it would outside; if the commit fails, none is kept and `batch` throws.
+   */
+  batch<T>(write: () => T): T;
   get(id: string): RunRecord | undefined;
   /** The id a unique prefix stands for (`runs show 3f2a`). */
   resolveId(prefix: string, owner?: string): string | undefined;
@@ -209,6 +215,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       })();
       storedPages.delete(runId);
       pruneRuns(d, options.retention, now());
+    },
+    batch(write) {
+      return db().transaction(write)();
     },
     get(id) {
       const row = db()

@@ -137,6 +137,8 @@ export function createWorkerRunStore(options: { store: AsyncRunStore; log: RunEv
         await log.publish(runId, events);
       });
     },
+    // Its writes are queued and go in batches of their own (createEventBatches).
+    batch: (write) => write(),
     ended: (runId) => held.get(runId)?.ended ?? false,
     finish(runId, outcome) {
       holding(runId).ended = true;

@@ -152,7 +152,7 @@ parentPort.on('message', (message) => {
   if (message.type === 'close') process.exit(0);
   if (message.type !== 'run') return;
   if (message.request.question === 'die') process.exit(3);
-  parentPort.postMessage({ type: 'events', id: message.id, events: [{ type: 'run-start', seq: 1 }] });
+  parentPort.postMessage({ type: 'turn', writes: [], events: [{ id: message.id, events: [{ type: 'run-start', seq: 1 }] }] });
   parentPort.postMessage({ type: 'done', id: message.id, outcome: { mode: 'search', result: { answer: 'ok:' + message.request.question } } });
 });
 parentPort.postMessage({ type: 'ready' });`,

@@ -7,7 +7,8 @@ import { ServiceUnavailableError } from '../../core/errors/index.js';
 import type { AgentEvent } from '../../events/agent-events.js';
 import type { NewRun } from '../../runs/run-record.js';
 import { createRunStore, type RunStore } from '../../runs/run-store.js';
-import { applyRunWrite, forwardRunWrites, type RunWrite } from './forwarded-run-writes.js';
+import { applyRunWrite, applyRunWrites, forwardRunWrites, type RunWrite } from './forwarded-run-writes.js';
+import { fromThreadError } from './thread-errors.js';
 
 const retention = { maxRuns: 100, maxAgeDays: 30 };
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2, costUsd: null, byRole: {} };
@@ -158,5 +159,68 @@ describe("a run thread's recording, written by the server's thread", () => {
     store.begin({ ...newRun, id: 'r2' }, 'running');
     store.append('r2', [{ ...event(1), runId: 'r2' }]);
     expect(server.events('r2')).toHaveLength(1);
+  });
+
+  it("a turn's writes go in one transaction: a write refused is undone alone, a failed commit keeps none", () => {
+    const dir = folder();
+    const server = createRunStore({ file: join(dir, 'runs.sqlite'), retention });
+    for (const id of ['r', 's']) server.begin({ ...newRun, id }, 'running');
+    // Attempt 1 holds r: a write fenced with attempt 0 is refused.
+    expect(server.claim('r', { workerId: 'w' })).toBe(1);
+    // A write's events with the JSON the thread made of them, as forwardRunWrites sends them.
+    const eventsOf = (runId: string, seq: number) => {
+      const events = [{ ...event(seq), runId }];
+      return { events, json: events.map((one) => JSON.stringify(one)) };
+    };
+    const turn = (seq: number) =>
+      [
+        { id: 1, write: { op: 'append', runId: 'r', attempt: 0, ...eventsOf('r', seq) } },
+        {
+          id: 2,
+          write: {
+            op: 'checkpoint',
+            runId: 's',
+            checkpoint: checkpoint(seq, []),
+            usage,
+            ...eventsOf('s', seq),
+          },
+        },
+        { id: 3, write: { op: 'append', runId: 'r', attempt: 1, ...eventsOf('r', seq + 1) } },
+      ] satisfies Array<{ id: number; write: RunWrite }>;
+    const batches: number[] = [];
+    const counted: RunStore = Object.assign(Object.create(server) as RunStore, {
+      batch: <T>(write: () => T): T => {
+        batches.push(1);
+        return server.batch(write);
+      },
+    });
+    const replies = applyRunWrites(counted, turn(1));
+    expect(batches).toHaveLength(1);
+    // The checkpoint is answered (its promise waits), the refused append with its error.
+    expect(replies.map(({ id, op }) => [id, op])).toEqual([
+      [1, 'append'],
+      [2, 'checkpoint'],
+    ]);
+    expect(fromThreadError(replies[0]!.error!)).toMatchObject({ code: 'stale_attempt' });
+    expect(replies[1]!.error).toBeUndefined();
+    expect(server.events('r').map((stored) => stored.seq)).toEqual([2]);
+    expect(server.events('s').map((stored) => stored.seq)).toEqual([1]);
+    expect(server.restore('s')?.checkpoint.step).toBe(1);
+
+    // The commit fails (a full disk): none of the turn's writes is kept, each is answered with it.
+    const full: RunStore = Object.assign(Object.create(server) as RunStore, {
+      batch: <T>(write: () => T): T =>
+        server.batch(() => {
+          write();
+          throw new ServiceUnavailableError({ service: { id: 'runs', label: 'the run store' } });
+        }),
+    });
+    const failed = applyRunWrites(full, turn(3));
+    expect(failed.map(({ id }) => id)).toEqual([1, 2, 3]);
+    for (const reply of failed)
+      expect(ServiceUnavailableError.isInstance(fromThreadError(reply.error!))).toBe(true);
+    expect(server.events('r').map((stored) => stored.seq)).toEqual([2]);
+    expect(server.events('s').map((stored) => stored.seq)).toEqual([1]);
+    expect(server.restore('s')?.checkpoint.step).toBe(1);
   });
 });

@@ -3,6 +3,7 @@ import type { AgentEvent } from '../../events/agent-events.js';
 import { eventJson, withEventJson } from '../../runs/event-json.js';
 import type { RunUsage } from '../../runs/run-record.js';
 import type { RunFinish, RunStore } from '../../runs/run-store.js';
+import type { ForwardedRunWrite } from './run-thread-protocol.js';
 import { fromThreadError, type ThreadError, toThreadError } from './thread-errors.js';
 
 /** A write of a run's recording, as a run thread sends it to the server's thread. */
@@ -112,6 +113,23 @@ export function forwardRunWrites(
       checkpoint?.reject(error);
     },
   };
+}
+
+/**
+ * Makes a turn's writes (of any of a thread's runs, in the order made) in one transaction of the
+ * server's run store, so a turn costs one commit rather than one a write; answers as applyRunWrite
+ * does. A write that fails is undone alone and answered with its error; if the commit fails, no
+ * write of the turn is kept and every one is answered with that error.
+ */
+export function applyRunWrites(store: RunStore, writes: readonly ForwardedRunWrite[]): RunWriteReply[] {
+  const apply = () => writes.flatMap(({ id, write }) => applyRunWrite(store, id, write) ?? []);
+  if (writes.length < 2) return apply();
+  try {
+    return store.batch(apply);
+  } catch (error) {
+    const failed = toThreadError(error);
+    return writes.map(({ id, write }) => ({ id, runId: write.runId, op: write.op, error: failed }));
+  }
 }
 
 /**

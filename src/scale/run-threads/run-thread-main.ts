@@ -19,6 +19,7 @@ import { forwardRunWrites } from './forwarded-run-writes.js';
 import { remoteExtractor } from './remote-extractor.js';
 import type { FromRunThread, RunThreadData, ToRunThread } from './run-thread-protocol.js';
 import { fromThreadError, toThreadError } from './thread-errors.js';
+import { createTurnOutbox } from './turn-outbox.js';
 
 const port = parentPort;
 if (!port) throw new Error('run-thread-main runs as a worker thread of deepsearch serve');
@@ -26,6 +27,8 @@ const data = workerData as RunThreadData;
 if (data.origins)
   recordConfigOrigins(data.config, { ...data.origins, origins: new Map(data.origins.origins) });
 const post = (message: FromRunThread) => port.postMessage(message);
+/** The runs' writes and events of one turn of the event loop, posted as one message at its end. */
+const outbox = createTurnOutbox(post);
 
 // Traced as the server's own runs are, each run under the span of the request that asked for it.
 const tracing = tracingRequested(process.env) ? await import('../../telemetry/start-tracing.js') : undefined;
@@ -48,7 +51,7 @@ const trustRecords = createTrustRecords({
 // Runs begin here and are read here; their events, checkpoints and ends are written by the server's
 // thread, which has the time for it (the agent's work is this thread's).
 const local = data.forwardWrites ? createConfiguredRunStore(data.config.runs, loadSqlite) : undefined;
-const runs = local && forwardRunWrites(local, (id, write) => post({ type: 'write', id, write }));
+const runs = local && forwardRunWrites(local, (id, write) => outbox.write({ id, write }));
 const runtime = createRuntime({
   config: data.config,
   ...(runs ? { runStore: runs.store } : {}),
@@ -60,23 +63,7 @@ const runtime = createRuntime({
 });
 
 const running = new Map<number, AbortController>();
-/** Events waiting to be posted: those of one turn of the event loop go in one message per run. */
-const pending = new Map<number, AgentEvent[]>();
-let flushScheduled = false;
-const flush = () => {
-  flushScheduled = false;
-  for (const [id, events] of pending) post({ type: 'events', id, events });
-  pending.clear();
-};
-const relay = (id: number) => (event: AgentEvent) => {
-  const events = pending.get(id);
-  if (events) events.push(event);
-  else pending.set(id, [event]);
-  if (!flushScheduled) {
-    flushScheduled = true;
-    setImmediate(flush);
-  }
-};
+const relay = (id: number) => (event: AgentEvent) => outbox.event(id, event);
 
 async function run(message: Extract<ToRunThread, { type: 'run' }>): Promise<void> {
   const { id } = message;
@@ -85,10 +72,10 @@ async function run(message: Extract<ToRunThread, { type: 'run' }>): Promise<void
   try {
     const request = { ...(message.request as RunRequest), signal: controller.signal, onEvent: relay(id) };
     const outcome = await withTraceContext(message.trace, () => runtime.run(request));
-    flush();
+    outbox.flush();
     post({ type: 'done', id, outcome });
   } catch (error) {
-    flush();
+    outbox.flush();
     post({ type: 'failed', id, error: toThreadError(error) });
   } finally {
     running.delete(id);
@@ -110,7 +97,7 @@ port.on('message', (message: ToRunThread) => {
   else if (message.type === 'cancel')
     running.get(message.id)?.abort(message.reason ? fromThreadError(message.reason) : undefined);
   else if (message.type === 'close') void close();
-  else if (message.type === 'written') runs?.settle(message);
+  else if (message.type === 'written') for (const reply of message.replies) runs?.settle(reply);
 });
 // The agent's code loaded now, not by the first run this thread gets.
 await Promise.all([import('../../agent/run-agent.js'), import('../../agent/run-loop.js')]);

@@ -33,14 +33,30 @@ export type ToRunThread =
   | { type: 'cancel'; id: number; reason?: ThreadError }
   /** Runs are over: send the buffered spans, release the runtime, end. */
   | { type: 'close' }
-  | ({ type: 'written' } & RunWriteReply);
+  /** The answers to a turn's writes (forwarded-run-writes.ts), in one message. */
+  | { type: 'written'; replies: RunWriteReply[] };
 
 /** From a run thread to the server's thread; a run's events come before its end, in order. */
 export type FromRunThread =
   | { type: 'ready' }
-  | { type: 'events'; id: number; events: AgentEvent[] }
+  | RunThreadTurn
   | { type: 'done'; id: number; outcome: RunOutcome }
   | { type: 'failed'; id: number; error: ThreadError }
-  | { type: 'warning'; message: string }
-  /** A write of a run's recording, made by the server's run store (forwarded-run-writes.ts). */
-  | { type: 'write'; id: number; write: RunWrite };
+  | { type: 'warning'; message: string };
+
+/**
+ * What the thread's runs made in one turn of its event loop, in one message: the writes of their
+ * recordings, made by the server's run store in one transaction (forwarded-run-writes.ts), then
+ * each run's events.
+ */
+export interface RunThreadTurn {
+  type: 'turn';
+  writes: ForwardedRunWrite[];
+  events: Array<{ id: number; events: AgentEvent[] }>;
+}
+
+/** A write of a run's recording as sent, with the id its answer names. */
+export interface ForwardedRunWrite {
+  id: number;
+  write: RunWrite;
+}

@@ -7,7 +7,7 @@ import { acquireExtractionPool } from '../../extraction/worker/shared-extraction
 import type { RunStore } from '../../runs/run-store.js';
 import type { DeepSearchRuntime, RunOutcome, RunRequest } from '../../runtime/create-runtime.js';
 import { injectTraceContext } from '../../telemetry/trace-context.js';
-import { applyRunWrite } from './forwarded-run-writes.js';
+import { applyRunWrites } from './forwarded-run-writes.js';
 import { serveExtractions } from './remote-extractor.js';
 import type { FromRunThread, RunThreadData, ThreadRunRequest, ToRunThread } from './run-thread-protocol.js';
 import { runThreadEntry } from './thread-entry.js';
@@ -59,7 +59,8 @@ interface RunThread {
  * Runs in worker threads of this process, so a server uses another core: the server's thread
  * keeps the HTTP side (requests, streams, the run API's reads) and the threads do the agent's work
  * (LLM calls and their parsing, searches, reads, the recording). A run's events come back as it
- * makes them, those of one turn of the thread's event loop in one message; cancelling the caller's
+ * makes them, those of one turn of the thread's event loop in one message with the turn's writes
+ * (stored in one transaction); cancelling the caller's
  * signal cancels the run in its thread. A thread that dies fails the runs it had (as a crash of
  * the run would) and is started again.
  */
@@ -78,20 +79,23 @@ export function startRunThreads(options: RunThreadsOptions): RunThreads {
   const threads: Array<Promise<RunThread>> = [];
 
   const receive = (thread: RunThread, message: FromRunThread) => {
-    if (message.type === 'write') {
-      const reply = options.store && applyRunWrite(options.store, message.id, message.write);
-      if (reply) thread.worker.postMessage({ type: 'written', ...reply } satisfies ToRunThread);
+    if (message.type === 'turn') {
+      // The turn's writes first (stored before its events are relayed, and before any later
+      // message: a run's end is stored when the message saying it is done is read).
+      const replies = options.store ? applyRunWrites(options.store, message.writes) : [];
+      if (replies.length > 0) thread.worker.postMessage({ type: 'written', replies } satisfies ToRunThread);
+      for (const { id, events } of message.events) {
+        const run = thread.runs.get(id);
+        if (!run) continue;
+        run.runId ??= events[0]?.runId;
+        for (const event of events) relay(run.listeners, event);
+      }
       return;
     }
     if (message.type === 'ready') return;
     if (message.type === 'warning') return options.warn?.(message.message);
     const run = thread.runs.get(message.id);
     if (!run) return;
-    if (message.type === 'events') {
-      run.runId ??= message.events[0]?.runId;
-      for (const event of message.events) relay(run.listeners, event);
-      return;
-    }
     thread.runs.delete(message.id);
     if (message.type === 'done') run.resolve(message.outcome);
     else run.reject(fromThreadError(message.error));

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors/index.js';
-import { createSqliteCache, type ResponseCache } from './sqlite-cache.js';
+import { createSqliteCache, loadBetterSqlite3, type ResponseCache } from './sqlite-cache.js';
 
 let dir: string;
 const opened: ResponseCache[] = [];
@@ -86,5 +87,72 @@ describe('createSqliteCache', () => {
     })();
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/DEEPSEARCH_CACHE_DIR.*--no-cache/);
+  });
+
+  it("writes a turn's entries together at its end, in one transaction; a get sees them at once", async () => {
+    const file = join(dir, 'turn.sqlite');
+    const transactions: number[] = [];
+    const Real = loadBetterSqlite3();
+    class Counting extends Real {
+      override transaction<F extends (...args: never[]) => unknown>(fn: F): BetterSqlite3.Transaction<F> {
+        transactions.push(1);
+        return super.transaction(fn);
+      }
+    }
+    const cache = createSqliteCache({ file, now, loadDriver: () => Counting as typeof BetterSqlite3 });
+    opened.push(cache);
+    for (let index = 0; index < 5; index++) cache.set('page', `u${index}`, { index }, 60);
+    cache.set('page', 'u0', { index: 'again' }, 60);
+    // Seen at once by this handle, not yet by another (another process).
+    expect(cache.get('page', 'u0')).toEqual({ index: 'again' });
+    expect(cache.get('page', 'u4')).toEqual({ index: 4 });
+    const other = open(file);
+    expect(other.get('page', 'u4')).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(transactions).toHaveLength(1);
+    expect(other.get('page', 'u0')).toEqual({ index: 'again' });
+    expect(other.get('page', 'u4')).toEqual({ index: 4 });
+    // A value set is a copy: changing the object after does not change the entry.
+    const hits = [{ url: 'https://a.example/' }];
+    cache.set('search', 'q', hits, 60);
+    hits.push({ url: 'https://b.example/' });
+    expect(cache.get('search', 'q')).toEqual([{ url: 'https://a.example/' }]);
+    // An entry still waiting expires as a stored one does.
+    clock += 60_000;
+    expect(cache.get('search', 'q')).toBeUndefined();
+  });
+
+  it('a write that failed is thrown by the next set; close writes what is waiting', async () => {
+    const file = join(dir, 'failing.sqlite');
+    let failing = true;
+    const Real = loadBetterSqlite3();
+    class Failing extends Real {
+      constructor(...args: ConstructorParameters<typeof Real>) {
+        super(...args);
+        const prepare = this.prepare.bind(this);
+        // Its INSERTs fail while `failing` is set (a full disk).
+        this.prepare = ((source: string) => {
+          const statement = prepare(source);
+          if (!source.startsWith('INSERT')) return statement;
+          const run = statement.run.bind(statement) as (...args: unknown[]) => BetterSqlite3.RunResult;
+          statement.run = ((...values: unknown[]) => {
+            if (failing) throw new Error('SQLITE_FULL: database or disk is full');
+            return run(...values);
+          }) as typeof statement.run;
+          return statement;
+        }) as typeof this.prepare;
+      }
+    }
+    const cache = createSqliteCache({ file, now, loadDriver: () => Failing as typeof BetterSqlite3 });
+    opened.push(cache);
+    cache.set('page', 'lost', 1, 60);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(() => cache.set('page', 'next', 2, 60)).toThrow('SQLITE_FULL');
+    failing = false;
+    cache.set('page', 'kept', 3, 60);
+    cache.close();
+    const other = open(file);
+    expect(other.get('page', 'kept')).toBe(3);
+    expect(other.get('page', 'lost')).toBeUndefined();
   });
 });

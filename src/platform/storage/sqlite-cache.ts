@@ -9,6 +9,11 @@ import { ConfigError } from '../../core/errors/index.js';
 export interface ResponseCache {
   /** The stored value, or undefined when absent or expired. */
   get(kind: CacheKind, key: string): unknown;
+  /**
+   * Keeps a copy of the value; get sees it at once, the file at the end of this turn of the event
+   * loop (with the turn's other entries, in one transaction) or at close. A write that failed is
+   * thrown by the next set.
+   */
   set(kind: CacheKind, key: string, value: unknown, ttlSeconds: number): void;
   /** Deletes expired entries; returns how many. */
   prune(): number;
@@ -69,25 +74,75 @@ export function createSqliteCache(options: SqliteCacheOptions): ResponseCache {
     return statements;
   }
 
+  // Entries set in this turn of the event loop, written together at its end: one commit for a
+  // turn's entries (a busy server's runs set dozens in one turn), not one per entry.
+  const pending = new Map<string, PendingEntry>();
+  let writing: NodeJS.Immediate | undefined;
+  /** A write that failed, thrown by the next set (as the failed set itself would have been). */
+  let failure: unknown;
+  const write = () => {
+    clearImmediate(writing);
+    writing = undefined;
+    if (pending.size === 0 || !statements) return;
+    const entries = [...pending.values()];
+    pending.clear();
+    const { database, set } = statements;
+    try {
+      database.transaction(() => {
+        for (const entry of entries)
+          set.run(entry.kind, entry.key, entry.value, entry.storedAt, entry.expiresAt);
+      })();
+    } catch (error) {
+      failure ??= error;
+    }
+  };
+
   return {
     get(kind, key) {
+      const entry = pending.get(pendingKey(kind, key));
+      if (entry) return entry.expiresAt > now() ? JSON.parse(entry.value) : undefined;
       const row = open()?.get.get(kind, key, now()) as { value: string } | undefined;
       return row ? JSON.parse(row.value) : undefined;
     },
     set(kind, key, value, ttlSeconds) {
-      if (ttlSeconds <= 0) return;
+      if (failure !== undefined) {
+        const error = failure;
+        failure = undefined;
+        throw error;
+      }
+      if (ttlSeconds <= 0 || !open()) return;
       const storedAt = now();
-      open()?.set.run(kind, key, JSON.stringify(value), storedAt, storedAt + ttlSeconds * 1000);
+      const entry = {
+        kind,
+        key,
+        value: JSON.stringify(value),
+        storedAt,
+        expiresAt: storedAt + ttlSeconds * 1000,
+      };
+      pending.set(pendingKey(kind, key), entry);
+      writing ??= setImmediate(write);
     },
     prune() {
+      write();
       return open()?.prune.run(now()).changes ?? 0;
     },
     close() {
+      write();
       statements?.database.close();
       statements = undefined;
     },
   };
 }
+
+interface PendingEntry {
+  kind: CacheKind;
+  key: string;
+  value: string;
+  storedAt: number;
+  expiresAt: number;
+}
+
+const pendingKey = (kind: CacheKind, key: string) => `${kind}\n${key}`;
 
 interface Statements {
   database: BetterSqlite3.Database;

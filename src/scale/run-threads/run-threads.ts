@@ -60,9 +60,8 @@ interface RunThread {
  * keeps the HTTP side (requests, streams, the run API's reads) and the threads do the agent's work
  * (LLM calls and their parsing, searches, reads, the recording). A run's events come back as it
  * makes them, those of one turn of the thread's event loop in one message with the turn's writes
- * (stored in one transaction); cancelling the caller's
- * signal cancels the run in its thread. A thread that dies fails the runs it had (as a crash of
- * the run would) and is started again.
+ * (stored in one transaction); cancelling the caller's signal cancels the run in its thread. A
+ * thread that dies fails the runs it had (as a crash of the run would) and is started again.
  */
 export function startRunThreads(options: RunThreadsOptions): RunThreads {
   const data: Omit<RunThreadData, 'extractions'> = {

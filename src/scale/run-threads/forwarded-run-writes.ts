@@ -3,7 +3,6 @@ import type { AgentEvent } from '../../events/agent-events.js';
 import { eventJson, withEventJson } from '../../runs/event-json.js';
 import type { RunUsage } from '../../runs/run-record.js';
 import type { RunFinish, RunStore } from '../../runs/run-store.js';
-import type { ForwardedRunWrite } from './run-thread-protocol.js';
 import { fromThreadError, type ThreadError, toThreadError } from './thread-errors.js';
 
 /** A write of a run's recording, as a run thread sends it to the server's thread. */
@@ -17,6 +16,12 @@ export type RunWrite =
       attempt?: number;
     } & Partial<RunWriteEvents>)
   | { op: 'finish'; runId: string; outcome: RunFinish; attempt?: number };
+
+/** A write of a run's recording as a run thread sends it, with the id its answer names. */
+export interface ForwardedRunWrite {
+  id: number;
+  write: RunWrite;
+}
 
 /** A write's events, each with the JSON the recorder already made of it (the store writes that text). */
 interface RunWriteEvents {

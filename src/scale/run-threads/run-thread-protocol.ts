@@ -3,7 +3,7 @@ import type { DeepSearchConfig } from '../../config/config-schema.js';
 import type { AgentEvent } from '../../events/agent-events.js';
 import type { RunOutcome, RunRequest } from '../../runtime/create-runtime.js';
 import type { TraceCarrier } from '../../telemetry/trace-context.js';
-import type { RunWrite, RunWriteReply } from './forwarded-run-writes.js';
+import type { ForwardedRunWrite, RunWriteReply } from './forwarded-run-writes.js';
 import type { ThreadError } from './thread-errors.js';
 
 /** A run request without what cannot cross threads (the signal and the listeners stay with the caller). */
@@ -53,10 +53,4 @@ export interface RunThreadTurn {
   type: 'turn';
   writes: ForwardedRunWrite[];
   events: Array<{ id: number; events: AgentEvent[] }>;
-}
-
-/** A write of a run's recording as sent, with the id its answer names. */
-export interface ForwardedRunWrite {
-  id: number;
-  write: RunWrite;
 }

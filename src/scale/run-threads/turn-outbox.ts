@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../events/agent-events.js';
-import type { ForwardedRunWrite, FromRunThread } from './run-thread-protocol.js';
+import type { ForwardedRunWrite } from './forwarded-run-writes.js';
+import type { FromRunThread } from './run-thread-protocol.js';
 
 export interface TurnOutbox {
   /** A write of a run's recording, sent in this turn's message in the order written. */

@@ -36,8 +36,9 @@ export async function startQueueWorld(options: {
   hold: (request: FakeOpenAiRequest) => boolean;
   /** The research plan the fake LLM answers with (default: the research world's own). */
   plan?: unknown;
-  /** Every agent call is answered after this long (runs that stay in flight a while). */
-  agentDelayMs?: number;
+  /** Every agent call is answered after this long (runs that stay in flight a while), or after
+   * what this answers for the call. */
+  agentDelayMs?: number | ((request: FakeOpenAiRequest) => number);
 }): Promise<QueueWorld> {
   const [redis, postgres, web] = await Promise.all([
     startRedis(),
@@ -61,9 +62,9 @@ export async function startQueueWorld(options: {
       agent_action: (request) => {
         if (options.hold(request)) return { delayMs: 120_000 };
         const reply = agent(request);
-        return options.agentDelayMs && 'content' in reply
-          ? { ...reply, delayMs: options.agentDelayMs }
-          : reply;
+        const delayMs =
+          typeof options.agentDelayMs === 'function' ? options.agentDelayMs(request) : options.agentDelayMs;
+        return delayMs && 'content' in reply ? { ...reply, delayMs } : reply;
       },
     },
   });

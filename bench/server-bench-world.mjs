@@ -5,9 +5,11 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { startFakeOpenAi } from '../src/testing/fake-openai-server.ts';
 import { startFakeSearxng } from '../test/helpers/fake-searxng-server.ts';
 import { startFakeWeb } from '../test/helpers/fake-web-server.ts';
+import { evalRoot } from './eval-root.mjs';
 
 // BENCH_CLI: another build's CLI (bench/server-compare.mjs runs this bench against two builds).
 const cliPath = process.env.BENCH_CLI
@@ -28,7 +30,7 @@ export const llmCallsPerRun = 6;
  * their own, so each section's agent follows the same script. A `hold-` question never gets an answer.
  */
 export async function startBenchWorld({ latencyMs }) {
-  const web = await startFakeWeb({ pages: { '/oscars': { html: page } } });
+  const web = await startFakeWeb({ pages: benchPages() });
   const searxng = await startFakeSearxng({
     results: (query) => [
       { url: pageUrl(web, query), title: '91st Academy Awards', content: 'Green Book won Best Picture.' },
@@ -90,6 +92,45 @@ export async function startBenchWorld({ latencyMs }) {
 }
 
 const pageUrl = (web, query) => `${web.url}/oscars?${encodeURIComponent(query)}`;
+
+/**
+ * The page every question reads: the small article above, or with BENCH_REAL_PAGES=N one of N real
+ * pages of the WCXB dev set (../shared/eval/extraction/wcxb-dev/, every k-th page by name), chosen
+ * by the question's query, with the article put first in its body (the answer's quote is in it), so
+ * the extraction processes parse what users' reads give them. The same query gets the same page in
+ * every run and every build compared.
+ */
+function benchPages() {
+  const count = Number(process.env.BENCH_REAL_PAGES ?? 0);
+  if (!count) return { '/oscars': { html: page } };
+  const folder = resolve(evalRoot, 'extraction/wcxb-dev/html');
+  const names = readdirSync(folder)
+    .filter((name) => name.endsWith('.html.gz'))
+    .sort();
+  const step = Math.max(1, Math.floor(names.length / count));
+  const article = /<article>[\s\S]*<\/article>/.exec(page)[0];
+  const real = names
+    .filter((_, index) => index % step === 0)
+    .slice(0, count)
+    .map((name) => {
+      const html = gunzipSync(readFileSync(resolve(folder, name))).toString('utf8');
+      const body = /<body[^>]*>/i.exec(html);
+      const at = body ? body.index + body[0].length : 0;
+      return { html: `${html.slice(0, at)}${article}${html.slice(at)}` };
+    });
+  // Looked up by path and query (fake-web-server.ts): any /oscars?... gets a page by its query.
+  return new Proxy(
+    {},
+    {
+      get: (_, key) => {
+        if (typeof key !== 'string' || !key.startsWith('/oscars')) return undefined;
+        let hash = 0;
+        for (const char of key) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+        return real[hash % real.length];
+      },
+    },
+  );
+}
 
 /** Research mode's own calls (plan, section writing, coherence, fact-check, review, follow-ups). */
 function researchReply(schemaName, id) {

@@ -16,7 +16,9 @@
 //    search, the read, and so on, p50 and p90.
 // Options: BENCH_WARMUP=N (N streams at once before each burst, besides the one warm-up request:
 // a server past its JIT), BENCH_SIZES=50,100,200 (empty: skip 1) BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof,
-// BENCH_OTLP=1 (trace to a receiver on 127.0.0.1), any DEEPSEARCH_* setting for the server,
+// BENCH_OTLP=1 (trace to a receiver on 127.0.0.1), BENCH_REAL_PAGES=N (each question reads one of
+// N real pages of the WCXB dev set instead of the small article: bench/server-bench-world.mjs),
+// any DEEPSEARCH_* setting for the server,
 // and the async section's (see its file; BENCH_ASYNC_JOBS=0 skips it).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -96,9 +96,11 @@ const pageUrl = (web, query) => `${web.url}/oscars?${encodeURIComponent(query)}`
 /**
  * The page every question reads: the small article above, or with BENCH_REAL_PAGES=N one of N real
  * pages of the WCXB dev set (../shared/eval/extraction/wcxb-dev/, every k-th page by name), chosen
- * by the question's query, with the article put first in its body (the answer's quote is in it), so
- * the extraction processes parse what users' reads give them. The same query gets the same page in
- * every run and every build compared.
+ * by the question's query, with the article put first in its body, so the extraction processes
+ * parse what users' reads give them. The extractor keeps that article in 11 of the first 100 pages
+ * (it takes the page's own main content), so most answers' quotes are not found as they are and go
+ * through the best-matching-sentence check, as a misquoting model's would; the run's LLM calls are
+ * the same. The same query gets the same page in every run and every build compared.
  */
 function benchPages() {
   const count = Number(process.env.BENCH_REAL_PAGES ?? 0);

@@ -30,7 +30,8 @@ export const llmCallsPerRun = 6;
  * their own, so each section's agent follows the same script. A `hold-` question never gets an answer.
  */
 export async function startBenchWorld({ latencyMs }) {
-  const web = await startFakeWeb({ pages: benchPages() });
+  const pages = await benchPages();
+  const web = await startFakeWeb({ pages: pages.byPath });
   const searxng = await startFakeSearxng({
     results: (query) => [
       { url: pageUrl(web, query), title: '91st Academy Awards', content: 'Green Book won Best Picture.' },
@@ -78,7 +79,7 @@ export async function startBenchWorld({ latencyMs }) {
     return reply({
       think: 'Found it.',
       action: 'answer',
-      answer: { text: 'Peter Farrelly[^1].', references: [{ url, quote }] },
+      answer: { text: 'Peter Farrelly[^1].', references: [{ url, quote: pages.quoteOf(url) }] },
     });
   };
   const llm = await startFakeOpenAi({ respond });
@@ -96,42 +97,57 @@ const pageUrl = (web, query) => `${web.url}/oscars?${encodeURIComponent(query)}`
 /**
  * The page every question reads: the small article above, or with BENCH_REAL_PAGES=N one of N real
  * pages of the WCXB dev set (../shared/eval/extraction/wcxb-dev/, every k-th page by name), chosen
- * by the question's query, with the article put first in its body, so the extraction processes
- * parse what users' reads give them. The extractor keeps that article in 11 of the first 100 pages
- * (it takes the page's own main content), so most answers' quotes are not found as they are and go
- * through the best-matching-sentence check, as a misquoting model's would; the run's LLM calls are
- * the same. The same query gets the same page in every run and every build compared.
+ * by the question's query, so the extraction processes parse what users' reads give them. The
+ * answer quotes a sentence of that page's text as our extractor gives it (read here once, at the
+ * start), so its quote is found and the run makes the same 6 LLM calls. The same query gets the
+ * same page in every run and every build compared.
  */
-function benchPages() {
+async function benchPages() {
   const count = Number(process.env.BENCH_REAL_PAGES ?? 0);
-  if (!count) return { '/oscars': { html: page } };
+  if (!count) return { byPath: { '/oscars': { html: page } }, quoteOf: () => quote };
+  const { fetchedToPage, loadParser } = await import('../src/extraction/fetched-to-page.ts');
+  await loadParser('html');
   const folder = resolve(evalRoot, 'extraction/wcxb-dev/html');
   const names = readdirSync(folder)
     .filter((name) => name.endsWith('.html.gz'))
     .sort();
   const step = Math.max(1, Math.floor(names.length / count));
-  const article = /<article>[\s\S]*<\/article>/.exec(page)[0];
-  const real = names
-    .filter((_, index) => index % step === 0)
-    .slice(0, count)
-    .map((name) => {
-      const html = gunzipSync(readFileSync(resolve(folder, name))).toString('utf8');
-      const body = /<body[^>]*>/i.exec(html);
-      const at = body ? body.index + body[0].length : 0;
-      return { html: `${html.slice(0, at)}${article}${html.slice(at)}` };
+  const real = [];
+  for (const name of names.filter((_, index) => index % step === 0).slice(0, count)) {
+    const bytes = new Uint8Array(gunzipSync(readFileSync(resolve(folder, name))));
+    const url = `https://bench.example/${name}`;
+    const { page: read } = await fetchedToPage({
+      requestedUrl: url,
+      providerId: 'bench',
+      fetched: { url, status: 200, contentType: 'text/html', bytes, truncated: false },
     });
+    // A sentence of prose: 8 to 40 words, ending as a sentence does.
+    const sentence = read.text
+      .split(/(?<=[.!?])\s+/)
+      .map((text) => text.trim())
+      .find((text) => /[.!?]$/.test(text) && text.split(/\s+/).length >= 8 && text.split(/\s+/).length <= 40);
+    if (sentence) real.push({ served: { body: bytes, contentType: 'text/html' }, quote: sentence });
+  }
   // Looked up by path and query (fake-web-server.ts): any /oscars?... gets a page by its query.
-  return new Proxy(
-    {},
-    {
-      get: (_, key) => {
-        if (typeof key !== 'string' || !key.startsWith('/oscars')) return undefined;
-        let hash = 0;
-        for (const char of key) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-        return real[hash % real.length];
+  const pageAt = (key) => {
+    let hash = 0;
+    for (const char of key) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+    return real[hash % real.length];
+  };
+  const keyOf = (url) => {
+    const { pathname, search } = new URL(url);
+    return `${pathname}?${new URLSearchParams(search).toString()}`;
+  };
+  return {
+    byPath: new Proxy(
+      {},
+      {
+        get: (_, key) =>
+          typeof key === 'string' && key.startsWith('/oscars?') ? pageAt(key).served : undefined,
       },
-    },
-  );
+    ),
+    quoteOf: (url) => pageAt(keyOf(url)).quote,
+  };
 }
 
 /** Research mode's own calls (plan, section writing, coherence, fact-check, review, follow-ups). */

@@ -32,9 +32,10 @@ export const llmCallsPerRun = 6;
 export async function startBenchWorld({ latencyMs }) {
   const pages = await benchPages();
   const web = await startFakeWeb({ pages: pages.byPath });
+  const pageUrl = (query) => `${web.url}${pages.pathOf(query)}?${encodeURIComponent(query)}`;
   const searxng = await startFakeSearxng({
     results: (query) => [
-      { url: pageUrl(web, query), title: '91st Academy Awards', content: 'Green Book won Best Picture.' },
+      { url: pageUrl(query), title: '91st Academy Awards', content: 'Green Book won Best Picture.' },
     ],
   });
   const agentCalls = new Map();
@@ -71,7 +72,8 @@ export async function startBenchWorld({ latencyMs }) {
       });
     const count = (agentCalls.get(id) ?? 0) + 1;
     agentCalls.set(id, count);
-    const url = pageUrl(web, `Best Picture ${id}`);
+    const query = `Best Picture ${id}`;
+    const url = pageUrl(query);
     if (count === 1)
       return reply({ think: 'Search first.', action: 'search', search: { queries: [`Best Picture ${id}`] } });
     if (count === 2) return reply({ think: 'Read it.', action: 'visit', visit: { targets: [url] } });
@@ -79,7 +81,7 @@ export async function startBenchWorld({ latencyMs }) {
     return reply({
       think: 'Found it.',
       action: 'answer',
-      answer: { text: 'Peter Farrelly[^1].', references: [{ url, quote: pages.quoteOf(url) }] },
+      answer: { text: 'Peter Farrelly[^1].', references: [{ url, quote: pages.quoteOf(query) }] },
     });
   };
   const llm = await startFakeOpenAi({ respond });
@@ -92,19 +94,18 @@ export async function startBenchWorld({ latencyMs }) {
   };
 }
 
-const pageUrl = (web, query) => `${web.url}/oscars?${encodeURIComponent(query)}`;
-
 /**
- * The page every question reads: the small article above, or with BENCH_REAL_PAGES=N one of N real
- * pages of the WCXB dev set (../shared/eval/extraction/wcxb-dev/, every k-th page by name), chosen
- * by the question's query, so the extraction processes parse what users' reads give them. The
- * answer quotes a sentence of that page's text as our extractor gives it (read here once, at the
- * start), so its quote is found and the run makes the same 6 LLM calls. The same query gets the
- * same page in every run and every build compared.
+ * The page every question reads: the small article above, or with BENCH_REAL_PAGES=N one of the
+ * first N real pages of the WCXB dev set (../shared/eval/extraction/wcxb-dev/, every k-th page by
+ * name) that have a sentence to quote, chosen by the question's query (the URL's path names it), so
+ * the extraction processes parse what users' reads give them. The answer quotes that sentence of the
+ * page's text as our extractor gives it (read here once, at the start), so its quote is found and
+ * the run makes the same 6 LLM calls. The same query gets the same page in every run and every
+ * build compared.
  */
 async function benchPages() {
   const count = Number(process.env.BENCH_REAL_PAGES ?? 0);
-  if (!count) return { byPath: { '/oscars': { html: page } }, quoteOf: () => quote };
+  if (!count) return { byPath: { '/oscars': { html: page } }, pathOf: () => '/oscars', quoteOf: () => quote };
   const { fetchedToPage, loadParser } = await import('../src/extraction/fetched-to-page.ts');
   await loadParser('html');
   const folder = resolve(evalRoot, 'extraction/wcxb-dev/html');
@@ -125,28 +126,22 @@ async function benchPages() {
     const sentence = read.text
       .split(/(?<=[.!?])\s+/)
       .map((text) => text.trim())
-      .find((text) => /[.!?]$/.test(text) && text.split(/\s+/).length >= 8 && text.split(/\s+/).length <= 40);
+      .find((text) => {
+        const words = text.split(/\s+/).length;
+        return /[.!?]$/.test(text) && words >= 8 && words <= 40;
+      });
     if (sentence) real.push({ served: { body: bytes, contentType: 'text/html' }, quote: sentence });
   }
-  // Looked up by path and query (fake-web-server.ts): any /oscars?... gets a page by its query.
-  const pageAt = (key) => {
+  if (process.env.BENCH_DEBUG) console.log(`${real.length} real pages with a sentence to quote`);
+  const indexOf = (query) => {
     let hash = 0;
-    for (const char of key) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-    return real[hash % real.length];
-  };
-  const keyOf = (url) => {
-    const { pathname, search } = new URL(url);
-    return `${pathname}?${new URLSearchParams(search).toString()}`;
+    for (const char of query) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+    return hash % real.length;
   };
   return {
-    byPath: new Proxy(
-      {},
-      {
-        get: (_, key) =>
-          typeof key === 'string' && key.startsWith('/oscars?') ? pageAt(key).served : undefined,
-      },
-    ),
-    quoteOf: (url) => pageAt(keyOf(url)).quote,
+    byPath: Object.fromEntries(real.map((entry, index) => [`/oscars/${index}`, entry.served])),
+    pathOf: (query) => `/oscars/${indexOf(query)}`,
+    quoteOf: (query) => real[indexOf(query)].quote,
   };
 }
 

@@ -10,10 +10,23 @@ export function heapFlag(memoryMb: number): string {
 }
 
 /**
+ * V8 optimises a function of an extraction process with TurboFan after 31 times as much of its
+ * bytecode has run as by default (2 MiB against 66 KB). The processes are often fresh (the pool
+ * starts them on first use and replaces those that kept memory), and fresh ones spent much of
+ * their CPU compiling code that had barely run: with this, a fresh process read its first 100 WCXB
+ * pages with about a sixth less CPU and the next 100 with as much or less, and `bench:server` with
+ * real pages (`BENCH_REAL_PAGES=100`, N = 50) went from 2.2 to 1.6 s of overhead p50. Not in the
+ * server's process: there its run thread, which every run waits on, got slower by more than V8's
+ * compiler threads saved. Measured in docs/development.md (2026-12-06, late evening).
+ */
+export const tierUpFlag = '--interrupt-budget=2097152';
+
+/**
  * How to start an extraction process: from the build, its bundle
  * (dist/extraction/worker/bundle/extraction-main.js, made by scripts/build-cli.mjs) or else
  * dist/extraction/worker/extraction-main.js; from the sources, its sources bundled
- * (childEntryCommand) with every npm package left as an import. The heap flag is added per pool.
+ * (childEntryCommand) with every npm package left as an import; V8 optimises later
+ * (tierUpFlag). The heap flag is added per pool.
  */
 export const extractionCommand: () => Promise<ChildCommand> = memoizedCommand(() =>
   childEntryCommand({
@@ -21,6 +34,6 @@ export const extractionCommand: () => Promise<ChildCommand> = memoizedCommand(()
     entry: 'extraction-main',
     bundled: 'bundle/extraction-main',
     external: 'packages',
-    flags: () => ['--no-warnings', '--expose-gc'],
+    flags: () => ['--no-warnings', '--expose-gc', tierUpFlag],
   }),
 );

@@ -14,7 +14,7 @@ export function heapFlag(memoryMb: number): string {
  * bytecode has run as by default (2 MiB against 66 KB). The processes are often fresh (the pool
  * starts them on first use and replaces those that kept memory), and fresh ones spent much of
  * their CPU compiling code that had barely run: with this, a fresh process read its first 100 WCXB
- * pages with about a sixth less CPU and the next 100 with as much or less, and `bench:server` with
+ * pages with about a sixth less CPU and the next 100 with about as much, and `bench:server` with
  * real pages (`BENCH_REAL_PAGES=100`, N = 50) went from 2.2 to 1.6 s of overhead p50. Not in the
  * server's process: there its run thread, which every run waits on, got slower by more than V8's
  * compiler threads saved. Measured in docs/development.md (2026-12-06, late evening).

@@ -12,8 +12,8 @@ export function heapFlag(memoryMb: number): string {
 /**
  * V8 optimises a function of an extraction process with TurboFan after 31 times as much of its
  * bytecode has run as by default (2 MiB against 66 KB). The processes are often fresh (the pool
- * starts them on first use and replaces those that kept memory), and fresh ones spent much of
- * their CPU compiling code that had barely run: with this, a fresh process read its first 100 WCXB
+ * starts them on first use and replaces those that kept memory), and a fresh one's first pages
+ * cost about half again what later ones do: with this, a fresh process read its first 100 WCXB
  * pages with about a sixth less CPU and the next 100 with about as much, and `bench:server` with
  * real pages (`BENCH_REAL_PAGES=100`, N = 50) went from 2.2 to 1.6 s of overhead p50. Not in the
  * server's process: there its run thread, which every run waits on, got slower by more than V8's

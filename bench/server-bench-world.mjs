@@ -74,8 +74,7 @@ export async function startBenchWorld({ latencyMs }) {
     agentCalls.set(id, count);
     const query = `Best Picture ${id}`;
     const url = pageUrl(query);
-    if (count === 1)
-      return reply({ think: 'Search first.', action: 'search', search: { queries: [query] } });
+    if (count === 1) return reply({ think: 'Search first.', action: 'search', search: { queries: [query] } });
     if (count === 2) return reply({ think: 'Read it.', action: 'visit', visit: { targets: [url] } });
     agentCalls.delete(id);
     return reply({

@@ -13,7 +13,7 @@
 //    DEEPSEARCH_RUN_THREADS=0 the runs are in the main thread, as before), and V8's GC and
 //    compiler threads with the rest. A last table per N splits a stream's overhead by stage, from
 //    when the fake LLM saw each call (bench/server-stages.mjs): request to first call, the
-//    search, the read, and so on, p50 and p90.
+//    search, the read, and so on, p10, p50 and p90.
 // Options: BENCH_WARMUP=N (N streams at once before each burst, besides the one warm-up request:
 // a server past its JIT), BENCH_SIZES=50,100,200 (empty: skip 1) BENCH_LATENCY_MS=500 BENCH_NODE_FLAGS=--cpu-prof,
 // BENCH_OTLP=1 (trace to a receiver on 127.0.0.1), BENCH_REAL_PAGES=N (each question reads one of
@@ -266,7 +266,7 @@ if (extractionLines.length > 0) {
 }
 for (const [size, lines] of stageTables) {
   if (lines.length === 0) continue;
-  console.log(`\nN = ${size}: the server's time between a stream's LLM calls     p50      p90`);
+  console.log(`\nN = ${size}: the server's time between a stream's LLM calls     p10      p50      p90`);
   for (const line of lines) console.log(line);
 }
 if (process.env.BENCH_DEBUG)

@@ -14,8 +14,10 @@ const stageNames = [
 ];
 
 /**
- * The stages' p50 and p90 over one burst's streams, as lines; `streams` maps a question id to its
- * start and end (performance.now() of this process), `calls` are the LLM calls in arrival order.
+ * The stages' p10, p50 and p90 over one burst's streams, as lines (a p50 close to the p90 with a
+ * lower p10: most streams waited together, for a thread busy with every run's same step);
+ * `streams` maps a question id to its start and end (performance.now() of this process), `calls`
+ * are the LLM calls in arrival order.
  * A stream whose calls do not follow the bench's script (a retry, a re-ask) is left out.
  */
 export function stageLines(streams, calls, latencyMs, percentile) {
@@ -37,6 +39,6 @@ export function stageLines(streams, calls, latencyMs, percentile) {
   if (gaps[0].length === 0) return [];
   const ms = (values, p) => `${Math.round(percentile(values, p))} ms`.padStart(8);
   return stageNames.map((name, index) =>
-    [`  ${name.padEnd(32)}`, ms(gaps[index], 50), ms(gaps[index], 90)].join(' '),
+    [`  ${name.padEnd(32)}`, ms(gaps[index], 10), ms(gaps[index], 50), ms(gaps[index], 90)].join(' '),
   );
 }

@@ -6,7 +6,7 @@ import { createBraveSearch } from '../../providers/search/brave/brave-search.js'
 import { type FakeHttpServer, startFakeHttpServer } from '../../testing/fake-http-server.js';
 import { startFakeOpenAi } from '../../testing/fake-openai-server.js';
 import { createTestConfig } from '../../testing/test-config.js';
-import { withSafeRedirects } from './redirect-safe-fetch.js';
+import { settleAbortsBeforeRequests, withSafeRedirects } from './redirect-safe-fetch.js';
 
 const servers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -142,5 +142,45 @@ describe('no provider call starts once the signal has fired', () => {
       AbortedError,
     );
     expect(target.requests).toEqual([]);
+  });
+});
+
+describe('before each request, what settles aborts already in', () => {
+  afterEach(() => settleAbortsBeforeRequests());
+
+  it("by default waits a turn of the event loop: an abort queued behind the caller's microtasks stops the request", async () => {
+    const target = await startTarget();
+    const controller = new AbortController();
+    setImmediate(() => controller.abort(new Error('client left')));
+    const request = withSafeRedirects(fetch)(target.url, { signal: controller.signal });
+    await expect(request).rejects.toBeInstanceOf(AbortedError);
+    expect(target.requests).toEqual([]);
+  });
+
+  it("a thread's own settle runs first, with no turn: what it aborts is not sent, and nothing else waits", async () => {
+    const sent: string[] = [];
+    const record = (async (input: string | URL | Request) => {
+      sent.push(String(input));
+      return new Response('ok');
+    }) as typeof fetch;
+    const cancelled = new AbortController();
+    const settles: string[] = [];
+    settleAbortsBeforeRequests(() => {
+      settles.push('settle');
+      cancelled.abort(new Error('client left'));
+    });
+    await expect(
+      withSafeRedirects(record)('http://127.0.0.1:9/a', { signal: cancelled.signal }),
+    ).rejects.toBeInstanceOf(AbortedError);
+    expect(sent).toEqual([]);
+    // Another run's request is sent before the event loop's next turn: an abort queued there is
+    // too late for it (with the default, it would have stopped it, as above).
+    const late = new AbortController();
+    setImmediate(() => late.abort(new Error('too late')));
+    const response = await withSafeRedirects(record)('http://127.0.0.1:9/b', { signal: late.signal });
+    expect(await response.text()).toBe('ok');
+    expect(late.signal.aborted).toBe(false);
+    expect(sent).toEqual(['http://127.0.0.1:9/b']);
+    expect(settles).toEqual(['settle', 'settle']);
   });
 });

@@ -6,6 +6,23 @@ const credentialHeader =
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
+/** One turn of the event loop: what was read with the previous call's answer has been handled. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+let settleAborts: () => Promise<void> | void = nextTurn;
+
+/**
+ * What every provider request of this thread does before it checks its signal, so that a client
+ * that has gone is seen first: by default, wait one turn of the event loop (the hang-up may have
+ * been read in the same turn as the previous call's answer, whose microtasks would otherwise send
+ * the next request ahead of the close event). A run thread, whose hang-ups come as messages, reads
+ * those at once instead (run-cancels.ts): a turn would hold every run's request back until the
+ * thread has taken every message queued, so that a burst's first calls all left together.
+ * Without an argument, the default again.
+ */
+export function settleAbortsBeforeRequests(settle?: () => void): void {
+  settleAborts = settle ?? nextTurn;
+}
+
 export interface SafeRedirectOptions {
   /** Hops followed before giving up with a network error, as fetch does (default 20, fetch's own). */
   maxRedirects?: number;
@@ -26,10 +43,8 @@ export function withSafeRedirects(
   const maxRedirects = options.maxRedirects ?? 20;
   const safeFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     if (init.signal) {
-      // Let I/O that is already in (a client's hang-up, read in the same event-loop turn as the
-      // previous call's answer) fire its abort before deciding to send: the answer is handled in
-      // microtasks that would otherwise start this request ahead of the close event.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // A hang-up already in fires its abort before deciding to send (settleAbortsBeforeRequests).
+      await settleAborts();
       if (init.signal.aborted) throw new AbortedError(undefined, { cause: init.signal.reason });
     }
     if (input instanceof Request || (init.redirect && init.redirect !== 'follow')) {

@@ -11,14 +11,16 @@ import { recordConfigOrigins } from '../../config/config-origins.js';
 import type { AgentEvent } from '../../events/agent-events.js';
 import { createTrustRecords } from '../../knowledge/trust-records.js';
 import { toTrustStore } from '../../knowledge/trust-store.js';
+import { settleAbortsBeforeRequests } from '../../platform/http/redirect-safe-fetch.js';
 import { createConfiguredRunStore } from '../../runs/run-store.js';
 import { createRuntime, type RunRequest } from '../../runtime/create-runtime.js';
 import { withTraceContext } from '../../telemetry/trace-context.js';
 import { tracingRequested } from '../../telemetry/tracing-requested.js';
 import { forwardRunWrites } from './forwarded-run-writes.js';
 import { remoteExtractor } from './remote-extractor.js';
+import { createRunCancels } from './run-cancels.js';
 import type { FromRunThread, RunThreadData, ToRunThread } from './run-thread-protocol.js';
-import { fromThreadError, toThreadError } from './thread-errors.js';
+import { toThreadError } from './thread-errors.js';
 import { createTurnOutbox } from './turn-outbox.js';
 
 const port = parentPort;
@@ -62,13 +64,15 @@ const runtime = createRuntime({
   onCacheUnavailable: (message) => post({ type: 'warning', message }),
 });
 
-const running = new Map<number, AbortController>();
+// Each provider request reads the cancellations already posted first, not after a turn of the
+// event loop (which would hold it until this thread has taken every queued run).
+const cancels = createRunCancels(data.cancels);
+settleAbortsBeforeRequests(cancels.drain);
 const relay = (id: number) => (event: AgentEvent) => outbox.event(id, event);
 
 async function run(message: Extract<ToRunThread, { type: 'run' }>): Promise<void> {
   const { id } = message;
-  const controller = new AbortController();
-  running.set(id, controller);
+  const controller = cancels.start(id);
   try {
     const request = { ...(message.request as RunRequest), signal: controller.signal, onEvent: relay(id) };
     const outcome = await withTraceContext(message.trace, () => runtime.run(request));
@@ -78,24 +82,23 @@ async function run(message: Extract<ToRunThread, { type: 'run' }>): Promise<void
     outbox.flush();
     post({ type: 'failed', id, error: toThreadError(error) });
   } finally {
-    running.delete(id);
+    cancels.end(id);
   }
 }
 
 async function close(): Promise<void> {
-  for (const controller of running.values()) controller.abort();
+  cancels.abortAll();
   await tracing?.stopTracing();
   runtime.close();
   runs?.store.close();
   trustRecords?.close();
   data.extractions.close();
+  cancels.close();
   port?.close();
 }
 
 port.on('message', (message: ToRunThread) => {
   if (message.type === 'run') void run(message);
-  else if (message.type === 'cancel')
-    running.get(message.id)?.abort(message.reason ? fromThreadError(message.reason) : undefined);
   else if (message.type === 'close') void close();
   else if (message.type === 'written') for (const reply of message.replies) runs?.settle(reply);
 });

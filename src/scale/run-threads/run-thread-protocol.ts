@@ -21,6 +21,8 @@ export interface RunThreadData {
   origins?: { origins: Array<[string, string]>; fileName: string | undefined };
   /** Where the thread's pages are parsed: the server's extraction pool (remote-extractor.ts). */
   extractions: MessagePort;
+  /** Where its runs' cancellations come (RunCancel; run-cancels.ts reads them). */
+  cancels: MessagePort;
   /** The server's thread writes the runs' events, checkpoints and ends (it was given the run store). */
   forwardWrites: boolean;
   /** DEEPSEARCH_SQLITE_MODULE resolved: another build of better-sqlite3 to load. */
@@ -30,11 +32,16 @@ export interface RunThreadData {
 /** From the server's thread to a run thread. */
 export type ToRunThread =
   | { type: 'run'; id: number; request: ThreadRunRequest; trace?: TraceCarrier }
-  | { type: 'cancel'; id: number; reason?: ThreadError }
   /** Runs are over: send the buffered spans, release the runtime, end. */
   | { type: 'close' }
   /** The answers to a turn's writes (forwarded-run-writes.ts), in one message. */
   | { type: 'written'; replies: RunWriteReply[] };
+
+/** A run's cancellation, on the thread's `cancels` port; the reason is the caller's signal's. */
+export interface RunCancel {
+  id: number;
+  reason?: ThreadError;
+}
 
 /** From a run thread to the server's thread; a run's events come before its end, in order. */
 export type FromRunThread =

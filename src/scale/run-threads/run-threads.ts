@@ -1,4 +1,4 @@
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { configOrigins } from '../../config/config-origins.js';
 import type { DeepSearchConfig } from '../../config/config-schema.js';
 import { AbortedError, DeepSearchError } from '../../core/errors/index.js';
@@ -9,7 +9,13 @@ import type { DeepSearchRuntime, RunOutcome, RunRequest } from '../../runtime/cr
 import { injectTraceContext } from '../../telemetry/trace-context.js';
 import { applyRunWrites } from './forwarded-run-writes.js';
 import { serveExtractions } from './remote-extractor.js';
-import type { FromRunThread, RunThreadData, ThreadRunRequest, ToRunThread } from './run-thread-protocol.js';
+import type {
+  FromRunThread,
+  RunCancel,
+  RunThreadData,
+  ThreadRunRequest,
+  ToRunThread,
+} from './run-thread-protocol.js';
 import { runThreadEntry } from './thread-entry.js';
 import { fromThreadError, toThreadError } from './thread-errors.js';
 
@@ -51,6 +57,8 @@ interface PendingRun {
 
 interface RunThread {
   worker: Worker;
+  /** Where its runs' cancellations go (run-cancels.ts reads them there). */
+  cancels: MessagePort;
   runs: Map<number, PendingRun>;
   exited: Promise<void>;
 }
@@ -64,7 +72,7 @@ interface RunThread {
  * thread that dies fails the runs it had (as a crash of the run would) and is started again.
  */
 export function startRunThreads(options: RunThreadsOptions): RunThreads {
-  const data: Omit<RunThreadData, 'extractions'> = {
+  const data: Omit<RunThreadData, 'extractions' | 'cancels'> = {
     config: options.config,
     origins: configOrigins(options.config),
     forwardWrites: options.store !== undefined,
@@ -104,13 +112,19 @@ export function startRunThreads(options: RunThreadsOptions): RunThreads {
     entry.then((url) => {
       const channel = new MessageChannel();
       serveExtractions(channel.port1, extraction.extractor);
+      const cancels = new MessageChannel();
       const worker = new Worker(url, {
-        workerData: { ...data, extractions: channel.port2 } satisfies RunThreadData,
-        transferList: [channel.port2],
+        workerData: {
+          ...data,
+          extractions: channel.port2,
+          cancels: cancels.port2,
+        } satisfies RunThreadData,
+        transferList: [channel.port2, cancels.port2],
       });
       let exit: () => void = () => {};
       const thread: RunThread = {
         worker,
+        cancels: cancels.port1,
         runs: new Map(),
         exited: new Promise((resolve) => (exit = resolve)),
       };
@@ -122,6 +136,7 @@ export function startRunThreads(options: RunThreadsOptions): RunThreads {
       worker.on('exit', (code) => {
         exit();
         channel.port1.close();
+        cancels.port1.close();
         const error = closing
           ? new AbortedError('the server is stopping')
           : new DeepSearchError(
@@ -171,7 +186,10 @@ export function startRunThreads(options: RunThreadsOptions): RunThreads {
       );
       const post = (message: ToRunThread) => thread.worker.postMessage(message);
       const cancel = () =>
-        post({ type: 'cancel', id, reason: toThreadError(signal?.reason ?? new AbortedError()) });
+        thread.cancels.postMessage({
+          id,
+          reason: toThreadError(signal?.reason ?? new AbortedError()),
+        } satisfies RunCancel);
       try {
         return await new Promise<RunOutcome>((resolve, reject) => {
           const runId = 'resume' in rest ? rest.resume : rest.runId;

@@ -21,9 +21,9 @@ export interface RunCancels {
  * already posted without waiting for the event loop to reach it.
  *
  * A cancellation may be read before its run's `run` message, which comes on the thread's other
- * port: it is kept until the run begins. The server's thread posts a run's id before any other
- * later one to the same thread, so a cancellation for an id at most the last begun is for a run
- * already over, and is dropped.
+ * port: it is kept until the run begins. The server's thread hands a thread its runs in the order
+ * of their ids, so a cancellation for an id no greater than the last begun is for a run already
+ * over, and is dropped.
  */
 export function createRunCancels(port: MessagePort): RunCancels {
   const running = new Map<number, AbortController>();

@@ -19,6 +19,7 @@ import { tracingRequested } from '../../telemetry/tracing-requested.js';
 import { forwardRunWrites } from './forwarded-run-writes.js';
 import { remoteExtractor } from './remote-extractor.js';
 import { createRunCancels } from './run-cancels.js';
+import { createRunStarts } from './run-starts.js';
 import type { FromRunThread, RunThreadData, ToRunThread } from './run-thread-protocol.js';
 import { toThreadError } from './thread-errors.js';
 import { createTurnOutbox } from './turn-outbox.js';
@@ -97,10 +98,14 @@ async function close(): Promise<void> {
   port?.close();
 }
 
+// A burst's runs, read in one go, begin one per turn of the event loop (run-starts.ts).
+const starts = createRunStarts<Extract<ToRunThread, { type: 'run' }>>((message) => void run(message));
 port.on('message', (message: ToRunThread) => {
-  if (message.type === 'run') void run(message);
-  else if (message.type === 'close') void close();
-  else if (message.type === 'written') for (const reply of message.replies) runs?.settle(reply);
+  if (message.type === 'run') starts.add(message);
+  else if (message.type === 'close') {
+    starts.clear();
+    void close();
+  } else if (message.type === 'written') for (const reply of message.replies) runs?.settle(reply);
 });
 // The agent's code loaded now, not by the first run this thread gets.
 await Promise.all([import('../../agent/run-agent.js'), import('../../agent/run-loop.js')]);

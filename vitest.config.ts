@@ -31,6 +31,7 @@ const processTests = [
 const browserTests = [
   'src/providers/reader/browser/browser-reader.test.ts',
   'src/providers/reader/browser/auto-reader.test.ts',
+  'src/providers/reader/browser/render-page.test.ts',
   'src/platform/browser/print-pdf.test.ts',
   'src/cli/commands/doctor/doctor-browser-check.test.ts',
 ];

@@ -7,7 +7,7 @@ export interface RenderOptions {
   /** The guard proxy every request of the page goes through (loopback included). */
   proxyUrl: string;
   userAgent: string;
-  /** For navigation and settling, from the moment the page is asked for; the DOM is read as it is then. */
+  /** For navigation and settling, from the moment the page's tab is open; the DOM is read as it is then. */
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -57,15 +57,18 @@ export async function renderPage(browser: Browser, options: RenderOptions): Prom
         ? route.abort('blockedbyclient')
         : route.continue(),
     );
-    return await withinDeadline(navigate(context, options), options);
+    return await withinDeadline(options, (startClock) => navigate(context, options, startClock));
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await closeOrKill(context, browser);
   }
 }
 
-/** Time past the deadline for reading the DOM as it is then; a renderer still busy after it is shut. */
-const readGraceMs = 1_000;
+/**
+ * Time past the deadline for reading the DOM as it is then; a renderer still busy after it is
+ * shut. On a loaded machine the last look at the DOM comes back some hundreds of ms late.
+ */
+const readGraceMs = 2_000;
 /** How long closing a context may take before the browser itself is closed. */
 const closeGraceMs = 3_000;
 
@@ -74,23 +77,36 @@ const closeGraceMs = 3_000;
  * own, but reading the DOM waits on the renderer, and a page whose script never yields
  * (`while (true) {}`) holds it for ever. Past the deadline and a short grace the read fails as
  * timed out, whatever step it was in; the caller then shuts the renderer (closeOrKill).
+ *
+ * The page's clock starts once its tab is open (`startClock`, which gives the deadline): opening
+ * it is Chromium's work, not the page's, and takes seconds on a loaded machine. Until then the
+ * watchdog counts from now, so a browser that never opens the tab is bounded too.
  */
-function withinDeadline(work: Promise<Rendered>, options: RenderOptions): Promise<Rendered> {
-  work.catch(() => undefined);
+function withinDeadline(
+  options: RenderOptions,
+  work: (startClock: () => number) => Promise<Rendered>,
+): Promise<Rendered> {
   let timer: NodeJS.Timeout | undefined;
+  let fire: (rendered: Rendered) => void = () => undefined;
   const overrun = new Promise<Rendered>((resolve) => {
+    fire = resolve;
+  });
+  const arm = (ms: number) => {
+    clearTimeout(timer);
     timer = setTimeout(
       () =>
-        resolve({
-          kind: 'failed',
-          url: options.url,
-          reason: 'the page kept its renderer busy',
-          timedOut: true,
-        }),
-      options.timeoutMs + readGraceMs,
+        fire({ kind: 'failed', url: options.url, reason: 'the page kept its renderer busy', timedOut: true }),
+      ms,
     );
-  });
-  return Promise.race([work, overrun]).finally(() => clearTimeout(timer));
+  };
+  arm(options.timeoutMs + readGraceMs);
+  const startClock = () => {
+    arm(options.timeoutMs + readGraceMs);
+    return Date.now() + options.timeoutMs;
+  };
+  const working = work(startClock);
+  working.catch(() => undefined);
+  return Promise.race([working, overrun]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -110,8 +126,13 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-async function navigate(context: BrowserContext, options: RenderOptions): Promise<Rendered> {
+async function navigate(
+  context: BrowserContext,
+  options: RenderOptions,
+  startClock: () => number,
+): Promise<Rendered> {
   const page = await context.newPage();
+  const deadline = startClock();
   const crashed = new Promise<never>((_, reject) =>
     page.once('crash', () => reject(Object.assign(new Error('the page crashed'), { pageCrashed: true }))),
   );
@@ -122,7 +143,6 @@ async function navigate(context: BrowserContext, options: RenderOptions): Promis
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigation = request.url();
   });
   let response: Response | null;
-  const deadline = Date.now() + options.timeoutMs;
   try {
     response = await Promise.race([
       page.goto(options.url, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs }),

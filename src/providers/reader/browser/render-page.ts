@@ -87,21 +87,21 @@ function withinDeadline(
   work: (startClock: () => number) => Promise<Rendered>,
 ): Promise<Rendered> {
   let timer: NodeJS.Timeout | undefined;
-  let fire: (rendered: Rendered) => void = () => undefined;
   const overrun = new Promise<Rendered>((resolve) => {
-    fire = resolve;
-  });
-  const arm = (ms: number) => {
-    clearTimeout(timer);
     timer = setTimeout(
       () =>
-        fire({ kind: 'failed', url: options.url, reason: 'the page kept its renderer busy', timedOut: true }),
-      ms,
+        resolve({
+          kind: 'failed',
+          url: options.url,
+          reason: 'the page kept its renderer busy',
+          timedOut: true,
+        }),
+      options.timeoutMs + readGraceMs,
     );
-  };
-  arm(options.timeoutMs + readGraceMs);
+  });
+  // The watchdog counted again from now (a cleared one stays cleared).
   const startClock = () => {
-    arm(options.timeoutMs + readGraceMs);
+    timer?.refresh();
     return Date.now() + options.timeoutMs;
   };
   const working = work(startClock);
